@@ -1,0 +1,79 @@
+"""The ``autotune`` command: one subcommand module per job, imported lazily.
+
+Each module in ``COMMANDS`` provides ``add_arguments(parser)`` and
+``run(args) -> int``; importing lazily keeps ``autotune --help`` and the
+build hook fast (numpy/scipy are only loaded by the commands that need them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from autotune import __version__
+from autotune.errors import UserError
+
+# name -> (module, one-line help). Order is the order shown in --help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "analyze": ("autotune.cli.analyze", "find OpenMP loops; trip counts, weighted ops, footprint"),
+    "variants": ("autotune.cli.variants", "write the equivalent variants of a file's OpenMP loops"),
+    "measure": ("autotune.cli.measure", "build, run, verify and time variants; store every run"),
+    "rank": ("autotune.cli.rank", "rank variants by predicted time, no compile and no run"),
+    "tune": ("autotune.cli.tune", "rank, measure the top few, apply the fastest verified"),
+    "calibrate": ("autotune.cli.calibrate", "fit the power-law models on this machine"),
+    "predict": ("autotune.cli.predict", "skeleton runtime prediction from a table of times"),
+    "scale": ("autotune.cli.scale", "measure a program over sizes/threads and extrapolate"),
+    "structure": ("autotune.cli.structure", "the program's parallel structure as a skeleton tree"),
+    "compose": ("autotune.cli.compose", "max of two stochastic task times (lambda distributions)"),
+    "isoefficiency": ("autotune.cli.isoefficiency", "isoefficiency functions and curves"),
+    "hdc": ("autotune.cli.hdc", "hypercube divide-and-conquer cost model"),
+    "report-build": ("autotune.cli.report_build", "which loops the last build compiled tuned"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="autotune",
+        description="Compiler-side autotuning of OpenMP loops in C.",
+        epilog="Run 'autotune COMMAND --help' for the options of one command.",
+    )
+    parser.add_argument("--version", action="version", version=f"autotune {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(_module=module_name)
+        # Arguments are added lazily only for the chosen command (see main).
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    # Find the command word first so only its module is imported.
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command in COMMANDS:
+        module = importlib.import_module(COMMANDS[command][0])
+        sub_action = next(
+            a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+        )
+        module.add_arguments(sub_action.choices[command])
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    module = importlib.import_module(args._module)
+    try:
+        return int(module.run(args) or 0)
+    except UserError as exc:
+        print(f"autotune: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("autotune: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,122 @@
+"""Shared output helpers: aligned text tables, JSON, and a stderr progress bar."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], out: TextIO | None = None) -> str:
+    """Render rows as an aligned plain-text table (numbers right-aligned)."""
+    cells = [[_cell(v) for v in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in cells:
+        for i, c in enumerate(row):
+            widths[i] = max(widths[i], len(c))
+    numeric = [
+        all(_is_number(row[i]) for row in cells if row[i] not in ("", "-")) and bool(cells)
+        for i in range(len(headers))
+    ]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    for row in cells:
+        parts = [
+            c.rjust(w) if numeric[i] else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(parts).rstrip())
+    text = "\n".join(lines)
+    if out is not None:
+        print(text, file=out)
+    return text
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        if v != 0 and (abs(v) >= 1e6 or abs(v) < 1e-3):
+            return f"{v:.3e}"
+        return f"{v:.4g}"
+    return str(v)
+
+
+def _is_number(s: str) -> bool:
+    try:
+        float(s.replace(",", "").rstrip("x%"))
+        return True
+    except ValueError:
+        return False
+
+
+def human_bytes(n: float | None) -> str:
+    if n is None:
+        return "unknown"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GiB"
+
+
+def dump_json(obj: Any, out: TextIO | None = None) -> None:
+    json.dump(obj, out or sys.stdout, indent=2, default=_json_default)
+    (out or sys.stdout).write("\n")
+
+
+def _json_default(o: Any) -> Any:
+    if hasattr(o, "to_dict"):
+        return o.to_dict()
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    if hasattr(o, "item"):
+        return o.item()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+class Progress:
+    """A one-line progress bar on stderr; silent when stderr is not a terminal.
+
+    Long sweeps (measurement, calibration) use it so a person sees the work
+    moving, while CI logs and ``--json`` pipelines stay clean.
+    """
+
+    def __init__(self, total: int, label: str = "", quiet: bool = False,
+                 stream: TextIO | None = None) -> None:
+        self.total = max(total, 1)
+        self.label = label
+        self.done = 0
+        self.stream = stream or sys.stderr
+        self.enabled = not quiet and getattr(self.stream, "isatty", lambda: False)()
+        self.start = time.monotonic()
+
+    def advance(self, n: int = 1, note: str = "") -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        frac = min(self.done / self.total, 1.0)
+        width = 28
+        bar = "#" * int(frac * width) + "." * (width - int(frac * width))
+        elapsed = time.monotonic() - self.start
+        eta = elapsed / frac - elapsed if frac > 0 else 0.0
+        self.stream.write(
+            f"\r{self.label} [{bar}] {self.done}/{self.total} "
+            f"{elapsed:5.1f}s eta {eta:5.1f}s {note[:30]:<30}"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,150 @@
+"""Plain data passed from the front end to every later stage.
+
+Every other stage (variants, measurement, models, build hook) consumes
+``LoopRecord``; keep these dataclasses free of pycparser objects so they
+serialise to JSON and survive a process boundary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class Clauses:
+    """Parsed clauses of one OpenMP directive; untuned ones are kept verbatim."""
+
+    schedule: str | None = None  # static | dynamic | guided | auto | runtime
+    chunk: str | None = None  # chunk expression as written
+    num_threads: str | None = None
+    collapse: int = 1
+    reduction: list[str] = field(default_factory=list)  # "op:var,var" as written
+    private: list[str] = field(default_factory=list)
+    firstprivate: list[str] = field(default_factory=list)
+    lastprivate: list[str] = field(default_factory=list)
+    shared: list[str] = field(default_factory=list)
+    default: str | None = None
+    nowait: bool = False
+    ordered: bool = False
+    if_clause: str | None = None
+    other: list[str] = field(default_factory=list)  # clauses we do not interpret, verbatim
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Directive:
+    """One ``#pragma omp ...`` line as the user wrote it."""
+
+    text: str  # pragma text after "#pragma", e.g. "omp parallel for schedule(static)"
+    kind: str  # "parallel for" | "for" | "parallel" | "sections" | "task" | ...
+    file: str  # user's file (from #line markers)
+    line: int  # 1-based line of the #pragma in ``file``
+    clauses: Clauses = field(default_factory=Clauses)
+
+    def to_dict(self) -> dict:
+        return {
+            "text": self.text,
+            "kind": self.kind,
+            "file": self.file,
+            "line": self.line,
+            "clauses": self.clauses.to_dict(),
+        }
+
+
+@dataclass
+class LoopLevel:
+    """One ``for`` of a nest: ``for (var = lower; var <op> upper; var += step)``.
+
+    Bounds are C expression strings after macro expansion; ``trip_count`` is
+    set when the level's count does not depend on outer loop variables and
+    evaluates to a constant, otherwise None (see ``depends_on``).
+    """
+
+    var: str
+    lower: str
+    upper: str
+    op: str  # "<", "<=", ">", ">=", "!="
+    step: int | None  # signed step, None when not a constant
+    trip_count: int | None = None
+    depends_on: list[str] = field(default_factory=list)  # outer vars in the bounds
+    line: int = 0
+
+
+@dataclass
+class OpCounts:
+    """Arithmetic operations, by kind, for one execution of the loop body.
+
+    ``counts`` maps an operation name (``add``, ``mul``, ``div``, ``cmp``,
+    ``sqrt``...) to how many times it runs per iteration of the innermost
+    body; ``weighted`` applies the weight table.
+    """
+
+    counts: dict[str, float] = field(default_factory=dict)
+    weighted: float = 0.0
+
+
+@dataclass
+class LoopRecord:
+    """Everything the later stages need about one OpenMP worksharing loop."""
+
+    id: str  # "<file>:<line of the for statement>"
+    file: str
+    line: int  # line of the ``for`` statement in the user's file
+    function: str
+    directive: Directive  # the worksharing directive (``parallel for`` or ``for``)
+    parallel: Directive | None  # directive owning the threads (same as directive for combined)
+    column: int = 0  # 1-based column of ``for`` (pycparser coord), 0 when unknown
+    nest: list[LoopLevel] = field(default_factory=list)  # outermost (parallel) first
+    enclosing: list[LoopLevel] = field(default_factory=list)  # sequential loops around it
+    trip_count: int | None = None  # iterations distributed over threads (after collapse)
+    iterations: int | None = None  # total innermost-body executions of one loop run
+    executions: int | None = None  # times the parallel loop runs (product of enclosing trips)
+    ops_per_iteration: OpCounts = field(default_factory=OpCounts)  # innermost body
+    weighted_ops: float | None = None  # total weighted ops for one loop run
+    ops: dict[str, float] = field(default_factory=dict)  # total op counts for one loop run
+    work_per_iteration: list[float] | None = None  # weighted ops per distributed iteration
+    footprint_bytes: int | None = None  # distinct bytes touched by one loop run
+    footprint_bytes_per_thread: int | None = None  # max over threads, static schedule
+    threads: int = 1  # thread count the per-thread figures were computed for
+    arrays: list[dict] = field(default_factory=list)  # per-array footprint detail
+    symbolic: list[str] = field(default_factory=list)  # bounds that stayed symbolic
+    tunable: bool = True
+    reason: str = ""  # why not tunable; empty when tunable
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """JSON form with the field names promised by ``autotune analyze --json``."""
+        d = asdict(self)
+        d["directive"] = self.directive.to_dict()
+        d["clauses"] = self.directive.clauses.to_dict()
+        d["parallel"] = self.parallel.to_dict() if self.parallel else None
+        d["directive_text"] = self.directive.text
+        d["directive"] = self.directive.kind
+        d["directive_line"] = self.directive.line
+        d.pop("work_per_iteration", None)  # can be millions of numbers
+        return d
+
+
+@dataclass
+class RegionRecord:
+    """A parallel structure node other than a worksharing loop (sections, task)."""
+
+    id: str
+    file: str
+    line: int
+    function: str
+    directive: Directive
+    children: list[str] = field(default_factory=list)  # ids of nested records
+
+
+@dataclass
+class TranslationUnit:
+    """The result of analysing one C file with a given set of defines."""
+
+    path: str
+    defines: dict[str, str] = field(default_factory=dict)
+    loops: list[LoopRecord] = field(default_factory=list)
+    regions: list[RegionRecord] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
