@@ -1,0 +1,113 @@
+"""Front end: a C file in, one LoopRecord per OpenMP worksharing loop out."""
+
+from __future__ import annotations
+
+import os
+
+from autotune.cli.common import SourceOptions
+from autotune.frontend.cparse import parse_file
+from autotune.frontend.finder import FoundLoop, OmpFinder
+from autotune.frontend.records import LoopRecord, RegionRecord, TranslationUnit
+
+__all__ = ["analyze_file", "analyze_options"]
+
+
+def analyze_file(
+    path: str,
+    defines: dict[str, str] | None = None,
+    include_dirs: list[str] | None = None,
+    cflags: list[str] | None = None,
+    threads: int | None = None,
+    cc: str = "gcc",
+) -> TranslationUnit:
+    """Preprocess, parse and analyse ``path``; one record per OpenMP loop.
+
+    Raises UserError when the file cannot be read, preprocessed or parsed. A
+    loop the analysis cannot handle is still reported, with ``tunable=False``.
+    """
+    options = SourceOptions(dict(defines or {}), list(include_dirs or []), list(cflags or []))
+    return analyze_options(path, options, threads=threads, cc=cc)
+
+
+def analyze_options(path: str, options: SourceOptions, threads: int | None = None,
+                    cc: str = "gcc") -> TranslationUnit:
+    threads = threads or os.cpu_count() or 1
+    ast = parse_file(path, options, cc)
+    finder = OmpFinder()
+    finder.visit(ast)
+    unit = TranslationUnit(path=path, defines=dict(options.defines))
+    unit.warnings.extend(finder.problems)
+    ids: set[str] = set()
+    for found in finder.loops:
+        record = _record(found, ids)
+        _analyse(record, found, ast, threads, finder.threadprivate)
+        unit.loops.append(record)
+    by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
+    for region in finder.regions:
+        d = region.directive
+        unit.regions.append(RegionRecord(
+            id=f"{d.file}:{d.line}",
+            file=d.file,
+            line=d.line,
+            function=region.func.decl.name if region.func else "",
+            directive=d,
+            children=[by_node[id(f)].id for f in region.loops if id(f) in by_node],
+        ))
+    return unit
+
+
+def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
+    d = found.directive
+    node = found.for_node
+    file = str(node.coord.file) if node is not None and node.coord else d.file
+    line = int(node.coord.line) if node is not None and node.coord else d.line
+    column = int(node.coord.column or 0) if node is not None and node.coord else 0
+    loop_id = f"{file}:{line}"
+    if loop_id in ids:  # two loops on one line: disambiguate by column
+        loop_id = f"{loop_id}:{column}"
+    ids.add(loop_id)
+    return LoopRecord(
+        id=loop_id,
+        file=file,
+        line=line,
+        column=column,
+        function=found.func.decl.name if found.func else "",
+        directive=d,
+        parallel=found.parallel,
+    )
+
+
+def _analyse(record: LoopRecord, found: FoundLoop, ast, threads: int,
+             threadprivate: set[str]) -> None:
+    """Run the analysis and the front end's own tunability rules on one loop."""
+    record.threads = threads
+    d = record.directive
+    if found.for_node is None:
+        record.tunable = False
+        record.reason = f"'#pragma {d.text}' is not followed by a for loop"
+        return
+    rule = _not_tunable_reason(record)
+    try:
+        from autotune.analysis.loop import analyze_loop
+
+        analyze_loop(record, found.for_node, found.enclosing, found.func, ast, threads)
+    except Exception as exc:  # noqa: BLE001 - one odd loop must not lose the file
+        record.tunable = False
+        record.reason = f"analysis failed: {type(exc).__name__}: {exc}"
+    if found.in_while:
+        record.warnings.append("inside a while/do loop: executions per program run unknown")
+    if rule:  # the OpenMP rule is the real reason, whatever the analysis said
+        record.tunable = False
+        record.reason = rule
+
+
+def _not_tunable_reason(record: LoopRecord) -> str:
+    d = record.directive
+    c = d.clauses
+    if c.ordered:
+        return "ordered clause: the iteration order is part of the result"
+    if d.kind in ("loop", "parallel loop"):
+        return "the 'loop' construct takes no schedule clause"
+    if d.kind == "taskloop":
+        return "taskloop is tuned by grainsize, not by schedule"
+    return ""

@@ -1,0 +1,89 @@
+"""``autotune analyze``: every OpenMP loop of a C file with its trip counts,
+weighted operations and data footprint."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from autotune.cli.common import add_source_arguments, source_options
+from autotune.cli.render import dump_json, human_bytes, table
+from autotune.errors import UserError
+from autotune.frontend import analyze_options
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE.c", help="C source file(s)")
+    add_source_arguments(parser)
+    parser.add_argument("--threads", type=int, default=None, metavar="P",
+                        help="thread count for per-thread figures (default: cores)")
+    parser.add_argument("--cc", default="gcc", help="compiler used to preprocess (default gcc)")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also print the loop nest, per-array footprint and warnings")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.threads is not None and args.threads < 1:
+        raise UserError("--threads must be at least 1")
+    options = source_options(args)
+    threads = args.threads or os.cpu_count() or 1
+    units = [analyze_options(f, options, threads=threads, cc=args.cc) for f in args.files]
+    if args.json:
+        dump_json({
+            "threads": threads,
+            "defines": options.defines,
+            "files": [u.path for u in units],
+            "loops": [r.to_dict() for u in units for r in u.loops],
+            "warnings": [w for u in units for w in u.warnings],
+        })
+        return 0
+    for unit in units:
+        print_unit(unit, threads, args.verbose)
+    return 0
+
+
+def _trip_text(r) -> str:
+    if r.trip_count is None:
+        return "symbolic"
+    text = str(r.trip_count)
+    if r.executions and r.executions > 1:
+        text += f" x{r.executions}"
+    return text
+
+
+def print_unit(unit, threads: int, verbose: bool = False, out=sys.stdout) -> None:
+    print(f"{unit.path}: {len(unit.loops)} OpenMP loop(s); per-thread figures for "
+          f"{threads} thread(s), static schedule", file=out)
+    if not unit.loops:
+        for w in unit.warnings:
+            print(f"  warning: {w}", file=out)
+        return
+    rows = []
+    for r in unit.loops:
+        clauses = r.directive.text.split(r.directive.kind, 1)[-1].strip() or "-"
+        rows.append([
+            r.id, r.function, r.directive.kind, clauses, _trip_text(r),
+            r.iterations, r.weighted_ops,
+            human_bytes(r.footprint_bytes), human_bytes(r.footprint_bytes_per_thread),
+            "yes" if r.tunable else f"no: {r.reason}",
+        ])
+    table(["loop", "function", "directive", "clauses", "trips", "iterations", "weighted ops",
+           "footprint", "per thread", "tunable"], rows, out=out)
+    for r in unit.loops:
+        notes = list(r.symbolic) + list(r.warnings)
+        if verbose:
+            nest = " > ".join(
+                f"{lv.var}[{lv.lower}..{lv.op}{lv.upper} step {lv.step}]" for lv in r.nest
+            )
+            print(f"  {r.id}: nest {nest or '-'}", file=out)
+            if r.ops_per_iteration.counts:
+                ops = ", ".join(f"{k}={v:g}" for k, v in sorted(r.ops_per_iteration.counts.items()))
+                print(f"    ops per iteration: {ops}", file=out)
+            for a in r.arrays:
+                print(f"    array {a.get('name')}: {human_bytes(a.get('bytes'))}", file=out)
+        for n in notes if verbose else notes[:2]:
+            print(f"  {r.id}: {n}", file=out)
+    for w in unit.warnings:
+        print(f"  warning: {w}", file=out)

@@ -1,0 +1,84 @@
+"""Command-line options shared by every command that reads a C file.
+
+They mirror a compiler's (``-D``, ``-I``, ``--cflags``) because sizes come
+from macros: trip counts are evaluated with the same defines the build uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from dataclasses import dataclass, field
+
+from autotune.errors import UserError
+
+
+@dataclass
+class SourceOptions:
+    """How to preprocess a C file: what a compiler line would say."""
+
+    defines: dict[str, str] = field(default_factory=dict)
+    include_dirs: list[str] = field(default_factory=list)
+    cflags: list[str] = field(default_factory=list)  # extra flags, already split
+
+    def cpp_args(self) -> list[str]:
+        """Arguments for the preprocessor (and the compiler) in argv form."""
+        args = [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in self.defines.items()]
+        args += [f"-I{d}" for d in self.include_dirs]
+        return args + list(self.cflags)
+
+    def key(self) -> str:
+        """Stable text of everything that changes the preprocessed program."""
+        return " ".join(sorted(self.cpp_args()))
+
+
+def add_source_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``-D``, ``-I`` and ``--cflags`` to ``parser``."""
+    g = parser.add_argument_group("preprocessing (as for the compiler)")
+    g.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="define a macro, e.g. -D N=2000 (repeatable)")
+    g.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                   help="add an include directory (repeatable)")
+    g.add_argument("--cflags", default="", metavar='"FLAGS"',
+                   help='extra compiler flags in one string, e.g. --cflags "-DN=100 -O3"; '
+                        "-D and -I inside it count for the analysis too")
+
+
+def parse_define(text: str) -> tuple[str, str]:
+    name, _, value = text.partition("=")
+    name = name.strip()
+    if not name or not (name[0].isalpha() or name[0] == "_") or not all(
+        c.isalnum() or c == "_" for c in name.split("(")[0]
+    ):
+        raise UserError(f"bad -D value {text!r}: expected NAME or NAME=VALUE")
+    return name, value if "=" in text else "1"
+
+
+def source_options(args: argparse.Namespace) -> SourceOptions:
+    """Build SourceOptions from parsed arguments (``-D``/``-I`` also inside --cflags)."""
+    opts = SourceOptions()
+    try:
+        flags = shlex.split(getattr(args, "cflags", "") or "")
+    except ValueError as exc:
+        raise UserError(f"cannot split --cflags: {exc}") from None
+    rest: list[str] = []
+    it = iter(flags)
+    for flag in it:
+        if flag in ("-D", "-I"):
+            value = next(it, None)
+            if value is None:
+                raise UserError(f"--cflags: {flag} needs a value")
+            flag = flag + value
+        if flag.startswith("-D"):
+            k, v = parse_define(flag[2:])
+            opts.defines[k] = v
+        elif flag.startswith("-I"):
+            opts.include_dirs.append(flag[2:])
+        else:
+            rest.append(flag)
+    for d in getattr(args, "defines", []) or []:
+        k, v = parse_define(d)
+        opts.defines[k] = v
+    opts.include_dirs += list(getattr(args, "include_dirs", []) or [])
+    opts.cflags = rest
+    return opts

@@ -1,0 +1,77 @@
+"""Parse preprocessed C with pycparser and turn its errors into one user line."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+from pycparser import c_ast, c_parser
+
+from autotune.cli.common import SourceOptions
+from autotune.errors import UserError
+from autotune.frontend.preprocess import find_compiler, first_compiler_error, preprocess
+
+_COORD = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
+
+
+def parse_text(text: str, filename: str) -> c_ast.FileAST:
+    """Parse preprocessed text; ParseError becomes UserError at file:line."""
+    parser = c_parser.CParser()
+    try:
+        return parser.parse(text, filename=filename)
+    except c_parser.ParseError as exc:
+        m = _COORD.match(str(exc))
+        if m:
+            where = f"{m.group('file')}:{m.group('line')}"
+            raise UserError(f"cannot parse C: {m.group('msg').strip()}", location=where) from None
+        raise UserError(f"cannot parse C: {exc}", location=filename) from None
+    except (RecursionError, ValueError, TypeError, AttributeError, IndexError) as exc:
+        raise UserError(f"cannot parse C: {type(exc).__name__}: {exc}",
+                        location=filename) from None
+
+
+def parse_file(path: str, options: SourceOptions, cc: str = "gcc") -> c_ast.FileAST:
+    """Preprocess and parse ``path``.
+
+    The real system headers come first (their declarations are the truth).
+    When pycparser still fails inside a system header, we retry with our own
+    small stub headers; an error in the user's own code is reported as is.
+    """
+    pre = preprocess(path, options, cc)
+    try:
+        return parse_text(pre.text, path)
+    except UserError as first:
+        error = first
+    if _in_system_header(error.location) or error.location == path:
+        try:
+            return parse_text(preprocess(path, options, cc, use_stubs=True).text, path)
+        except UserError:
+            pass
+    compiler_says = compiler_syntax_error(path, options, cc)
+    if compiler_says:
+        raise UserError(compiler_says) from None
+    raise UserError(f"{error.message} (the compiler accepts this file: a construct autotune's "
+                    "C parser does not support)", location=error.location)
+
+
+def compiler_syntax_error(path: str, options: SourceOptions, cc: str) -> str | None:
+    """The compiler's first error line for ``path``, or None when it compiles.
+
+    pycparser sometimes reports an error without a line; the compiler always
+    names the user's file and line, so its verdict is the one we show.
+    """
+    argv = [find_compiler(cc), "-fsyntax-only", "-fopenmp", *options.cpp_args(), path]
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if proc.returncode == 0:
+        return None
+    return first_compiler_error(proc.stderr, path)
+
+
+def _in_system_header(location: str | None) -> bool:
+    if not location:
+        return False
+    file = location.rsplit(":", 1)[0]
+    return file.startswith("/usr/") or file.startswith("<")

@@ -1,0 +1,201 @@
+"""Find OpenMP worksharing loops (and the regions around them) in a parsed file.
+
+pycparser keeps ``#pragma`` lines as ``Pragma`` nodes placed just before the
+statement they govern (wrapping pragma + statement in a ``Compound`` when the
+statement is the body of an ``if`` or ``for``). A run of directives before one
+statement stacks: ``parallel`` then ``for`` both govern the loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from autotune.frontend.pragmas import STANDALONE, parse_omp
+from autotune.frontend.records import Directive
+
+WORKSHARING_LOOP_KINDS = {
+    "for", "for simd", "parallel for", "parallel for simd", "loop", "parallel loop",
+    "distribute parallel for", "teams distribute parallel for",
+    "target teams distribute parallel for", "target parallel for", "taskloop",
+}
+REGION_KINDS = {"parallel", "sections", "parallel sections", "task", "single", "master",
+                "masked", "critical", "taskgroup", "target", "teams", "target teams"}
+
+
+@dataclass
+class FoundLoop:
+    """A worksharing loop with the AST context the analysis needs."""
+
+    directive: Directive
+    parallel: Directive | None
+    for_node: c_ast.For | None  # None when the directive is not followed by a for
+    func: c_ast.FuncDef
+    enclosing: list[c_ast.For]
+    in_while: bool = False  # some enclosing loop is a while/do: executions unknown
+
+
+@dataclass
+class FoundRegion:
+    directive: Directive
+    func: c_ast.FuncDef
+    node: c_ast.Node
+    loops: list[FoundLoop] = field(default_factory=list)
+    sections: list[c_ast.Node] = field(default_factory=list)  # for sections regions
+
+
+def make_directive(pragma: c_ast.Pragma) -> Directive | None:
+    parsed = parse_omp(pragma.string or "")
+    if parsed is None:
+        return None
+    kind, clauses = parsed
+    coord = pragma.coord
+    return Directive(
+        text=" ".join((pragma.string or "").split()),
+        kind=kind,
+        file=str(coord.file) if coord else "",
+        line=int(coord.line) if coord else 0,
+        clauses=clauses,
+    )
+
+
+def is_system_file(name: str | None) -> bool:
+    return bool(name) and (str(name).startswith("/usr/") or str(name).startswith("<"))
+
+
+class OmpFinder(c_ast.NodeVisitor):
+    """One walk over the file: collects loops, regions and threadprivate names."""
+
+    def __init__(self) -> None:
+        self.loops: list[FoundLoop] = []
+        self.regions: list[FoundRegion] = []
+        self.threadprivate: set[str] = set()
+        self.problems: list[str] = []  # directives we could not attach
+        self._func: c_ast.FuncDef | None = None
+        self._fors: list[c_ast.For] = []
+        self._whiles = 0
+        self._parallel: list[Directive] = []
+        self._regions: list[FoundRegion] = []
+
+    # -- file and functions -------------------------------------------------
+    def visit_FileAST(self, node: c_ast.FileAST) -> None:
+        for ext in node.ext:
+            if isinstance(ext, c_ast.Pragma):
+                self._note_declarative(ext)
+            elif isinstance(ext, c_ast.FuncDef):
+                if not is_system_file(ext.coord.file if ext.coord else None):
+                    self.visit(ext)
+
+    def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
+        self._func, self._fors, self._whiles = node, [], 0
+        self._parallel, self._regions = [], []
+        self.visit(node.body)
+        self._func = None
+
+    def _note_declarative(self, pragma: c_ast.Pragma) -> None:
+        d = make_directive(pragma)
+        if d is not None and d.kind == "threadprivate":
+            for arg in d.clauses.other:
+                self.threadprivate.update(a.strip() for a in arg.strip("()").split(","))
+
+    # -- statements -----------------------------------------------------------
+    def visit_Compound(self, node: c_ast.Compound) -> None:
+        pending: list[Directive] = []
+        for item in node.block_items or []:
+            if isinstance(item, c_ast.Pragma):
+                d = make_directive(item)
+                if d is None:
+                    continue
+                if d.kind == "threadprivate":
+                    self._note_declarative(item)
+                elif d.kind in STANDALONE or d.kind.startswith("declare"):
+                    if d.kind == "section" and self._regions:
+                        self._regions[-1].sections.append(item)
+                else:
+                    pending.append(d)
+                continue
+            if pending:
+                self._construct(pending, item)
+                pending = []
+            else:
+                self.visit(item)
+        for d in pending:
+            self.problems.append(f"{d.file}:{d.line}: '#pragma {d.text}' governs no statement")
+
+    def visit_For(self, node: c_ast.For) -> None:
+        self._fors.append(node)
+        self.generic_visit(node)
+        self._fors.pop()
+
+    def visit_While(self, node: c_ast.While) -> None:
+        self._whiles += 1
+        self.generic_visit(node)
+        self._whiles -= 1
+
+    visit_DoWhile = visit_While
+
+    # -- OpenMP constructs ------------------------------------------------------
+    def _construct(self, directives: list[Directive], stmt: c_ast.Node) -> None:
+        d, rest = directives[0], directives[1:]
+        if d.kind in WORKSHARING_LOOP_KINDS:
+            self._loop(d, stmt)
+            if rest:
+                self.problems.append(
+                    f"{rest[0].file}:{rest[0].line}: '#pragma {rest[0].text}' between a loop "
+                    "directive and its loop"
+                )
+            return
+        if d.kind in REGION_KINDS or d.kind.startswith("parallel"):
+            region = FoundRegion(d, self._func, stmt)  # type: ignore[arg-type]
+            self.regions.append(region)
+            self._regions.append(region)
+            owns_threads = d.kind.startswith("parallel")
+            if owns_threads:
+                self._parallel.append(d)
+            if rest:
+                self._construct(rest, stmt)
+            else:
+                self.visit(stmt)
+            if owns_threads:
+                self._parallel.pop()
+            self._regions.pop()
+            return
+        # critical, atomic, ordered, ... : nothing to record, look inside.
+        if rest:
+            self._construct(rest, stmt)
+        else:
+            self.visit(stmt)
+
+    def _loop(self, d: Directive, stmt: c_ast.Node) -> None:
+        for_node = _unwrap_for(stmt)
+        owner = d if d.kind.startswith("parallel") or "parallel for" in d.kind else (
+            self._parallel[-1] if self._parallel else None
+        )
+        found = FoundLoop(
+            directive=d,
+            parallel=owner,
+            for_node=for_node,
+            func=self._func,  # type: ignore[arg-type]
+            enclosing=list(self._fors),
+            in_while=self._whiles > 0,
+        )
+        self.loops.append(found)
+        for region in self._regions:
+            region.loops.append(found)
+        if for_node is None:
+            self.visit(stmt)
+            return
+        pushed = d.kind.startswith("parallel")
+        if pushed:
+            self._parallel.append(d)
+        self.visit(for_node)
+        if pushed:
+            self._parallel.pop()
+
+
+def _unwrap_for(stmt: c_ast.Node) -> c_ast.For | None:
+    """The for statement a loop directive governs (pycparser may wrap it in braces)."""
+    while isinstance(stmt, c_ast.Compound) and stmt.block_items and len(stmt.block_items) == 1:
+        stmt = stmt.block_items[0]
+    return stmt if isinstance(stmt, c_ast.For) else None

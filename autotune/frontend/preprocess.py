@@ -1,0 +1,146 @@
+"""Run the system C preprocessor so that pycparser sees what the compiler sees.
+
+Real programs include glibc headers full of GCC extensions that pycparser
+rejects. We neutralise them twice over: with ``-D`` definitions on the
+preprocessor line (cheap, covers most) and with a text pass over the output
+(``__attribute__((...))`` with nested parentheses, ``__asm__(...)``), keeping
+``#`` line markers so every node maps back to the user's file and line.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from autotune.cli.common import SourceOptions
+from autotune.errors import UserError
+
+STUB_DIR = Path(__file__).resolve().parent.parent / "stubs"
+
+# Applied on the preprocessor command line: extension keywords become nothing
+# (or their standard spelling), GCC-only types become a standard type of the
+# same size class (only declarations in headers use them).
+NEUTRALISE_DEFINES = [
+    "-D__attribute__(x)=",
+    "-D__extension__=",
+    "-D__restrict=restrict",
+    "-D__restrict__=restrict",
+    "-D__inline=inline",
+    "-D__inline__=inline",
+    "-D__asm__(x)=",
+    "-D__asm(x)=",
+    "-D__builtin_va_list=void*",
+    "-D__const=const",
+    "-D__volatile__=volatile",
+    "-D__signed__=signed",
+    "-D_Float128=long double",
+    "-D_Float64x=long double",
+    "-D_Float64=double",
+    "-D_Float32x=double",
+    "-D_Float32=float",
+    "-D_Float16=float",
+    "-D__float128=long double",
+    "-D__int128=long long",
+    "-D__thread=",
+    "-D_Thread_local=",
+    "-D__typeof__(x)=int",
+    "-D__typeof(x)=int",
+    "-D_Noreturn=",
+    "-D__builtin_offsetof(t,m)=0",
+]
+
+_BALANCED_KEYWORDS = re.compile(r"\b(__attribute__|__attribute|__asm__|__asm|__declspec)\b")
+_SIMPLE_REPLACE = {
+    "__extension__": "",
+    "__restrict__": "restrict",
+    "__restrict": "restrict",
+    "__inline__": "inline",
+    "__inline": "inline",
+}
+_SIMPLE_RE = re.compile(r"\b(" + "|".join(_SIMPLE_REPLACE) + r")\b")
+
+
+@dataclass
+class Preprocessed:
+    text: str
+    argv: list[str]
+    used_stubs: bool = False
+
+
+def find_compiler(cc: str = "gcc") -> str:
+    exe = shutil.which(cc)
+    if exe is None:
+        raise UserError(f"C compiler {cc!r} not found on PATH (needed to preprocess)")
+    return exe
+
+
+def preprocess(path: str, options: SourceOptions, cc: str = "gcc",
+               use_stubs: bool = False) -> Preprocessed:
+    """``cc -E`` the file with the user's flags; raise UserError on failure."""
+    if not Path(path).is_file():
+        raise UserError("no such file", location=path)
+    argv = [find_compiler(cc), "-E", "-fopenmp", "-std=gnu11"]
+    argv += NEUTRALISE_DEFINES
+    if use_stubs:
+        argv += ["-nostdinc", "-isystem", str(STUB_DIR)]
+    argv += options.cpp_args()
+    argv.append(path)
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        raise UserError("preprocessor timed out", location=path) from None
+    except OSError as exc:
+        raise UserError(f"cannot run preprocessor: {exc}", location=path) from None
+    if proc.returncode != 0:
+        raise UserError(first_compiler_error(proc.stderr, path))
+    return Preprocessed(clean_extensions(proc.stdout), argv, used_stubs=use_stubs)
+
+
+def first_compiler_error(stderr: str, path: str) -> str:
+    """The first ``file:line:col: error`` line of compiler output, or a summary."""
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    for needle in (": fatal error:", ": error:", "error"):
+        for ln in lines:
+            if needle in ln:
+                return ln.strip()
+    return f"{path}: preprocessing failed: {lines[0].strip() if lines else 'no message'}"
+
+
+def clean_extensions(text: str) -> str:
+    """Remove GCC extensions that survived the -D pass (nested-paren attributes)."""
+    if _BALANCED_KEYWORDS.search(text):
+        text = _strip_balanced(text)
+    return _SIMPLE_RE.sub(lambda m: _SIMPLE_REPLACE[m.group(1)], text)
+
+
+def _strip_balanced(text: str) -> str:
+    out: list[str] = []
+    pos = 0
+    for m in _BALANCED_KEYWORDS.finditer(text):
+        if m.start() < pos:
+            continue
+        out.append(text[pos : m.start()])
+        j = m.end()
+        while j < len(text) and text[j] in " \t\r\n":
+            j += 1
+        if j < len(text) and text[j] == "(":
+            depth = 0
+            while j < len(text):
+                if text[j] == "(":
+                    depth += 1
+                elif text[j] == ")":
+                    depth -= 1
+                    if depth == 0:
+                        j += 1
+                        break
+                j += 1
+            # keep newlines so line numbers stay right
+            out.append("\n" * text.count("\n", m.start(), j))
+            pos = j
+        else:
+            pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)

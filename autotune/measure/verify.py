@@ -1,0 +1,121 @@
+"""Is a variant's output the original's output? Tokens exactly, numbers with tolerance.
+
+Changing the schedule or thread count of a reduction reorders a
+floating-point sum, so the last digits of printed results legitimately
+change. Numbers therefore match when
+
+    |a - b| <= max(rtol * max(|a|, |b|), atol)
+
+(defaults rtol = 1e-6, atol = 1e-9), or, for two numbers printed with a
+fraction or exponent and the same number of digits, when they differ by one
+unit in the last printed digit (a rounding flip of a value printed with few
+digits). Integers printed without a fraction get no last-digit allowance.
+Everything that is not a number must be equal; runs of whitespace are
+treated as one separator.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+
+DEFAULT_RTOL = 1e-6
+DEFAULT_ATOL = 1e-9
+CHECK_MODES = ("stdout", "stderr", "both", "none")
+
+_NUMBER = re.compile(
+    r"[-+]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan)(?![A-Za-z_])",
+    re.IGNORECASE,
+)
+
+
+def tokens(text: str) -> list[str | float]:
+    """Whitespace-separated words, each split into number and non-number pieces."""
+    out: list[str | float] = []
+    for word in text.split():
+        pos = 0
+        for m in _NUMBER.finditer(word):
+            if m.start() > pos:
+                out.append(word[pos:m.start()])
+            out.append(_Num(m.group()))
+            pos = m.end()
+        if pos < len(word):
+            out.append(word[pos:])
+    return out
+
+
+class _Num(float):
+    """A float that remembers how it was printed (for the last-digit allowance)."""
+
+    text: str
+
+    def __new__(cls, text: str) -> _Num:
+        obj = super().__new__(cls, float(text))
+        obj.text = text
+        return obj
+
+    def last_digit_unit(self) -> float | None:
+        t = self.text.lower().lstrip("+-")
+        if "inf" in t or "nan" in t:
+            return None
+        mant, _, exp = t.partition("e")
+        if "." not in mant and not exp:
+            return None  # an integer: counts must match
+        decimals = len(mant.split(".", 1)[1]) if "." in mant else 0
+        return 10.0 ** (-decimals + (int(exp) if exp else 0))
+
+
+def numbers_close(a: float, b: float, rtol: float = DEFAULT_RTOL,
+                  atol: float = DEFAULT_ATOL) -> bool:
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    diff = abs(a - b)
+    if diff <= max(rtol * max(abs(a), abs(b)), atol):
+        return True
+    if isinstance(a, _Num) and isinstance(b, _Num):
+        ua, ub = a.last_digit_unit(), b.last_digit_unit()
+        if ua is not None and ua == ub:
+            return diff <= ua * (1 + 1e-9)
+    return False
+
+
+def compare_outputs(expected: str, actual: str, rtol: float = DEFAULT_RTOL,
+                    atol: float = DEFAULT_ATOL) -> tuple[bool, str]:
+    """(True, "") when ``actual`` matches ``expected``; else (False, first difference)."""
+    exp, act = tokens(expected), tokens(actual)
+    for i, (e, a) in enumerate(zip(exp, act, strict=False)):
+        e_num, a_num = isinstance(e, float), isinstance(a, float)
+        if e_num and a_num:
+            if not numbers_close(e, a, rtol, atol):
+                return False, f"token {i + 1}: expected {e.text}, got {a.text}"
+        elif e_num or a_num or e != a:
+            return False, f"token {i + 1}: expected {_show(e)!r}, got {_show(a)!r}"
+    if len(exp) != len(act):
+        return False, f"expected {len(exp)} tokens, got {len(act)}"
+    return True, ""
+
+
+def _show(t: str | float) -> str:
+    return t.text if isinstance(t, _Num) else str(t)
+
+
+def select_output(stdout: str, stderr: str, check: str) -> str:
+    """The text compared for ``--check MODE``."""
+    if check == "stdout":
+        return stdout
+    if check == "stderr":
+        return stderr
+    if check == "both":
+        return stdout + "\n\x00autotune-stderr\x00\n" + stderr
+    return ""
+
+
+def drop_lines(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
+    """Remove lines matching any pattern (e.g. a program printing its own timing)."""
+    pats = list(patterns)
+    if not pats:
+        return text
+    return "\n".join(ln for ln in text.splitlines() if not any(p.search(ln) for p in pats))

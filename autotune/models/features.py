@@ -1,0 +1,288 @@
+"""Model features of one (loop, variant) pair, from the analysis alone: no compile, no run.
+
+Every quantity is for the *whole* loop as the program runs it: a worksharing
+loop inside sequential outer loops runs ``executions`` times, and the model's
+target is the time summed over all those runs. So work-like quantities (X2,
+dispatches) are multiplied by ``executions``, while per-run properties (the
+per-thread footprint Df behind X1, the chunk size X3, the thread count X4, the
+load imbalance) are not: each run touches the same data and deals iterations
+the same way. Precise definitions are in ``docs/model.md``.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from autotune.frontend.records import LoopRecord
+from autotune.measure.machine import Machine
+from autotune.models.schedule_sim import ScheduleResult, normalize_schedule, simulate
+from autotune.variants.space import Variant
+
+FAITHFUL_FEATURES: tuple[str, ...] = (
+    "x1_cache",  # (sL1*aL1 + sL2*aL2) / Df
+    "x2_ops_per_thread",  # executions * weighted ops / threads
+    "x3_max_chunk_iters",  # largest chunk (iterations) a thread receives
+    "x4_threads",
+)
+EXTENDED_FEATURES: tuple[str, ...] = FAITHFUL_FEATURES + (
+    "imbalance",  # max thread work / mean thread work, simulated schedule
+    "dispatch_overhead",  # 1 + nominal cost of chunk dispatches and fork/join / work
+    "oversubscription",  # max(1, threads / cores)
+    "sched_dynamic",  # 0/1 indicator (linear in log space: a multiplicative factor)
+    "sched_guided",  # 0/1 indicator; static (and auto) is the reference
+)
+INDICATOR_FEATURES = frozenset({"sched_dynamic", "sched_guided"})
+
+# Nominal costs in weighted-op units (an add = 1) used only to turn dispatch
+# counts into a dimensionless overhead ratio; the fitted exponent absorbs the
+# scale. static,c chunks are open-coded by GCC (a few instructions); dynamic
+# and guided chunks cost a libgomp call with an atomic on a shared line.
+DISPATCH_COST_OPS = {"static": 4.0, "dynamic": 150.0, "guided": 150.0}
+REGION_COST_OPS = 3000.0  # fork/join + implied barrier of one run with > 1 thread
+
+MODEL_KINDS = {"faithful": FAITHFUL_FEATURES, "powerlaw": FAITHFUL_FEATURES,
+               "extended": EXTENDED_FEATURES}
+
+
+class FeatureError(ValueError):
+    """The analysis lacks a number the model needs (e.g. a symbolic trip count)."""
+
+
+@dataclass
+class LoopFeatures:
+    """All model inputs for one variant of one loop, plus the numbers behind them."""
+
+    loop_id: str
+    variant: str  # Variant.key
+    schedule: str  # resolved: static | dynamic | guided
+    chunk: int | None  # resolved chunk (None = schedule default)
+    threads: int  # resolved
+    n: int  # distributed iterations per run
+    executions: int
+    footprint_per_thread: int  # Df, bytes
+    footprint_source: str  # analysis | record | proportional
+    x1_cache: float
+    x2_ops_per_thread: float
+    x3_max_chunk_iters: float
+    x4_threads: float
+    imbalance: float
+    dispatches: int  # chunk hand-outs per run, all threads
+    dispatch_overhead: float
+    oversubscription: float
+    sched_dynamic: float
+    sched_guided: float
+    approximate: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def vector(self, names: Iterable[str]) -> list[float]:
+        return [float(getattr(self, n)) for n in names]
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _int_expr(text: str | None) -> int | None:
+    """Value of an integer constant expression such as ``16`` or ``(4*8)``; else None."""
+    if text is None:
+        return None
+    try:
+        tree = ast.parse(text.strip().rstrip("uUlL"), mode="eval")
+    except SyntaxError:
+        return None
+
+    def ev(node: ast.AST) -> int:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            ops = {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}
+            if type(node.op) in ops:
+                return ops[type(node.op)]
+            if isinstance(node.op, ast.Div | ast.FloorDiv) and b != 0:
+                return int(a / b)  # C truncating division
+        raise ValueError("not an integer constant")
+
+    try:
+        return ev(tree)
+    except (ValueError, RecursionError):
+        return None
+
+
+def resolve_variant(
+    record: LoopRecord, variant: Variant, machine: Machine
+) -> tuple[str, int | None, int, list[str]]:
+    """(schedule, chunk, threads, notes) the variant actually runs with.
+
+    A None field means "as written": the schedule clause (default static), its
+    chunk (baseline only: a non-baseline variant with chunk None has no chunk
+    argument), and num_threads (else libgomp's default, one thread per CPU).
+    """
+    notes: list[str] = []
+    clauses = record.directive.clauses
+    sched_text = variant.schedule if variant.schedule is not None else clauses.schedule
+    schedule = normalize_schedule(sched_text)
+    if sched_text and sched_text.strip().lower().split(":")[-1] == "runtime":
+        notes.append("schedule(runtime) assumed libgomp default dynamic,1")
+    if variant.is_baseline or variant.schedule is None:
+        chunk = _int_expr(clauses.chunk)
+        if clauses.chunk is not None and chunk is None:
+            notes.append(f"chunk {clauses.chunk!r} not a constant; schedule default assumed")
+    else:
+        chunk = variant.chunk
+    if chunk is not None and chunk < 1:
+        chunk = None
+    threads = variant.threads
+    if threads is None:
+        written = clauses.num_threads
+        if written is None and record.parallel is not None:
+            written = record.parallel.clauses.num_threads
+        threads = _int_expr(written)
+        if threads is None or threads < 1:
+            if written is not None:
+                notes.append(f"num_threads({written}) not a constant; {machine.cores} assumed")
+            threads = machine.cores
+    return schedule, chunk, int(threads), notes
+
+
+def _work_array(record: LoopRecord, n: int) -> np.ndarray | None:
+    """Per-iteration work as an array, or None when uniform/unknown (treated uniform)."""
+    w = record.work_per_iteration
+    if not w or len(w) != n:
+        return None
+    arr = np.asarray(w, dtype=float)
+    if arr.size and np.all(arr == arr[0]):
+        return None
+    return arr
+
+
+def _footprint(record: LoopRecord, threads: int, schedule: str, chunk: int | None,
+               sim: ScheduleResult) -> tuple[int, str]:
+    """Df: distinct bytes the busiest thread touches in one run, and where it came from."""
+    try:
+        from autotune.analysis.footprint import per_thread_footprint
+    except ImportError:
+        per_thread_footprint = None
+    if per_thread_footprint is not None:
+        value = per_thread_footprint(record, threads, schedule, chunk)
+        if value is not None:
+            return int(value), "analysis"
+    if (record.footprint_bytes_per_thread is not None and record.threads == threads
+            and schedule == "static" and chunk is None):
+        return int(record.footprint_bytes_per_thread), "record"
+    if record.footprint_bytes is None:
+        raise FeatureError(f"{record.id}: data footprint unknown")
+    share = float(sim.thread_iters.max()) / sim.n if sim.n else 1.0
+    return int(math.ceil(record.footprint_bytes * share)), "proportional"
+
+
+_FROM_RECORD = object()
+
+
+def loop_features(record: LoopRecord, variant: Variant, machine: Machine,
+                  work: object = _FROM_RECORD) -> LoopFeatures:
+    """Features of ``variant`` of ``record`` on ``machine``.
+
+    ``work`` lets a caller pass the record's per-iteration work array once for
+    many variants (None = uniform); by default it is read from the record.
+    """
+    schedule, chunk, p, notes = resolve_variant(record, variant, machine)
+    n = record.trip_count
+    if n is None and record.work_per_iteration:
+        n = len(record.work_per_iteration)
+    if n is None:
+        raise FeatureError(f"{record.id}: trip count unknown (symbolic bounds)")
+    n = int(n)
+    executions = record.executions if record.executions else 1
+    if work is _FROM_RECORD:
+        work = _work_array(record, n)
+    sim = simulate(n, p, schedule, chunk, work)
+
+    iterations = record.iterations if record.iterations is not None else n
+    total = record.weighted_ops
+    if total is None and record.work_per_iteration:
+        total = float(sum(record.work_per_iteration))
+    if total is None and record.ops_per_iteration.weighted:
+        total = record.ops_per_iteration.weighted * iterations
+    if total is None:
+        raise FeatureError(f"{record.id}: weighted operation count unknown")
+    total = max(float(total), float(iterations), 1.0)  # loop control costs >= 1 op/iter
+
+    df, source = _footprint(record, p, schedule, chunk, sim)
+    df = max(df, machine.line_bytes)
+    share = min(1.0, machine.cores / p)  # threads beyond the cores share a core's caches
+    capacity = share * (machine.l1d_bytes * machine.l1d_assoc + machine.l2_bytes * machine.l2_assoc)
+
+    ops_per_thread_run = total / p
+    per_thread_dispatch = sim.dispatches / p
+    overhead_ops = DISPATCH_COST_OPS[schedule] * per_thread_dispatch
+    if p > 1:
+        overhead_ops += REGION_COST_OPS
+    return LoopFeatures(
+        loop_id=record.id,
+        variant=variant.key,
+        schedule=schedule,
+        chunk=chunk,
+        threads=p,
+        n=n,
+        executions=int(executions),
+        footprint_per_thread=int(df),
+        footprint_source=source,
+        x1_cache=capacity / df,
+        x2_ops_per_thread=executions * ops_per_thread_run,
+        x3_max_chunk_iters=float(max(sim.max_chunk_iters, 1)),
+        x4_threads=float(p),
+        imbalance=sim.imbalance,
+        dispatches=int(sim.dispatches),
+        dispatch_overhead=1.0 + overhead_ops / ops_per_thread_run,
+        oversubscription=max(1.0, p / max(machine.cores, 1)),
+        sched_dynamic=1.0 if schedule == "dynamic" else 0.0,
+        sched_guided=1.0 if schedule == "guided" else 0.0,
+        approximate=sim.approximate,
+        notes=notes,
+    )
+
+
+def feature_names(model_kind: str | Sequence[str]) -> list[str]:
+    """Column names for a model kind, or a validated explicit list (for ablations)."""
+    if isinstance(model_kind, str):
+        try:
+            return list(MODEL_KINDS[model_kind])
+        except KeyError:
+            raise ValueError(
+                f"unknown model kind {model_kind!r}; choose from {sorted(MODEL_KINDS)}"
+            ) from None
+    names = list(model_kind)
+    unknown = [n for n in names if n not in EXTENDED_FEATURES]
+    if unknown:
+        raise ValueError(f"unknown feature(s) {unknown}; known: {list(EXTENDED_FEATURES)}")
+    return names
+
+
+def feature_matrix(
+    records_and_variants: Iterable[tuple[LoopRecord, Variant]],
+    machine: Machine,
+    model_kind: str | Sequence[str] = "faithful",
+) -> tuple[np.ndarray, list[str]]:
+    """Rows of model features for (record, variant) pairs; names in column order."""
+    names = feature_names(model_kind)
+    work_cache: dict[int, tuple[LoopRecord, np.ndarray | None]] = {}
+    rows = []
+    for record, variant in records_and_variants:
+        key = id(record)
+        if key not in work_cache:
+            n = record.trip_count or len(record.work_per_iteration or [])
+            work_cache[key] = (record, _work_array(record, int(n)))
+        feats = loop_features(record, variant, machine, work_cache[key][1])
+        rows.append(feats.vector(names))
+    X = np.asarray(rows, dtype=float).reshape(len(rows), len(names))
+    return X, names

@@ -1,0 +1,267 @@
+"""Power-law execution-time models of OpenMP loop variants (seed 004 and an extension).
+
+    Y = c * X1^a1 * X2^a2 * X3^a3 * X4^a4            (PowerLawModel, faithful)
+    Y = c * prod Xi^ai * prod exp(g_j * D_j)         (ExtendedPowerLawModel)
+
+fitted as a linear model of log(Y) on log(Xi) (and raw 0/1 indicators D_j)
+*with* an intercept log c: without it the ranking quality collapses.
+
+Variables (built by ``autotune.models.features``, defined in ``docs/model.md``):
+
+- X1 ``x1_cache`` = (sL1*aL1 + sL2*aL2) / Df: per-thread L1d and L2 capacity in
+  bytes times set associativity, over Df, the distinct bytes (cache lines x
+  line size) the busiest thread touches in one run of the loop.
+- X2 ``x2_ops_per_thread`` = executions * weighted ops of one run / threads.
+- X3 ``x3_max_chunk_iters`` = most iterations in one chunk any thread receives
+  (static: ceil(n/p); static,c and dynamic,c: c; dynamic: 1; guided,c: the first
+  chunk max(ceil(n/p), c)).
+- X4 ``x4_threads`` = threads.
+- extended only: ``imbalance`` (max/mean thread work from the schedule
+  simulator), ``dispatch_overhead`` (from the number of chunk dispatches),
+  ``oversubscription`` (max(1, threads/cores)), ``sched_dynamic`` and
+  ``sched_guided`` indicators (exp(g) is the schedule kind's factor).
+
+Loss: ``huber`` (default) fits the log-linear model with scikit-learn's
+HuberRegressor, because a timing disturbed by another process is a large
+one-sided outlier in log space and least squares lets one such run pull every
+exponent; ``ols`` is plain least squares. scikit-learn is imported only in
+``fit`` so that ranking with stored coefficients stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from autotune.models.features import EXTENDED_FEATURES, FAITHFUL_FEATURES, INDICATOR_FEATURES
+
+TARGETS = ("wall", "cpu")
+LOSSES = ("huber", "ols")
+FORMAT = "autotune-powerlaw/1"
+
+
+class _LogLinearModel:
+    """log(Y) = intercept + sum coef_i * f_i(X_i), f = log (or identity for 0/1 indicators)."""
+
+    name = "base"
+    default_features: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        target: str = "wall",
+        loss: str = "huber",
+        epsilon: float = 1.35,
+        alpha: float = 1e-4,
+        features: tuple[str, ...] | list[str] | None = None,
+    ) -> None:
+        self.target = target
+        self.loss = loss
+        self.epsilon = epsilon
+        self.alpha = alpha
+        self.features = features
+
+    # -- scikit-learn estimator protocol (without importing scikit-learn) --
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("target", "loss", "epsilon", "alpha", "features")}
+
+    def set_params(self, **params: Any) -> _LogLinearModel:
+        for k, v in params.items():
+            if k not in self.get_params():
+                raise ValueError(f"invalid parameter {k!r} for {type(self).__name__}")
+            setattr(self, k, v)
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    # -- model --
+    def _names(self) -> list[str]:
+        return list(self.features) if self.features is not None else list(self.default_features)
+
+    def _check_params(self) -> None:
+        if self.target not in TARGETS:
+            raise ValueError(f"target must be one of {TARGETS}, not {self.target!r}")
+        if self.loss not in LOSSES:
+            raise ValueError(f"loss must be one of {LOSSES}, not {self.loss!r}")
+
+    def _design(self, X: Any, names: list[str]) -> np.ndarray:
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2 or X.shape[1] != len(names):
+            raise ValueError(
+                f"{type(self).__name__} expects {len(names)} columns {names}, got shape {X.shape}"
+            )
+        Z = X.copy()
+        log_cols = [i for i, n in enumerate(names) if n not in INDICATOR_FEATURES]
+        sub = Z[:, log_cols]
+        if not np.all(np.isfinite(sub)) or np.any(sub <= 0):
+            raise ValueError("power-law features must be finite and > 0")
+        Z[:, log_cols] = np.log(sub)
+        return Z
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> _LogLinearModel:
+        """Fit on features X (n_samples x n_features) and times y (seconds, > 0)."""
+        self._check_params()
+        names = self._names()
+        Z = self._design(X, names)
+        y = np.asarray(y, dtype=float).ravel()
+        if len(y) != len(Z):
+            raise ValueError(f"{len(Z)} feature rows but {len(y)} times")
+        if len(y) < 2 or np.any(~np.isfinite(y)) or np.any(y <= 0):
+            raise ValueError("need at least 2 finite, positive times to fit")
+        t = np.log(y)
+        # Standardise columns: HuberRegressor's solver and the tiny ridge term
+        # behave the same whatever the units; constant columns get coef 0.
+        mean = Z.mean(axis=0)
+        std = Z.std(axis=0)
+        varying = std > 1e-12
+        Zs = np.zeros_like(Z)
+        Zs[:, varying] = (Z[:, varying] - mean[varying]) / std[varying]
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if self.loss == "huber" and len(y) > Z.shape[1] + 1:
+            from sklearn.linear_model import HuberRegressor
+
+            reg = HuberRegressor(epsilon=self.epsilon, alpha=self.alpha, max_iter=2000)
+            reg.fit(Zs, t, sample_weight=w)
+            beta, b0 = reg.coef_, float(reg.intercept_)
+            self.scale_ = float(reg.scale_)
+        else:
+            beta, b0 = _ridge(Zs, t, self.alpha, w)
+            resid = t - (b0 + Zs @ beta)
+            self.scale_ = float(np.sqrt(np.mean(resid**2)))
+        coef = np.zeros(Z.shape[1])
+        coef[varying] = beta[varying] / std[varying]
+        self.coef_ = coef
+        self.intercept_ = b0 - float(np.sum(coef * mean))
+        self.feature_names_ = names
+        self.n_features_in_ = len(names)
+        self.n_samples_ = len(y)
+        return self
+
+    def predict_log(self, X: Any) -> np.ndarray:
+        if not hasattr(self, "coef_"):
+            raise ValueError(f"{type(self).__name__} is not fitted")
+        Z = self._design(X, self.feature_names_)
+        return self.intercept_ + Z @ self.coef_
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted time in seconds of the model's ``target`` (wall or CPU time)."""
+        return np.exp(self.predict_log(X))
+
+    def score(self, X: Any, y: Any) -> float:
+        """R^2 of log times (times span decades; R^2 on raw seconds hides small loops)."""
+        t = np.log(np.asarray(y, dtype=float))
+        r = t - self.predict_log(X)
+        ss = float(np.sum((t - t.mean()) ** 2))
+        return 1.0 - float(np.sum(r**2)) / ss if ss > 0 else 0.0
+
+    def coefficients(self) -> dict[str, float]:
+        """Exponent (or log-factor, for indicators) per feature name."""
+        return dict(zip(self.feature_names_, map(float, self.coef_), strict=True))
+
+    # -- persistence --
+    def to_dict(self, machine: dict | None = None, label: str | None = None,
+                **extra: Any) -> dict[str, Any]:
+        if not hasattr(self, "coef_"):
+            raise ValueError("cannot serialise an unfitted model")
+        meta = dict(getattr(self, "metadata_", {}))
+        if machine is not None:
+            meta["machine"] = machine
+        if label is not None:
+            meta["label"] = label
+        meta.update(extra)
+        return {
+            "format": FORMAT,
+            "model": self.name,
+            "target": self.target,
+            "params": {k: v for k, v in self.get_params().items() if k != "target"},
+            "feature_names": list(self.feature_names_),
+            "coef": [float(c) for c in self.coef_],
+            "intercept": float(self.intercept_),
+            "scale": float(getattr(self, "scale_", float("nan"))),
+            "n_samples": int(getattr(self, "n_samples_", 0)),
+            **meta,
+        }
+
+    def to_json(self, machine: dict | None = None, label: str | None = None,
+                **extra: Any) -> str:
+        return json.dumps(self.to_dict(machine, label, **extra), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, data: str | dict[str, Any]) -> _LogLinearModel:
+        """Rebuild a fitted model from ``to_json()`` output (string or parsed dict)."""
+        d = json.loads(data) if isinstance(data, str) else dict(data)
+        if d.get("format") != FORMAT:
+            raise ValueError(f"not a power-law model document (format {d.get('format')!r})")
+        klass = MODELS.get(d.get("model", ""))
+        if klass is None:
+            raise ValueError(f"unknown model {d.get('model')!r}")
+        if cls is not _LogLinearModel and not issubclass(klass, cls):
+            raise ValueError(f"document holds model {d['model']!r}, not {cls.name!r}")
+        params = dict(d.get("params", {}))
+        if params.get("features") is not None:
+            params["features"] = tuple(params["features"])
+        model = klass(target=d["target"], **params)
+        model.feature_names_ = list(d["feature_names"])
+        model.coef_ = np.asarray(d["coef"], dtype=float)
+        model.intercept_ = float(d["intercept"])
+        model.scale_ = float(d.get("scale", float("nan")))
+        model.n_samples_ = int(d.get("n_samples", 0))
+        model.n_features_in_ = len(model.feature_names_)
+        if len(model.coef_) != len(model.feature_names_):
+            raise ValueError("coef and feature_names differ in length")
+        known = set(d) - {"format", "model", "target", "params", "feature_names", "coef",
+                          "intercept", "scale", "n_samples"}
+        model.metadata_ = {k: d[k] for k in known}
+        return model
+
+
+def _ridge(Z: np.ndarray, t: np.ndarray, alpha: float,
+           w: np.ndarray | None) -> tuple[np.ndarray, float]:
+    """Least squares with intercept (unpenalised) and a tiny ridge term on coefficients."""
+    n, k = Z.shape
+    sw = np.ones(n) if w is None else w
+    A = np.hstack([np.ones((n, 1)), Z]) * np.sqrt(sw)[:, None]
+    b = t * np.sqrt(sw)
+    if alpha > 0:
+        pen = np.hstack([np.zeros((k, 1)), np.sqrt(alpha) * np.eye(k)])
+        A = np.vstack([A, pen])
+        b = np.concatenate([b, np.zeros(k)])
+    sol, *_ = np.linalg.lstsq(A, b, rcond=None)
+    return sol[1:], float(sol[0])
+
+
+class PowerLawModel(_LogLinearModel):
+    """Seed 004's model: Y = c * X1^a1 * X2^a2 * X3^a3 * X4^a4 (features FAITHFUL_FEATURES).
+
+    ``target`` names what y is: "wall" (default, the loop's wall time summed
+    over its executions) or "cpu" (seed 004's total CPU time of all threads).
+    """
+
+    name = "faithful"
+    default_features = FAITHFUL_FEATURES
+
+
+class ExtendedPowerLawModel(_LogLinearModel):
+    """Seed 004's variables plus load imbalance, dispatch overhead, oversubscription
+    and schedule-kind factors (features EXTENDED_FEATURES); same log-linear fit."""
+
+    name = "extended"
+    default_features = EXTENDED_FEATURES
+
+
+MODELS: dict[str, type[_LogLinearModel]] = {
+    "faithful": PowerLawModel,
+    "extended": ExtendedPowerLawModel,
+}
+ALIASES = {"powerlaw": "faithful", "seed004": "faithful"}
+
+
+def make_model(name: str, **params: Any) -> _LogLinearModel:
+    """A fresh (unfitted) model by name: ``faithful`` (alias ``powerlaw``) or ``extended``."""
+    key = ALIASES.get(name, name)
+    if key not in MODELS:
+        raise ValueError(f"unknown model {name!r}; choose from {sorted(MODELS)}")
+    return MODELS[key](**params)

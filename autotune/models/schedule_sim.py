@@ -1,0 +1,202 @@
+"""How libgomp deals the iterations of one loop run to threads, simulated cheaply.
+
+The power-law model's load-imbalance and dispatch features need to know which
+iterations each thread gets under ``static``, ``static,c``, ``dynamic,c`` and
+``guided,c`` -- without compiling or running anything. The rules follow
+libgomp (GCC 12, ``libgomp/iter.c`` and the open-coded static schedule):
+
+- ``static`` without chunk: q = n // p, r = n % p; threads 0..r-1 get q+1
+  consecutive iterations, the others q (10 iterations, 3 threads: 4, 3, 3).
+- ``static,c``: chunks of c consecutive iterations dealt round-robin, chunk k to
+  thread k mod p.
+- ``dynamic,c`` (c defaults to 1): chunks of c iterations handed to whichever
+  thread asks first. Simulated as greedy list scheduling on equal-speed threads
+  that all start at time 0 (ties go to the lower thread id); a chunk's duration
+  is its summed ``work``. With uniform work this is exactly round-robin.
+- ``guided,c`` (c defaults to 1): each request takes
+  q = max(ceil(remaining / p), c) iterations, capped at what remains -- the
+  formula of ``gomp_iter_guided_next``. Chunks go to threads greedily, like
+  dynamic.
+
+``auto`` is treated as ``static`` (GCC lowers it so) and ``runtime`` as
+libgomp's default run-sched-var ``dynamic,1`` (OMP_SCHEDULE cannot be known at
+ranking time).
+
+Greedy simulation of millions of tiny dynamic chunks would be slow, so when a
+dynamic schedule has more than ``max_events`` chunks and non-uniform work,
+consecutive chunks are merged into groups and the groups are simulated; the
+error of a thread's load is at most one group's work. Dispatch counts stay
+exact.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+SCHEDULES = ("static", "dynamic", "guided")
+
+
+def normalize_schedule(kind: str | None) -> str:
+    """Map a schedule kind as written (with modifiers) to one we simulate."""
+    if kind is None:
+        return "static"
+    k = kind.strip().lower()
+    if ":" in k:  # "nonmonotonic:dynamic", "monotonic:static"
+        k = k.split(":")[-1].strip()
+    if k in ("auto", "static", ""):
+        return "static"
+    if k == "runtime":
+        return "dynamic"
+    if k in SCHEDULES:
+        return k
+    raise ValueError(f"unknown OpenMP schedule kind {kind!r}")
+
+
+@dataclass
+class ScheduleResult:
+    """Outcome of dealing n iterations to p threads under one schedule."""
+
+    schedule: str  # normalised kind: static | dynamic | guided
+    chunk: int | None  # chunk argument (None = the schedule's default)
+    threads: int
+    n: int  # iterations distributed
+    thread_work: np.ndarray  # summed work per thread
+    thread_iters: np.ndarray  # iterations per thread
+    thread_chunks: np.ndarray  # chunk dispatches per thread
+    dispatches: int  # total chunks handed out
+    max_chunk_iters: int  # largest chunk (iterations) any thread gets
+    approximate: bool = False  # True when dynamic chunks were grouped
+
+    @property
+    def imbalance(self) -> float:
+        """max thread work / mean thread work (1 = perfectly balanced; p = serial)."""
+        mean = float(self.thread_work.mean()) if self.threads else 0.0
+        if mean <= 0.0:
+            return 1.0
+        return float(self.thread_work.max()) / mean
+
+    @property
+    def iteration_imbalance(self) -> float:
+        mean = self.n / self.threads if self.threads else 0.0
+        return float(self.thread_iters.max()) / mean if mean > 0 else 1.0
+
+
+def guided_chunk_sizes(n: int, threads: int, chunk: int | None = None) -> np.ndarray:
+    """Chunk sizes, in hand-out order, of libgomp's guided schedule."""
+    c = max(1, chunk or 1)
+    p = max(1, threads)
+    sizes = []
+    remaining = n
+    while remaining > 0:
+        q = max(-(-remaining // p), c)
+        q = min(q, remaining)
+        sizes.append(q)
+        remaining -= q
+    return np.asarray(sizes, dtype=np.int64)
+
+
+def _chunk_work(work: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Summed work of consecutive chunks with the given sizes."""
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    return np.add.reduceat(work, starts)
+
+
+def _greedy(durations: np.ndarray, threads: int) -> np.ndarray:
+    """Index of the thread that takes each chunk under first-come dispatch."""
+    owner = np.empty(len(durations), dtype=np.int64)
+    heap = [(0.0, t) for t in range(threads)]
+    for k, d in enumerate(durations.tolist()):
+        finish, t = heapq.heappop(heap)
+        owner[k] = t
+        heapq.heappush(heap, (finish + d, t))
+    return owner
+
+
+def _by_owner(owner: np.ndarray, values: np.ndarray, threads: int) -> np.ndarray:
+    return np.bincount(owner, weights=values, minlength=threads)[:threads]
+
+
+def _round_robin(sizes_work: np.ndarray, threads: int) -> np.ndarray:
+    """Sum of values dealt round-robin: element k to thread k mod p."""
+    pad = (-len(sizes_work)) % threads
+    arr = np.concatenate((sizes_work.astype(float), np.zeros(pad)))
+    return arr.reshape(-1, threads).sum(axis=0)
+
+
+def simulate(
+    n: int,
+    threads: int,
+    schedule: str | None = "static",
+    chunk: int | None = None,
+    work: Sequence[float] | np.ndarray | None = None,
+    max_events: int = 4096,
+) -> ScheduleResult:
+    """Deal ``n`` iterations to ``threads`` threads; ``work[i]`` is iteration i's cost.
+
+    ``work`` None means every iteration costs 1. Returns per-thread work,
+    iterations and dispatch counts (see the module docstring for the rules).
+    """
+    if n < 0:
+        raise ValueError("iteration count must be >= 0")
+    if threads < 1:
+        raise ValueError("thread count must be >= 1")
+    if chunk is not None and chunk < 1:
+        raise ValueError("chunk size must be >= 1")
+    kind = normalize_schedule(schedule)
+    p = threads
+    uniform = work is None
+    w = np.ones(n) if uniform else np.asarray(work, dtype=float)
+    if len(w) != n:
+        raise ValueError(f"work has {len(w)} entries for {n} iterations")
+    if n == 0:
+        z = np.zeros(p)
+        return ScheduleResult(kind, chunk, p, 0, z, z.copy(), z.copy(), 0, 0)
+
+    approximate = False
+    if kind == "static" and chunk is None:
+        q, r = divmod(n, p)
+        iters = np.array([q + 1 if t < r else q for t in range(p)], dtype=np.int64)
+        nonzero = iters[iters > 0]
+        tw = np.zeros(p)
+        tw[: len(nonzero)] = _chunk_work(w, nonzero)
+        chunks = (iters > 0).astype(float)
+        return ScheduleResult(kind, None, p, n, tw, iters.astype(float), chunks,
+                              int(chunks.sum()), int(iters.max()))
+
+    if kind == "guided":
+        sizes = guided_chunk_sizes(n, p, chunk)
+    else:
+        c = chunk if chunk is not None else 1
+        nchunks = -(-n // c)
+        sizes = np.full(nchunks, c, dtype=np.int64)
+        sizes[-1] = n - c * (nchunks - 1)
+    nchunks = len(sizes)
+
+    round_robin = kind == "static" or (kind == "dynamic" and uniform)
+    if round_robin:
+        # Equal-duration chunks (or static): chunk k goes to thread k mod p.
+        cw = sizes.astype(float) if uniform else _chunk_work(w, sizes)
+        tw = _round_robin(cw, p)
+        ti = _round_robin(sizes, p)
+        tc = _round_robin(np.ones(nchunks), p)
+    elif kind == "dynamic" and nchunks > max_events:
+        group = -(-nchunks // max_events)
+        gsizes = np.add.reduceat(sizes, np.arange(0, nchunks, group))
+        gcounts = np.add.reduceat(np.ones(nchunks), np.arange(0, nchunks, group))
+        gw = _chunk_work(w, gsizes)
+        owner = _greedy(gw, p)
+        tw = _by_owner(owner, gw, p)
+        ti = _by_owner(owner, gsizes.astype(float), p)
+        tc = _by_owner(owner, gcounts, p)
+        approximate = True
+    else:
+        cw = _chunk_work(w, sizes)
+        owner = _greedy(cw, p)
+        tw = _by_owner(owner, cw, p)
+        ti = _by_owner(owner, sizes.astype(float), p)
+        tc = _by_owner(owner, np.ones(nchunks), p)
+    return ScheduleResult(kind, chunk, p, n, tw, ti, tc, nchunks, int(sizes.max()), approximate)
