@@ -1,0 +1,126 @@
+"""``autotune rank``: every tunable loop's variants by predicted time, before compiling."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from autotune.cli.common import add_source_arguments, source_options
+from autotune.cli.render import dump_json, table
+from autotune.errors import UserError
+from autotune.frontend import analyze_options
+from autotune.measure.machine import detect_machine
+from autotune.tuning.modelchoice import ChosenModel, choose_model
+from autotune.tuning.ranking import LoopRanking, rank_loop
+
+
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options shared by rank and tune: the model and the variant space."""
+    g = parser.add_argument_group("model and variant space")
+    g.add_argument("--model", default="auto", choices=["auto", "faithful", "extended"],
+                   help="power-law model: seed 004's four variables (faithful), or with "
+                        "schedule, dispatch and imbalance terms (extended); auto = the one "
+                        "calibration found to rank held-out kernels better")
+    g.add_argument("--target", default="wall", choices=["wall", "cpu"],
+                   help="what the model predicts: loop wall time (default) or total CPU time "
+                        "of all threads (seed 004's target)")
+    g.add_argument("--schedules", metavar="LIST", help="e.g. static,dynamic,guided,auto")
+    g.add_argument("--chunks", metavar="LIST", help="e.g. none,1,8,64 ('none' = no chunk)")
+    g.add_argument("--threads", metavar="LIST", help="thread counts, e.g. 1,2,4")
+    g.add_argument("--loop", action="append", default=[], metavar="ID",
+                   help="only this loop (id as printed by analyze, or just its line); repeatable")
+    g.add_argument("--db", metavar="PATH", help="results database (default: user cache dir)")
+    g.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE.c")
+    add_source_arguments(parser)
+    add_model_arguments(parser)
+    parser.add_argument("--top", type=int, default=10, metavar="K",
+                        help="show the K best predicted variants per loop (default 10)")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+
+def variant_space(record, args: argparse.Namespace, cores: int):  # noqa: ANN001
+    from autotune.variants.space import default_space, space_from_options
+
+    if args.schedules or args.chunks or args.threads:
+        return space_from_options(record, args.schedules, args.chunks, args.threads, cores)
+    return default_space(record, cores)
+
+
+def selected(records, wanted: list[str]):  # noqa: ANN001
+    """Loops chosen with --loop (full id, or a bare line number)."""
+    if not wanted:
+        return list(records)
+    out = [r for r in records if r.id in wanted or str(r.line) in wanted
+           or any(r.id.endswith(w) for w in wanted)]
+    if not out:
+        raise UserError(f"no loop matches --loop {', '.join(wanted)}; "
+                        f"loops: {', '.join(r.id for r in records) or 'none'}")
+    return out
+
+
+def open_store(path: str | None):  # noqa: ANN201
+    from autotune.measure.store import Store
+
+    return Store(path)
+
+
+def rank_file(path: str, args: argparse.Namespace, store=None  # noqa: ANN001
+              ) -> tuple[list[LoopRanking], ChosenModel]:
+    options = source_options(args)
+    machine = detect_machine(args.cc)
+    unit = analyze_options(path, options, threads=machine.cores, cc=args.cc)
+    chosen = choose_model(machine, store, args.model, args.target)
+    rankings = [rank_loop(r, variant_space(r, args, machine.cores) if r.tunable else [],
+                          chosen, machine)
+                for r in selected(unit.loops, args.loop)]
+    return rankings, chosen
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.top < 1:
+        raise UserError("--top must be at least 1")
+    store = open_store(args.db) if (args.db or os.environ.get("AUTOTUNE_DB")) else None
+    results = [(f, *rank_file(f, args, store)) for f in args.files]
+    if args.json:
+        dump_json({"files": [{
+            "file": f,
+            "model": chosen.name, "target": chosen.target, "coefficients": chosen.source,
+            "loops": [ranking_json(r, args.top) for r in rankings],
+        } for f, rankings, chosen in results]})
+        return 0
+    for f, rankings, chosen in results:
+        print(f"{f}: model {chosen.name} ({chosen.why}), target {chosen.target} time, "
+              f"coefficients: {chosen.source}")
+        for r in rankings:
+            print_ranking(r, args.top)
+    return 0
+
+
+def ranking_json(r: LoopRanking, top: int | None = None) -> dict:
+    return {
+        "id": r.id,
+        "tunable": r.record.tunable and not r.error,
+        "reason": r.error,
+        "baseline_predicted_s": r.baseline_predicted_s,
+        "variants": [v.to_dict() for v in (r.variants[:top] if top else r.variants)],
+    }
+
+
+def print_ranking(r: LoopRanking, top: int, out=sys.stdout) -> None:  # noqa: ANN001
+    if r.error:
+        print(f"\n{r.id}: not ranked: {r.error}", file=out)
+        return
+    print(f"\n{r.id} ({r.record.function}): {len(r.variants)} variants, "
+          f"as written predicted {r.baseline_predicted_s:.3e} s", file=out)
+    rows = []
+    for i, v in enumerate(r.variants[:top], 1):
+        gain = (r.baseline_predicted_s / v.predicted_s
+                if v.predicted_s and r.baseline_predicted_s else None)
+        rows.append([i, v.variant.schedule, v.variant.chunk or "-", v.variant.threads,
+                     v.predicted_s, f"{gain:.2f}x" if gain else "-"])
+    table(["rank", "schedule", "chunk", "threads", "predicted s", "vs written"], rows, out=out)

@@ -1,0 +1,181 @@
+"""``autotune tune``: rank, measure the original plus the model's top K, apply the winner."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from autotune.cli.common import add_source_arguments, source_options
+from autotune.cli.rank import add_model_arguments, open_store, rank_file
+from autotune.cli.render import Progress, dump_json, table
+from autotune.errors import UserError
+from autotune.tuning.persist import save_winner
+from autotune.tuning.tune import LoopTuneResult, tune_loop
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE.c")
+    add_source_arguments(parser)
+    add_model_arguments(parser)
+    g = parser.add_argument_group("tuning")
+    g.add_argument("--top", type=int, default=5, metavar="K",
+                   help="measure only the model's K best predicted variants (default 5)")
+    g.add_argument("--exhaustive", action="store_true",
+                   help="measure the whole space as well (experiments; reports model quality)")
+    out = g.add_mutually_exclusive_group()
+    out.add_argument("--apply", metavar="OUT.c", help="write the tuned source to OUT.c")
+    out.add_argument("--in-place", action="store_true",
+                     help="rewrite FILE.c atomically, keeping FILE.c.orig as a backup")
+    b = parser.add_argument_group("build and run")
+    b.add_argument("--ldflags", default="", metavar='"FLAGS"', help="extra link flags")
+    b.add_argument("--extra-source", action="append", default=[], metavar="FILE",
+                   help="another source file of the program (e.g. polybench.c); repeatable")
+    b.add_argument("--repetitions", type=int, default=3, metavar="R",
+                   help="runs per variant, interleaved round-robin (default 3)")
+    b.add_argument("--compile-mode", default="runtime", choices=["runtime", "per-variant"],
+                   help="runtime: one binary, variants via OMP_SCHEDULE (default); "
+                        "per-variant: one binary per variant (fidelity)")
+    b.add_argument("--check", default="stdout", choices=["stdout", "stderr", "both", "none"],
+                   help="output compared with the original's (numbers within a relative "
+                        "tolerance of 1e-6)")
+    b.add_argument("--args", default="", metavar='"ARGS"', help="the program's own arguments")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def build_and_sweep_options(args: argparse.Namespace):  # noqa: ANN201
+    import shlex
+
+    from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+    from autotune.measure.sweep import SweepOptions
+
+    options = source_options(args)
+    try:
+        ldflags = shlex.split(args.ldflags or "")
+        run_args = shlex.split(args.args or "")
+    except ValueError as exc:
+        raise UserError(f"cannot split flags: {exc}") from None
+    for extra in args.extra_source:
+        if not Path(extra).is_file():
+            raise UserError("no such file (--extra-source)", location=extra)
+    build = BuildOptions(cc=args.cc, cflags=list(DEFAULT_CFLAGS) + options.cflags,
+                         ldflags=ldflags, defines=dict(options.defines),
+                         include_dirs=list(options.include_dirs),
+                         extra_sources=list(args.extra_source))
+    sweep = SweepOptions(repetitions=args.repetitions, compile_mode=args.compile_mode,
+                         check=args.check, run_args=run_args)
+    return options, build, sweep
+
+
+def run(args: argparse.Namespace) -> int:
+    from autotune.measure.sweep import Sweep
+
+    if args.top < 1:
+        raise UserError("--top must be at least 1")
+    if args.in_place and len(args.files) > 1 or args.apply and len(args.files) > 1:
+        raise UserError("--apply/--in-place take one FILE.c")
+    options, build, sweep_opts = build_and_sweep_options(args)
+    report = []
+    with open_store(args.db) as store:
+        for path in args.files:
+            rankings, chosen = rank_file(path, args, store)
+            sweep = Sweep(path, build, sweep_opts, store)
+            sweep.target = chosen.target
+            planned = sum(sweep.planned_runs(
+                [v.variant for v in (r.variants if args.exhaustive else r.variants[:args.top])])
+                for r in rankings if not r.error)
+            with Progress(planned, "tune", quiet=args.quiet or args.json) as bar:
+                sweep.on_run = lambda note: bar.advance(1, note)
+                results = [tune_loop(sweep, r, args.top, args.exhaustive) for r in rankings]
+            source = Path(path).read_text()
+            for res in results:
+                if res.best is not None:
+                    save_winner(store, source_text=source, defines=options.defines,
+                                machine_fp=sweep.machine_fp, record=res.ranking.record,
+                                variant=res.best.variant, baseline_s=res.baseline.measured_s,
+                                best_s=res.best.measured_s)
+            written = _apply(path, source, results, args)
+            report.append((path, chosen, results, written))
+    if args.json:
+        dump_json({"files": [file_json(p, c, rs, w) for p, c, rs, w in report]})
+    else:
+        for p, c, rs, w in report:
+            print_report(p, c, rs, w, args.top)
+    return 0
+
+
+def _apply(path: str, source: str, results: list[LoopTuneResult], args) -> str | None:  # noqa: ANN001
+    if not (args.apply or args.in_place):
+        return None
+    from autotune.variants.apply import apply_variants, write_atomic
+
+    choices = [(r.ranking.record, r.best.variant) for r in results if r.best is not None]
+    text = apply_variants(source, choices) if choices else source
+    target = path if args.in_place else args.apply
+    if not args.in_place and Path(target).resolve() == Path(path).resolve():
+        raise UserError("--apply would overwrite the input; use --in-place for that")
+    write_atomic(target, text, backup=bool(args.in_place))
+    return target
+
+
+def loop_json(r: LoopTuneResult) -> dict:
+    return {
+        "id": r.id,
+        "tunable": not r.ranking.error,
+        "reason": r.ranking.error,
+        "baseline": r.baseline.measured_s if r.baseline else None,
+        "baseline_status": r.baseline.status if r.baseline else None,
+        "baseline_predicted_s": r.ranking.baseline_predicted_s,
+        "variants": [v.to_dict() for v in r.ranking.variants],
+        "best": r.best.variant.to_dict() | {"key": r.best.variant.key} if r.best else None,
+        "speedup": r.speedup,
+        "decision": r.decision,
+        "measured_programs": r.measured_programs,
+        "compiles": r.compiles,
+        "quality": r.quality.to_dict() if r.quality else None,
+        "warnings": r.warnings or [],
+    }
+
+
+def file_json(path: str, chosen, results: list[LoopTuneResult], written: str | None) -> dict:  # noqa: ANN001
+    return {"file": path, "model": chosen.name, "target": chosen.target,
+            "coefficients": chosen.source, "written": written,
+            "loops": [loop_json(r) for r in results]}
+
+
+def print_report(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
+                 top: int, out=sys.stdout) -> None:  # noqa: ANN001
+    print(f"{path}: model {chosen.name}, target {chosen.target} time; coefficients: "
+          f"{chosen.source}", file=out)
+    for r in results:
+        print(f"\n{r.id} ({r.ranking.record.function}): {r.decision}", file=out)
+        if r.ranking.error or r.baseline is None:
+            continue
+        rows = [["original", "-", "-", "-", r.ranking.baseline_predicted_s,
+                 r.baseline.measured_s, "1.00x", r.baseline.status]]
+        for i, v in enumerate(r.ranking.variants, 1):
+            if v.status == "pruned" and i > top:
+                continue
+            speed = (f"{r.baseline.measured_s / v.measured_s:.2f}x"
+                     if v.measured_s and r.baseline.measured_s else "-")
+            rows.append([i, v.variant.schedule, v.variant.chunk or "-", v.variant.threads,
+                         v.predicted_s, v.measured_s, speed, v.status])
+        table(["rank", "schedule", "chunk", "threads", "predicted s", "measured s", "speedup",
+               "status"], rows, out=out)
+        pruned = sum(1 for v in r.ranking.variants if v.status == "pruned")
+        print(f"measured {r.measured_programs} of {len(r.ranking.variants) + 1} programs "
+              f"({pruned} pruned by the model), {r.compiles} compile(s)", file=out)
+        q = r.quality
+        if q is not None:
+            tau = "-" if q.kendall_tau is None else f"{q.kendall_tau:.2f}"
+            mare = "-" if q.mean_abs_rel_error is None else f"{q.mean_abs_rel_error:.1%}"
+            regret = ", ".join(f"regret@{k} {v:.1%}" for k, v in sorted(q.regret.items())
+                               if v is not None)
+            print(f"model quality on the measured variants: Kendall tau {tau}, mean abs "
+                  f"relative error {mare}{', ' + regret if regret else ''}"
+                  f"{', true best pruned' if q.best_pruned else ''}", file=out)
+        for w in r.warnings or []:
+            print(f"warning: {w}", file=out)
+    if written:
+        print(f"\ntuned source written to {written}", file=out)

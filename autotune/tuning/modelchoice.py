@@ -1,0 +1,72 @@
+"""Which fitted model ranks variants here, and where its coefficients came from.
+
+Preference order: coefficients calibrated on this machine (stored in the
+database under its fingerprint) over the defaults shipped with the package,
+which were fitted on another machine of the same kind and say so. Which of the
+faithful and extended models is used by default is decided by calibration
+(the one that ranked held-out kernels better) and stored with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from autotune.errors import UserError
+from autotune.measure.machine import Machine
+from autotune.models import defaults
+from autotune.models.powerlaw import ALIASES, MODELS
+
+PREFERENCE = "preference"  # pseudo model name under which calibration records its choice
+
+
+@dataclass
+class ChosenModel:
+    model: Any  # a fitted _LogLinearModel
+    name: str  # faithful | extended
+    target: str  # wall | cpu
+    source: str  # "calibrated on this machine (...)" or "shipped defaults (fitted on ...)"
+    calibrated: bool
+    why: str  # why this model kind (preference reason)
+
+
+def _preference_from_store(store, machine: Machine) -> dict | None:
+    if store is None:
+        return None
+    row = store.load_model(PREFERENCE, machine.fingerprint)
+    return row.get("params") if row else None
+
+
+def _shipped_preference() -> dict:
+    try:
+        doc = defaults.read_coefficients()
+    except UserError:
+        return {}
+    return doc.get("preference") or {}
+
+
+def choose_model(machine: Machine, store=None, name: str = "auto",  # noqa: ANN001
+                 target: str = "wall") -> ChosenModel:
+    """The model to rank with; raises UserError when none is available."""
+    if target not in ("wall", "cpu"):
+        raise UserError(f"unknown target {target!r}: choose wall or cpu")
+    pref = _preference_from_store(store, machine) or _shipped_preference()
+    if name == "auto":
+        kind = pref.get("model", "extended")
+        why = pref.get("reason", "default")
+    else:
+        kind = ALIASES.get(name, name)
+        if kind not in MODELS:
+            raise UserError(f"unknown model {name!r}: choose auto, faithful or extended")
+        why = "chosen with --model"
+    if store is not None:
+        row = store.load_model(kind, machine.fingerprint, target)
+        if row is not None:
+            model = MODELS[kind].from_json(row["params"])
+            return ChosenModel(model, kind, target,
+                               f"calibrated on this machine ({machine.fingerprint})", True, why)
+    model = defaults.load_model(kind, target=target)
+    label = model.metadata_.get("label", "")
+    return ChosenModel(model, kind, target,
+                       f"shipped defaults ({label}); run 'autotune calibrate' for this machine",
+                       False, why)

@@ -1,0 +1,76 @@
+"""Rank a loop's variants by predicted time: no compile, no run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from autotune.frontend.records import LoopRecord
+from autotune.measure.machine import Machine
+from autotune.models.features import FeatureError, feature_matrix
+from autotune.tuning.modelchoice import ChosenModel
+from autotune.variants.space import BASELINE, Variant
+
+
+@dataclass
+class RankedVariant:
+    variant: Variant
+    predicted_s: float | None
+    measured_s: float | None = None
+    status: str = "pruned"  # pruned | ok | wrong-output | crash | timeout | compile-error
+    message: str = ""
+    runs: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "key": self.variant.key,
+            "schedule": self.variant.schedule,
+            "chunk": self.variant.chunk,
+            "threads": self.variant.threads,
+            "predicted_s": self.predicted_s,
+            "measured_s": self.measured_s,
+            "status": self.status,
+            "message": self.message,
+            "runs": self.runs,
+        }
+
+
+@dataclass
+class LoopRanking:
+    record: LoopRecord
+    variants: list[RankedVariant] = field(default_factory=list)  # best predicted first
+    baseline_predicted_s: float | None = None
+    error: str = ""  # why this loop could not be ranked
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+
+def rank_loop(record: LoopRecord, variants: list[Variant], chosen: ChosenModel,
+              machine: Machine) -> LoopRanking:
+    """Predict every variant's time with ``chosen`` and sort, fastest first.
+
+    The baseline (the loop as written) is predicted too so that the gain a
+    variant promises can be shown before anything is compiled.
+    """
+    ranking = LoopRanking(record)
+    if not record.tunable:
+        ranking.error = record.reason or "not tunable"
+        return ranking
+    if not variants:
+        ranking.error = "empty variant space"
+        return ranking
+    model = chosen.model
+    names = list(model.feature_names_)
+    try:
+        X, _ = feature_matrix([(record, v) for v in [BASELINE, *variants]], machine, names)
+    except FeatureError as exc:
+        ranking.error = str(exc)
+        return ranking
+    pred = np.asarray(model.predict(X), dtype=float)
+    ranking.baseline_predicted_s = float(pred[0])
+    order = np.argsort(pred[1:], kind="stable")
+    ranking.variants = [RankedVariant(variants[i], float(pred[1 + i])) for i in order]
+    return ranking

@@ -1,0 +1,98 @@
+"""Rank, then measure only the model's top K (plus the original), choose, report quality.
+
+This is pre-compilation pruning: the model orders the whole variant space
+without compiling; only the few best predicted variants are built and timed.
+The choice is always a verified variant that beats the original by more than
+the measurement noise; otherwise the original is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autotune.measure.results import LoopResult, VariantResult
+from autotune.models.quality import QualityReport, evaluate
+from autotune.tuning.ranking import LoopRanking, RankedVariant
+
+MIN_GAIN = 0.03  # a winner must beat the original by at least 3% ...
+NOISE_SHARE = 0.5  # ... and by half the larger relative spread of the two medians
+
+
+@dataclass
+class LoopTuneResult:
+    ranking: LoopRanking
+    baseline: VariantResult | None = None
+    best: RankedVariant | None = None  # None: keep the loop as written
+    speedup: float | None = None  # baseline / best (1.0 when the original is kept)
+    quality: QualityReport | None = None
+    measured_programs: int = 0  # variants run for this loop, the original included
+    binaries: int = 0
+    compiles: int = 0
+    decision: str = ""  # one line: why this choice
+    warnings: list[str] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.ranking.id
+
+
+def required_gain(baseline: VariantResult, best: VariantResult) -> float:
+    spreads = [s for s in (baseline.spread, best.spread) if s is not None]
+    return max(MIN_GAIN, NOISE_SHARE * max(spreads, default=0.0))
+
+
+def tune_loop(sweep, ranking: LoopRanking, top: int, exhaustive: bool = False  # noqa: ANN001
+              ) -> LoopTuneResult:
+    """Measure the original and the top ``top`` predicted variants; pick the winner."""
+    result = LoopTuneResult(ranking)
+    if ranking.error:
+        result.decision = f"not tuned: {ranking.error}"
+        return result
+    candidates = ranking.variants if exhaustive else ranking.variants[:top]
+    measured: LoopResult = sweep.measure_loop(ranking.record, [c.variant for c in candidates])
+    if measured.skipped:
+        result.decision = f"not tuned: {measured.skipped}"
+        return result
+    result.baseline = measured.baseline
+    result.binaries, result.compiles = measured.binaries, measured.compiles
+    result.warnings = list(measured.warnings)
+    by_key = {vr.key: vr for vr in measured.variants}
+    for rv in ranking.variants:
+        vr = by_key.get(rv.variant.key)
+        if vr is not None:
+            rv.measured_s, rv.status, rv.message = vr.measured_s, vr.status, vr.message
+            rv.runs = len(vr.times_s)
+    result.measured_programs = 1 + len(by_key)
+    result.quality = evaluate([rv.predicted_s for rv in ranking.variants],
+                              [rv.measured_s if rv.status == "ok" else None
+                               for rv in ranking.variants], k=top,
+                              target=sweep_target(sweep))
+    _choose(result, by_key)
+    return result
+
+
+def sweep_target(sweep) -> str:  # noqa: ANN001
+    return getattr(sweep, "target", "wall")
+
+
+def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
+    base = result.baseline
+    ok = [rv for rv in result.ranking.variants if rv.status == "ok" and rv.measured_s]
+    if base is None or not base.ok or not base.measured_s:
+        result.decision = "original could not be measured: nothing chosen"
+        return
+    if not ok:
+        result.speedup = 1.0
+        result.decision = "no measured variant passed verification: original kept"
+        return
+    best = min(ok, key=lambda rv: rv.measured_s)
+    gain = base.measured_s / best.measured_s - 1.0
+    need = required_gain(base, by_key[best.variant.key])
+    if gain <= need:
+        result.speedup = 1.0
+        result.decision = (f"best variant {best.variant.key} is {gain:+.1%} vs the original, "
+                           f"within noise (needs > {need:.1%}): original kept")
+        return
+    result.best = best
+    result.speedup = base.measured_s / best.measured_s
+    result.decision = f"{best.variant.key}: {result.speedup:.2f}x faster than the original"
