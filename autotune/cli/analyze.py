@@ -53,7 +53,8 @@ def _trip_text(r) -> str:
     return text
 
 
-def print_unit(unit, threads: int, verbose: bool = False, out=sys.stdout) -> None:
+def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
+    out = out or sys.stdout
     print(f"{unit.path}: {len(unit.loops)} OpenMP loop(s); per-thread figures for "
           f"{threads} thread(s), static schedule", file=out)
     if not unit.loops:

@@ -44,10 +44,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def variant_space(record, args: argparse.Namespace, cores: int):  # noqa: ANN001
-    from autotune.variants.space import default_space, space_from_options
+    from autotune.variants.space import (
+        default_space,
+        parse_chunks,
+        parse_schedules,
+        parse_threads,
+        space_from_options,
+    )
 
     if args.schedules or args.chunks or args.threads:
-        return space_from_options(record, args.schedules, args.chunks, args.threads, cores)
+        return space_from_options(
+            record,
+            parse_schedules(args.schedules) if args.schedules else None,
+            parse_chunks(args.chunks) if args.chunks else None,
+            parse_threads(args.threads) if args.threads else None,
+            cores,
+        )
     return default_space(record, cores)
 
 
@@ -111,7 +123,8 @@ def ranking_json(r: LoopRanking, top: int | None = None) -> dict:
     }
 
 
-def print_ranking(r: LoopRanking, top: int, out=sys.stdout) -> None:  # noqa: ANN001
+def print_ranking(r: LoopRanking, top: int, out=None) -> None:  # noqa: ANN001
+    out = out or sys.stdout
     if r.error:
         print(f"\n{r.id}: not ranked: {r.error}", file=out)
         return

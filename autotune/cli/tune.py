@@ -145,7 +145,8 @@ def file_json(path: str, chosen, results: list[LoopTuneResult], written: str | N
 
 
 def print_report(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
-                 top: int, out=sys.stdout) -> None:  # noqa: ANN001
+                 top: int, out=None) -> None:  # noqa: ANN001
+    out = out or sys.stdout
     print(f"{path}: model {chosen.name}, target {chosen.target} time; coefficients: "
           f"{chosen.source}", file=out)
     for r in results:

@@ -88,10 +88,15 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
     best = min(ok, key=lambda rv: rv.measured_s)
     gain = base.measured_s / best.measured_s - 1.0
     need = required_gain(base, by_key[best.variant.key])
+    if gain <= 0:
+        result.speedup = 1.0
+        result.decision = (f"no measured variant beat the original (best {best.variant.key} "
+                           f"is {-gain / (1 + gain):.1%} slower): original kept")
+        return
     if gain <= need:
         result.speedup = 1.0
-        result.decision = (f"best variant {best.variant.key} is {gain:+.1%} vs the original, "
-                           f"within noise (needs > {need:.1%}): original kept")
+        result.decision = (f"best variant {best.variant.key} is {gain:.1%} faster, within the "
+                           f"noise (needs > {need:.1%}): original kept")
         return
     result.best = best
     result.speedup = base.measured_s / best.measured_s
