@@ -131,10 +131,15 @@ def _local_headers(text: str, here: Path, search: Sequence[Path], seen: dict[str
 def first_error_line(stderr: str) -> str:
     """The line a person needs first: the first compiler or linker error."""
     lines = [ln.rstrip() for ln in stderr.splitlines() if ln.strip()]
-    for pattern in (r"\berror\b", r"undefined reference|cannot find|fatal", r"\bwarning\b"):
-        for ln in lines:
+    # collect2's "ld returned 1 exit status" says less than the linker's own line before it
+    own = [ln for ln in lines if not ln.startswith("collect2:")]
+    for pattern in (r"\berror\b", r"undefined reference|cannot find|fatal"):
+        for ln in own:
             if re.search(pattern, ln, re.IGNORECASE):
                 return ln
+    for ln in lines:
+        if re.search(r"\berror\b", ln, re.IGNORECASE):
+            return ln
     return lines[0] if lines else "compiler failed without a message"
 
 
@@ -146,7 +151,7 @@ def compile_argv(cc: str, src: Path, exe: Path, *, cflags: Sequence[str],
                  ldflags: Sequence[str], defines: Mapping[str, str | None],
                  include_dirs: Sequence[str], extra_sources: Sequence[str],
                  source_dir: Path | None) -> list[str]:
-    """One compile-and-link command; ``-fopenmp`` added when no OpenMP flag is given, ``-lm`` last."""
+    """One compile-and-link command; adds ``-fopenmp`` if no OpenMP flag, ``-lm`` last."""
     argv = [*_cc_argv(cc), *cflags]
     if _openmp_flag_missing([*cflags, *ldflags]):
         argv.append("-fopenmp")

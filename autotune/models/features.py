@@ -30,8 +30,8 @@ FAITHFUL_FEATURES: tuple[str, ...] = (
     "x4_threads",
 )
 EXTENDED_FEATURES: tuple[str, ...] = FAITHFUL_FEATURES + (
-    "imbalance",  # max thread work / mean thread work, simulated schedule
-    "dispatch_overhead",  # 1 + nominal cost of chunk dispatches and fork/join / work
+    "imbalance",  # makespan / balanced time on min(threads, cores) cores, simulated
+    "dispatch_overhead",  # 1 + nominal runtime cost (chunk dispatches, fork/join) / work
     "oversubscription",  # max(1, threads / cores)
     "sched_dynamic",  # 0/1 indicator (linear in log space: a multiplicative factor)
     "sched_guided",  # 0/1 indicator; static (and auto) is the reference
@@ -39,11 +39,17 @@ EXTENDED_FEATURES: tuple[str, ...] = FAITHFUL_FEATURES + (
 INDICATOR_FEATURES = frozenset({"sched_dynamic", "sched_guided"})
 
 # Nominal costs in weighted-op units (an add = 1) used only to turn dispatch
-# counts into a dimensionless overhead ratio; the fitted exponent absorbs the
-# scale. static,c chunks are open-coded by GCC (a few instructions); dynamic
-# and guided chunks cost a libgomp call with an atomic on a shared line.
-DISPATCH_COST_OPS = {"static": 4.0, "dynamic": 150.0, "guided": 150.0}
-REGION_COST_OPS = 3000.0  # fork/join + implied barrier of one run with > 1 thread
+# counts and parallel regions into a dimensionless overhead ratio; the fitted
+# exponent absorbs the scale. static,c chunks are open-coded by GCC (a few
+# instructions). A dynamic or guided chunk is a libgomp call with an atomic on
+# the shared iteration counter: cheap for one thread, a cache-line transfer
+# between cores when several threads contend for it. A fork/join with its
+# implied barrier costs microseconds, and far more when threads outnumber cores
+# (every barrier then waits for descheduled threads).
+DISPATCH_COST_OPS = {"static": 4.0, "dynamic": 150.0, "guided": 150.0}  # > 1 thread
+DISPATCH_COST_SERIAL_OPS = {"static": 4.0, "dynamic": 15.0, "guided": 15.0}  # 1 thread
+REGION_COST_OPS = 3000.0  # one run with 1 < threads <= cores
+REGION_COST_OVERSUBSCRIBED_OPS = 60000.0  # one run with threads > cores
 
 MODEL_KINDS = {"faithful": FAITHFUL_FEATURES, "powerlaw": FAITHFUL_FEATURES,
                "extended": EXTENDED_FEATURES}
@@ -185,6 +191,17 @@ def _footprint(record: LoopRecord, threads: int, schedule: str, chunk: int | Non
     return int(math.ceil(record.footprint_bytes * share)), "proportional"
 
 
+def overhead_cost_ops(schedule: str, threads: int, dispatches: int, cores: int) -> float:
+    """Nominal OpenMP runtime cost per thread of one run, in weighted-op units."""
+    per_dispatch = (DISPATCH_COST_OPS if threads > 1 else DISPATCH_COST_SERIAL_OPS)[schedule]
+    cost = per_dispatch * dispatches / threads
+    if threads > cores:
+        cost += REGION_COST_OVERSUBSCRIBED_OPS
+    elif threads > 1:
+        cost += REGION_COST_OPS
+    return cost
+
+
 _FROM_RECORD = object()
 
 
@@ -223,10 +240,7 @@ def loop_features(record: LoopRecord, variant: Variant, machine: Machine,
     capacity = share * (machine.l1d_bytes * machine.l1d_assoc + machine.l2_bytes * machine.l2_assoc)
 
     ops_per_thread_run = total / p
-    per_thread_dispatch = sim.dispatches / p
-    overhead_ops = DISPATCH_COST_OPS[schedule] * per_thread_dispatch
-    if p > 1:
-        overhead_ops += REGION_COST_OPS
+    overhead_ops = overhead_cost_ops(schedule, p, sim.dispatches, machine.cores)
     return LoopFeatures(
         loop_id=record.id,
         variant=variant.key,
@@ -241,7 +255,7 @@ def loop_features(record: LoopRecord, variant: Variant, machine: Machine,
         x2_ops_per_thread=executions * ops_per_thread_run,
         x3_max_chunk_iters=float(max(sim.max_chunk_iters, 1)),
         x4_threads=float(p),
-        imbalance=sim.imbalance,
+        imbalance=sim.core_imbalance(machine.cores),
         dispatches=int(sim.dispatches),
         dispatch_overhead=1.0 + overhead_ops / ops_per_thread_run,
         oversubscription=max(1.0, p / max(machine.cores, 1)),

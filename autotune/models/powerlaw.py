@@ -16,16 +16,17 @@ Variables (built by ``autotune.models.features``, defined in ``docs/model.md``):
   (static: ceil(n/p); static,c and dynamic,c: c; dynamic: 1; guided,c: the first
   chunk max(ceil(n/p), c)).
 - X4 ``x4_threads`` = threads.
-- extended only: ``imbalance`` (max/mean thread work from the schedule
-  simulator), ``dispatch_overhead`` (from the number of chunk dispatches),
+- extended only: ``imbalance`` (simulated makespan over the balanced time on
+  min(threads, cores) cores), ``dispatch_overhead`` (from the number of chunk dispatches),
   ``oversubscription`` (max(1, threads/cores)), ``sched_dynamic`` and
   ``sched_guided`` indicators (exp(g) is the schedule kind's factor).
 
 Loss: ``huber`` (default) fits the log-linear model with scikit-learn's
 HuberRegressor, because a timing disturbed by another process is a large
 one-sided outlier in log space and least squares lets one such run pull every
-exponent; ``ols`` is plain least squares. scikit-learn is imported only in
-``fit`` so that ranking with stored coefficients stays fast.
+exponent; ``ols`` is plain least squares, also used when there are fewer than
+3 samples per parameter (``loss_used_`` says which ran). scikit-learn is
+imported only in ``fit`` so that ranking with stored coefficients stays fast.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ import numpy as np
 from autotune.models.features import EXTENDED_FEATURES, FAITHFUL_FEATURES, INDICATOR_FEATURES
 
 TARGETS = ("wall", "cpu")
+# Huber's joint fit of coefficients and scale degenerates (scale -> 0, a subset
+# interpolated, the rest called outliers) with few samples per parameter; below
+# this many samples per parameter least squares is used instead.
+HUBER_MIN_SAMPLES_PER_PARAM = 3
 LOSSES = ("huber", "ols")
 FORMAT = "autotune-powerlaw/1"
 
@@ -120,14 +125,17 @@ class _LogLinearModel:
         Zs = np.zeros_like(Z)
         Zs[:, varying] = (Z[:, varying] - mean[varying]) / std[varying]
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
-        if self.loss == "huber" and len(y) > Z.shape[1] + 1:
+        self.loss_used_ = "ols"
+        if self.loss == "huber" and len(y) >= HUBER_MIN_SAMPLES_PER_PARAM * (Z.shape[1] + 1):
             from sklearn.linear_model import HuberRegressor
 
             reg = HuberRegressor(epsilon=self.epsilon, alpha=self.alpha, max_iter=2000)
             reg.fit(Zs, t, sample_weight=w)
-            beta, b0 = reg.coef_, float(reg.intercept_)
-            self.scale_ = float(reg.scale_)
-        else:
+            if reg.scale_ > 1e-9:  # else Huber interpolated a subset: not a fit
+                beta, b0 = reg.coef_, float(reg.intercept_)
+                self.scale_ = float(reg.scale_)
+                self.loss_used_ = "huber"
+        if self.loss_used_ == "ols":
             beta, b0 = _ridge(Zs, t, self.alpha, w)
             resid = t - (b0 + Zs @ beta)
             self.scale_ = float(np.sqrt(np.mean(resid**2)))
@@ -182,6 +190,7 @@ class _LogLinearModel:
             "intercept": float(self.intercept_),
             "scale": float(getattr(self, "scale_", float("nan"))),
             "n_samples": int(getattr(self, "n_samples_", 0)),
+            "loss_used": getattr(self, "loss_used_", self.loss),
             **meta,
         }
 
@@ -210,10 +219,11 @@ class _LogLinearModel:
         model.scale_ = float(d.get("scale", float("nan")))
         model.n_samples_ = int(d.get("n_samples", 0))
         model.n_features_in_ = len(model.feature_names_)
+        model.loss_used_ = str(d.get("loss_used", model.loss))
         if len(model.coef_) != len(model.feature_names_):
             raise ValueError("coef and feature_names differ in length")
         known = set(d) - {"format", "model", "target", "params", "feature_names", "coef",
-                          "intercept", "scale", "n_samples"}
+                          "intercept", "scale", "n_samples", "loss_used"}
         model.metadata_ = {k: d[k] for k in known}
         return model
 

@@ -79,10 +79,33 @@ class ScheduleResult:
             return 1.0
         return float(self.thread_work.max()) / mean
 
+    def core_imbalance(self, cores: int) -> float:
+        """Makespan on ``cores`` cores over the balanced time total / min(p, cores).
+
+        Threads beyond the cores time-share them; modelled as fair processor
+        sharing (k runnable threads on c < k cores each run at speed c/k), so
+        4 threads with works 1, 3, 5, 7 on 2 cores finish at 9 (not 7), against
+        a balanced 8. Equals ``imbalance`` when threads <= cores.
+        """
+        total = float(self.thread_work.sum())
+        if total <= 0.0:
+            return 1.0
+        c = max(1, min(cores, self.threads))
+        return processor_sharing_makespan(self.thread_work, c) / (total / c)
+
     @property
     def iteration_imbalance(self) -> float:
         mean = self.n / self.threads if self.threads else 0.0
         return float(self.thread_iters.max()) / mean if mean > 0 else 1.0
+
+
+def processor_sharing_makespan(thread_work: np.ndarray, cores: int) -> float:
+    """Finish time of threads with these works fairly sharing ``cores`` cores."""
+    w = np.sort(np.asarray(thread_work, dtype=float))
+    p = len(w)
+    active = p - np.arange(p)  # runnable threads while the i-th smallest finishes
+    rate = np.minimum(1.0, cores / active)
+    return float(np.sum(np.diff(w, prepend=0.0) / rate))
 
 
 def guided_chunk_sizes(n: int, threads: int, chunk: int | None = None) -> np.ndarray:
@@ -100,9 +123,17 @@ def guided_chunk_sizes(n: int, threads: int, chunk: int | None = None) -> np.nda
 
 
 def _chunk_work(work: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Summed work of consecutive chunks with the given sizes."""
+    """Summed work of consecutive chunks with the given sizes (few chunks)."""
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     return np.add.reduceat(work, starts)
+
+
+def _padded(work: np.ndarray, length: int) -> np.ndarray:
+    if length == len(work):
+        return work
+    out = np.zeros(length)
+    out[: len(work)] = work
+    return out
 
 
 def _greedy(durations: np.ndarray, threads: int) -> np.ndarray:
@@ -120,11 +151,31 @@ def _by_owner(owner: np.ndarray, values: np.ndarray, threads: int) -> np.ndarray
     return np.bincount(owner, weights=values, minlength=threads)[:threads]
 
 
-def _round_robin(sizes_work: np.ndarray, threads: int) -> np.ndarray:
-    """Sum of values dealt round-robin: element k to thread k mod p."""
-    pad = (-len(sizes_work)) % threads
-    arr = np.concatenate((sizes_work.astype(float), np.zeros(pad)))
-    return arr.reshape(-1, threads).sum(axis=0)
+def _fixed_sizes(n: int, c: int) -> np.ndarray:
+    """Sizes of ceil(n/c) chunks of c iterations, the last one partial."""
+    nchunks = -(-n // c)
+    sizes = np.full(nchunks, c, dtype=np.int64)
+    sizes[-1] = n - c * (nchunks - 1)
+    return sizes
+
+
+def _round_robin_fixed(n: int, p: int, c: int, w: np.ndarray | None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(work, iterations, chunks) per thread when chunk k of c iterations goes to k mod p.
+
+    One pass over the work array (reshaped to rounds x threads x chunk), no
+    per-chunk arrays, so ``static,1`` on a million iterations stays cheap.
+    """
+    nchunks = -(-n // c)
+    tc = np.full(p, nchunks // p, dtype=float)
+    tc[: nchunks % p] += 1
+    ti = tc * c
+    ti[(nchunks - 1) % p] -= c * nchunks - n  # the last chunk is partial
+    if w is None:
+        return ti.copy(), ti, tc
+    rounds = -(-nchunks // p)
+    tw = _padded(w, rounds * p * c).reshape(rounds, p, c).sum(axis=(0, 2))
+    return tw, ti, tc
 
 
 def simulate(
@@ -148,55 +199,48 @@ def simulate(
         raise ValueError("chunk size must be >= 1")
     kind = normalize_schedule(schedule)
     p = threads
-    uniform = work is None
-    w = np.ones(n) if uniform else np.asarray(work, dtype=float)
-    if len(w) != n:
+    w = None if work is None else np.asarray(work, dtype=float)
+    if w is not None and len(w) != n:
         raise ValueError(f"work has {len(w)} entries for {n} iterations")
     if n == 0:
         z = np.zeros(p)
         return ScheduleResult(kind, chunk, p, 0, z, z.copy(), z.copy(), 0, 0)
 
-    approximate = False
     if kind == "static" and chunk is None:
         q, r = divmod(n, p)
-        iters = np.array([q + 1 if t < r else q for t in range(p)], dtype=np.int64)
-        nonzero = iters[iters > 0]
-        tw = np.zeros(p)
-        tw[: len(nonzero)] = _chunk_work(w, nonzero)
+        iters = np.array([q + 1 if t < r else q for t in range(p)], dtype=float)
+        nonzero = iters[iters > 0].astype(np.int64)
+        tw = iters.copy()
+        if w is not None:
+            tw[: len(nonzero)] = _chunk_work(w, nonzero)
         chunks = (iters > 0).astype(float)
-        return ScheduleResult(kind, None, p, n, tw, iters.astype(float), chunks,
+        return ScheduleResult(kind, None, p, n, tw, iters, chunks,
                               int(chunks.sum()), int(iters.max()))
 
     if kind == "guided":
         sizes = guided_chunk_sizes(n, p, chunk)
-    else:
-        c = chunk if chunk is not None else 1
-        nchunks = -(-n // c)
-        sizes = np.full(nchunks, c, dtype=np.int64)
-        sizes[-1] = n - c * (nchunks - 1)
-    nchunks = len(sizes)
-
-    round_robin = kind == "static" or (kind == "dynamic" and uniform)
-    if round_robin:
-        # Equal-duration chunks (or static): chunk k goes to thread k mod p.
-        cw = sizes.astype(float) if uniform else _chunk_work(w, sizes)
-        tw = _round_robin(cw, p)
-        ti = _round_robin(sizes, p)
-        tc = _round_robin(np.ones(nchunks), p)
-    elif kind == "dynamic" and nchunks > max_events:
-        group = -(-nchunks // max_events)
-        gsizes = np.add.reduceat(sizes, np.arange(0, nchunks, group))
-        gcounts = np.add.reduceat(np.ones(nchunks), np.arange(0, nchunks, group))
-        gw = _chunk_work(w, gsizes)
-        owner = _greedy(gw, p)
-        tw = _by_owner(owner, gw, p)
-        ti = _by_owner(owner, gsizes.astype(float), p)
-        tc = _by_owner(owner, gcounts, p)
-        approximate = True
-    else:
-        cw = _chunk_work(w, sizes)
+        cw = sizes.astype(float) if w is None else _chunk_work(w, sizes)
         owner = _greedy(cw, p)
-        tw = _by_owner(owner, cw, p)
-        ti = _by_owner(owner, sizes.astype(float), p)
-        tc = _by_owner(owner, np.ones(nchunks), p)
-    return ScheduleResult(kind, chunk, p, n, tw, ti, tc, nchunks, int(sizes.max()), approximate)
+        return ScheduleResult(kind, chunk, p, n, _by_owner(owner, cw, p),
+                              _by_owner(owner, sizes.astype(float), p),
+                              _by_owner(owner, np.ones(len(sizes)), p),
+                              len(sizes), int(sizes.max()))
+
+    c = min(chunk if chunk is not None else 1, n)
+    nchunks = -(-n // c)
+    if kind == "static" or w is None:
+        # static,c -- and dynamic,c with equal-duration chunks -- is round-robin.
+        tw, ti, tc = _round_robin_fixed(n, p, c, w)
+        return ScheduleResult(kind, chunk, p, n, tw, ti, tc, nchunks, c)
+
+    # dynamic with uneven work: greedy over chunks, or over groups of g chunks.
+    g = max(1, -(-nchunks // max_events))
+    ngroups = -(-nchunks // g)
+    span = g * c
+    gw = _padded(w, ngroups * span).reshape(ngroups, span).sum(axis=1)
+    gi = _fixed_sizes(n, span).astype(float)
+    gc = np.full(ngroups, float(g))
+    gc[-1] = nchunks - g * (ngroups - 1)
+    owner = _greedy(gw, p)
+    return ScheduleResult(kind, chunk, p, n, _by_owner(owner, gw, p), _by_owner(owner, gi, p),
+                          _by_owner(owner, gc, p), nchunks, c, approximate=g > 1)

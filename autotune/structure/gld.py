@@ -6,20 +6,24 @@ integral over u in [0, 1] instead of over the real line, and four moments pick
 the four lambdas.
 
 Fitting. Skewness and kurtosis depend on (l3, l4) only, so we solve those two
-equations numerically (bounded least squares) from a grid of starts in the two
-regions where all four moments exist and Q is increasing: both lambdas
-positive (l2 > 0, bounded support) or both in (-1/4, 0) (l2 < 0, unbounded
-support). l2 and l1 then match variance and mean exactly. The residual is the
-Euclidean norm of (skewness error, kurtosis error).
+equations numerically in the two regions where all four moments exist and Q
+is increasing: both lambdas positive (l2 > 0, bounded support) or both in
+(-1/4, 0) (l2 < 0, unbounded support). The residual is screened on a grid
+over both regions and every local minimum of the grid starts a bounded
+least-squares solve. l2 and l1 then match variance and mean exactly. The
+residual is the Euclidean norm of (skewness error, kurtosis error).
 
 Choosing among solutions (the equations often have several): a solution is
 *exact* when its residual is at most ``tol``. If exact solutions exist we take
 the one with the smallest max(|l3|, |l4|), i.e. nearest the centre of the
-lambda plane: for N(0,1) that is l3 = l4 = 0.1349 rather than the far solution
-near 5.2, for the uniform (1, 1) rather than (2, 2); far solutions have spiky
-or flat-topped shapes a task time seldom has. If none is exact (Exp(1) lies
-outside the region the Ramberg-Schmeiser family reaches), we take the smallest
-residual and report it: ``exact_`` is False and ``residual_`` says how far.
+lambda plane: for N(0,1) that is l3 = l4 = 0.1349 rather than the far roots
+(5.20, 5.20) or (1.70, 74.2); for the uniform (1, 1) rather than (2, 2); far
+solutions have flat or spiky shapes a task time seldom has. If none is exact
+we take the smallest residual and report it: ``exact_`` is False and
+``residual_`` says how far (e.g. skewness 2 with kurtosis 6 is out of reach).
+Exp(1) (skewness 2, kurtosis 9), often quoted as unfittable, does have an
+exact root far out, l3 = 44.58, l4 = 0.4272 (checked by quadrature in the
+tests); l3 is searched up to 100 to find it.
 """
 
 from __future__ import annotations
@@ -39,8 +43,10 @@ from autotune.structure.moments import Moments
 _SMALL = 0.005
 _POS_BOUNDS = (_SMALL, 100.0)
 _NEG_BOUNDS = (-0.2499, -_SMALL)
-_POS_STARTS = (0.02, 0.08, 0.15, 0.4, 1.0, 3.0, 10.0, 30.0)
-_NEG_STARTS = (-0.01, -0.05, -0.12, -0.2)
+# Screening grids: every local minimum of the residual on these seeds a solve.
+_POS_GRID = np.geomspace(_POS_BOUNDS[0], _POS_BOUNDS[1], 64)
+_NEG_GRID = np.linspace(_NEG_BOUNDS[0], _NEG_BOUNDS[1], 32)
+_MAX_SEEDS = 12
 
 
 @dataclass(frozen=True)
@@ -63,13 +69,54 @@ def _v(l3: float, l4: float, k: int) -> float:
     )
 
 
+# Index arrays for all beta terms of v1..v4 at once (one vectorised call).
+_K = np.array([k for k in range(1, 5) for j in range(k + 1)], dtype=float)
+_J = np.array([j for k in range(1, 5) for j in range(k + 1)], dtype=float)
+_C = np.array([math.comb(k, j) * (-1) ** j for k in range(1, 5) for j in range(k + 1)],
+              dtype=float)
+_SPLIT = np.cumsum([k + 1 for k in range(1, 5)])[:-1]
+
+
+def _shape_grid(l3: np.ndarray, l4: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Skewness and kurtosis on arrays of (l3, l4) of one region (for screening)."""
+    a, b = l3[..., None], l4[..., None]
+    terms = _C * beta(a * (_K - _J) + 1.0, b * _J + 1.0)
+    v1, v2, v3, v4 = (t.sum(axis=-1) for t in np.split(terms, _SPLIT, axis=-1))
+    var = v2 - v1 * v1
+    m3 = v3 - 3 * v1 * v2 + 2 * v1**3
+    m4 = v4 - 4 * v1 * v3 + 6 * v1 * v1 * v2 - 3 * v1**4
+    with np.errstate(all="ignore"):
+        return np.sign(l3) * m3 / var**1.5, m4 / var**2
+
+
+def _seeds(skewness: float, kurtosis: float) -> list[tuple[float, float, float, float]]:
+    """Local minima of the residual on each region's grid: (l3, l4, lo, hi)."""
+    seeds = []
+    for grid, (lo, hi) in ((_POS_GRID, _POS_BOUNDS), (_NEG_GRID, _NEG_BOUNDS)):
+        l3, l4 = np.meshgrid(grid, grid, indexing="ij")
+        s, k = _shape_grid(l3, l4)
+        r = np.hypot(s - skewness, k - kurtosis)
+        r = np.where(np.isfinite(r), r, np.inf)
+        pad = np.pad(r, 1, constant_values=np.inf)
+        n = len(grid)
+        neighbours = np.min([pad[1 + di:1 + di + n, 1 + dj:1 + dj + n]
+                             for di in (-1, 0, 1) for dj in (-1, 0, 1) if di or dj], axis=0)
+        minima = np.argwhere((r <= neighbours) & np.isfinite(r))
+        minima = sorted(minima, key=lambda ij: r[tuple(ij)])[:_MAX_SEEDS]
+        seeds += [(float(l3[tuple(ij)]), float(l4[tuple(ij)]), lo, hi, float(r[tuple(ij)]))
+                  for ij in minima]
+    seeds.sort(key=lambda t: t[4])
+    return [t[:4] for t in seeds[:_MAX_SEEDS]]
+
+
 def shape_moments(l3: float, l4: float) -> tuple[float, float, float, float]:
     """(mean, variance, skewness, kurtosis) of Z = U^l3 - (1-U)^l4, signed for l2.
 
     Skewness is given for X = l1 + Z/l2 with the sign of l2 that makes Q
     increasing (positive region: +, negative region: -).
     """
-    v1, v2, v3, v4 = (_v(l3, l4, k) for k in (1, 2, 3, 4))
+    terms = _C * beta(l3 * (_K - _J) + 1.0, l4 * _J + 1.0)
+    v1, v2, v3, v4 = (float(t.sum()) for t in np.split(terms, _SPLIT))
     var = v2 - v1 * v1
     m3 = v3 - 3 * v1 * v2 + 2 * v1**3
     m4 = v4 - 4 * v1 * v3 + 6 * v1 * v1 * v2 - 3 * v1**4
@@ -79,7 +126,11 @@ def shape_moments(l3: float, l4: float) -> tuple[float, float, float, float]:
 
 @lru_cache(maxsize=256)
 def solve_shape(skewness: float, kurtosis: float) -> tuple[ShapeSolution, ...]:
-    """All distinct solutions found from the start grid, best residual first.
+    """All distinct solutions found, best residual first.
+
+    The residual is screened on a grid over both regions; each local minimum
+    of the grid (up to a dozen, best first) starts a bounded least-squares
+    solve.
 
     Cached: skewness and kurtosis are location- and scale-free, so a sweep
     that shifts or stretches one distribution reuses the same solve.
@@ -91,17 +142,15 @@ def solve_shape(skewness: float, kurtosis: float) -> tuple[ShapeSolution, ...]:
         _, _, s, k = shape_moments(float(p[0]), float(p[1]))
         return np.array([s, k]) - target
 
-    for starts, (lo, hi) in ((_POS_STARTS, _POS_BOUNDS), (_NEG_STARTS, _NEG_BOUNDS)):
-        for a in starts:
-            for b in starts:
-                try:
-                    res = least_squares(resid, x0=[a, b], bounds=([lo, lo], [hi, hi]),
-                                        xtol=1e-13, ftol=1e-13, gtol=1e-13, max_nfev=400)
-                except (ValueError, FloatingPointError):
-                    continue
-                r = float(np.linalg.norm(res.fun))
-                if math.isfinite(r):
-                    found.append(ShapeSolution(float(res.x[0]), float(res.x[1]), r))
+    for a, b, lo, hi in _seeds(skewness, kurtosis):
+        try:
+            res = least_squares(resid, x0=[a, b], bounds=([lo, lo], [hi, hi]),
+                                xtol=1e-13, ftol=1e-13, gtol=1e-13, max_nfev=400)
+        except (ValueError, FloatingPointError):
+            continue
+        r = float(np.linalg.norm(res.fun))
+        if math.isfinite(r):
+            found.append(ShapeSolution(float(res.x[0]), float(res.x[1]), r))
     distinct: list[ShapeSolution] = []
     for s in sorted(found, key=lambda s: s.residual):
         if all(abs(s.l3 - d.l3) > 1e-3 or abs(s.l4 - d.l4) > 1e-3 for d in distinct):

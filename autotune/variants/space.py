@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from autotune.errors import UserError
+from autotune.frontend.records import LoopRecord
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -50,3 +53,172 @@ class Variant:
 
 
 BASELINE = Variant(None, None, None)
+
+
+SCHEDULES = ("static", "dynamic", "guided", "auto")
+DEFAULT_SCHEDULES = ("static", "dynamic", "guided")
+MAX_SPACE = 80  # default spaces stay below this many variants (each costs real runs)
+MAX_CHUNKS = 6  # chunk values per (schedule, threads) before thinning
+UNKNOWN_TRIP = 4096  # chunk bound assumed when the trip count is not a constant
+
+
+def default_thread_counts(cores: int) -> list[int]:
+    """1..cores plus one oversubscribed count (2*cores); thinned above 8 cores."""
+    cores = max(1, int(cores))
+    if cores <= 8:
+        counts = list(range(1, cores + 1))
+    else:
+        counts = sorted({1 << k for k in range(cores.bit_length()) if 1 << k <= cores} | {cores})
+    return counts + [2 * cores]
+
+
+def chunk_sizes(trip_count: int | None, threads: int, limit: int = MAX_CHUNKS) -> list[int]:
+    """Powers of two up to the iterations per thread, at most ``limit`` of them.
+
+    A chunk larger than trip_count/threads leaves threads idle, so it is never
+    worth measuring. When there are more powers than ``limit`` the exponents
+    are spread evenly from 1 to the bound (both ends kept).
+    """
+    per_thread = (trip_count if trip_count is not None else UNKNOWN_TRIP) // max(1, threads)
+    if per_thread < 1:
+        return []
+    top = per_thread.bit_length() - 1  # largest k with 2**k <= per_thread
+    if top + 1 <= limit:
+        exps = list(range(top + 1))
+    elif limit <= 1:
+        exps = [0]
+    else:
+        exps = sorted({round(i * top / (limit - 1)) for i in range(limit)})
+    return [1 << k for k in exps]
+
+
+def _can_vary_threads(record: LoopRecord) -> bool:
+    """An orphaned ``omp for`` has no parallel directive in reach to carry num_threads."""
+    return record.parallel is not None
+
+
+def default_space(record: LoopRecord, cores: int) -> list[Variant]:
+    """The variants worth measuring for one loop on a machine with ``cores`` cores.
+
+    One thread runs every schedule alike, so it gets a single variant
+    (static); every other thread count gets static/dynamic/guided with "no
+    chunk" and powers-of-two chunks; ``auto`` appears once (at ``cores``
+    threads). The chunk list is thinned so the space stays under
+    ``MAX_SPACE``. Not-tunable loops get nothing; the baseline is not part of
+    the space (the measurement runs it first anyway).
+    """
+    if not record.tunable:
+        return []
+    cores = max(1, int(cores))
+    if not _can_vary_threads(record):
+        thread_counts: list[int | None] = [None]
+    else:
+        thread_counts = list(default_thread_counts(cores))
+    multi = [t for t in thread_counts if t != 1]
+    per_t = max(1, (MAX_SPACE - 2) // max(1, len(multi)) // len(DEFAULT_SCHEDULES) - 1)
+    limit = min(MAX_CHUNKS, per_t)
+    out: list[Variant] = []
+    for t in thread_counts:
+        if t == 1:
+            out.append(Variant("static", None, 1))
+            continue
+        chunks: list[int | None] = [None, *chunk_sizes(record.trip_count, t or cores, limit)]
+        for sched in DEFAULT_SCHEDULES:
+            out.extend(Variant(sched, c, t) for c in chunks)
+    out.append(Variant("auto", None, cores if _can_vary_threads(record) else None))
+    return out
+
+
+def space_from_options(
+    record: LoopRecord,
+    schedules: list[str] | None,
+    chunks: list[int | None] | None,
+    threads: list[int] | None,
+    cores: int,
+) -> list[Variant]:
+    """The cross product of the given lists; an omitted list takes the default.
+
+    Omitted chunks mean "no chunk plus powers of two bounded by the trip
+    count per thread"; given chunks are used as given. ``auto`` takes no
+    chunk, so it appears once per thread count.
+    """
+    if not record.tunable:
+        return []
+    # Callers may hand over the raw option strings; parse them here rather than
+    # iterate over their characters.
+    if isinstance(schedules, str):
+        schedules = parse_schedules(schedules)
+    if isinstance(chunks, str):
+        chunks = parse_chunks(chunks)
+    if isinstance(threads, str):
+        threads = parse_threads(threads)
+    if schedules is None and chunks is None and threads is None:
+        return default_space(record, cores)
+    scheds = list(schedules) if schedules is not None else list(DEFAULT_SCHEDULES)
+    if threads is not None:
+        if not _can_vary_threads(record):
+            raise UserError(
+                "this 'omp for' has no enclosing parallel directive in its function, "
+                "so its thread count cannot be varied",
+                f"{record.file}:{record.line}",
+            )
+        counts: list[int | None] = list(threads)
+    elif _can_vary_threads(record):
+        counts = list(default_thread_counts(cores))
+    else:
+        counts = [None]
+    seen: set[Variant] = set()
+    out: list[Variant] = []
+    for t in counts:
+        if chunks is not None:
+            chunk_list: list[int | None] = list(chunks)
+        else:
+            chunk_list = [None, *chunk_sizes(record.trip_count, t or cores)]
+        for sched in scheds:
+            for c in [None] if sched == "auto" else chunk_list:
+                v = Variant(sched, c, t)
+                if v not in seen:
+                    seen.add(v)
+                    out.append(v)
+    return out
+
+
+def _split(text: str, what: str) -> list[str]:
+    items = [s.strip() for s in text.split(",")]
+    if not text.strip() or any(not s for s in items):
+        raise UserError(f"--{what}: expected a comma-separated list, got {text!r}")
+    return items
+
+
+def parse_schedules(text: str) -> list[str]:
+    """``"static,dynamic"`` -> ["static", "dynamic"]."""
+    out = []
+    for s in _split(text, "schedules"):
+        s = s.lower()
+        if s not in SCHEDULES:
+            raise UserError(f"--schedules: unknown schedule {s!r} (use {', '.join(SCHEDULES)})")
+        out.append(s)
+    return list(dict.fromkeys(out))
+
+
+def _positive(s: str, what: str) -> int:
+    try:
+        v = int(s, 10)
+    except ValueError:
+        raise UserError(f"--{what}: {s!r} is not a whole number") from None
+    if v < 1:
+        raise UserError(f"--{what}: {v} must be at least 1")
+    return v
+
+
+def parse_chunks(text: str) -> list[int | None]:
+    """``"none,1,8,64"`` -> [None, 1, 8, 64]; ``none`` (or ``-``) means no chunk argument."""
+    out: list[int | None] = []
+    for s in _split(text, "chunks"):
+        out.append(None if s.lower() in ("none", "-") else _positive(s, "chunks"))
+    return list(dict.fromkeys(out))
+
+
+def parse_threads(text: str) -> list[int]:
+    """``"1,2,4"`` -> [1, 2, 4]."""
+    return list(dict.fromkeys(_positive(s, "threads") for s in _split(text, "threads")))

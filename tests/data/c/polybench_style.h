@@ -49,13 +49,12 @@ static void *pb_alloc(size_t n, size_t elt)
 
 #define PB_FREE(x) free((void *)(x))
 
-/* Print a value only when asked to, so dead-code elimination cannot remove
- * the kernel and stdout stays small. */
-#define PB_PREVENT_DCE(n, v)                                                  \
+/* Run the statement only under an impossible condition, so the compiler
+ * must keep the kernel's results alive without printing them. */
+#define pb_prevent_dce(stmt)                                                  \
     do {                                                                      \
-        if (argc > 42 && strcmp(argv[0], "") != 0)                            \
-            fprintf(stderr, DATA_PRINTF_MODIFIER, (double)(v));               \
-        printf("checksum: %.12e\n", (double)(n));                             \
+        if (argc > 42 && strcmp(argv[0], "") == 0)                            \
+            stmt;                                                             \
     } while (0)
 
 #endif /* POLYBENCH_STYLE_H */

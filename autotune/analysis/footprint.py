@@ -1,0 +1,279 @@
+"""Distinct bytes a loop nest touches, in total and per thread, from plain data.
+
+Every access is an index expression ``flat`` (the linearised subscript) over
+its ``domain`` (the loop levels around it, outermost first, as JSON).  For
+an affine ``flat`` the innermost loop level it uses becomes an arithmetic
+progression per outer point; outer levels are materialised only when the
+index or a deeper bound needs them.  The union of progressions that share
+one stride is exact by sorting intervals per residue class; mixed strides
+fall back to a bitmap or enumeration.  Non-affine subscripts are enumerated.
+Indirect subscripts (``x[col[j]]``) count the whole array: an upper bound.
+
+Distinct elements x element size; no cache-line rounding (documented in
+docs/analysis.md).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from autotune.analysis import exprs
+from autotune.analysis.exprs import Symbolic
+from autotune.analysis.points import Points, TooLarge, split_runs
+
+RUN_CAP = 2048  # chunks per thread computed exactly; more are extrapolated
+ENUM_CAP = 20_000_000  # elements enumerated in the mixed-stride fallback
+Runs = list[tuple[int, int]]
+
+
+class Unknown(Exception):
+    """The footprint of an access cannot be bounded."""
+
+
+# ---- one access --------------------------------------------------------------
+def progressions(acc: dict, collapse: int, runs: Runs | None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(start, stride, count) arrays whose union is the elements ``acc`` touches."""
+    dom, flat = acc["domain"], acc["flat"]
+    aff = exprs.affine(flat) if acc["kind"] == "affine" else None
+    used = exprs.free_vars(flat)
+    below = _bound_vars_below(dom)
+    levels_used = [i for i, lv in enumerate(dom) if lv["var"] in used]
+    m = max(levels_used, default=-1)
+    axis = None
+    if (aff is not None and m >= collapse - 1
+            and not dom[m].get("unknown") and dom[m]["var"] not in below[m]):
+        axis = m
+    pts = Points(1)
+    for i, lv in enumerate(dom):
+        var = lv["var"]
+        if lv.get("unknown"):
+            if var and var in used:
+                raise Unknown(f"{acc['text']}: index uses a data-dependent loop variable")
+            continue
+        start, cnt = pts.counts(lv)
+        if i == collapse - 1 and runs is not None:
+            pts, start, cnt = split_runs(pts, start, cnt, lv["step"], runs)
+        if i < collapse - 1:  # outer collapsed levels: needed for linear iteration numbers
+            pts = pts.expand(var, start, cnt, lv["step"])
+        elif i == axis:
+            base = exprs.evaluate(flat, {**pts.columns, var: start})
+            pts.payload["start"] = np.broadcast_to(np.asarray(base), (pts.n,)).astype(np.int64)
+            pts.payload["stride"] = np.full(pts.n, aff[var] * lv["step"], dtype=np.int64)
+            pts.payload["count"] = np.asarray(cnt, dtype=np.int64)
+            pts = pts.filter(np.asarray(cnt) > 0)
+        elif var in used or var in below[i]:
+            pts = pts.expand(var, start, cnt, lv["step"])
+        else:
+            pts = pts.filter(np.asarray(cnt) > 0)
+    if axis is not None:
+        return pts.payload["start"], pts.payload["stride"], pts.payload["count"]
+    idx = np.asarray(pts.value(flat))
+    if idx.dtype.kind == "f":
+        idx = np.trunc(idx)
+    idx = idx.astype(np.int64)
+    return idx, np.zeros(pts.n, dtype=np.int64), np.ones(pts.n, dtype=np.int64)
+
+
+def _bound_vars_below(dom: list[dict]) -> list[set[str]]:
+    out = [set() for _ in dom]
+    acc: set[str] = set()
+    for i in range(len(dom) - 1, -1, -1):
+        out[i] = set(acc)
+        lv = dom[i]
+        if not lv.get("unknown"):
+            acc |= exprs.free_vars(lv["start"]) | exprs.free_vars(lv["limit"])
+    return out
+
+
+# ---- unions ------------------------------------------------------------------
+def union_size(start: np.ndarray, stride: np.ndarray, count: np.ndarray) -> int | None:
+    """Number of distinct integers in the union of progressions; None if too costly."""
+    keep = count > 0
+    s, d, c = start[keep], stride[keep], count[keep]
+    if len(s) == 0:
+        return 0
+    neg = d < 0
+    s = np.where(neg, s + d * (c - 1), s)
+    d = np.abs(d)
+    d = np.where(c == 1, 0, d)
+    strides = np.unique(d[d > 0])
+    if len(strides) == 0:
+        return count_distinct(s)
+    if len(strides) == 1:
+        g = int(strides[0])
+        r = s % g
+        q = s // g
+        return _interval_union(r, q, q + np.where(d == 0, 1, c))
+    return _mixed_union(s, d, c)
+
+
+def _interval_union(r: np.ndarray, a: np.ndarray, b: np.ndarray) -> int:
+    """Total length of the union of [a, b) intervals, grouped by ``r``."""
+    order = np.lexsort((a, r))
+    r, a, b = r[order], a[order], b[order]
+    n = len(a)
+    if r[0] == r[-1]:
+        prev = np.empty(n, dtype=np.int64)
+        prev[0] = a[0]
+        prev[1:] = np.maximum.accumulate(b)[:-1]
+    else:
+        vals, inv = np.unique(np.concatenate([a, b]), return_inverse=True)
+        k = len(vals)
+        gid = np.cumsum(np.r_[True, r[1:] != r[:-1]]) - 1
+        key = np.maximum.accumulate(gid * k + inv[n:])
+        prev_key = np.r_[-1, key[:-1]]
+        same = (prev_key >= 0) & (prev_key // k == gid)
+        prev = np.where(same, vals[np.maximum(prev_key, 0) % k], a)
+    return int(np.maximum(0, b - np.maximum(a, prev)).sum())
+
+
+def _mixed_union(s: np.ndarray, d: np.ndarray, c: np.ndarray) -> int | None:
+    lo = int(s.min())
+    hi = int((s + d * (c - 1)).max())
+    total = int(c.sum())
+    if hi - lo + 1 <= 100_000_000:
+        bitmap = np.zeros(hi - lo + 1, dtype=bool)
+        big = c > 64
+        for si, di, ci in zip(s[big] - lo, d[big], c[big], strict=True):
+            bitmap[si: si + di * (ci - 1) + 1: max(di, 1)] = True
+        if (~big).any():
+            bitmap[_enumerate(s[~big] - lo, d[~big], c[~big])] = True
+        return int(bitmap.sum())
+    if total <= ENUM_CAP:
+        return count_distinct(_enumerate(s, d, c))
+    return None
+
+
+def count_distinct(x: np.ndarray) -> int:
+    """Distinct values by sorting (faster than np.unique's hashing on big int arrays)."""
+    if len(x) == 0:
+        return 0
+    x = np.sort(x)
+    return int(1 + np.count_nonzero(x[1:] != x[:-1]))
+
+
+def _enumerate(s: np.ndarray, d: np.ndarray, c: np.ndarray) -> np.ndarray:
+    parent = np.repeat(np.arange(len(s)), c)
+    t = np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c)
+    return s[parent] + d[parent] * t
+
+
+# ---- arrays ------------------------------------------------------------------
+def array_elements(arr: dict, collapse: int, runs: Runs | None) -> tuple[int | None, bool, str]:
+    """(distinct elements, exact?, note) for one array over the given iterations."""
+    if runs is not None and not any(ln > 0 for _, ln in runs):
+        return 0, True, ""
+    extent = arr.get("extent")
+    kinds = {a["kind"] for a in arr["accesses"]}
+    if "unknown" in kinds:
+        return None, False, "an index could not be analysed and the array size is unknown"
+    if "whole" in kinds:
+        if extent is None:
+            return None, False, "indirect index and unknown array size"
+        return int(extent), False, "indirect or data-dependent index: whole array (upper bound)"
+    parts = []
+    try:
+        for acc in arr["accesses"]:
+            parts.append(progressions(acc, collapse, runs))
+    except (TooLarge, Symbolic, Unknown) as exc:
+        if extent is not None:
+            return int(extent), False, f"{exc}: whole array (upper bound)"
+        return None, False, str(exc)
+    start = np.concatenate([p[0] for p in parts])
+    stride = np.concatenate([p[1] for p in parts])
+    count = np.concatenate([p[2] for p in parts])
+    n = union_size(start, stride, count)
+    if n is None:
+        bound = int(count.sum()) if extent is None else min(int(count.sum()), int(extent))
+        return bound, False, "mixed strides over a large range: upper bound"
+    return n, True, ""
+
+
+def footprint(arrays: list[dict], collapse: int, runs: Runs | None
+              ) -> tuple[int | None, list[tuple[int | None, bool, str]]]:
+    """Total distinct bytes and the per-array (elements, exact, note)."""
+    total: int | None = 0
+    details = []
+    for arr in arrays:
+        n, exact, note = array_elements(arr, collapse, runs)
+        details.append((n, exact, note))
+        if n is None or arr.get("elem_size") is None:
+            total = None
+        elif total is not None:
+            total += n * int(arr["elem_size"])
+    return total, details
+
+
+# ---- threads -----------------------------------------------------------------
+def thread_chunks(trip: int, threads: int, schedule: str | None, chunk: int | None
+                  ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(chunk starts, chunk lengths) per thread, in iteration numbers 0..trip-1.
+
+    ``static`` without a chunk follows libgomp exactly (the first ``trip % p``
+    threads get one extra iteration).  ``static,c`` is round-robin, exactly.
+    ``dynamic`` and ``guided`` depend on timing; we assume round-robin
+    hand-out of their chunk sequence (guided chunks shrink as libgomp's do).
+    """
+    p = max(1, threads)
+    kind = (schedule or "static").lower()
+    if kind in ("auto", "runtime"):
+        kind, chunk = "static", None
+    if kind == "static" and not chunk:
+        q, r = divmod(trip, p)
+        out = []
+        for t in range(p):
+            size = q + (1 if t < r else 0)
+            first = t * q + min(t, r)
+            out.append((np.array([first]), np.array([size])))
+        return out
+    c = max(1, int(chunk or 1))
+    if kind == "guided":
+        sizes = _guided_sizes(trip, p, c)
+    else:
+        nchunks = -(-trip // c)
+        sizes = np.full(nchunks, c, dtype=np.int64)
+        if nchunks:
+            sizes[-1] = trip - c * (nchunks - 1)
+    starts = np.cumsum(sizes) - sizes
+    return [(starts[t::p], sizes[t::p]) for t in range(p)]
+
+
+def _guided_sizes(trip: int, p: int, c: int) -> np.ndarray:
+    sizes = []
+    rem = trip
+    while rem > 0:
+        q = max(-(-rem // p), c)
+        q = min(q, rem)
+        sizes.append(q)
+        rem -= q
+    return np.array(sizes, dtype=np.int64)
+
+
+def per_thread(arrays: list[dict], collapse: int, trip: int, threads: int,
+               schedule: str | None, chunk: int | None) -> tuple[int | None, bool]:
+    """Max over threads of the distinct bytes each thread touches; (bytes, exact?)."""
+    total, _ = footprint(arrays, collapse, None)
+    best: int | None = 0
+    exact = True
+    for starts, sizes in thread_chunks(trip, threads, schedule, chunk):
+        if len(starts) == 0:
+            continue
+        if len(starts) > RUN_CAP:
+            sample = list(zip(starts[:RUN_CAP].tolist(), sizes[:RUN_CAP].tolist(), strict=True))
+            part, _ = footprint(arrays, collapse, sample)
+            if part is None:
+                return None, False
+            est = math.ceil(part * int(sizes.sum()) / max(1, int(sizes[:RUN_CAP].sum())))
+            value = est if total is None else min(est, total)
+            exact = False
+        else:
+            runs = list(zip(starts.tolist(), sizes.tolist(), strict=True))
+            value, details = footprint(arrays, collapse, runs)
+            if value is None:
+                return None, False
+            exact = exact and all(d[1] for d in details)
+        best = max(best, value)
+    return best, exact

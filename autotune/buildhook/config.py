@@ -1,0 +1,160 @@
+"""The wrapper's settings: environment variables over a project config file.
+
+A build cannot pass options to a compiler wrapper, so the project says what
+it wants in ``.autotune.toml`` (TOML) or ``autotune.cfg`` (INI), found by
+walking up from the compiler's working directory, and a person overrides it
+for one build with ``AUTOTUNE_*`` variables. Both files use a ``[build]``
+section; a ``.autotune.toml`` may also put the keys at top level.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass, field
+
+MODES = ("apply", "rank", "tune", "off")
+CONFIG_NAMES = (".autotune.toml", "autotune.cfg")
+
+
+class ConfigError(ValueError):
+    """A config file or variable the wrapper cannot use (it then compiles unchanged)."""
+
+
+@dataclass
+class HookConfig:
+    mode: str = "apply"
+    db: str = ""  # explicit database path ('' = $AUTOTUNE_DB or the default)
+    log: str = ""  # explicit decision log path ('' = next to the database)
+    quiet: bool = False
+    tune_command: list[str] = field(default_factory=list)  # '' = python -m autotune tune
+    tune_args: list[str] = field(default_factory=list)
+    tune_timeout_s: float = 3600.0
+    source: str = ""  # the config file read, if any
+
+
+def find_config(start: str | None = None) -> str | None:
+    """``$AUTOTUNE_CONFIG``, else the nearest config file from ``start`` upward."""
+    env = os.environ.get("AUTOTUNE_CONFIG")
+    if env:
+        return env
+    d = os.path.abspath(start or os.getcwd())
+    while True:
+        for name in CONFIG_NAMES:
+            p = os.path.join(d, name)
+            if os.path.isfile(p):
+                return p
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def _read_file(path: str) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    if path.endswith(".toml"):
+        import tomllib
+
+        try:
+            doc = tomllib.loads(data.decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+        section = doc.get("build", doc)
+        return section if isinstance(section, dict) else {}
+    import configparser
+
+    parser = configparser.ConfigParser()
+    try:
+        parser.read_string(data.decode("utf-8"), source=path)
+    except (configparser.Error, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return dict(parser["build"]) if parser.has_section("build") else {}
+
+
+def _words(value: object, what: str) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    if isinstance(value, str):
+        try:
+            return shlex.split(value)
+        except ValueError as exc:
+            raise ConfigError(f"{what}: {exc}") from None
+    raise ConfigError(f"{what}: expected a list or a string")
+
+
+def _truthy(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in ("1", "yes", "true", "on")
+
+
+def load_config(cwd: str | None = None) -> HookConfig:
+    """Settings for this compile; ConfigError on a bad file or value."""
+    cfg = HookConfig()
+    path = find_config(cwd)
+    if path:
+        doc = _read_file(path)
+        base = os.path.dirname(os.path.abspath(path))
+        cfg.source = path
+        if "mode" in doc:
+            cfg.mode = str(doc["mode"]).strip().lower()
+        if doc.get("db"):
+            cfg.db = os.path.join(base, os.path.expanduser(str(doc["db"])))
+        if doc.get("log"):
+            cfg.log = os.path.join(base, os.path.expanduser(str(doc["log"])))
+        if "quiet" in doc:
+            cfg.quiet = _truthy(doc["quiet"])
+        if doc.get("tune_command"):
+            cfg.tune_command = _words(doc["tune_command"], f"{path}: tune_command")
+        if doc.get("tune_args"):
+            cfg.tune_args = _words(doc["tune_args"], f"{path}: tune_args")
+        if doc.get("tune_timeout"):
+            try:
+                cfg.tune_timeout_s = float(doc["tune_timeout"])
+            except (TypeError, ValueError):
+                raise ConfigError(f"{path}: tune_timeout must be seconds") from None
+    env = os.environ
+    if env.get("AUTOTUNE_MODE"):
+        cfg.mode = env["AUTOTUNE_MODE"].strip().lower()
+    if env.get("AUTOTUNE_DB"):
+        cfg.db = os.path.expanduser(env["AUTOTUNE_DB"])
+    if env.get("AUTOTUNE_BUILD_LOG"):
+        cfg.log = os.path.expanduser(env["AUTOTUNE_BUILD_LOG"])
+    if "AUTOTUNE_QUIET" in env:
+        cfg.quiet = _truthy(env["AUTOTUNE_QUIET"])
+    if env.get("AUTOTUNE_TUNE_ARGS"):
+        cfg.tune_args = _words(env["AUTOTUNE_TUNE_ARGS"], "AUTOTUNE_TUNE_ARGS")
+    if cfg.mode not in MODES:
+        where = "AUTOTUNE_MODE" if env.get("AUTOTUNE_MODE") else (path or "config")
+        raise ConfigError(f"{where}: unknown mode {cfg.mode!r}; use one of {', '.join(MODES)}")
+    return cfg
+
+
+def quiet_from_env() -> bool:
+    """Whether to stay silent when even the config could not be read."""
+    return _truthy(os.environ.get("AUTOTUNE_QUIET", ""))
+
+
+def db_path(cfg: HookConfig) -> str:
+    """Absolute: tune mode runs commands in other directories."""
+    if cfg.db:
+        return os.path.abspath(cfg.db)
+    from autotune.measure.paths import default_db_path
+
+    return os.path.abspath(str(default_db_path()))
+
+
+def log_path(cfg: HookConfig) -> str:
+    """The decision log lives next to the database: ``<db stem>.builds.jsonl``."""
+    if cfg.log:
+        return os.path.abspath(cfg.log)
+    return default_log_path(db_path(cfg))
+
+
+def default_log_path(db: str) -> str:
+    root, _ = os.path.splitext(db)
+    return root + ".builds.jsonl"

@@ -1,0 +1,297 @@
+"""Decide, for one C source of a compile, what to compile: the original or a tuned text.
+
+Order of work, cheapest first, so a warm build pays only a hash and a stat:
+the decision cache (keyed by content hash, defines, mode, compiler and the
+database's signature), then the ``tuned`` table, then the tuned-text cache,
+and only then the front end (parse) and the variant rewriter.
+
+A tuned choice is looked up for this machine's fingerprint and, failing
+that, for machines in the database identical to it except for the name the
+compiler was called by (``cc`` in a CMake build, ``gcc`` for ``autotune
+tune``: same executable, same version, different fingerprint).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from autotune import __version__
+from autotune.buildhook import cache, keys
+from autotune.buildhook.cmdline import Command, Source
+from autotune.buildhook.config import HookConfig
+from autotune.buildhook.report import LoopDecision, SourceDecision
+
+NO_DB = "no results database at {db} (run 'autotune tune' first)"
+
+
+class HookFailure(RuntimeError):
+    """A failure inside autotune: compile the original and warn."""
+
+
+@dataclass
+class Context:
+    """Per-process state shared by the sources of one command (store, machine)."""
+
+    cfg: HookConfig
+    db: str
+    compiler: str
+    log: str = ""  # the decision log (tune mode reads it at the link step)
+    root: str = field(default_factory=cache.cache_root)
+    _store: object = None
+    _machine: dict | None = None
+    _equivalents: list[dict] | None = None
+
+    def machine(self) -> dict:
+        if self._machine is None:
+            self._machine = cache.cached_machine(self.compiler, self.root)
+        return self._machine
+
+    def store(self):  # noqa: ANN201 - autotune.measure.store.Store, None when absent
+        """The results database; never created by the hook (None when it does not exist)."""
+        if self._store is None and os.path.exists(self.db):
+            from autotune.measure.store import Store
+
+            self._store = Store(self.db)
+        return self._store
+
+    def machines(self) -> list[dict]:
+        """This machine first, then stored machines that differ only in the compiler's name."""
+        if self._equivalents is None:
+            own = self.machine()
+            store = self.store()
+            rows = [] if store is None else store.conn.execute(
+                "SELECT fingerprint, info FROM machines").fetchall()
+            import json
+
+            same = []
+            for fp, info in rows:
+                try:
+                    other = json.loads(info)
+                except ValueError:
+                    continue
+                if fp != own["fingerprint"] and _same_hardware(own, other):
+                    same.append({**other, "fingerprint": fp})
+            self._equivalents = [own, *same]
+        return self._equivalents
+
+    def refresh(self) -> None:
+        """Forget what may have changed (another process tuned or created the database)."""
+        self.close()
+        self._equivalents = None
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+def _same_hardware(a: dict, b: dict) -> bool:
+    def norm(m: dict) -> dict:
+        d = {k: v for k, v in m.items() if k not in ("fingerprint", "compiler")}
+        version = str(d.get("compiler_version", ""))
+        d["compiler_version"] = version.split(" ", 1)[1] if " " in version else version
+        return d
+
+    return norm(a) == norm(b)
+
+
+def tuned_rows(ctx: Context, source_hash: str, flags: str) -> tuple[dict[str, dict], dict]:
+    """Stored choices for this content and defines on this (or an identical) machine."""
+    store = ctx.store()
+    if store is None:
+        return {}, ctx.machine()
+    for machine in ctx.machines():
+        rows = store.tuned(source_hash=source_hash, flags_key=flags,
+                           machine=machine["fingerprint"])
+        if rows:
+            return rows, machine
+    return {}, ctx.machine()
+
+
+def line_directive(path: str) -> str:
+    quoted = path.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line 1 "{quoted}"\n'
+
+
+def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str | None]:
+    """The decision for ``src`` and the tuned text to compile (None: the original)."""
+    dec = SourceDecision(source=src.path, path=os.path.abspath(src.path))
+    try:
+        with open(src.path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        dec.reason = f"cannot read the source ({exc.strerror}); the compiler will say why"
+        return dec, None
+    try:
+        text = keys.text_of(data)
+    except UnicodeDecodeError:
+        dec.reason = "not UTF-8 text: autotune cannot analyse it"
+        return dec, None
+    dec.source_hash = keys.content_hash(text)
+    dec.flags_key = keys.defines_key(cmd.defines)
+    if os.environ.get("AUTOTUNE_CC_FAIL", "") not in ("", "0"):
+        raise HookFailure("AUTOTUNE_CC_FAIL is set: failing inside the wrapper on purpose")
+    mode = ctx.cfg.mode
+    if "#pragma" not in text or "omp" not in text:
+        dec.reason = "no OpenMP directive in the file"
+        return dec, None
+    if mode == "apply" and not os.path.exists(ctx.db):
+        dec.reason = NO_DB.format(db=ctx.db)
+        dec.warning = True
+        return dec, None
+    sig = cache.db_signature(ctx.db)
+    fast_key = cache.digest("decision", __version__, mode, dec.source_hash, dec.flags_key,
+                            cache.compiler_identity(ctx.compiler), os.cpu_count(), sig)
+    fast_path = os.path.join(ctx.root, "decisions", fast_key + ".json")
+    hit = _from_cache(fast_path, ctx.root)
+    if hit is not None:
+        hit[0].source, hit[0].path, hit[0].cached = src.path, dec.path, True
+        return hit
+    try:
+        dec, tuned_key, tuned_text = _decide_slow(cmd, src, ctx, dec, data)
+    except HookFailure as exc:  # e.g. a parse error: cached too, so the next build does not
+        dec.used, dec.reason, dec.warning = "original", str(exc), True  # parse again
+        dec.loops, tuned_key, tuned_text = [], None, None
+    ctx.close()  # the last connection's close removes the WAL: part of the signature
+    if cache.db_signature(ctx.db) == sig:  # nothing changed under us: safe to reuse
+        cache.write_json(fast_path, {"decision": dec.to_dict(), "tuned_key": tuned_key})
+        cache.prune(os.path.join(ctx.root, "decisions"))
+    return dec, tuned_text
+
+
+def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | None:
+    doc = cache.read_json(path)
+    if doc is None or "decision" not in doc:
+        return None
+    try:
+        dec = SourceDecision.from_dict(doc["decision"])
+    except (TypeError, ValueError):
+        return None
+    if not doc.get("tuned_key"):
+        return dec, None
+    entry = cache.read_json(os.path.join(root, "tuned", doc["tuned_key"] + ".json"))
+    if entry is None or not isinstance(entry.get("text"), str):
+        return None
+    return dec, entry["text"]
+
+
+def _decide_slow(cmd: Command, src: Source, ctx: Context, dec: SourceDecision,
+                 data: bytes) -> tuple[SourceDecision, str | None, str | None]:
+    mode = ctx.cfg.mode
+    if mode == "tune" and cmd.compile_only:
+        dec.reason = "tune mode: not tuned yet; tuned when the program is linked"
+    elif mode == "tune":  # compile and link: the command names the whole program
+        from autotune.buildhook.tunemode import ensure_tuned
+
+        extra = [s.path for s in cmd.sources if s is not src]
+        ldflags = [os.path.abspath(i) for i in cmd.other_inputs] + cmd.link_flags
+        dec.reason = ensure_tuned(cmd, src, ctx, dec, extra, ldflags)
+    rows, machine = tuned_rows(ctx, dec.source_hash, dec.flags_key)
+    dec.machine = machine["fingerprint"]
+    ranker = None
+    if mode == "rank":
+        from autotune.buildhook.rank import Ranker
+
+        ranker = Ranker.create(machine, ctx)
+        if ranker.error:
+            dec.warning = True
+    if not rows and (ranker is None or ranker.chosen is None):
+        reasons = [dec.reason or "no tuned result for this file content, defines and machine",
+                   ranker.error if ranker else ""]
+        dec.reason = "; ".join(r for r in reasons if r)
+        return dec, None, None
+    code = [cache.file_signature(os.path.join(os.path.dirname(__file__), "..", "variants", f))
+            for f in ("apply.py", "emit.py", "directive.py")]
+    tuned_key = cache.digest("tuned", __version__, code, dec.source_hash, dec.flags_key,
+                             sorted((k, r["variant_key"]) for k, r in rows.items()),
+                             ranker.identity if ranker else None, src.path)
+    entry_path = os.path.join(ctx.root, "tuned", tuned_key + ".json")
+    entry = cache.read_json(entry_path)
+    if entry is None:
+        entry = build_tuned(cmd, src, data, rows, machine, ranker)
+        cache.write_json(entry_path, entry)
+        cache.prune(os.path.join(ctx.root, "tuned"))
+    loops = [LoopDecision(**ld) for ld in entry["loops"]]
+    dec.loops = loops
+    dec.used = entry["used"]
+    dec.reason = "; ".join(r for r in (entry["reason"], ranker.error if ranker else "") if r)
+    return dec, (tuned_key if entry.get("text") else None), entry.get("text")
+
+
+def build_tuned(cmd: Command, src: Source, data: bytes, rows: dict[str, dict],
+                machine: dict, ranker=None) -> dict:  # noqa: ANN001 - a rank.Ranker
+    """Parse the file, apply the chosen variants; the cache entry (text None: original)."""
+    from autotune.errors import UserError
+    from autotune.frontend import analyze_file
+    from autotune.variants.apply import apply_variants
+    from autotune.variants.space import Variant
+
+    exact = data.decode("utf-8", "surrogateescape")
+    cflags = [f"-U{u}" for u in cmd.undefined] + list(cmd.cpp_flags)
+    try:
+        unit = analyze_file(src.path, defines=dict(cmd.defines), include_dirs=cmd.include_dirs,
+                            cflags=cflags, threads=int(machine.get("cores") or 1),
+                            cc=cmd.compiler)
+    except UserError as exc:
+        raise HookFailure(f"autotune cannot analyse the file: {exc}") from None
+    here = os.path.realpath(src.path)
+    loops: list[LoopDecision] = []
+    choices = []
+    found = set()
+    for rec in unit.loops:
+        try:
+            if os.path.realpath(rec.file) != here:
+                continue  # a loop in a header: not in this file's text
+        except (OSError, ValueError):
+            continue
+        key = keys.loop_key(rec.line, rec.column)
+        found.add(key)
+        ld = LoopDecision(loop_id=rec.id, line=rec.line, used="original",
+                          function=rec.function)
+        row = rows.get(key)
+        if row is not None and row["variant_key"] != "baseline":
+            try:
+                choices.append((rec, Variant.from_key(row["variant_key"]), ld))
+                ld.reason = "measured: " + _gain(row)
+            except (ValueError, TypeError):
+                ld.reason = f"unreadable stored variant {row['variant_key']!r}"
+        elif row is not None:
+            ld.reason = "measured: the original is fastest"
+        elif ranker is not None and ranker.chosen is not None:
+            variant, why = ranker.pick(rec)
+            ld.reason = why
+            if variant is not None:
+                choices.append((rec, variant, ld))
+        elif not rec.tunable:
+            ld.reason = f"not tunable: {rec.reason}"
+        else:
+            ld.reason = "not tuned"
+        loops.append(ld)
+    for key in sorted(set(rows) - found):
+        loops.append(LoopDecision(loop_id=key, line=int(key.split(":")[0]), used="original",
+                                  reason="stored result names a loop the analysis did not find"))
+    accepted = []
+    for rec, variant, ld in choices:
+        try:
+            apply_variants(exact, [(r, v) for r, v, _ in accepted] + [(rec, variant)])
+        except (UserError, ValueError) as exc:
+            ld.reason = f"cannot rewrite the directive: {exc}"
+            continue
+        accepted.append((rec, variant, ld))
+        ld.used, ld.variant = "tuned", variant.key
+    text = None
+    if accepted:
+        text = line_directive(src.path) + apply_variants(exact, [(r, v) for r, v, _ in accepted])
+    n_loops = sum(1 for ld in loops if ld.line and ld.loop_id in {r.id for r in unit.loops})
+    reason = (f"{len(accepted)} of {n_loops} loop(s) compiled tuned" if accepted
+              else "no loop has a tuned variant to apply")
+    return {"text": text, "used": "tuned" if accepted else "original", "reason": reason,
+            "loops": [vars(ld) for ld in loops]}
+
+
+def _gain(row: dict) -> str:
+    base, best = row.get("baseline_s"), row.get("best_s")
+    if base and best:
+        return f"{base / best:.2f}x faster than the original"
+    return "fastest verified variant"

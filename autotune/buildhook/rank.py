@@ -1,0 +1,58 @@
+"""``rank`` mode: the model's predicted best variant, for loops nobody measured.
+
+A quick build cannot afford measurements, so each untuned loop gets the
+variant the power-law model ranks first, and only when the model predicts it
+beats the loop as written. Measured results, where the database has them,
+still win over predictions. Without a usable model (no calibration and no
+shipped coefficients) the mode degrades to ``apply`` and says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from autotune.buildhook import cache
+
+
+@dataclass
+class Ranker:
+    machine: object = None  # autotune.measure.machine.Machine
+    chosen: object = None  # autotune.tuning.modelchoice.ChosenModel
+    error: str = ""
+    identity: str = ""
+
+    @classmethod
+    def create(cls, machine: dict, ctx) -> Ranker:  # noqa: ANN001 - a lookup.Context
+        """Load the model for ``machine``; on failure a Ranker with ``error`` set."""
+        try:
+            from autotune.errors import UserError
+            from autotune.measure.machine import Machine
+            from autotune.tuning.modelchoice import choose_model
+        except ImportError as exc:
+            return cls(error=f"rank mode unavailable ({exc}); applied measured results only")
+        names = {f.name for f in fields(Machine)}
+        m = Machine(**{k: v for k, v in machine.items() if k in names})
+        try:
+            chosen = choose_model(m, ctx.store())
+        except UserError as exc:
+            return cls(error=f"rank mode has no model ({exc}); applied measured results only")
+        ident = cache.digest(chosen.name, chosen.target, chosen.source, chosen.model.to_dict())
+        return cls(machine=m, chosen=chosen, identity=ident)
+
+    def pick(self, record) -> tuple[object | None, str]:  # noqa: ANN001 - a LoopRecord
+        """(variant to compile or None, why) for one loop."""
+        from autotune.tuning.ranking import rank_loop
+        from autotune.variants.space import default_space
+
+        if not record.tunable:
+            return None, f"not tunable: {record.reason}"
+        ranking = rank_loop(record, default_space(record, self.machine.cores), self.chosen,
+                            self.machine)
+        if ranking.error or not ranking.variants:
+            return None, f"not ranked: {ranking.error or 'empty variant space'}"
+        best = ranking.variants[0]
+        base = ranking.baseline_predicted_s
+        if best.predicted_s is None or base is None or best.predicted_s >= base:
+            return None, "predicted: the original is fastest"
+        gain = base / best.predicted_s
+        return best.variant, f"predicted {gain:.2f}x faster ({self.chosen.name} model)"

@@ -1,0 +1,124 @@
+"""Run the real compiler: the original command, or one with tuned sources swapped in.
+
+A tuned text is written as ``<unique dir>/<n>/<same base name as the user's
+file>`` so that everything the driver derives from the input's name (the
+default ``-c`` object ``a.o``, the default ``-MD`` file ``a.d``, the default
+dependency target) comes out exactly as for the original. What the move
+would change is put back: ``-iquote <the file's directory>`` (first, so the
+quote-include search order is the original's), ``-fdebug-prefix-map`` (the
+object's DW_AT_name), ``#line 1`` (diagnostics, ``__FILE__``, line table),
+and the dependency file's first prerequisite.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from autotune.buildhook import depfile
+from autotune.buildhook.cmdline import Command, Source, quote_response_arg
+
+_GNU_LIKE = ("gcc", "clang", "cc", "icx", "icc")
+
+
+def exec_original(argv: list[str]) -> int:
+    """Replace this process with the real compiler and the exact original arguments."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execvp(argv[0], argv)
+    except (OSError, ValueError) as exc:
+        print(f"autotune-cc: cannot run {argv[0]!r}: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        return 127
+    return 127  # not reached
+
+
+def run_original(argv: list[str]) -> int:
+    """The original compile as a child (when we still have something to say afterwards)."""
+    try:
+        rc = subprocess.run(argv).returncode
+    except (OSError, ValueError) as exc:
+        print(f"autotune-cc: cannot run {argv[0]!r}: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        return 127
+    return 128 - rc if rc < 0 else rc
+
+
+def _unique_dir() -> str:
+    base = os.environ.get("TMPDIR") or "/tmp"
+    for _ in range(100):
+        path = os.path.join(base, f"autotune-cc-{os.getpid()}-{time.monotonic_ns() % 10**9}")
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            continue
+    raise OSError(f"cannot create a temporary directory in {base}")
+
+
+def _gnu_like(compiler: str) -> bool:
+    name = os.path.basename(compiler)
+    return any(k in name for k in _GNU_LIKE)
+
+
+def tuned_argv(cmd: Command, tuned: list[tuple[Source, str]], tmp: str
+               ) -> tuple[list[str], dict[str, str]]:
+    """The compiler argv with tuned texts written under ``tmp``; and temp path -> original."""
+    args = list(cmd.args)
+    front: list[str] = []
+    moved: dict[str, str] = {}
+    for n, (src, text) in enumerate(tuned):
+        sub = os.path.join(tmp, str(n))
+        os.mkdir(sub)
+        path = os.path.join(sub, os.path.basename(src.path))
+        with open(path, "wb") as fh:
+            fh.write(text.encode("utf-8", "surrogateescape"))
+        args[src.index] = path
+        moved[path] = src.path
+        src_dir = os.path.dirname(src.path)
+        if not front:  # the caller only tunes sources of one directory per command
+            front = ["-iquote", src_dir or "."]
+        if cmd.debug and _gnu_like(cmd.compiler):
+            args.append(f"-fdebug-prefix-map={sub}/={src_dir + '/' if src_dir else ''}")
+    args = front + args
+    if cmd.used_response_file:
+        rsp = os.path.join(tmp, "args.rsp")
+        with open(rsp, "w", encoding="utf-8", errors="surrogateescape") as fh:
+            fh.write("\n".join(quote_response_arg(a) for a in args) + "\n")
+        return [*cmd.launcher, cmd.compiler, "@" + rsp], moved
+    return [*cmd.launcher, cmd.compiler, *args], moved
+
+
+def dep_file_candidates(cmd: Command, tuned: list[tuple[Source, str]]) -> list[str]:
+    out = list(cmd.dep_files)
+    if cmd.makes_deps:
+        if cmd.output:
+            out.append(os.path.splitext(cmd.output)[0] + ".d")
+        for src, _ in tuned:
+            out.append(os.path.splitext(os.path.basename(src.path))[0] + ".d")
+    return list(dict.fromkeys(out))
+
+
+def run_tuned(cmd: Command, tuned: list[tuple[Source, str]]) -> tuple[int, str]:
+    """Compile with the tuned texts; (status, first error line or '')."""
+    tmp = _unique_dir()
+    try:
+        argv, moved = tuned_argv(cmd, tuned, tmp)
+        start = time.time()
+        proc = subprocess.run(argv, capture_output=True)
+        if proc.returncode != 0:
+            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            first = next((ln for ln in err if "error" in ln), err[0] if err else "")
+            return proc.returncode, first or f"exit status {proc.returncode}"
+        depfile.fix_files(dep_file_candidates(cmd, tuned), moved, start)
+        sys.stdout.buffer.write(proc.stdout)
+        sys.stdout.flush()
+        sys.stderr.buffer.write(proc.stderr)
+        sys.stderr.flush()
+        return 0, ""
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

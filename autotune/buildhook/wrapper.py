@@ -1,0 +1,245 @@
+"""``autotune-cc``: a compiler launcher that compiles tuned OpenMP variants.
+
+Used as ``CC="autotune-cc gcc"`` or as CMake's ``C_COMPILER_LAUNCHER``. The
+one rule above all others: it never breaks a build. Everything autotune does
+runs inside one ``try``; on any failure the real compiler is exec'd with the
+exact original arguments, after one warning line on stderr
+(``AUTOTUNE_QUIET=1`` silences it), so the exit status is the compiler's.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+
+USAGE = """usage: autotune-cc COMPILER [ARGS...]     e.g. make CC="autotune-cc gcc"
+       autotune-cc --cmake-dir               directory of autotune.cmake / autotune.mk
+       autotune-cc --version
+
+Compiles each C source with the tuned OpenMP variants stored by 'autotune tune'
+(or the original when there are none). Settings: AUTOTUNE_MODE=apply|rank|tune|off,
+AUTOTUNE_DB, AUTOTUNE_QUIET=1, or a [build] section in .autotune.toml / autotune.cfg.
+See 'autotune report-build' for what the last build compiled."""
+
+
+@dataclass
+class Plan:
+    """What this compile will do, decided before the real compiler runs."""
+
+    mode: str
+    log: str
+    quiet: bool
+    cmd: object  # cmdline.Command
+    decisions: list = field(default_factory=list)  # report.SourceDecision
+    tuned: list = field(default_factory=list)  # (cmdline.Source, text)
+
+
+def cmake_dir() -> str:
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cmake")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    while len(args) > 1 and args[0] == "":  # an empty element of a CMake launcher list
+        args.pop(0)
+    if not args or args[0] in ("-h", "--help"):
+        print(USAGE, file=sys.stdout if args else sys.stderr)
+        return 0 if args else 2
+    if args[0] == "--cmake-dir":
+        print(cmake_dir())
+        return 0
+    if args[0] == "--version":
+        from autotune import __version__
+
+        print(f"autotune-cc {__version__}")
+        return 0
+    if args[0].startswith("-"):
+        print(f"autotune-cc: {args[0]}: the first argument must be the compiler "
+              "(e.g. CC=\"autotune-cc gcc\")", file=sys.stderr)
+        return 2
+    return compile_command(args)
+
+
+def compile_command(argv: list[str]) -> int:
+    """Run one compiler invocation ``argv`` = [compiler, *args]; the compiler's status."""
+    try:
+        plan = make_plan(argv)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - never break a build
+        _failed(argv, exc)
+        return _exec(argv)
+    if plan is None:
+        return _exec(argv)
+    warnings = [d for d in plan.decisions if d.warning]
+    if warnings:
+        _warn(plan.quiet, warnings[0].reason, [d.source for d in warnings])
+    if not plan.tuned:
+        _log(plan, argv, None)
+        return _exec(argv)
+    from autotune.buildhook.runner import run_original, run_tuned
+
+    try:
+        rc, error = run_tuned(plan.cmd, plan.tuned)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001
+        rc, error = -1, f"{type(exc).__name__}: {exc}"
+    if rc == 0:
+        _log(plan, argv, 0)
+        return 0
+    # The tuned compile failed: compile the original; if that works, it was our fault.
+    for d in plan.decisions:
+        if d.used == "tuned":
+            d.used, d.warning = "original", True
+            d.reason = f"the tuned compile failed ({error}); compiled the original"
+            for ld in d.loops:
+                ld.used = "original"
+    status = run_original(argv)
+    if status == 0:
+        _warn(plan.quiet, f"the tuned compile failed ({error})",
+              [s.path for s, _ in plan.tuned])
+    _log(plan, argv, status)
+    return status
+
+
+def make_plan(argv: list[str]) -> Plan | None:
+    """Decide every source of the command; None when there is nothing to do at all."""
+    from autotune.buildhook.cmdline import parse_command
+    from autotune.buildhook.config import db_path, load_config, log_path
+    from autotune.buildhook.report import SourceDecision
+
+    cfg = load_config()
+    if cfg.mode == "off":
+        return None
+    cmd = parse_command(argv)
+    if cfg.mode == "tune" and not cmd.sources:
+        _tune_at_link(cfg, cmd)
+    if not cmd.sources:
+        return None  # links, assembly, C++, -v: nothing of ours
+    plan = Plan(cfg.mode, log_path(cfg), cfg.quiet, cmd)
+    reason = cmd.passthrough_reason()
+    if reason:
+        plan.decisions = [SourceDecision(s.path, os.path.abspath(s.path), reason=reason)
+                          for s in cmd.sources]
+        return plan
+    from autotune.buildhook.lookup import Context, decide
+
+    ctx = Context(cfg, db_path(cfg), cmd.compiler, log_path(cfg))
+    try:
+        tuned_dir = None
+        for src in cmd.sources:
+            dec, text = decide(cmd, src, ctx)
+            if text is not None:
+                here = os.path.dirname(os.path.abspath(src.path))
+                tuned_dir = tuned_dir or here
+                if here != tuned_dir:  # one -iquote per command keeps the include order exact
+                    dec.used, text = "original", None
+                    dec.reason = "another tuned source of this command is in another directory"
+                    for ld in dec.loops:
+                        ld.used = "original"
+            if text is not None:
+                plan.tuned.append((src, text))
+            plan.decisions.append(dec)
+    finally:
+        ctx.close()
+    return plan
+
+
+def _tune_at_link(cfg, cmd) -> None:  # noqa: ANN001 - HookConfig, Command
+    from autotune.buildhook.config import db_path, log_path
+    from autotune.buildhook.lookup import Context
+    from autotune.buildhook.tunemode import is_link, tune_at_link
+
+    if not is_link(cmd):
+        return
+    ctx = Context(cfg, db_path(cfg), cmd.compiler, log_path(cfg))
+    try:
+        kept = tune_at_link(cmd, ctx)
+    finally:
+        ctx.close()
+    for rec, dec in kept:
+        _log_compile(rec, log_path(cfg), dec)
+    failed = [dec for _, dec in kept if dec.warning]
+    if failed:
+        _warn(cfg.quiet, failed[0].reason, [d.source for d in failed])
+
+
+def _exec(argv: list[str]) -> int:
+    from autotune.buildhook.runner import exec_original
+
+    return exec_original(argv)
+
+
+def _warn(quiet: bool, reason: str, sources: list[str]) -> None:
+    if quiet:
+        return
+    what = ", ".join(sources[:3]) + (f" (+{len(sources) - 3} more)" if len(sources) > 3 else "")
+    line = f"autotune-cc: warning: {reason}; compiling {what or 'it'} unchanged"
+    _stderr_line(line.replace("\n", " "))
+
+
+def _stderr_line(line: str) -> None:
+    """One write per line: under ``make -j`` lines of parallel compiles must not mix."""
+    sys.stderr.flush()
+    try:
+        os.write(2, (line + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+
+
+def _log(plan: Plan, argv: list[str], returncode: int | None) -> None:
+    """Best effort: the decision log must never be the reason a compile fails."""
+    try:
+        from autotune.buildhook.report import append_record, make_record
+
+        append_record(plan.log, make_record(
+            plan.decisions, mode=plan.mode, compiler=argv[0], output=plan.cmd.output,
+            returncode=returncode, argv=argv))
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _log_compile(rec: dict, log: str, dec) -> None:  # noqa: ANN001 - a SourceDecision
+    """Record a new decision for an earlier compile (tune mode, after the link-time tuning)."""
+    try:
+        from autotune.buildhook.report import append_record
+
+        append_record(log, {**rec, "time": __import__("time").time(), "pid": os.getpid(),
+                            "sources": [dec.to_dict()]})
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _failed(argv: list[str], exc: BaseException) -> None:
+    """Warn about an internal failure and record it for report-build when possible."""
+    reason = f"autotune failed: {type(exc).__name__}: {exc}"
+    if type(exc).__name__ == "HookFailure":
+        reason = str(exc)
+    sources: list[str] = []
+    quiet = os.environ.get("AUTOTUNE_QUIET", "").strip().lower() in ("1", "yes", "true", "on")
+    cmd = cfg = None
+    try:
+        from autotune.buildhook.cmdline import parse_command
+
+        cmd = parse_command(argv)
+        sources = [s.path for s in cmd.sources]
+        from autotune.buildhook.config import load_config
+
+        cfg = load_config()
+        quiet = cfg.quiet
+    except Exception:  # noqa: BLE001 - the config itself may be what failed
+        pass
+    _warn(quiet, reason, sources)
+    if cfg is None or not sources:
+        return
+    try:
+        from autotune.buildhook.config import log_path
+        from autotune.buildhook.report import SourceDecision
+
+        plan = Plan(cfg.mode, log_path(cfg), quiet, cmd, decisions=[
+            SourceDecision(s, os.path.abspath(s), reason=reason, warning=True) for s in sources])
+        _log(plan, argv, None)
+    except Exception:  # noqa: BLE001
+        pass

@@ -1,0 +1,262 @@
+"""``autotune measure``: build, run, verify and time a loop's variants; store every run."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import shlex
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from autotune.cli.common import add_source_arguments, source_options
+from autotune.cli.render import Progress, dump_json, table
+from autotune.errors import UserError
+from autotune.measure import stats, verify
+from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.machine import detect_machine
+from autotune.measure.results import LoopResult
+from autotune.measure.spaces import exhaustive_space, parse_variant_list
+from autotune.measure.store import Store
+from autotune.measure.sweep import COMPILE_MODES, Sweep, SweepOptions
+
+_CHECK_HELP = (
+    "verification: the original program runs first and each variant's output must match "
+    "it: non-number text exactly (whitespace runs count as one), numbers within "
+    "|a-b| <= max(RTOL*max(|a|,|b|), ATOL) (defaults 1e-6 and 1e-9), or one unit of the "
+    "last printed digit for numbers printed with a fraction or exponent; only variants "
+    "that pass in every run can be chosen"
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE.c", help="C source file")
+    parser.add_argument("--loop", action="append", default=[], metavar="ID",
+                        help="loop to measure: its id (FILE:LINE), or the line of its for "
+                             "(repeatable; default: every tunable loop)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--exhaustive", action="store_true",
+                       help="every schedule, every power-of-two chunk, every thread count")
+    which.add_argument("--variants", action="append", default=[], metavar="LIST",
+                       help='variants as keys, e.g. "static,-,t2 dynamic,16,t2 guided,8" '
+                            "(SCHEDULE[,CHUNK[,tTHREADS]], '-' = as written)")
+    parser.add_argument("--schedules", metavar="LIST",
+                        help="space from lists, e.g. static,dynamic (an omitted list takes "
+                             "the default; no list at all: the default space)")
+    parser.add_argument("--chunks", metavar="LIST", help="e.g. none,1,16,256")
+    parser.add_argument("--threads", metavar="LIST", help="e.g. 1,2,4")
+    add_source_arguments(parser)
+    b = parser.add_argument_group("building")
+    b.add_argument("--cc", default="gcc", help="compiler (default gcc)")
+    b.add_argument("--ldflags", default="", metavar='"FLAGS"', help="extra link flags (-lm is "
+                   f"always added); compile flags are {' '.join(DEFAULT_CFLAGS)} then --cflags")
+    b.add_argument("--extra-source", action="append", default=[], metavar="FILE",
+                   help="another C file linked in, e.g. polybench.c (repeatable)")
+    b.add_argument("--compile-mode", choices=COMPILE_MODES, default="runtime",
+                   help="runtime: one binary for all variants (schedule(runtime), threads from "
+                        "the environment); per-variant: one binary each (default runtime)")
+    r = parser.add_argument_group("running")
+    r.add_argument("--repetitions", type=int, default=3, metavar="R",
+                   help="runs per variant, interleaved round-robin (default 3)")
+    r.add_argument("--args", default="", metavar='"ARGS"', help="the program's own arguments")
+    r.add_argument("--timeout-factor", type=float, default=20.0, metavar="F",
+                   help="stop a variant F times slower than the original (default 20)")
+    r.add_argument("--timeout-floor", type=float, default=2.0, metavar="S",
+                   help="never stop a variant before S seconds (default 2)")
+    r.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                   help="time limit of the original program's runs (default 600)")
+    c = parser.add_argument_group("checking", description=_CHECK_HELP)
+    c.add_argument("--check", choices=verify.CHECK_MODES, default="stdout",
+                   help="which output is compared (default stdout)")
+    c.add_argument("--rtol", type=float, default=verify.DEFAULT_RTOL, help="default 1e-6")
+    c.add_argument("--atol", type=float, default=verify.DEFAULT_ATOL, help="default 1e-9")
+    c.add_argument("--check-ignore", action="append", default=[], metavar="REGEX",
+                   help="ignore output lines matching REGEX (e.g. the program's own timing)")
+    s = parser.add_argument_group("store and output")
+    s.add_argument("--db", metavar="PATH", help="measurement database (default: $AUTOTUNE_DB or "
+                   "<cache dir>/autotune.db; cache dir: $AUTOTUNE_CACHE_DIR, "
+                   "$XDG_CACHE_HOME/autotune or ~/.cache/autotune)")
+    s.add_argument("--fresh", action="store_true",
+                   help="forget stored runs of these variants and measure them again "
+                        "(default: resume, measuring only runs not stored yet)")
+    s.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _split(text: str, what: str) -> list[str]:
+    try:
+        return shlex.split(text or "")
+    except ValueError as exc:
+        raise UserError(f"cannot split {what}: {exc}") from None
+
+
+def _select_loops(unit, wanted: list[str]) -> list:  # noqa: ANN001
+    if not wanted:
+        return list(unit.loops)
+    chosen = []
+    for w in wanted:
+        hits = [r for r in unit.loops
+                if w in (r.id, str(r.line), f"{Path(r.file).name}:{r.line}")
+                or r.id.endswith("/" + w)]
+        if not hits:
+            known = ", ".join(r.id for r in unit.loops) or "none"
+            raise UserError(f"no OpenMP loop {w!r} in {unit.path} (loops: {known})")
+        for r in hits:
+            if not r.tunable:
+                raise UserError(f"loop {r.id} is not tunable: {r.reason}")
+            if r not in chosen:
+                chosen.append(r)
+    return chosen
+
+
+def _variants_for(record, args, cores: int, explicit) -> list:  # noqa: ANN001
+    from autotune.variants import space
+
+    if explicit is not None:
+        return explicit
+    if args.exhaustive:
+        return exhaustive_space(record, cores)
+    return space.space_from_options(
+        record,
+        space.parse_schedules(args.schedules) if args.schedules else None,
+        space.parse_chunks(args.chunks) if args.chunks else None,
+        space.parse_threads(args.threads) if args.threads else None,
+        cores,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from autotune.frontend import analyze_options
+
+    if args.repetitions < 1:
+        raise UserError("--repetitions must be at least 1")
+    if args.exhaustive and (args.schedules or args.chunks or args.threads):
+        raise UserError("--exhaustive cannot be combined with --schedules/--chunks/--threads")
+    if args.variants and (args.schedules or args.chunks or args.threads):
+        raise UserError("--variants cannot be combined with --schedules/--chunks/--threads")
+    path = Path(args.file)
+    if not path.is_file():
+        raise UserError(f"no such file: {args.file}")
+    explicit = parse_variant_list(args.variants) if args.variants else None
+    opts = source_options(args)
+    build = BuildOptions(
+        cc=args.cc, cflags=[*DEFAULT_CFLAGS, *opts.cflags],
+        ldflags=_split(args.ldflags, "--ldflags"), defines=dict(opts.defines),
+        include_dirs=list(opts.include_dirs), extra_sources=list(args.extra_source),
+    )
+    for extra in build.extra_sources:
+        if not Path(extra).is_file():
+            raise UserError(f"no such file: {extra} (--extra-source)")
+    sweep_opts = SweepOptions(
+        repetitions=args.repetitions, compile_mode=args.compile_mode, check=args.check,
+        rtol=args.rtol, atol=args.atol, ignore_lines=list(args.check_ignore),
+        timeout_factor=args.timeout_factor, timeout_floor_s=args.timeout_floor,
+        baseline_timeout_s=args.timeout, run_args=_split(args.args, "--args"),
+        fresh=args.fresh,
+    )
+    sweep_opts.validate()
+    machine = detect_machine(_split(args.cc, "--cc")[0] if args.cc.strip() else "gcc")
+    unit = analyze_options(str(path), opts, threads=machine.cores, cc=args.cc)
+    loops = _select_loops(unit, args.loop)
+    if not loops:
+        raise UserError(f"no OpenMP loop to measure in {path}")
+    plan = [(r, _variants_for(r, args, machine.cores, explicit)) for r in loops]
+    results: list[LoopResult] = []
+    with Store(args.db) as store, _term_as_interrupt():
+        sweep = Sweep(path, build, sweep_opts, store, machine=machine)
+        total = sum(sweep.planned_runs(vs) for r, vs in plan if r.tunable)
+        with Progress(total, label="measure", quiet=args.quiet or args.json) as bar:
+            sweep.on_run = lambda note: bar.advance(note=note)
+            for record, variants in plan:
+                results.append(_measure_one(sweep, record, variants, bool(args.loop)))
+        db = str(store.path)
+    if all(r.skipped for r in results):
+        reasons = "; ".join(f"{r.loop_id}: {r.skipped}" for r in results)
+        raise UserError(f"no loop could be measured ({reasons})", str(path))
+    if args.json:
+        dump_json({
+            "file": str(path), "db": db, "machine": machine.to_dict(),
+            "flags": build.to_dict(), "compile_mode": args.compile_mode,
+            "repetitions": args.repetitions, "check": args.check,
+            "rtol": args.rtol, "atol": args.atol,
+            "spread": "(max - min) / median of the loop times",
+            "compiles": sum(r.compiles for r in results),
+            "binaries": sum(r.binaries for r in results),
+            "loops": [r.to_dict() for r in results],
+        })
+        return 0
+    for res in results:
+        _print_loop(res, args.repetitions)
+    print(f"runs stored in {db}")
+    return 0
+
+
+@contextlib.contextmanager
+def _term_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a killed ``make``) stops like Ctrl-C: the running program's group is killed."""
+    def handler(signum, frame):  # noqa: ANN001
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _measure_one(sweep: Sweep, record, variants, explicit: bool) -> LoopResult:  # noqa: ANN001
+    from autotune.variants.errors import EmitError
+
+    try:
+        return sweep.measure_loop(record, variants)
+    except EmitError as exc:
+        if explicit:
+            raise
+        return LoopResult(record.id, None, mode=sweep.options.compile_mode,
+                          skipped=f"cannot write its variants: {exc}")
+
+
+def _short(msg: str, width: int = 70) -> str:
+    line = msg.splitlines()[0] if msg else ""
+    return line if len(line) <= width else line[: width - 3] + "..."
+
+
+def _print_loop(res: LoopResult, reps: int, out=None) -> None:  # noqa: ANN001
+    out = out or sys.stdout
+    if res.skipped:
+        print(f"{res.loop_id}: not measured: {res.skipped}\n", file=out)
+        return
+    base = res.baseline
+    print(f"{res.loop_id}: {len(res.variants)} variant(s) x {reps} repetition(s), "
+          f"{res.mode} compile mode: {res.binaries} binary(ies) needed, {res.compiles} "
+          f"compiled now; {res.runs_measured} run(s) measured, {res.runs_resumed} "
+          f"taken from the store", file=out)
+    ok = sorted((v for v in res.variants if v.ok and v.measured_s is not None),
+                key=lambda v: v.measured_s)
+    bad = [v for v in res.variants if v not in ok]
+    best = res.best()
+    rows = [["baseline (original)", base.measured_s, _pct(base.spread), 1.0 if base.ok else None,
+             len(base.times_s), base.status, _short(base.message)]]
+    for v in [*ok, *bad]:
+        mark = " *" if best is not None and v is best else ""
+        rows.append([v.key + mark, v.measured_s, _pct(v.spread),
+                     None if v.speedup is None else round(v.speedup, 3),
+                     len(v.times_s), v.status, _short(v.message)])
+    table(["variant", "median loop s", "spread", "speedup", "runs", "status", "message"],
+          rows, out=out)
+    if best is not None:
+        print(f"best verified: {best.key} ({best.speedup:.3g}x the original)"
+              if best.speedup else f"best verified: {best.key}", file=out)
+    for w in res.warnings:
+        print(f"warning: {w}", file=out)
+    print(f"(spread = (max - min) / median of the loop times; above "
+          f"{stats.SPREAD_WARN:.0%} is noisy)\n", file=out)
+
+
+def _pct(x: float | None) -> str | None:
+    return None if x is None else f"{100 * x:.1f}%"

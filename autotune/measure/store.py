@@ -1,0 +1,317 @@
+"""The measurement database: every run, on which machine, with which flags.
+
+SQLite in WAL mode with a busy timeout and one short ``BEGIN IMMEDIATE``
+transaction per write, so several processes (a parallel ``make`` through the
+build hook, two sweeps) can write the same file at once without losing rows.
+A run is identified by (machine, source hash, flags key, loop, variant,
+compile mode, repetition): a resumed sweep asks which of those exist and
+measures only the rest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from autotune.errors import UserError
+from autotune.measure.paths import default_db_path
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 60.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS machines (
+    fingerprint TEXT PRIMARY KEY, info TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS sources (
+    hash TEXT NOT NULL, path TEXT NOT NULL, created REAL NOT NULL,
+    PRIMARY KEY (hash, path));
+CREATE TABLE IF NOT EXISTS loops (
+    source_hash TEXT NOT NULL, loop_id TEXT NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (source_hash, loop_id));
+CREATE TABLE IF NOT EXISTS variants (
+    source_hash TEXT NOT NULL, loop_id TEXT NOT NULL, variant_key TEXT NOT NULL,
+    schedule TEXT, chunk INTEGER, threads INTEGER,
+    PRIMARY KEY (source_hash, loop_id, variant_key));
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    machine TEXT NOT NULL, source_hash TEXT NOT NULL, flags_key TEXT NOT NULL,
+    flags TEXT NOT NULL, loop_id TEXT NOT NULL, variant_key TEXT NOT NULL,
+    mode TEXT NOT NULL, repetition INTEGER NOT NULL, status TEXT NOT NULL,
+    message TEXT NOT NULL DEFAULT '', wall_s REAL, loop_wall_s REAL, loop_cpu_s REAL,
+    executions INTEGER, returncode INTEGER, stdout_sha TEXT, stderr_sha TEXT,
+    created REAL NOT NULL,
+    UNIQUE (machine, source_hash, flags_key, loop_id, variant_key, mode, repetition));
+CREATE INDEX IF NOT EXISTS runs_loop ON runs (source_hash, loop_id);
+CREATE TABLE IF NOT EXISTS outputs (sha TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS models (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, machine TEXT NOT NULL,
+    target TEXT NOT NULL, params TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS tuned (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, source_hash TEXT NOT NULL,
+    flags_key TEXT NOT NULL, machine TEXT NOT NULL, loop_id TEXT NOT NULL,
+    variant_key TEXT NOT NULL, baseline_s REAL, best_s REAL, created REAL NOT NULL,
+    UNIQUE (source_hash, flags_key, machine, loop_id));
+"""
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """Everything that makes two runs of the same variant comparable."""
+
+    machine: str  # Machine.fingerprint
+    source_hash: str
+    flags_key: str
+    loop_id: str
+    mode: str  # "runtime" | "per-variant"
+
+
+@dataclass
+class RunRow:
+    machine: str
+    source_hash: str
+    flags_key: str
+    flags: str  # JSON of BuildOptions.to_dict()
+    loop_id: str
+    variant_key: str
+    mode: str
+    repetition: int
+    status: str  # ok | compile-error | crash | timeout | wrong-output
+    message: str = ""
+    wall_s: float | None = None
+    loop_wall_s: float | None = None
+    loop_cpu_s: float | None = None
+    executions: int | None = None
+    returncode: int | None = None
+    stdout_sha: str | None = None
+    stderr_sha: str | None = None
+    created: float = 0.0
+
+    @property
+    def measured_s(self) -> float | None:
+        """The loop's wall time; the process time when the loop reported none."""
+        return self.loop_wall_s if self.loop_wall_s is not None else self.wall_s
+
+
+_RUN_COLS = [f.name for f in fields(RunRow)]
+
+
+def text_sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+
+
+class Store:
+    """One connection to the database; open one per process (not shared over fork)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else default_db_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S,
+                                        isolation_level=None)
+            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            self._set_wal()
+            self._create_schema()
+        except (sqlite3.Error, OSError) as exc:
+            raise UserError(f"cannot open the measurement database {self.path}: {exc}") from exc
+        self._check_version()
+
+    def _create_schema(self) -> None:
+        # executescript commits any open transaction first, so the script holds its own.
+        try:
+            self.conn.executescript(f"BEGIN IMMEDIATE;\n{_SCHEMA}\nCOMMIT;")
+        except sqlite3.Error:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+    def _set_wal(self) -> None:
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def _check_version(self) -> None:
+        with self._write():
+            row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            if row[0] is None:
+                self.conn.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+            elif row[0] > SCHEMA_VERSION:
+                raise UserError(
+                    f"{self.path}: database schema {row[0]} is newer than this autotune "
+                    f"({SCHEMA_VERSION}); use another --db")
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A short write transaction that takes the write lock up front (no upgrade deadlock)."""
+        if self.conn.in_transaction:  # nested: the outer transaction commits
+            yield self.conn
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- identities -------------------------------------------------------
+    def add_machine(self, machine) -> str:  # noqa: ANN001 - a measure.machine.Machine
+        fp = machine.fingerprint
+        with self._write() as c:
+            c.execute("INSERT OR IGNORE INTO machines VALUES (?, ?, ?)",
+                      (fp, json.dumps(machine.to_dict(), sort_keys=True), time.time()))
+        return fp
+
+    def machine_info(self, fingerprint: str) -> dict | None:
+        row = self.conn.execute("SELECT info FROM machines WHERE fingerprint = ?",
+                                (fingerprint,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def add_source(self, source_hash: str, path: str) -> None:
+        with self._write() as c:
+            c.execute("INSERT OR IGNORE INTO sources VALUES (?, ?, ?)",
+                      (source_hash, str(path), time.time()))
+
+    def add_loop(self, source_hash: str, record) -> None:  # noqa: ANN001 - a LoopRecord
+        with self._write() as c:
+            c.execute("INSERT OR REPLACE INTO loops VALUES (?, ?, ?)",
+                      (source_hash, record.id, json.dumps(record.to_dict(), default=str)))
+
+    def loop_record(self, source_hash: str, loop_id: str) -> dict | None:
+        row = self.conn.execute(
+            "SELECT record FROM loops WHERE source_hash = ? AND loop_id = ?",
+            (source_hash, loop_id)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def add_variants(self, source_hash: str, loop_id: str, variants) -> None:  # noqa: ANN001
+        with self._write() as c:
+            c.executemany(
+                "INSERT OR IGNORE INTO variants VALUES (?, ?, ?, ?, ?, ?)",
+                [(source_hash, loop_id, v.key, v.schedule, v.chunk, v.threads) for v in variants])
+
+    # -- runs -------------------------------------------------------------
+    def add_run(self, row: RunRow, replace: bool = False) -> None:
+        if not row.created:
+            row.created = time.time()
+        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+        values = asdict(row)
+        with self._write() as c:
+            c.execute(
+                f"{verb} INTO runs ({', '.join(_RUN_COLS)}) "
+                f"VALUES ({', '.join('?' * len(_RUN_COLS))})",
+                [values[k] for k in _RUN_COLS])
+
+    def stored_runs(self, ctx: RunContext, variant_keys: list[str] | None = None,
+                    mode: str | None = None) -> dict[tuple[str, int], RunRow]:
+        """Runs already measured in this context, by (variant key, repetition)."""
+        rows = self.conn.execute(
+            f"SELECT {', '.join(_RUN_COLS)} FROM runs WHERE machine = ? AND source_hash = ? "
+            "AND flags_key = ? AND loop_id = ? AND mode = ?",
+            (ctx.machine, ctx.source_hash, ctx.flags_key, ctx.loop_id, mode or ctx.mode),
+        ).fetchall()
+        out = {}
+        for r in rows:
+            run = RunRow(*r)
+            if variant_keys is None or run.variant_key in variant_keys:
+                out[(run.variant_key, run.repetition)] = run
+        return out
+
+    def delete_runs(self, ctx: RunContext, variant_keys: list[str], mode: str) -> int:
+        with self._write() as c:
+            cur = c.executemany(
+                "DELETE FROM runs WHERE machine = ? AND source_hash = ? AND flags_key = ? "
+                "AND loop_id = ? AND mode = ? AND variant_key = ?",
+                [(ctx.machine, ctx.source_hash, ctx.flags_key, ctx.loop_id, mode, k)
+                 for k in variant_keys])
+            return cur.rowcount
+
+    def runs(self, *, machine: str | None = None, source_hash: str | None = None,
+             loop_id: str | None = None, status: str | None = None) -> list[RunRow]:
+        """Runs filtered by any of the given fields (for calibration and reports)."""
+        where, args = [], []
+        for col, val in (("machine", machine), ("source_hash", source_hash),
+                         ("loop_id", loop_id), ("status", status)):
+            if val is not None:
+                where.append(f"{col} = ?")
+                args.append(val)
+        sql = f"SELECT {', '.join(_RUN_COLS)} FROM runs"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        return [RunRow(*r) for r in self.conn.execute(sql + " ORDER BY id", args)]
+
+    # -- outputs (the baseline's reference output, for resumed verification) --
+    def put_output(self, text: str) -> str:
+        sha = text_sha(text)
+        with self._write() as c:
+            c.execute("INSERT OR IGNORE INTO outputs VALUES (?, ?)",
+                      (sha, zlib.compress(text.encode("utf-8", "replace"))))
+        return sha
+
+    def get_output(self, sha: str | None) -> str | None:
+        if sha is None:
+            return None
+        row = self.conn.execute("SELECT data FROM outputs WHERE sha = ?", (sha,)).fetchone()
+        return zlib.decompress(row[0]).decode("utf-8", "replace") if row else None
+
+    # -- calibrated models ---------------------------------------------------
+    def save_model(self, name: str, machine: str, target: str, params: dict) -> int:
+        with self._write() as c:
+            cur = c.execute(
+                "INSERT INTO models (name, machine, target, params, created) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (name, machine, target, json.dumps(params, sort_keys=True), time.time()))
+            return int(cur.lastrowid)
+
+    def load_model(self, name: str, machine: str, target: str | None = None) -> dict | None:
+        """The newest parameters saved for (name, machine[, target]), or None."""
+        sql = "SELECT params, target, created FROM models WHERE name = ? AND machine = ?"
+        args: list = [name, machine]
+        if target is not None:
+            sql += " AND target = ?"
+            args.append(target)
+        row = self.conn.execute(sql + " ORDER BY created DESC, id DESC LIMIT 1",
+                                args).fetchone()
+        if row is None:
+            return None
+        return {"params": json.loads(row[0]), "target": row[1], "created": row[2]}
+
+    # -- tuned choices (build hook, tune --apply) ----------------------------
+    def save_tuned(self, *, source_hash: str, flags_key: str, machine: str, loop_id: str,
+                   variant_key: str, baseline_s: float | None, best_s: float | None) -> None:
+        with self._write() as c:
+            c.execute(
+                "INSERT OR REPLACE INTO tuned (source_hash, flags_key, machine, loop_id, "
+                "variant_key, baseline_s, best_s, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (source_hash, flags_key, machine, loop_id, variant_key, baseline_s, best_s,
+                 time.time()))
+
+    def tuned(self, *, source_hash: str, flags_key: str, machine: str) -> dict[str, dict]:
+        """Chosen variant per loop id for one source + flags + machine."""
+        rows = self.conn.execute(
+            "SELECT loop_id, variant_key, baseline_s, best_s, created FROM tuned "
+            "WHERE source_hash = ? AND flags_key = ? AND machine = ?",
+            (source_hash, flags_key, machine)).fetchall()
+        return {r[0]: {"variant_key": r[1], "baseline_s": r[2], "best_s": r[3],
+                       "created": r[4]} for r in rows}

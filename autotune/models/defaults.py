@@ -1,0 +1,127 @@
+"""Stored coefficients: the file format, and the defaults shipped with the package.
+
+``rank`` and ``tune`` must work on a fresh install before any calibration, so
+the package ships ``autotune/data/default_coefficients.json``, fitted on one
+machine and labelled with it. A coefficients file holds every model and target
+fitted in one calibration::
+
+    {
+      "format": "autotune-coefficients/1",
+      "label": "fitted on <cpu model> (<cores> cores, <compiler>), <YYYY-MM-DD>",
+      "created": "<YYYY-MM-DD>",
+      "machine": {... Machine.to_dict(), with "fingerprint" ...},
+      "models": [
+        {"format": "autotune-powerlaw/1", "model": "faithful", "target": "wall",
+         "feature_names": [...], "coef": [...], "intercept": ..., "scale": ...,
+         "n_samples": ..., "params": {...}, ...},
+        ...
+      ]
+    }
+
+Each entry of ``models`` is exactly ``model.to_dict()``, so it can also be
+stored on its own (e.g. in the measurement database under the fingerprint).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from autotune.errors import UserError
+from autotune.models.powerlaw import ALIASES, MODELS, _LogLinearModel
+
+FILE_FORMAT = "autotune-coefficients/1"
+DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "default_coefficients.json"
+
+
+def machine_label(machine: Any, date: _dt.date | None = None) -> str:
+    """"fitted on <machine>, <date>" from a Machine or its dict."""
+    m = machine.to_dict() if hasattr(machine, "to_dict") else dict(machine or {})
+    day = (date or _dt.date.today()).isoformat()
+    desc = m.get("cpu_model") or "unknown machine"
+    extra = [f"{m['cores']} cores" if m.get("cores") else "", m.get("compiler_version") or ""]
+    extra = [e for e in extra if e]
+    if extra:
+        desc += f" ({', '.join(extra)})"
+    return f"fitted on {desc}, {day}"
+
+
+def coefficients_document(models: Iterable[_LogLinearModel], machine: Any,
+                          label: str | None = None, date: _dt.date | None = None) -> dict:
+    """The JSON document for fitted ``models`` calibrated on ``machine``."""
+    mdict = machine.to_dict() if hasattr(machine, "to_dict") else dict(machine or {})
+    day = (date or _dt.date.today()).isoformat()
+    return {
+        "format": FILE_FORMAT,
+        "label": label or machine_label(mdict, date),
+        "created": day,
+        "machine": mdict,
+        "models": [m.to_dict() for m in models],
+    }
+
+
+def save_coefficients(models: Iterable[_LogLinearModel], path: str | Path, machine: Any,
+                      label: str | None = None, date: _dt.date | None = None) -> Path:
+    """Write a coefficients file atomically (temp file + rename)."""
+    path = Path(path)
+    doc = coefficients_document(models, machine, label, date)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name, dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump(doc, fh, indent=2, sort_keys=True)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_coefficients(path: str | Path | None = None) -> dict:
+    """Parsed coefficients file; the shipped defaults when ``path`` is None."""
+    p = Path(path) if path is not None else DEFAULT_PATH
+    try:
+        doc = json.loads(p.read_text())
+    except FileNotFoundError:
+        if path is None:
+            raise UserError("no default coefficients are installed; run 'autotune calibrate'",
+                            location=str(p)) from None
+        raise UserError("coefficients file not found", location=str(p)) from None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise UserError(f"cannot read coefficients: {exc}", location=str(p)) from None
+    if not isinstance(doc, dict) or doc.get("format") != FILE_FORMAT:
+        raise UserError(f"not an autotune coefficients file (expected {FILE_FORMAT})",
+                        location=str(p))
+    return doc
+
+
+def load_model(name: str, path: str | Path | None = None, target: str = "wall"
+               ) -> _LogLinearModel:
+    """Fitted model ``name`` for ``target`` from a coefficients file (default: shipped).
+
+    The model's ``metadata_`` carries the file's ``label`` and ``machine`` so
+    callers can say which coefficients they are using.
+    """
+    key = ALIASES.get(name, name)
+    if key not in MODELS:
+        raise UserError(f"unknown model {name!r}; choose from {', '.join(sorted(MODELS))}")
+    doc = read_coefficients(path)
+    where = str(path if path is not None else DEFAULT_PATH)
+    for entry in doc.get("models", []):
+        if entry.get("model") == key and entry.get("target") == target:
+            try:
+                model = MODELS[key].from_json(entry)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise UserError(f"bad {key}/{target} entry: {exc}", location=where) from None
+            model.metadata_.setdefault("label", doc.get("label", ""))
+            model.metadata_.setdefault("machine", doc.get("machine", {}))
+            model.metadata_["source"] = where
+            return model
+    raise UserError(f"no {key} model for target {target!r} in coefficients file",
+                    location=where)

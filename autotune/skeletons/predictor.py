@@ -1,0 +1,262 @@
+"""Predict T(n, p) at an unmeasured point from a table of (n, p, time).
+
+T(n) and Abar(n, p) are extrapolated separately, each with its own method
+(they have a different nature, section 3 of the paper), then recombined with
+the skeleton's formula T(n, p) = W(n, p) + Abar(n, p). The direction follows
+from what is measured:
+
+* ``p``   - T(n) is measured at the target size: extrapolate Abar(n, .) over p
+  (the paper's T(100, 7) from p <= 6; LBM);
+* ``n``   - the target p is measured at other sizes: extrapolate T(.) and
+  Abar(., p) over n (Gauss T(120, 7), Rabin-Miller T(11213, 8));
+* ``n,p`` - neither: Abar(n*, p_j) over n for every measured p_j, then over p.
+
+``predict_point`` is the single entry point for the CLI and for ``autotune
+scale``, which only has to hand over its (n, p, time) rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from autotune.errors import UserError
+from autotune.skeletons.scalability import Reference, karp_flatt, reference_times
+from autotune.skeletons.selection import (
+    DEFAULT_EPSILON,
+    Choice,
+    choose,
+    measured_choice,
+    negative_time,
+)
+from autotune.skeletons.skeleton import Skeleton
+from autotune.skeletons.tables import SEQ, Measurement, TimeTable, from_rows
+
+_COND = re.compile(r"^\s*([np])\s*(<=|>=|==|!=|<|>|=)\s*([-+0-9.eE]+)\s*$")
+
+
+@dataclass
+class Prediction:
+    """An estimate of T(n, p) with its two components and the evidence for each."""
+
+    skeleton: Skeleton
+    n: float
+    p: int
+    reference: str
+    direction: str
+    t_seq: Choice                    # T(n) at the target size
+    abar: Choice                     # Abar(n, p) at the target
+    work: float | None               # W(n, p), e.g. T(n)/p
+    time: float | None               # W + Abar
+    serial_fraction: float | None
+    measured: float | None = None    # T(n, p) if the full table has it
+    error: float | None = None       # (time - measured) / measured
+    inner: list[Choice] = field(default_factory=list)  # n,p direction: Abar(n*, p_j)
+    notes: list[str] = field(default_factory=list)
+    failure: str | None = None
+    fixed_n: bool = False            # the table had one unnamed size
+
+    @property
+    def n_text(self) -> str:
+        return "n" if self.fixed_n else f"{self.n:g}"
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def require(self) -> Prediction:
+        """Raise the failure as a one-line UserError (for callers that need a number)."""
+        if self.failure:
+            raise UserError(self.failure)
+        return self
+
+    def to_dict(self) -> dict:
+        return {
+            "skeleton": self.skeleton.to_dict(), "formula": self.skeleton.formula(),
+            "n": None if self.fixed_n else self.n, "p": self.p, "reference": self.reference,
+            "direction": self.direction,
+            "T_n": self.t_seq.to_dict(), "Abar": self.abar.to_dict(), "work": self.work,
+            "T_n_p": self.time, "serial_fraction": self.serial_fraction,
+            "measured": self.measured, "relative_error": self.error,
+            "inner": [c.to_dict() for c in self.inner], "notes": self.notes,
+            "ok": self.ok, "failure": self.failure,
+        }
+
+
+def parse_known(expr: str | None) -> Callable[[Measurement], bool] | None:
+    """``"n<=100,p!=8"`` -> a row filter (all conditions must hold)."""
+    if not expr:
+        return None
+    tests = []
+    for part in expr.split(","):
+        m = _COND.match(part)
+        if not m:
+            raise UserError(f"cannot read condition {part!r}; write e.g. n<=100 or p<=6")
+        var, op, num = m.group(1), m.group(2), float(m.group(3))
+        tests.append((var, op, num))
+    ops = {"<=": float.__le__, ">=": float.__ge__, "<": float.__lt__, ">": float.__gt__,
+           "==": float.__eq__, "=": float.__eq__, "!=": float.__ne__}
+
+    def keep(r: Measurement) -> bool:
+        return all(ops[op](float(r.n if var == "n" else r.p), num) for var, op, num in tests)
+    return keep
+
+
+def predict_point(
+    rows: TimeTable | Iterable[object], skeleton: Skeleton | str = "parmap",
+    n: float | None = None, p: int | None = None, method: str = "auto", *,
+    method_abar: str | None = None, mode: str = "real-life", epsilon: float = DEFAULT_EPSILON,
+    holdout: int = 1, mean_strategy: str = "two-best", reference: str = "auto",
+    known: str | Callable[[Measurement], bool] | None = None, degree: int = 3,
+) -> Prediction:
+    """Estimate T(n, p); the (n, p) row itself, if present, is only used to report the error.
+
+    ``known`` restricts the rows the estimate may use (``"n<=100"``), the way the
+    paper hides the values it predicts; ``mode="known"`` chooses the methods by
+    their error on the hidden true values (the paper's "predict a known value").
+    """
+    table = rows if isinstance(rows, TimeTable) else from_rows(rows)
+    sk = skeleton if isinstance(skeleton, Skeleton) else Skeleton(skeleton)
+    if p is None or int(p) < 1:
+        raise UserError("give the target PE count p (at least 1)")
+    p = int(p)
+    if n is not None and table.fixed_n:
+        raise UserError("this table has one unnamed problem size: give only p (e.g. p=7)")
+    if n is None:
+        if not table.fixed_n and len(table.sizes()) != 1:
+            raise UserError("give the target size n (the table has several sizes)")
+        n = table.sizes()[0]
+    n = float(n)
+    full_ref = reference_times(table, reference)
+    keep = parse_known(known) if isinstance(known, str) or known is None else known
+    train = table.filtered(lambda r: not (r.n == n and r.p == p) and (keep is None or keep(r)))
+    ref = Reference(full_ref.kind, full_ref.p0,
+                    {r.n: (full_ref.p0 or 1) * r.time for r in train.rows if r.p == full_ref.p0},
+                    full_ref.note)
+    measured = table.time(n, p)
+    common = dict(mode=mode, epsilon=epsilon, holdout=holdout, mean_strategy=mean_strategy,
+                  degree=degree)
+    notes = list(table.notes)
+    if mode == "known" and measured is None:
+        raise UserError(f"choosing on the known value needs T({n:g},{p}) in the table")
+
+    # --- T(n) at the target size -------------------------------------------------------
+    n_text = "n" if table.fixed_n else f"n={n:g}"
+    if n in ref.times:
+        t_choice = measured_choice(f"T({n_text})", "n", n, ref.times[n])
+    else:
+        xs = sorted(ref.times)
+        t_choice = choose(xs, [ref.times[x] for x in xs], n, series="T(n)", axis="n",
+                          method=method, actual=full_ref.times.get(n), **common)
+
+    curve: list[Choice] = []  # a fitted T(.) for sizes off the grid (dc needs T(n/r^d))
+
+    def seq(x: float) -> float:
+        if x in ref.times:
+            return ref.times[x]
+        if x == n and t_choice.ok:
+            return float(t_choice.value)
+        if not curve:
+            if t_choice.measured:
+                xs_ = sorted(ref.times)
+                curve.append(choose(xs_, [ref.times[v] for v in xs_], x, series="T(n)",
+                                    axis="n", method=method, **{**common, "mode": "real-life"}))
+            else:
+                curve.append(t_choice)
+        if not curve[0].ok:
+            raise UserError(f"T({x:g}) is needed by the {sk.kind} skeleton but cannot be "
+                            f"estimated: {curve[0].reason}")
+        return float(curve[0].evaluate([x])[0])
+
+    def true_seq(x: float) -> float:
+        return full_ref.times[x] if x in full_ref.times else seq(x)
+
+    work = sk.work(seq, n, p) if t_choice.ok else None
+
+    # --- Abar at the target -------------------------------------------------------------
+    m_abar = method_abar or method
+    at_n = sorted((r.p, r.time) for r in train.rows if r.n == n and r.p != SEQ)
+    size_p = sorted(r.n for r in train.rows if r.p == p and r.n in ref.times)
+    inner: list[Choice] = []
+    actual_abar = None
+    if measured is not None:
+        try:
+            actual_abar = measured - sk.work(true_seq, n, p)
+        except UserError:
+            actual_abar = None
+
+    if p == full_ref.p0 and full_ref.kind != "absolute":
+        direction = "none"
+        abar = measured_choice(f"Abar({n_text},p)", "p", p, 0.0,
+                               f"zero by definition at the reference PE count p={p}")
+    elif n in ref.times and len(at_n) >= 2:
+        direction = "p"
+        xs = [float(q) for q, _ in at_n]
+        ys = [t - sk.work(seq, n, q) for q, t in at_n]
+        abar = choose(xs, ys, p, series=f"Abar({n_text},p)", axis="p", method=m_abar,
+                      actual=actual_abar, nonsense=_abar_nonsense(sk, seq, n, None), **common)
+    elif len(size_p) >= 2:
+        direction = "n"
+        xs = size_p
+        ys = [table.time(x, p) - sk.work(seq, x, p) for x in xs]
+        abar = choose(xs, ys, n, series=f"Abar(n,p={p})", axis="n", method=m_abar,
+                      actual=actual_abar, nonsense=_abar_nonsense(sk, seq, None, p),
+                      **common)
+    else:
+        direction = "n,p"
+        xs, ys = [], []
+        for q in train.pes():
+            sizes = sorted(r.n for r in train.rows if r.p == q and r.n in ref.times)
+            if q == full_ref.p0 and full_ref.kind != "absolute":
+                xs.append(float(q))
+                ys.append(0.0)  # Abar vanishes at the reference PE count by definition
+                continue
+            if len(sizes) < 2:
+                continue
+            c = choose(sizes, [table.time(x, q) - sk.work(seq, x, q) for x in sizes], n,
+                       series=f"Abar(n,p={q})", axis="n", method=m_abar,
+                       nonsense=_abar_nonsense(sk, seq, None, q),
+                       **{**common, "mode": "real-life"})
+            inner.append(c)
+            if c.ok:
+                xs.append(float(q))
+                ys.append(float(c.value))
+            else:
+                notes.append(f"Abar(n={n:g},p={q}) not estimated: {c.reason}")
+        if len(xs) < 2:
+            raise UserError(f"cannot estimate Abar({n:g},{p}): need the target p measured at two "
+                            "or more sizes, or the target size measured at two or more p")
+        abar = choose(xs, ys, p, series=f"Abar({n_text},p)", axis="p", method=m_abar,
+                      actual=actual_abar, nonsense=_abar_nonsense(sk, seq, n, None), **common)
+
+    time = work + abar.value if (work is not None and abar.ok) else None
+    failure = None
+    if not t_choice.ok:
+        failure = f"T(n) at n={n:g}: {t_choice.reason}"
+    elif not abar.ok:
+        failure = f"{abar.series} at {abar.axis}={abar.at:g}: {abar.reason}"
+    t_n = float(t_choice.value) if t_choice.ok else None
+    result = Prediction(
+        sk, n, p, ref.note, direction, t_choice, abar, work, time,
+        karp_flatt(time, t_n, p) if (time is not None and t_n) else None,
+        measured, (time - measured) / measured if (time is not None and measured) else None,
+        inner, notes, failure, fixed_n=table.fixed_n)
+    return result
+
+
+def _abar_nonsense(sk: Skeleton, seq: Callable[[float], float], n: float | None,
+                   p: int | None) -> Callable[[float, float], str | None]:
+    """Abar itself may be negative; the nonsense is a negative T(n, p) = W + Abar."""
+
+    def check(x: float, value: float) -> str | None:
+        try:
+            w = sk.work(seq, n, int(x)) if n is not None else sk.work(seq, x, p)
+        except UserError:
+            return None  # W unknown (T(n) failed): nothing to compare with
+        return "negative time T(n,p) (nonsense)" if w + value < 0 else None
+
+    return check
+
+
+__all__ = ["Prediction", "negative_time", "parse_known", "predict_point"]

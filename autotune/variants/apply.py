@@ -1,0 +1,76 @@
+"""Write the tuned source: chosen variants applied, no instrumentation.
+
+Used by ``autotune tune --apply`` and the build hook; the result differs
+from the user's file only on the directive lines of the chosen loops.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from autotune.errors import UserError
+from autotune.frontend.records import LoopRecord
+from autotune.variants.emit import rewrite_source
+from autotune.variants.space import Variant
+
+
+def apply_variants(source: str, choices: list[tuple[LoopRecord, Variant]]) -> str:
+    """``source`` with every (loop, variant) choice applied at once.
+
+    Baseline choices change nothing. Two loops of one parallel region may
+    share its num_threads only if they agree (EmitError otherwise).
+    """
+    return rewrite_source(source, list(choices))
+
+
+def read_source(path: str | os.PathLike[str]) -> str:
+    """The file's text exactly: no newline translation, undecodable bytes kept."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise UserError(f"cannot read: {exc.strerror or exc}", str(path)) from exc
+
+
+def write_atomic(path: str | os.PathLike[str], text: str, backup: bool = False) -> Path | None:
+    """Replace ``path`` with ``text`` so readers never see a half-written file.
+
+    Writes a temporary file in the same directory and ``os.replace``s it over
+    the target (atomic on POSIX); the file mode is kept. With ``backup`` the
+    previous content is first kept as ``FILE.orig`` (``FILE.bak`` when a
+    ``.orig`` already exists, so a first backup is never overwritten).
+    Returns the backup path, or None.
+    """
+    target = Path(path)
+    backup_path: Path | None = None
+    try:
+        mode = target.stat().st_mode & 0o7777 if target.exists() else None
+        if backup and target.exists():
+            backup_path = target.with_name(target.name + ".orig")
+            if backup_path.exists():
+                backup_path = target.with_name(target.name + ".bak")
+            _write_replace(backup_path, target.read_bytes(), mode)
+        _write_replace(target, text.encode("utf-8", "surrogateescape"), mode)
+    except OSError as exc:
+        raise UserError(f"cannot write: {exc.strerror or exc}", str(target)) from exc
+    return backup_path
+
+
+def _write_replace(target: Path, data: bytes, mode: int | None) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,1 @@
+"""jinja2 templates of autotune, shipped as the package autotune.templates."""

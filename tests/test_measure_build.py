@@ -1,0 +1,75 @@
+"""Builds with the real compiler: cache by content, compile errors, missing compiler."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from autotune.errors import UserError
+from autotune.measure.build import BuildOptions, build, first_error_line
+
+HELLO = '#include <stdio.h>\n#include "val.h"\nint main(void){printf("%d\\n", VAL);return 0;}\n'
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def _out(exe) -> str:
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+
+
+def test_build_is_cached_by_content_including_local_headers(tmp_path):
+    src = tmp_path / "hello.c"
+    src.write_text(HELLO)
+    (tmp_path / "val.h").write_text("#define VAL 41\n")
+    first = build(src.read_text(), source_path=src, name_hint="hello")
+    assert first.ok and not first.cached and _out(first.exe_path) == "41\n"
+    again = build(src.read_text(), source_path=src, name_hint="hello")
+    assert again.cached and again.exe_path == first.exe_path
+    (tmp_path / "val.h").write_text("#define VAL 42\n")  # header changed: new binary
+    changed = build(src.read_text(), source_path=src, name_hint="hello")
+    assert not changed.cached and _out(changed.exe_path) == "42\n"
+    flags = build(src.read_text(), source_path=src, name_hint="hello", cflags=["-O1"])
+    assert not flags.cached  # other argv, other key
+
+
+def test_defines_extra_sources_and_libm(tmp_path):
+    (tmp_path / "extra.c").write_text("#include <math.h>\ndouble root(double x){return sqrt(x);}\n")
+    main = tmp_path / "main.c"
+    main.write_text('#include <stdio.h>\ndouble root(double);\n'
+                    'int main(int c, char **v){printf("%g %d\\n", root(16.0 + c - 1), K);'
+                    "return 0;}\n")
+    opts = BuildOptions(defines={"K": "7"}, extra_sources=[str(tmp_path / "extra.c")],
+                        cache_dir=tmp_path / "c2")
+    res = opts.build(main.read_text(), source_path=main, name_hint="main")
+    assert res.ok, res.message
+    assert _out(res.exe_path) == "4 7\n"
+    assert "-fopenmp" in res.command and res.command.endswith("-lm")
+    assert (tmp_path / "c2" / "builds").is_dir()
+
+
+def test_compile_error_message_starts_with_first_error_line(tmp_path):
+    src = tmp_path / "bad.c"
+    src.write_text("int main(void)\n{\n    int x = ;\n    return y;\n}\n")
+    res = build(src.read_text(), source_path=src)
+    assert not res.ok and res.exe_path is None
+    first = res.message.splitlines()[0]
+    assert first.startswith(f"{src}:3:") and "error" in first
+    assert build(src.read_text(), source_path=src).cached  # failures are cached too
+
+
+def test_missing_compiler_is_a_user_error(tmp_path):
+    with pytest.raises(UserError, match="compiler not found: 'no-such-cc-xyz'"):
+        build("int main(void){return 0;}", cc="no-such-cc-xyz")
+
+
+def test_first_error_line_prefers_errors_and_linker_messages():
+    text = ("a.c: In function 'f':\na.c:2:3: warning: unused\n/usr/bin/ld: a.o: in function "
+            "`main':\na.c:(.text+0x5): undefined reference to `g'\ncollect2: error: ld "
+            "returned 1 exit status\n")
+    assert first_error_line(text) == "a.c:(.text+0x5): undefined reference to `g'"
+    assert first_error_line("x.c:1: warning: w\nx.c:2:1: error: e\n") == "x.c:2:1: error: e"
+    assert first_error_line("collect2: error: ld returned 1\n").startswith("collect2")

@@ -1,0 +1,105 @@
+"""``autotune measure`` driven as a user would: real front end, emission, gcc, runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from measure_support import REDUCTION_C, write_program
+
+from autotune.cli.main import main
+
+KERNEL = Path(__file__).resolve().parent.parent / "kernels" / "dot.c"
+SMALL = ["-D", "N=20000", "-D", "REPS=3"]
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("AUTOTUNE_DB", raising=False)
+
+
+@pytest.fixture()
+def kernel(tmp_path) -> Path:
+    path = tmp_path / "dot.c"
+    shutil.copy(KERNEL, path)
+    return path
+
+
+def _json(capsys, argv) -> dict:
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_sweep_then_resume(kernel, tmp_path, capsys):
+    argv = ["measure", str(kernel), *SMALL, "--variants", "static,-,t1 dynamic,4,t2",
+            "--repetitions", "2", "--json", "--db", str(tmp_path / "m.db")]
+    out = _json(capsys, argv)
+    (loop,) = out["loops"]
+    assert loop["loop"] == f"{kernel}:21" and out["machine"]["cores"] >= 1
+    assert out["flags"]["defines"] == {"N": "20000", "REPS": "3"}
+    assert loop["baseline"]["status"] == "ok" and loop["baseline"]["runs"] == 2
+    assert [(v["schedule"], v["chunk"], v["threads"]) for v in loop["variants"]] == [
+        ("static", None, 1), ("dynamic", 4, 2)]
+    for v in loop["variants"]:
+        assert v["status"] == "ok" and v["message"] == "" and v["runs"] == 2
+        assert v["measured_s"] == pytest.approx(sum(v["times_s"]) / 2)  # median of two
+    assert (loop["binaries"], loop["compiles"], loop["runs_measured"]) == (2, 2, 6)
+    again = _json(capsys, argv)["loops"][0]
+    assert (again["runs_measured"], again["runs_resumed"], again["binaries"]) == (0, 6, 0)
+    assert [v["times_s"] for v in again["variants"]] == [v["times_s"] for v in loop["variants"]]
+
+
+def test_table_of_a_space_from_options(kernel, tmp_path, capsys):
+    rc = main(["measure", str(kernel), *SMALL, "--schedules", "static,guided", "--chunks",
+               "none,64", "--threads", "2", "--repetitions", "1", "--db", str(tmp_path / "t.db"),
+               "--compile-mode", "per-variant", "--quiet"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "baseline (original)" in out and "speedup" in out
+    for key in ("static,-,t2", "static,64,t2", "guided,-,t2", "guided,64,t2"):
+        assert key in out
+    assert "5 binary(ies) needed" in out and "runs stored in" in out
+
+
+def test_program_printing_its_own_time_needs_check_ignore(tmp_path, capsys):
+    text = REDUCTION_C.replace('    return 0;', '    printf("time %.9f\\n", omp_get_wtime());\n'
+                                                 '    return 0;')
+    path = write_program(tmp_path, text, "timed.c")
+    base = ["measure", str(path), "--variants", "static,-,t2", "--json",
+            "--db", str(tmp_path / "c.db")]
+    noisy = _json(capsys, base)["loops"][0]
+    assert noisy["variants"][0]["status"] == "wrong-output"
+    assert any("differs between runs" in w for w in noisy["warnings"])
+    clean = _json(capsys, [*base, "--check-ignore", "^time", "--fresh"])["loops"][0]
+    assert clean["variants"][0]["status"] == "ok"
+    assert not any("differs between runs" in w for w in clean["warnings"])
+    unchecked = _json(capsys, [*base, "--check", "none", "--fresh"])["loops"][0]
+    assert unchecked["variants"][0]["status"] == "ok"
+
+
+def test_original_that_does_not_link_is_one_clear_error(tmp_path, capsys):
+    text = REDUCTION_C.replace("    return 0;", "    missing_function();\n    return 0;").replace(
+        "#include <omp.h>", "#include <omp.h>\nvoid missing_function(void);")
+    path = write_program(tmp_path, text, "nolink.c")
+    rc = main(["measure", str(path), "--variants", "static", "--db", str(tmp_path / "e.db")])
+    err = capsys.readouterr().err
+    assert rc == 2 and len(err.strip().splitlines()) == 1
+    assert "the original program does not compile: gcc" in err
+    assert "undefined reference to `missing_function'" in err
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--repetitions", "0"], "--repetitions must be at least 1"),
+    (["--loop", "999"], "no OpenMP loop '999'"),
+    (["--variants", "fastest"], "unknown schedule 'fastest'"),
+    (["--exhaustive", "--threads", "2"], "cannot be combined"),
+    (["--cc", "no-such-cc-xyz"], "no-such-cc-xyz"),
+    (["--check-ignore", "(["], "bad --check-ignore pattern"),
+])
+def test_bad_input_is_exit_2(kernel, tmp_path, capsys, extra, message):
+    rc = main(["measure", str(kernel), *SMALL, "--db", str(tmp_path / "b.db"), *extra])
+    err = capsys.readouterr().err
+    assert rc == 2 and message in err and "Traceback" not in err

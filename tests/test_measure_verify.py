@@ -1,0 +1,56 @@
+"""Output comparison: exact text, numbers within the stated tolerance."""
+
+from __future__ import annotations
+
+from autotune.measure.verify import compare_outputs, drop_lines, select_output
+
+
+def ok(a: str, b: str, **kw) -> bool:
+    return compare_outputs(a, b, **kw)[0]
+
+
+def test_reordered_sums_pass_real_errors_fail():
+    assert ok("sum = 1.644929066861e+00\n", "sum = 1.644929066862e+00\n")
+    assert ok("x 1000000.0", "x 1000000.5")  # 5e-7 relative
+    assert not ok("x 1000000.0", "x 1000002.0")  # 2e-6 relative
+    assert not ok("sum = 1.644929066861e+00", "sum = 1.646573995928e+00")
+    ok_, msg = compare_outputs("a 1.5 b", "a 1.5 c")
+    assert not ok_ and "'b'" in msg and "'c'" in msg
+
+
+def test_absolute_tolerance_near_zero_and_special_values():
+    assert ok("r 1.2e-17", "r -3.4e-17")
+    assert not ok("r 1.2e-17", "r 2.0e-8")
+    assert ok("r -0.000000", "r 0.000000")
+    assert ok("nan inf -inf", "nan inf -inf")
+    assert not ok("inf", "-inf") and not ok("nan", "1.0")
+    assert not ok("r 1.00", "r 1.10", atol=0.01)
+    assert ok("r 1.000", "r 1.005", rtol=0.01)
+    assert not ok("r 1.000", "r 1.005")
+
+
+def test_last_printed_digit_flip_is_accepted_for_fractions_only():
+    assert ok("avg 0.12", "avg 0.13")  # a rounding flip at 2 decimals
+    assert not ok("avg 0.12", "avg 0.14")
+    assert ok("v 1.5e+03", "v 1.6e+03")
+    assert not ok("count 10", "count 11")  # integers must match exactly
+    assert not ok("avg 0.12", "avg 0.130")  # different printed precision
+
+
+def test_token_structure_and_whitespace():
+    assert ok("a  b\n\n1 2\n", "a b 1\t2")
+    ok_, msg = compare_outputs("1 2 3", "1 2")
+    assert not ok_ and "3 tokens" in msg
+    assert not ok("x1", "x2") and ok("x1y", "x1y")
+
+
+def test_selection_and_ignored_lines():
+    assert select_output("o", "e", "stdout") == "o"
+    assert select_output("o", "e", "stderr") == "e"
+    assert "o" in select_output("o", "e", "both") and "e" in select_output("o", "e", "both")
+    assert select_output("o", "e", "none") == ""
+    import re
+    text = "result 3\ntime 0.51 s\n"
+    assert drop_lines(text, [re.compile(r"^time")]) == "result 3"
+    assert ok(drop_lines(text, [re.compile("^time")]),
+              drop_lines("result 3\ntime 9.9 s\n", [re.compile("^time")]))

@@ -1,0 +1,84 @@
+"""Coefficient files: format, round trip, shipped defaults, one-line errors."""
+
+import datetime as dt
+import json
+
+import numpy as np
+import pytest
+
+from autotune.errors import UserError
+from autotune.measure.machine import Machine
+from autotune.models.defaults import (
+    DEFAULT_PATH,
+    FILE_FORMAT,
+    load_model,
+    machine_label,
+    read_coefficients,
+    save_coefficients,
+)
+from autotune.models.powerlaw import ExtendedPowerLawModel, PowerLawModel
+
+MACHINE = Machine(cpu_model="Test CPU 3000", cores=2, l1d_bytes=32768, l1d_assoc=8,
+                  l2_bytes=1 << 20, l2_assoc=8, l3_bytes=32 << 20, l3_assoc=16, line_bytes=64,
+                  compiler_version="gcc 12")
+
+
+def fitted(cls, k, target="wall", seed=0):
+    rng = np.random.default_rng(seed)
+    X = 10 ** rng.uniform(0, 3, (30, k))
+    X[:, k - 2 :] = np.where(rng.random((30, 2)) < 0.5, 0.0, 1.0) if k == 9 else X[:, k - 2 :]
+    y = 1e-6 * X[:, 0] ** 0.5 * np.exp(rng.normal(0, 0.01, 30))
+    return cls(target=target).fit(X, y), X
+
+
+def test_save_and_load_round_trip(tmp_path):
+    faithful, Xf = fitted(PowerLawModel, 4)
+    extended, Xe = fitted(ExtendedPowerLawModel, 9)
+    cpu, _ = fitted(PowerLawModel, 4, target="cpu", seed=1)
+    path = save_coefficients([faithful, extended, cpu], tmp_path / "c.json", MACHINE,
+                             date=dt.date(2024, 5, 1))
+    doc = json.loads(path.read_text())
+    assert doc["format"] == FILE_FORMAT
+    assert doc["label"] == "fitted on Test CPU 3000 (2 cores, gcc 12), 2024-05-01"
+    assert doc["machine"]["fingerprint"] == MACHINE.fingerprint
+    assert [(m["model"], m["target"]) for m in doc["models"]] == [
+        ("faithful", "wall"), ("extended", "wall"), ("faithful", "cpu")]
+    back = load_model("powerlaw", path)
+    assert isinstance(back, PowerLawModel)
+    assert back.predict(Xf) == pytest.approx(faithful.predict(Xf))
+    assert back.metadata_["label"].startswith("fitted on Test CPU 3000")
+    ext = load_model("extended", path)
+    assert ext.predict(Xe) == pytest.approx(extended.predict(Xe))
+    assert load_model("faithful", path, target="cpu").coef_ == pytest.approx(cpu.coef_)
+
+
+def test_errors_are_user_errors(tmp_path):
+    faithful, _ = fitted(PowerLawModel, 4)
+    path = save_coefficients([faithful], tmp_path / "c.json", MACHINE)
+    with pytest.raises(UserError, match="target 'cpu'"):
+        load_model("faithful", path, target="cpu")
+    with pytest.raises(UserError, match="unknown model"):
+        load_model("neural", path)
+    with pytest.raises(UserError, match="not found"):
+        load_model("faithful", tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text('{"format": "other"}')
+    with pytest.raises(UserError, match="not an autotune coefficients file"):
+        read_coefficients(tmp_path / "bad.json")
+    (tmp_path / "broken.json").write_text("{")
+    with pytest.raises(UserError, match="cannot read"):
+        read_coefficients(tmp_path / "broken.json")
+
+
+def test_label_from_dict():
+    assert machine_label({"cpu_model": "X"}, dt.date(2020, 1, 2)) == "fitted on X, 2020-01-02"
+
+
+def test_shipped_defaults_load_or_say_so():
+    if DEFAULT_PATH.exists():
+        for name in ("faithful", "extended"):
+            m = load_model(name)
+            assert m.metadata_["label"].startswith("fitted on ")
+            assert len(m.coef_) == len(m.feature_names_)
+    else:
+        with pytest.raises(UserError, match="autotune calibrate"):
+            load_model("faithful")
