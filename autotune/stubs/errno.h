@@ -1,0 +1,3 @@
+extern int errno;
+#define EINVAL 22
+#define ENOMEM 12

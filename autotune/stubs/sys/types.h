@@ -1,0 +1,1 @@
+#include "_autotune_types.h"
