@@ -289,3 +289,45 @@ def test_struct_elements_and_pointer_rows():
     assert array(r, "pts")["distinct_elements"] == len({2 * i for i in range(50)} | set(range(50)))
     assert array(r, "rows")["distinct_elements"] == 350
     assert array(r, "rows")["layout"] == "rows"
+
+
+def test_per_thread_footprint_from_json_plain_data():
+    """The model may load records from JSON: arrays must be enough on their own."""
+    import json
+
+    from autotune.frontend.records import Clauses, Directive, LoopRecord
+
+    code = """double a[80][80], b[80][80];
+    void f(void) { int i, j;
+    #pragma omp parallel for collapse(2)
+    for (i = 1; i < 79; i++)
+      for (j = 1; j < 79; j++) a[i][j] = b[i - 1][j] + b[i][j + 1]; }"""
+    r = analyze(code, threads=2)
+    d = Directive("omp parallel for collapse(2)", "parallel for", "t.c", 1, Clauses(collapse=2))
+    clone = LoopRecord("x", "t.c", 1, "f", d, d, trip_count=r.trip_count,
+                       footprint_bytes=r.footprint_bytes,
+                       arrays=json.loads(json.dumps(r.arrays)))
+    for p, sched, chunk in ((2, "static", None), (3, "dynamic", 5), (4, "guided", None)):
+        assert per_thread_footprint(clone, p, sched, chunk) == per_thread_footprint(
+            r, p, sched, chunk)
+    assert per_thread_footprint(clone, 2, "static", None) == r.footprint_bytes_per_thread
+
+
+def test_pointer_moved_inside_loop_is_not_trusted():
+    code = """double *p; double a[100];
+    void f(void) { int i;
+    #pragma omp parallel for private(p)
+    for (i = 0; i < 100; i++) { p = &a[i]; p[1] = 2.0; } }"""
+    r = analyze(code)
+    assert r.footprint_bytes is None
+    assert any("pointer p is reassigned" in w for w in r.warnings)
+
+
+def test_member_array_of_an_element_counts_the_element():
+    code = """struct cell { double v[4]; int n; }; struct cell grid[30];
+    void f(void) { int i;
+    #pragma omp parallel for
+    for (i = 0; i < 30; i += 2) grid[i].v[i % 4] = grid[i + 1].n; }"""
+    r = analyze(code)
+    assert array(r, "grid")["elem_size"] == 40
+    assert r.footprint_bytes == 40 * 30

@@ -123,3 +123,18 @@ int main(void)
     assert loop["ops"] == {"add": ref["iterations"], "mul": ref["iterations"],
                            "sqrt": ref["iterations"]}
     assert loop["tunable"] is True
+
+
+@pytest.mark.parametrize("n,p,schedule,chunk", [
+    (10, 3, "static", 2), (1000, 4, "dynamic", 7), (17, 2, "dynamic", 1), (5, 8, "static", 3),
+    (100, 3, "guided", 4)])
+def test_chunk_samples_agree_with_full_chunk_lists(n, p, schedule, chunk):
+    from autotune.analysis.footprint import thread_chunk_samples
+
+    full = thread_chunks(n, p, schedule, chunk)
+    for cap in (1, 2, 10_000):
+        sampled = thread_chunk_samples(n, p, schedule, chunk, cap)
+        for (st, sz), (st2, sz2, total) in zip(full, sampled, strict=True):
+            assert total == int(sz.sum())
+            k = min(len(st), cap + 1) if schedule != "guided" else len(st)
+            assert st2[:k].tolist() == st[:k].tolist() and sz2[:k].tolist() == sz[:k].tolist()

@@ -1,14 +1,13 @@
 """Model features of hand-built loop records: no compile, no run."""
 
 import math
-import sys
-import types
 
 import numpy as np
 import pytest
 
 from autotune.frontend.records import Clauses, Directive, LoopRecord
 from autotune.measure.machine import Machine
+from autotune.models import features
 from autotune.models.features import (
     EXTENDED_FEATURES,
     FAITHFUL_FEATURES,
@@ -37,7 +36,7 @@ def triad_record(schedule=None, chunk=None, num_threads=None):
 @pytest.fixture(autouse=True)
 def no_analysis_module(monkeypatch):
     """Test the documented fallback unless a test installs a footprint function."""
-    monkeypatch.setitem(sys.modules, "autotune.analysis.footprint", None)
+    monkeypatch.setattr(features, "_footprint_function", lambda: None)
 
 
 def test_faithful_features_static_two_threads():
@@ -128,11 +127,12 @@ def test_analysis_footprint_function_is_used_when_present(monkeypatch):
         calls.append((threads, schedule, chunk))
         return 4096
 
-    mod = types.ModuleType("autotune.analysis.footprint")
-    mod.per_thread_footprint = per_thread_footprint
-    monkeypatch.setitem(sys.modules, "autotune.analysis.footprint", mod)
-    f = loop_features(triad_record(), Variant("dynamic", 8, 2), MACHINE)
+    monkeypatch.setattr(features, "_footprint_function", lambda: per_thread_footprint)
+    rec = triad_record()
+    f = loop_features(rec, Variant("dynamic", 8, 2), MACHINE)
+    loop_features(rec, Variant("dynamic", 8, 2), MACHINE)  # answered from the record's cache
     assert calls == [(2, "dynamic", 8)]
+    assert "_per_thread_footprint_cache" not in rec.to_dict()
     assert f.footprint_source == "analysis" and f.x1_cache == pytest.approx(CAPACITY / 4096)
 
 
@@ -163,3 +163,12 @@ def test_oversubscribed_imbalance_uses_the_cores():
     rec.iterations = 16
     f = loop_features(rec, Variant("static", None, 4), MACHINE)
     assert f.imbalance == pytest.approx(9 / 8)  # 4 threads time-share 2 cores
+
+
+def test_partly_unknown_footprint_uses_the_known_arrays():
+    rec = triad_record()
+    rec.footprint_bytes = None  # e.g. val[k] with k from rowptr[i]: not sizeable
+    rec.arrays = [{"name": "y", "distinct_bytes": 8000}, {"name": "val", "distinct_bytes": None},
+                  {"name": "x", "distinct_bytes": 4000}]
+    f = loop_features(rec, Variant("static", None, 2), MACHINE)
+    assert f.footprint_source == "partial" and f.footprint_per_thread == 6000

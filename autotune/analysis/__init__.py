@@ -1,0 +1,1 @@
+"""Loop analysis: trip counts, weighted ops, data footprint (entry: ``loop.analyze_loop``)."""

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis import exprs
+from autotune.analysis.astutil import decl_ids, deref_as_arrayref, written_names
+from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.ops import BINOP_KIND, math_name
 from autotune.analysis.symbols import ArrayInfo, Scope, _params, struct_member_type
@@ -93,7 +95,8 @@ class Walker:
         self.stack: list[str] = []
         self.in_switch = 0
         self.used_fixed: set[str] = set()
-        self.region_decls: set[int] = _decl_ids(region)
+        self.region_decls: set[int] = decl_ids(region)
+        self.region_writes: set[str] = written_names(region)
         self.region = region
 
     def warn(self, text: str) -> None:
@@ -151,7 +154,7 @@ class Walker:
             self.warn(f"line {line}: loop over {cname} may exit early "
                       f"({exprs.to_c_node(extra)}): counted to its bound (upper bound)")
         if not header.known:
-            ln.csr = _csr_pattern(header)
+            ln.csr = csr_pattern(header)
         inner = Ctx(ctx.scope, {**ctx.loopvars, cname: header.var if header.known else None},
                     ctx.fixed, ctx.aliases, ctx.prefix, ctx.depth)
         self.body(ln, node.stmt, inner, 1.0)
@@ -162,10 +165,8 @@ class Walker:
     def _estimate_unknown(self, ln: LoopNode, header: Header, line: int) -> None:
         why = "; ".join(header.symbolic) or "bounds unknown"
         if ln.csr:
-            sizes = [a.info.derivs[0][1] for a in _all_accesses(ln)
-                     if a.csr_var == header.var and a.info.derivs[0][1]]
-            if sizes:
-                ln.csr_total = float(min(sizes))
+            ln.csr_total = csr_total(ln, header.var)
+            if ln.csr_total is not None:
                 self.warn(f"line {line}: {header.var} runs over data-dependent bounds "
                           f"{header.lower_text} .. {header.upper_text}: assumed "
                           f"{int(ln.csr_total)} trips in total (the size of the arrays it "
@@ -179,7 +180,7 @@ class Walker:
         ln = LoopNode(None, kind, line)
         self._cond_ops(ln, node.cond, ctx)
         self.body(ln, node.stmt, ctx, 1.0)
-        bound = self._while_bound(node, ctx)
+        bound = while_bound(node, lambda n, at: self.build(ctx, n, at), ctx.scope.info.parents)
         if bound is None:
             self.warn(f"line {line}: {kind} loop with a data-dependent condition: counted once")
         else:
@@ -191,48 +192,6 @@ class Walker:
     def _cond_ops(self, ln: LoopNode, cond: c_ast.Node | None, ctx: Ctx) -> None:
         if cond is not None:
             self.expr(ln, cond, ctx, 1.0)
-
-    def _while_bound(self, node: c_ast.Node, ctx: Ctx) -> int | None:
-        """Trips of ``while (k < LIMIT && ...)`` with ``k`` stepped by a constant."""
-        for conj in _conjuncts(node.cond):
-            if not (isinstance(conj, c_ast.BinaryOp) and conj.op in ("<", "<=", ">", ">=")):
-                continue
-            for var_node, lim_node, op in ((conj.left, conj.right, conj.op),
-                                           (conj.right, conj.left, _flip(conj.op))):
-                if not isinstance(var_node, c_ast.ID):
-                    continue
-                step = _body_step(node.stmt, var_node.name)
-                try:
-                    limit = self.build(ctx, lim_node, node)
-                except Symbolic:
-                    continue
-                start = self._value_before(node, var_node.name, ctx)
-                if step is None or not isinstance(limit, (int, float)) or start is None:
-                    continue
-                trips = _trips(start, limit, op, step)
-                if trips is not None:
-                    return trips
-        return None
-
-    def _value_before(self, node: c_ast.Node, name: str, ctx: Ctx) -> int | float | None:
-        parent = ctx.scope.info.parents.get(id(node))
-        if not isinstance(parent, c_ast.Compound):
-            return None
-        items = parent.block_items or []
-        for item in reversed(items[: next(i for i, s in enumerate(items) if s is node)]):
-            rhs = None
-            if isinstance(item, c_ast.Decl) and item.name == name:
-                rhs = item.init
-            elif (isinstance(item, c_ast.Assignment) and item.op == "="
-                  and isinstance(item.lvalue, c_ast.ID) and item.lvalue.name == name):
-                rhs = item.rvalue
-            if rhs is not None or (isinstance(item, c_ast.Decl) and item.name == name):
-                try:
-                    v = self.build(ctx, rhs, item) if rhs is not None else None
-                except Symbolic:
-                    return None
-                return v if isinstance(v, (int, float)) else None
-        return None
 
     # ---- statements ----------------------------------------------------------
     def body(self, ln: LoopNode, s: c_ast.Node | None, ctx: Ctx, f: float) -> None:
@@ -330,7 +289,7 @@ class Walker:
                 ln.ops["add"] += f
             self.expr(ln, e.expr, ctx, f, "rw", index)
         elif op == "*":
-            target = _deref_as_arrayref(e.expr)
+            target = deref_as_arrayref(e.expr)
             if target is not None:
                 self.access(ln, target, ctx, mode, at=e, f=f)
             else:
@@ -358,6 +317,9 @@ class Walker:
             base = base.name
         for s in subs_nodes:
             self.expr(ln, s, ctx, f, index=True)
+        if isinstance(base, c_ast.StructRef) and not isinstance(base.name, c_ast.ID):
+            self.expr(ln, base, ctx, f, mode)  # a member array of an element: that element
+            return
         line = e.coord.line if e.coord else 0
         text = exprs.to_c_node(e)
         name, info = self._array_of(base, ctx, at)
@@ -370,7 +332,14 @@ class Walker:
             return
         subs: list[Expr | None] = []
         why, csr_var = "", None
+        moved = (isinstance(base, c_ast.ID) and base.name in self.region_writes
+                 and info.derivs[0][0] == "ptr")
+        if moved:
+            why = f"pointer {base.name} is reassigned inside the loop"
         for s in subs_nodes:
+            if moved:
+                subs.append(None)
+                continue
             try:
                 subs.append(self.build(ctx, s, at))
             except Symbolic as exc:
@@ -455,102 +424,10 @@ class Walker:
                 fixed[p.name] = self.build(ctx, a, at)
             except Symbolic as exc:
                 fixed[p.name] = exc
-        self.region_decls |= _decl_ids(callee.body)
+        self.region_decls |= decl_ids(callee.body)
         inner = Ctx(Scope(callee, ctx.scope.ast), {}, fixed, aliases, f"{name}.", ctx.depth + 1)
         self.stack.append(name)
         try:
             self.body(ln, callee.body, inner, f)
         finally:
             self.stack.pop()
-
-
-def _decl_ids(node: c_ast.Node) -> set[int]:
-    out = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.Decl):
-            out.add(id(n))
-        stack.extend(c for _, c in n.children())
-    return out
-
-
-def _all_accesses(ln: LoopNode) -> list[Access]:
-    out = list(ln.accesses)
-    for child, _ in ln.children:
-        out += _all_accesses(child)
-    return out
-
-
-def _csr_pattern(h: Header) -> str | None:
-    """``for (j = P[e]; j < P[e + 1]; ...)``: returns ``P``."""
-    a, b = h.start_node, h.limit_node
-    if not (isinstance(a, c_ast.ArrayRef) and isinstance(b, c_ast.ArrayRef)):
-        return None
-    if not (isinstance(a.name, c_ast.ID) and isinstance(b.name, c_ast.ID)
-            and a.name.name == b.name.name):
-        return None
-    sb = b.subscript
-    if (isinstance(sb, c_ast.BinaryOp) and sb.op == "+" and isinstance(sb.right, c_ast.Constant)
-            and sb.right.value == "1"
-            and exprs.to_c_node(sb.left) == exprs.to_c_node(a.subscript)):
-        return a.name.name
-    return None
-
-
-def _conjuncts(cond: c_ast.Node | None) -> list[c_ast.Node]:
-    if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&":
-        return _conjuncts(cond.left) + _conjuncts(cond.right)
-    return [cond] if cond is not None else []
-
-
-def _flip(op: str) -> str:
-    return {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
-
-
-def _body_step(stmt: c_ast.Node, name: str) -> int | None:
-    """The constant a body adds to ``name`` (``k++``, ``k += 2``), if it does only that."""
-    steps = []
-    stack = [stmt]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.UnaryOp) and isinstance(n.expr, c_ast.ID) and n.expr.name == name:
-            steps.append({"++": 1, "p++": 1, "--": -1, "p--": -1}.get(n.op))
-        elif (isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)
-              and n.lvalue.name == name):
-            if n.op in ("+=", "-=") and isinstance(n.rvalue, c_ast.Constant):
-                try:
-                    v = exprs.parse_constant(n.rvalue)
-                except Symbolic:
-                    v = None
-                steps.append(v if n.op == "+=" else (-v if v is not None else None))
-            else:
-                steps.append(None)
-        stack.extend(c for _, c in n.children())
-    if len(steps) != 1 or not isinstance(steps[0], int) or steps[0] == 0:
-        return None
-    return steps[0]
-
-
-def _trips(start: float, limit: float, op: str, step: int) -> int | None:
-    import math
-
-    if step > 0 and op in ("<", "<="):
-        span = limit - start + (1 if op == "<=" else 0)
-        return max(0, math.ceil(span / step))
-    if step < 0 and op in (">", ">="):
-        span = start - limit + (1 if op == ">=" else 0)
-        return max(0, math.ceil(span / -step))
-    return None
-
-
-def _deref_as_arrayref(e: c_ast.Node) -> c_ast.ArrayRef | None:
-    """``*p`` -> ``p[0]``; ``*(p + i)`` -> ``p[i]``."""
-    if isinstance(e, c_ast.ID):
-        return c_ast.ArrayRef(e, c_ast.Constant("int", "0"), e.coord)
-    if isinstance(e, c_ast.BinaryOp) and e.op == "+":
-        if isinstance(e.left, c_ast.ID):
-            return c_ast.ArrayRef(e.left, e.right, e.coord)
-        if isinstance(e.right, c_ast.ID):
-            return c_ast.ArrayRef(e.right, e.left, e.coord)
-    return None

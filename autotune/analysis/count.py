@@ -17,7 +17,7 @@ import numpy as np
 from autotune.analysis import exprs
 from autotune.analysis.body import LoopNode
 from autotune.analysis.exprs import Symbolic
-from autotune.analysis.points import CAP, Points
+from autotune.analysis.points import CAP, Points, TooLarge
 
 
 @dataclass
@@ -28,6 +28,7 @@ class Counts:
     per_iteration: dict[int, np.ndarray] = field(default_factory=dict)
     trip_count: int | None = None  # distributed iterations (collapsed space)
     sampled: int = 1  # >1: some expansion kept one point in ``sampled``
+    uniform: bool = False  # every distributed iteration does the same work
     warnings: list[str] = field(default_factory=list)
 
 
@@ -41,23 +42,30 @@ def bound_vars(node: LoopNode) -> set[str]:
     return out
 
 
-def distributed_trip(root: LoopNode, collapse: int) -> int | None:
-    """Iterations of the ``collapse`` outermost levels (the ones OpenMP distributes)."""
+def distributed_trip(root: LoopNode, collapse: int) -> tuple[int | None, str]:
+    """Iterations of the ``collapse`` outermost levels (the ones OpenMP distributes).
+
+    Returns (count, why it is unknown).
+    """
     chain = chain_of(root, collapse)
-    if len(chain) < collapse or not all(n.known for n in chain):
-        return None
+    if len(chain) < collapse:
+        return None, f"collapse({collapse}) over {len(chain)} perfectly nested loops"
     pts = Points(1)
     for depth, node in enumerate(chain):
+        if not node.known:
+            why = "; ".join(node.header.symbolic) if node.header else "not canonical"
+            return None, why or "bounds not evaluable"
         try:
             start, cnt = pts.counts(node.header.plain())
-        except Symbolic:
-            return None
-        needed = depth + 1 < collapse and node.var in bound_vars_chain(chain[depth + 1:])
-        if needed:
-            pts = pts.expand(node.var, start, cnt, node.header.step, cap=CAP * 4)
-        else:
-            pts = pts.scaled(cnt)
-    return int(round(pts.weight.sum()))
+            if depth + 1 < collapse and node.var in bound_vars_chain(chain[depth + 1:]):
+                pts = pts.expand(node.var, start, cnt, node.header.step, cap=CAP * 4)
+            else:
+                pts = pts.scaled(cnt)
+        except Symbolic as exc:
+            return None, exc.what
+        except TooLarge as exc:
+            return None, f"collapsed space too large to count ({exc})"
+    return int(round(pts.weight.sum())), ""
 
 
 def bound_vars_chain(chain: list[LoopNode]) -> set[str]:
@@ -83,6 +91,10 @@ def count(root: LoopNode, collapse: int, want_work: bool, trip: int | None) -> C
     """Executions of every loop body; per distributed iteration when ``want_work``."""
     res = Counts(trip_count=trip)
     want_work = want_work and trip is not None
+    chain = chain_of(root, collapse)
+    inner_bounds = set().union(*(bound_vars(c) for c, _ in root.children))
+    if want_work and not ({n.var for n in chain} & inner_bounds):
+        res.uniform, want_work = True, False  # no bound depends on a distributed variable
     _visit(root, Points(1), 0, collapse, want_work, res)
     if res.sampled > 1:
         res.warnings.append(f"iteration counts estimated by sampling 1 point in {res.sampled}")

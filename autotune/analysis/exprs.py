@@ -35,6 +35,13 @@ BINARY = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
 
 def parse_constant(node: c_ast.Constant) -> int | float:
     """Value of a C literal (integer suffixes, hex, octal, chars, floats)."""
+    try:
+        return _literal(node)
+    except (ValueError, IndexError):
+        raise Symbolic(f"literal {node.value}") from None
+
+
+def _literal(node: c_ast.Constant) -> int | float:
     text = node.value
     if node.type == "char" or text.startswith("'"):
         body = text.strip("'")

@@ -59,7 +59,8 @@ def progressions(acc: dict, collapse: int, runs: Runs | None
         if i < collapse - 1:  # outer collapsed levels: needed for linear iteration numbers
             pts = pts.expand(var, start, cnt, lv["step"])
         elif i == axis:
-            base = exprs.evaluate(flat, {**pts.columns, var: start})
+            with np.errstate(all="ignore"):
+                base = exprs.evaluate(flat, {**pts.columns, var: start})
             pts.payload["start"] = np.broadcast_to(np.asarray(base), (pts.n,)).astype(np.int64)
             pts.payload["stride"] = np.full(pts.n, aff[var] * lv["step"], dtype=np.int64)
             pts.payload["count"] = np.asarray(cnt, dtype=np.int64)
@@ -91,6 +92,8 @@ def _bound_vars_below(dom: list[dict]) -> list[set[str]]:
 # ---- unions ------------------------------------------------------------------
 def union_size(start: np.ndarray, stride: np.ndarray, count: np.ndarray) -> int | None:
     """Number of distinct integers in the union of progressions; None if too costly."""
+    if (count == 1).all():  # enumerated elements
+        return count_distinct(start)
     keep = count > 0
     s, d, c = start[keep], stride[keep], count[keep]
     if len(s) == 0:
@@ -99,11 +102,11 @@ def union_size(start: np.ndarray, stride: np.ndarray, count: np.ndarray) -> int 
     s = np.where(neg, s + d * (c - 1), s)
     d = np.abs(d)
     d = np.where(c == 1, 0, d)
-    strides = np.unique(d[d > 0])
-    if len(strides) == 0:
+    pos = d[d > 0]
+    if len(pos) == 0:
         return count_distinct(s)
-    if len(strides) == 1:
-        g = int(strides[0])
+    if (pos == pos[0]).all():
+        g = int(pos[0])
         r = s % g
         q = s // g
         return _interval_union(r, q, q + np.where(d == 0, 1, c))
@@ -151,6 +154,11 @@ def count_distinct(x: np.ndarray) -> int:
     """Distinct values by sorting (faster than np.unique's hashing on big int arrays)."""
     if len(x) == 0:
         return 0
+    lo, hi = int(x.min()), int(x.max())
+    if hi - lo <= max(8 * len(x), 1 << 20) and hi - lo <= 100_000_000:
+        seen = np.zeros(hi - lo + 1, dtype=bool)
+        seen[x - lo] = True
+        return int(np.count_nonzero(seen))
     x = np.sort(x)
     return int(1 + np.count_nonzero(x[1:] != x[:-1]))
 
@@ -241,6 +249,30 @@ def thread_chunks(trip: int, threads: int, schedule: str | None, chunk: int | No
     return [(starts[t::p], sizes[t::p]) for t in range(p)]
 
 
+def thread_chunk_samples(trip: int, threads: int, schedule: str | None, chunk: int | None,
+                         cap: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """Like ``thread_chunks`` but at most ``cap + 1`` chunks per thread, plus the
+    thread's total iterations: a 16M-iteration ``dynamic,1`` loop must not build
+    16M-element arrays just to rank one variant."""
+    p = max(1, threads)
+    kind = (schedule or "static").lower()
+    uniform = kind in ("static", "dynamic") and chunk
+    if not uniform:
+        return [(st, sz, int(sz.sum())) for st, sz in thread_chunks(trip, p, schedule, chunk)]
+    c = max(1, int(chunk))
+    nchunks = -(-trip // c)
+    out = []
+    for t in range(p):
+        mine = max(0, -(-(nchunks - t) // p))  # chunks t, t+p, t+2p, ... < nchunks
+        idx = t + p * np.arange(min(mine, cap + 1), dtype=np.int64)
+        starts = idx * c
+        sizes = np.minimum(c, trip - starts)
+        last = t + p * (mine - 1)
+        total = (mine - 1) * c + min(c, trip - last * c) if mine else 0
+        out.append((starts, sizes, int(total)))
+    return out
+
+
 def _guided_sizes(trip: int, p: int, c: int) -> np.ndarray:
     sizes = []
     rem = trip
@@ -253,12 +285,16 @@ def _guided_sizes(trip: int, p: int, c: int) -> np.ndarray:
 
 
 def per_thread(arrays: list[dict], collapse: int, trip: int, threads: int,
-               schedule: str | None, chunk: int | None) -> tuple[int | None, bool]:
-    """Max over threads of the distinct bytes each thread touches; (bytes, exact?)."""
-    total, _ = footprint(arrays, collapse, None)
+               schedule: str | None, chunk: int | None,
+               total: int | None = None) -> tuple[int | None, bool]:
+    """Max over threads of the distinct bytes each thread touches; (bytes, exact?).
+
+    ``total`` (the whole loop's footprint) caps extrapolated estimates.
+    """
     best: int | None = 0
     exact = True
-    for starts, sizes in thread_chunks(trip, threads, schedule, chunk):
+    for starts, sizes, thread_iters in thread_chunk_samples(trip, threads, schedule, chunk,
+                                                             RUN_CAP):
         if len(starts) == 0:
             continue
         if len(starts) > RUN_CAP:
@@ -266,7 +302,9 @@ def per_thread(arrays: list[dict], collapse: int, trip: int, threads: int,
             part, _ = footprint(arrays, collapse, sample)
             if part is None:
                 return None, False
-            est = math.ceil(part * int(sizes.sum()) / max(1, int(sizes[:RUN_CAP].sum())))
+            est = math.ceil(part * thread_iters / max(1, int(sizes[:RUN_CAP].sum())))
+            if total is None:
+                total = footprint(arrays, collapse, None)[0]
             value = est if total is None else min(est, total)
             exact = False
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from pycparser import c_ast
 
 from autotune.analysis import exprs
@@ -36,13 +37,12 @@ def analyze_loop(record: LoopRecord, for_node: c_ast.For, enclosing: list[c_ast.
     chain = chain_of(root, collapse)
     if len(chain) < collapse:
         reasons.append(f"collapse({collapse}) but only {len(chain)} perfectly nested loops")
-    trip = distributed_trip(root, collapse) if root.header is not None else None
+    trip, why = distributed_trip(root, collapse) if root.header is not None else (None, "")
     for node in chain:
         if node.header is not None:
             record.symbolic += [s for s in node.header.symbolic if s not in record.symbolic]
-    if trip is None and root.header is not None:
-        what = "; ".join(record.symbolic) or "bounds not evaluable"
-        reasons.append(f"trip count of the parallel loop is unknown ({what})")
+    if trip is None and root.header is not None and len(chain) >= collapse:
+        reasons.append(f"trip count of the parallel loop is unknown ({why})")
     record.trip_count = trip
     counts = count(root, collapse, trip is not None and trip <= WORK_CAP, trip)
     deepest = _fill_nest(record, root, counts.executions)
@@ -179,8 +179,6 @@ def _fill_ops(record: LoopRecord, root: LoopNode, deepest: LoopNode, counts,
     weighted = 0.0
     work = None
     if counts.per_iteration or record.trip_count == 0:
-        import numpy as np
-
         work = np.zeros(record.trip_count)
     for node in _walk(root):
         n = counts.executions.get(id(node), 0.0)
@@ -199,8 +197,10 @@ def _fill_ops(record: LoopRecord, root: LoopNode, deepest: LoopNode, counts,
     elif record.iterations is None:  # estimated nest: the innermost body's own ops
         own = {k: _tidy(v) for k, v in sorted(deepest.ops.items()) if v}
         record.ops_per_iteration = OpCounts(own, _tidy(weights.weighted(own)))
-    if work is not None:
-        record.work_per_iteration = [float(x) for x in work]
+    if counts.uniform and record.trip_count:  # one shared float: cheap for millions
+        record.work_per_iteration = [_tidy(weighted / record.trip_count)] * record.trip_count
+    elif work is not None:
+        record.work_per_iteration = work.tolist()
 
 
 def _tidy(x: float) -> float:
@@ -229,7 +229,7 @@ def _fill_footprint(record: LoopRecord, root: LoopNode, collapse: int, trip: int
     if total is None:
         record.warnings.append("footprint unknown for some arrays (see arrays)")
         return
-    value, exact = per_thread(arrays, collapse, trip, threads, "static", None)
+    value, _ = per_thread(arrays, collapse, trip, threads, "static", None, total)
     record.footprint_bytes_per_thread = value
 
 
@@ -239,5 +239,6 @@ def per_thread_footprint(record: LoopRecord, threads: int, schedule: str,
     if record.trip_count is None or record.footprint_bytes is None:
         return None
     collapse = max(1, record.directive.clauses.collapse or 1)
-    value, _ = per_thread(record.arrays, collapse, record.trip_count, threads, schedule, chunk)
+    value, _ = per_thread(record.arrays, collapse, record.trip_count, threads, schedule, chunk,
+                          record.footprint_bytes)
     return value

@@ -1,22 +1,24 @@
 """Operation kinds and the weight table that turns op counts into one number.
 
-The default weights are relative costs with a double-precision add = 1.
+Unit: the reciprocal throughput of one scalar double add (ADDSD, 0.5 cycle
+on Skylake and Zen), so add = 1 and a weight is "cycles per op x 2".
 
-* Arithmetic instructions: reciprocal throughputs of the scalar SSE2
-  instructions in Agner Fog's "Instruction tables" (Skylake and Zen rows,
-  www.agner.org/optimize), divided by ADDSD's 0.5 cycles: ADDSD/SUBSD/MULSD
-  and compares 0.5 -> 1; DIVSD about 4 -> 8; SQRTSD 4 to 6 -> 10; a 32-bit
-  IDIV (our ``%``) about 6 -> 12.  Integer and floating operations share
-  one weight per kind: the front end does not type every expression.
-* Math-library calls: glibc 2.36 (Debian 12) timed on the development machine
-  (AMD EPYC, gcc 12 -O2 -fno-tree-vectorize) with a throughput loop of
-  independent calls over 4096 doubles, as a multiple of the same loop doing
-  one multiply (~0.5 ns per element), rounded.  The method is in
-  docs/analysis.md.  ``f``/``l`` variants (``sqrtf``, ``expl``) use the
-  double weight unless the table names them.
+* Instructions, from Agner Fog's "Instruction tables" (www.agner.org/optimize,
+  Skylake and Zen rows, reciprocal throughput): ADDSD/SUBSD/MULSD, compares
+  and logic 0.5 cycle -> 1; DIVSD 4 cycles -> 8; 32-bit IDIV (``%``) about
+  6 cycles -> 12.  Integer and floating operations share one weight per kind
+  (the analysis does not type every expression).
+* Math-library calls, timed on the development machine (glibc 2.36, gcc 12
+  -O2 -fno-tree-vectorize, AMD EPYC VM): a throughput loop of independent
+  calls over 4096 doubles, minimum ns per call over 4 runs, converted to
+  cycles with the clock implied by the same loop doing DIVSD (4 cycles per
+  element, 1.3 ns), times 2.  ``sqrt`` is measured the same way (an inlined
+  SQRTSD plus the errno check).  Entries marked "est." in docs/analysis.md
+  were not timed and copy a related function.  ``f``/``l`` variants use the
+  double weight unless listed (``expf``, ``sinf`` are).
 
-These are estimates for ranking, not cycle-accurate costs; a calibration on
-the target machine replaces them through ``WeightTable.from_json``.
+These are estimates for ranking variants, not cycle-accurate costs; a
+calibration on the target machine replaces them with ``WeightTable.from_json``.
 """
 
 from __future__ import annotations
@@ -30,16 +32,17 @@ ARITH_WEIGHTS = {
     "cmp": 1.0, "logic": 1.0, "bit": 1.0, "neg": 1.0,
 }
 MATH_WEIGHTS = {
-    "sqrt": 10.0, "cbrt": 35.0, "fabs": 1.0, "abs": 1.0, "labs": 1.0,
-    "floor": 2.0, "ceil": 2.0, "trunc": 2.0, "round": 2.0, "rint": 2.0, "nearbyint": 2.0,
-    "fmin": 1.0, "fmax": 1.0, "copysign": 1.0, "fma": 1.0, "fdim": 1.0,
-    "exp": 12.0, "exp2": 8.0, "expm1": 14.0, "log": 11.0, "log2": 11.0, "log10": 16.0,
-    "log1p": 14.0, "pow": 33.0, "hypot": 16.0, "fmod": 16.0, "remainder": 16.0,
-    "sin": 18.0, "cos": 18.0, "tan": 27.0, "asin": 10.0, "acos": 10.0, "atan": 17.0,
-    "atan2": 41.0, "sinh": 25.0, "cosh": 25.0, "tanh": 28.0, "asinh": 25.0, "acosh": 25.0,
-    "atanh": 25.0, "erf": 10.0, "erfc": 10.0, "lgamma": 40.0, "tgamma": 40.0,
-    "ldexp": 2.0, "frexp": 2.0, "modf": 2.0, "scalbn": 2.0, "logb": 2.0,
-    "lround": 2.0, "lrint": 2.0, "llround": 2.0, "llrint": 2.0,
+    "sqrt": 15.0, "cbrt": 71.0, "fabs": 1.0, "abs": 1.0, "labs": 1.0,
+    "floor": 8.0, "ceil": 8.0, "trunc": 8.0, "round": 8.0, "rint": 8.0, "nearbyint": 8.0,
+    "fmin": 2.0, "fmax": 2.0, "copysign": 2.0, "fma": 2.0, "fdim": 2.0,
+    "exp": 34.0, "exp2": 21.0, "expm1": 40.0, "log": 29.0, "log2": 29.0, "log10": 39.0,
+    "log1p": 35.0, "pow": 66.0, "hypot": 35.0, "fmod": 32.0, "remainder": 32.0,
+    "sin": 51.0, "cos": 52.0, "tan": 56.0, "asin": 28.0, "acos": 28.0, "atan": 49.0,
+    "atan2": 78.0, "sinh": 58.0, "cosh": 58.0, "tanh": 64.0, "asinh": 60.0, "acosh": 60.0,
+    "atanh": 60.0, "erf": 27.0, "erfc": 27.0, "lgamma": 100.0, "tgamma": 100.0,
+    "ldexp": 8.0, "frexp": 8.0, "modf": 8.0, "scalbn": 8.0, "logb": 8.0,
+    "lround": 8.0, "lrint": 8.0, "llround": 8.0, "llrint": 8.0,
+    "expf": 23.0, "sinf": 21.0,
 }
 BINOP_KIND = {
     "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
@@ -47,8 +50,9 @@ BINOP_KIND = {
     "&&": "logic", "||": "logic",
     "&": "bit", "|": "bit", "^": "bit", "<<": "bit", ">>": "bit",
 }
-SOURCE = ("arithmetic: Agner Fog instruction tables (Skylake/Zen reciprocal throughput, "
-          "ADDSD=1); libm: glibc throughput loop on the development machine, multiply=1")
+SOURCE = ("instructions: Agner Fog's instruction tables (Skylake/Zen reciprocal throughput, "
+          "ADDSD = 1); libm: glibc 2.36 throughput loops on the development machine, "
+          "cycles x 2 (docs/analysis.md)")
 
 
 def math_name(name: str) -> str | None:
@@ -69,7 +73,7 @@ class WeightTable:
     """Relative cost of each operation kind; ``weighted`` applies it to counts."""
 
     weights: dict[str, float] = field(default_factory=lambda: {**ARITH_WEIGHTS, **MATH_WEIGHTS})
-    call: float = 10.0  # any kind the table does not list (unknown library call)
+    call: float = 30.0  # any kind the table does not list (an external call)
     source: str = SOURCE
 
     def weight(self, kind: str) -> float:
@@ -96,7 +100,7 @@ class WeightTable:
         weights = {**ARITH_WEIGHTS, **MATH_WEIGHTS}
         for k, v in data.get("weights", {}).items():
             weights[str(k)] = float(v)
-        return cls(weights=weights, call=float(data.get("call", 10.0)),
+        return cls(weights=weights, call=float(data.get("call", 30.0)),
                    source=str(data.get("source", "user table")))
 
     def save(self, path: str | Path) -> None:

@@ -35,7 +35,8 @@ class Points:
 
     def value(self, e: Expr) -> np.ndarray:
         """``e`` evaluated at every point (broadcast to length n)."""
-        v = exprs.evaluate(e, self.columns)
+        with np.errstate(all="ignore"):
+            v = exprs.evaluate(e, self.columns)
         return np.broadcast_to(np.asarray(v), (self.n,))
 
     def counts(self, level: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -68,9 +69,16 @@ class Points:
         stride = 1
         if total > cap:
             if not sample:
-                raise TooLarge(f"{total} points")
+                raise TooLarge(f"{total} iteration points to enumerate")
             stride = -(-total // cap)
         ends = np.cumsum(cnt)
+        if stride == 1 and self.n == 1:  # common: the outermost level
+            p = Points(total, {k: np.repeat(v, total) for k, v in self.columns.items()},
+                       np.full(total, self.weight[0]),
+                       {k: np.repeat(v, total) for k, v in self.payload.items()})
+            p.columns[var] = np.asarray(start)[0] + step * np.arange(total)
+            p.sampled = self.sampled
+            return p
         if stride == 1:
             parent = np.repeat(np.arange(self.n), cnt)
             t = np.arange(total) - np.repeat(ends - cnt, cnt)

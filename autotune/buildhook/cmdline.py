@@ -46,6 +46,7 @@ class Source:
 
     index: int  # position in ``Command.args``
     path: str  # as written
+    forced: bool = False  # C because of ``-x c``, not because of its name
 
 
 @dataclass
@@ -89,8 +90,6 @@ class Command:
             return self.no_compile
         if self.unsupported:
             return self.unsupported
-        if self.reads_stdin:
-            return "a source is read from stdin"
         if not self.openmp:
             return "compiled without -fopenmp: OpenMP pragmas are ignored"
         return ""
@@ -197,7 +196,7 @@ def parse_command(argv: list[str]) -> Command:
             if a == "-":
                 cmd.reads_stdin = True
             elif _language_of(a, lang) == "c":
-                cmd.sources.append(Source(i - 1, a))
+                cmd.sources.append(Source(i - 1, a, forced=not a.endswith(_C_EXTENSIONS)))
             else:
                 cmd.other_inputs.append(a)
             continue

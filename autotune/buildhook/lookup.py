@@ -229,6 +229,8 @@ def build_tuned(cmd: Command, src: Source, data: bytes, rows: dict[str, dict],
 
     exact = data.decode("utf-8", "surrogateescape")
     cflags = [f"-U{u}" for u in cmd.undefined] + list(cmd.cpp_flags)
+    if src.forced:
+        cflags += ["-x", "c"]
     try:
         unit = analyze_file(src.path, defines=dict(cmd.defines), include_dirs=cmd.include_dirs,
                             cflags=cflags, threads=int(machine.get("cores") or 1),

@@ -116,14 +116,20 @@ class LoopRecord:
 
     def to_dict(self) -> dict:
         """JSON form with the field names promised by ``autotune analyze --json``."""
-        d = asdict(self)
+        # asdict deep-copies every field: leave out the per-iteration work list
+        # (millions of numbers for a big loop) instead of copying then dropping it.
+        work, self.work_per_iteration = self.work_per_iteration, None
+        try:
+            d = asdict(self)
+        finally:
+            self.work_per_iteration = work
         d["directive"] = self.directive.to_dict()
         d["clauses"] = self.directive.clauses.to_dict()
         d["parallel"] = self.parallel.to_dict() if self.parallel else None
         d["directive_text"] = self.directive.text
         d["directive"] = self.directive.kind
         d["directive_line"] = self.directive.line
-        d.pop("work_per_iteration", None)  # can be millions of numbers
+        d.pop("work_per_iteration", None)
         return d
 
 

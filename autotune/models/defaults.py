@@ -20,6 +20,8 @@ fitted in one calibration::
 
 Each entry of ``models`` is exactly ``model.to_dict()``, so it can also be
 stored on its own (e.g. in the measurement database under the fingerprint).
+Other top-level keys (calibration adds ``preference``: which model ranked
+held-out kernels better) are kept and ignored here.
 """
 
 from __future__ import annotations

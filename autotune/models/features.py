@@ -12,8 +12,9 @@ the same way. Precise definitions are in ``docs/model.md``.
 from __future__ import annotations
 
 import ast
+import importlib
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -71,7 +72,7 @@ class LoopFeatures:
     n: int  # distributed iterations per run
     executions: int
     footprint_per_thread: int  # Df, bytes
-    footprint_source: str  # analysis | record | proportional
+    footprint_source: str  # analysis | record | proportional | partial (see _footprint)
     x1_cache: float
     x2_ops_per_thread: float
     x3_max_chunk_iters: float
@@ -171,24 +172,50 @@ def _work_array(record: LoopRecord, n: int) -> np.ndarray | None:
     return arr
 
 
+def _footprint_function() -> Callable[..., int | None] | None:
+    """The analysis stage's ``per_thread_footprint(record, threads, schedule, chunk)``."""
+    for module in ("autotune.analysis.loop", "autotune.analysis.footprint"):
+        try:
+            fn = getattr(importlib.import_module(module), "per_thread_footprint", None)
+        except ImportError:
+            continue
+        if fn is not None:
+            return fn
+    return None
+
+
 def _footprint(record: LoopRecord, threads: int, schedule: str, chunk: int | None,
                sim: ScheduleResult) -> tuple[int, str]:
     """Df: distinct bytes the busiest thread touches in one run, and where it came from."""
-    try:
-        from autotune.analysis.footprint import per_thread_footprint
-    except ImportError:
-        per_thread_footprint = None
+    per_thread_footprint = _footprint_function()
     if per_thread_footprint is not None:
-        value = per_thread_footprint(record, threads, schedule, chunk)
+        # The exact per-thread union is the costly part of ranking; calibration
+        # asks for the same (record, variant) once per held-out fold, so the
+        # answers are kept on the record object itself (dies with it).
+        cache = record.__dict__.setdefault("_per_thread_footprint_cache", {})
+        key: tuple = (threads, schedule, chunk)
+        if schedule in ("static", "dynamic") and (chunk or schedule == "dynamic"):
+            # the analysis deals fixed-size chunks round-robin for both kinds
+            key = (threads, "round-robin", chunk or 1)
+        if key not in cache:
+            cache[key] = per_thread_footprint(record, threads, schedule, chunk)
+        value = cache[key]
         if value is not None:
             return int(value), "analysis"
     if (record.footprint_bytes_per_thread is not None and record.threads == threads
             and schedule == "static" and chunk is None):
         return int(record.footprint_bytes_per_thread), "record"
-    if record.footprint_bytes is None:
-        raise FeatureError(f"{record.id}: data footprint unknown")
+    total, source = record.footprint_bytes, "proportional"
+    if total is None:
+        # Some arrays could not be sized (indirect or data-dependent indices):
+        # the known arrays give a lower bound, which still ranks the variants.
+        known = [a.get("distinct_bytes") for a in record.arrays]
+        known = [int(b) for b in known if b]
+        if not known:
+            raise FeatureError(f"{record.id}: data footprint unknown")
+        total, source = sum(known), "partial"
     share = float(sim.thread_iters.max()) / sim.n if sim.n else 1.0
-    return int(math.ceil(record.footprint_bytes * share)), "proportional"
+    return int(math.ceil(total * share)), source
 
 
 def overhead_cost_ops(schedule: str, threads: int, dispatches: int, cores: int) -> float:

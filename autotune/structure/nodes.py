@@ -73,7 +73,8 @@ class StructNode:
 
     @property
     def timed(self) -> bool:
-        return self.span is not None and self.duplicate_of is None
+        """Measured: a span to wrap, or the whole program (timed from start to exit)."""
+        return (self.span is not None or self.kind == "program") and self.duplicate_of is None
 
     def walk(self, depth: int = 0) -> Iterator[tuple[StructNode, int]]:
         """Pre-order traversal with depths (root depth 0)."""

@@ -1,0 +1,42 @@
+"""Small pycparser helpers shared by the body walker."""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+
+def decl_ids(node: c_ast.Node) -> set[int]:
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Decl):
+            out.add(id(n))
+        stack.extend(c for _, c in n.children())
+    return out
+
+
+def written_names(node: c_ast.Node) -> set[str]:
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
+            out.add(n.lvalue.name)
+        elif (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")
+              and isinstance(n.expr, c_ast.ID)):
+            out.add(n.expr.name)
+        stack.extend(c for _, c in n.children())
+    return out
+
+
+def deref_as_arrayref(e: c_ast.Node) -> c_ast.ArrayRef | None:
+    """``*p`` -> ``p[0]``; ``*(p + i)`` -> ``p[i]``."""
+    if isinstance(e, c_ast.ID):
+        return c_ast.ArrayRef(e, c_ast.Constant("int", "0"), e.coord)
+    if isinstance(e, c_ast.BinaryOp) and e.op == "+":
+        if isinstance(e.left, c_ast.ID):
+            return c_ast.ArrayRef(e.left, e.right, e.coord)
+        if isinstance(e.right, c_ast.ID):
+            return c_ast.ArrayRef(e.right, e.left, e.coord)
+    return None

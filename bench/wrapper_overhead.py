@@ -1,0 +1,141 @@
+"""Compile-time overhead of autotune-cc in apply mode on a warm cache.
+
+Builds the small Make project of the tests (4 C sources in two directories,
+an assembly file, a link) with ``CC=gcc`` and with ``CC="autotune-cc gcc"``,
+two of the four sources having tuned variants in a fresh database, after one
+warm-up build that fills the wrapper's caches. Builds alternate (plain,
+wrapped, plain, ...) so that machine noise hits both alike; ``make -j1`` so
+that the figure is the sum of the compiles. Also times single compile
+commands (a tuned source, an untuned one) directly.
+
+Python's start-up is most of the wrapper's cost, so the script measures two
+interpreter settings: as this environment has it (``PYTHONDONTWRITEBYTECODE``
+set means every run recompiles the wrapper's modules from source) and with a
+bytecode cache (what a normal installation has; kept in a temporary
+``PYTHONPYCACHEPREFIX`` so the source tree is not touched).
+
+    python bench/wrapper_overhead.py [--reps 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT / "tests" / "data" / "buildhook" / "make_project"
+DEFINES = {"N": "3000", "STEPS": "4"}
+
+
+def wrapper() -> str:
+    here = Path(sys.executable).parent / "autotune-cc"
+    return str(here) if here.is_file() else (shutil.which("autotune-cc") or "autotune-cc")
+
+
+def timed(argv: list[str], cwd: Path, env: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of all children) of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def tune(proj: Path, db: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from autotune.frontend import analyze_file
+    from autotune.measure.machine import detect_machine
+    from autotune.measure.store import Store
+    from autotune.tuning.persist import save_winner
+    from autotune.variants.space import Variant
+
+    with Store(db) as store:
+        fp = store.add_machine(detect_machine("gcc"))
+        for rel, key in (("src/stencil.c", "dynamic,4,t2"), ("main.c", "guided,-,t-")):
+            path = proj / rel
+            unit = analyze_file(str(path), defines=DEFINES, include_dirs=[str(proj / "include")])
+            for rec in unit.loops:
+                save_winner(store, source_text=path.read_text(), defines=DEFINES,
+                            machine_fp=fp, record=rec, variant=Variant.from_key(key),
+                            baseline_s=1.0, best_s=0.5)
+
+
+def compare(label: str, plain_cmd, wrapped_cmd, cwd: Path, env: dict, reps: int,
+            before=None) -> None:  # noqa: ANN001
+    rows = {"plain": [], "wrapped": []}
+    for _ in range(reps):
+        for name, cmd in (("plain", plain_cmd), ("wrapped", wrapped_cmd)):
+            if before:
+                before()
+            rows[name].append(timed(cmd, cwd, env))
+    pw = statistics.median(w for w, _ in rows["plain"])
+    ww = statistics.median(w for w, _ in rows["wrapped"])
+    pc = statistics.median(c for _, c in rows["plain"])
+    wc = statistics.median(c for _, c in rows["wrapped"])
+    print(f"  {label:<34} plain {pw * 1000:7.1f} ms  wrapped {ww * 1000:7.1f} ms  "
+          f"wall {100 * (ww - pw) / pw:+6.1f}%   cpu {pc * 1000:6.1f} -> {wc * 1000:6.1f} ms "
+          f"({100 * (wc - pc) / pc:+6.1f}%)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=7, help="builds per configuration")
+    args = parser.parse_args()
+    if shutil.which("make") is None:
+        print("make is not installed", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="autotune-bench-") as tmp_s:
+        tmp = Path(tmp_s)
+        proj = tmp / "project"
+        shutil.copytree(PROJECT, proj)
+        base = {k: v for k, v in os.environ.items() if not k.startswith("AUTOTUNE_")}
+        base.update(AUTOTUNE_DB=str(tmp / "results.db"), AUTOTUNE_CACHE_DIR=str(tmp / "cache"))
+        tune(proj, tmp / "results.db")
+        cc = wrapper()
+        print(f"wrapper: {cc}; median of {args.reps} runs each, alternating; "
+              f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+        settings = [("environment as is"
+                     + (" (PYTHONDONTWRITEBYTECODE set)" if base.get("PYTHONDONTWRITEBYTECODE")
+                        else ""), dict(base))]
+        cached = {k: v for k, v in base.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        cached["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+        settings.append(("with a bytecode cache", cached))
+        clean = ["make", "-s", "clean"]
+        for label, env in settings:
+            subprocess.run(clean, cwd=proj, env=env, check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(["make", "-s", f"CC={cc} gcc"], cwd=proj, env=env, check=True,
+                           stdout=subprocess.DEVNULL)  # warm-up: fills the caches
+            log = tmp / "results.builds.jsonl"
+            last = log.read_text().splitlines()[-4:]
+            cached_n = sum('"cached": true' in ln for ln in last)
+            print(f"\n{label}; warm-up build done ({cached_n}/4 decisions already cached)")
+
+            def do_clean(env=env) -> None:  # noqa: ANN001
+                subprocess.run(clean, cwd=proj, env=env, check=True, stdout=subprocess.DEVNULL)
+
+            compare("make -j1 (4 C + 1 asm + link)", ["make", "-s", "CC=gcc"],
+                    ["make", "-s", f"CC={cc} gcc"], proj, env, args.reps, do_clean)
+            flags = ["-Iinclude", "-DN=3000", "-DSTEPS=4", "-O2", "-fopenmp", "-MMD", "-MP",
+                     "-c"]
+            for rel, what in (("src/stencil.c", "tuned"), ("src/reduce.c", "original")):
+                one = [*flags, rel, "-o", str(tmp / "one.o")]
+                compare(f"one compile ({what}: {rel})", ["gcc", *one], [cc, "gcc", *one],
+                        proj, env, args.reps)
+            compare("wrapper start-up only (--version)", ["true"], [cc, "--version"], proj,
+                    env, args.reps)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,20 @@
+"""The wrapper's copy of the tuned-table keys must agree with the tuner's."""
+
+from __future__ import annotations
+
+from autotune.buildhook import keys
+from autotune.frontend.records import Directive, LoopRecord
+from autotune.tuning import persist
+
+
+def test_keys_agree_with_tune_persistence():
+    text = "int x;\r\n#pragma omp parallel for\r\nfor (;;) {}\n"
+    as_tune_reads = text.replace("\r\n", "\n")  # Path.read_text: universal newlines
+    assert keys.content_hash(keys.text_of(text.encode())) == persist.content_hash(as_tune_reads)
+    for defines in ({}, {"N": "100"}, {"N": "100", "M": "", "A": "1"}):
+        assert keys.defines_key(defines) == persist.defines_key(defines)
+    assert keys.defines_key({"N": "1"}) != keys.defines_key({"N": "2"})
+    d = Directive("omp parallel for", "parallel for", "a.c", 11)
+    rec = LoopRecord(id="a.c:12", file="a.c", line=12, function="f", directive=d, parallel=d,
+                     column=5)
+    assert keys.loop_key(rec.line, rec.column) == persist.loop_key(rec)

@@ -1,0 +1,112 @@
+"""The rank and tune modes of autotune-cc, driven as a build would drive them."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from buildhook_support import (
+    DATA,
+    by_source,
+    copy_project,
+    hook_env,
+    report,
+    run,
+    symbols,
+    warnings_in,
+    wrapper_exe,
+)
+
+DYNAMIC = re.compile(r"GOMP_loop_(nonmonotonic_)?dynamic")
+
+
+@pytest.fixture
+def proj(tmp_path) -> Path:
+    return copy_project("two_files", tmp_path)
+
+
+@pytest.fixture
+def expected(proj) -> str:
+    run(["gcc", "-fopenmp", "-O2", "main.c", "fill.c", "-o", "plain"], proj)
+    return run(["./plain"], proj).stdout
+
+
+def fake_tune_env(tmp_path: Path, proj: Path) -> dict:
+    """Tune mode with a stand-in tuner that records its calls and stores dynamic,8."""
+    tool = json.dumps([sys.executable, str(DATA / "fake_tune.py")])
+    (proj / ".autotune.toml").write_text(f"[build]\nmode = \"tune\"\ntune_command = {tool}\n")
+    return hook_env(tmp_path, FAKE_TUNE_CALLS=str(tmp_path / "calls.jsonl"),
+                    FAKE_TUNE_VARIANT="dynamic,8,t-")
+
+
+def calls(tmp_path: Path) -> list[dict]:
+    path = tmp_path / "calls.jsonl"
+    return [json.loads(ln) for ln in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_rank_mode_compiles_the_predicted_best(tmp_path, proj, expected, capsys):
+    env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
+    proc = run([wrapper_exe(), "gcc", "-fopenmp", "-O2", "main.c", "fill.c", "-o", "prog"],
+               proj, env)
+    assert warnings_in(proc.stderr) == []
+    assert run(["./prog"], proj).stdout == expected
+    rep = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))
+    loops = rep["main.c"]["loops"] + rep["fill.c"]["loops"]
+    assert len(loops) == 2 and all(ld["reason"].startswith("predicted") for ld in loops)
+    for ld in loops:  # a prediction is compiled exactly when it beats the original
+        assert (ld["used"] == "tuned") == ("faster" in ld["reason"])
+        assert (ld["variant"] == "baseline") == (ld["used"] == "original")
+
+
+def test_tune_mode_tunes_a_whole_program_command_once(tmp_path, proj, expected, capsys):
+    env = fake_tune_env(tmp_path, proj)
+    argv = [wrapper_exe(), "gcc", "-fopenmp", "-O2", "main.c", "fill.c", "-o", "prog"]
+    run(argv, proj, env)
+    got = calls(tmp_path)
+    assert sorted(c["argv"][0] for c in got) == ["fill.c", "main.c"]
+    main_call = next(c["argv"] for c in got if c["argv"][0] == "main.c")
+    assert main_call[main_call.index("--extra-source") + 1] == str(proj / "fill.c")
+    assert DYNAMIC.search(symbols(proj / "prog"))
+    assert run(["./prog"], proj).stdout == expected
+    run(argv, proj, env)
+    assert len(calls(tmp_path)) == 2  # tuned results are reused, not tuned again
+    rep = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))
+    assert rep["fill.c"]["used"] == rep["main.c"]["used"] == "tuned"
+
+
+def test_tune_mode_tunes_separate_compiles_at_the_link(tmp_path, proj, expected, capsys):
+    env = fake_tune_env(tmp_path, proj)
+    for name in ("main", "fill"):
+        run([wrapper_exe(), "gcc", "-fopenmp", "-O2", "-c", f"{name}.c", "-o", f"{name}.o"],
+            proj, env)
+    assert calls(tmp_path) == []  # one file is not a program: nothing to measure yet
+    assert not DYNAMIC.search(symbols(proj / "fill.o"))
+    run([wrapper_exe(), "gcc", "-fopenmp", "main.o", "fill.o", "-o", "prog"], proj, env)
+    got = calls(tmp_path)
+    assert sorted(c["argv"][0] for c in got) == ["fill.c", "main.c"]
+    assert all("--extra-source" in c["argv"] for c in got)
+    assert DYNAMIC.search(symbols(proj / "fill.o"))  # recompiled tuned before the link
+    assert DYNAMIC.search(symbols(proj / "prog"))
+    assert run(["./prog"], proj).stdout == expected
+    rep = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))
+    assert rep["fill.c"]["used"] == "tuned" and rep["fill.c"]["output"] == "fill.o"
+
+
+def test_tune_mode_with_the_real_tuner(tmp_path, capsys):
+    """Integration with 'autotune tune' itself (smallest budget: one variant, one run)."""
+    proj = copy_project("single", tmp_path)
+    env = hook_env(tmp_path, AUTOTUNE_MODE="tune", AUTOTUNE_TUNE_ARGS="--top 1 --repetitions 1")
+    proc = run([wrapper_exe(), "gcc", "-fopenmp", "-O2", "sub/kern.c", "-o", "prog"], proj, env)
+    assert warnings_in(proc.stderr) == [], proc.stderr
+    assert run(["./prog"], proj).stdout == "sub/kern.c:13 1999.5\n"
+    db = Path(env["AUTOTUNE_DB"])
+    log = db.with_suffix(".tune.log").read_text()
+    assert "-m autotune tune sub/kern.c" in log
+    kern = by_source(report(db, capsys))["kern.c"]
+    if kern["used"] == "tuned":  # the tuner found a variant that beats the original
+        assert kern["loops"][0]["reason"].startswith("measured")
+    else:
+        assert kern["reason"].startswith("tuned during this build")
