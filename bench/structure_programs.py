@@ -30,8 +30,8 @@ from autotune.cli.main import main  # noqa: E402
 from autotune.cli.render import table  # noqa: E402
 
 CASES = {
-    "stencil2d": (["-D", "TSTEPS=20"], "N", [800, 1000, 1200, 1400, 1600], 2000),
-    "sections": (["-D", "NA=40000", "-D", "REPS=12"], "NB",
+    "stencil2d": (["-D", "TSTEPS=50"], "N", [800, 1000, 1200, 1400, 1600], 2000),
+    "sections": (["-D", "NA=40000", "-D", "REPS=24"], "NB",
                  [400000, 600000, 800000, 1000000, 1200000], 2000000),
     "mergesort_task": ([], "N", [400000, 600000, 800000, 1000000, 1200000], 2000000),
 }
@@ -70,7 +70,7 @@ def run_case(name: str, extra: list[str], macro: str, sizes: list[int], target: 
 def main_bench() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller grids (about a minute)")
-    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--repetitions", type=int, default=7)
     ap.add_argument("--only", choices=sorted(CASES), action="append")
     ap.add_argument("--statistic", choices=("median", "min"), default="median",
                     help="per node and point over the runs (min: least disturbed run)")

@@ -17,6 +17,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,6 +81,8 @@ def run(args: argparse.Namespace, tmp: Path) -> int:
                         continue
                     wall = time.perf_counter() - t0
                 ok = sum(v.ok for v in res.variants)
+                kinds = Counter(v.status for v in res.variants if not v.ok)
+                why = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
                 tot = totals[mode]
                 tot[0] += len(variants)
                 tot[1] += res.runs_measured
@@ -87,7 +90,7 @@ def run(args: argparse.Namespace, tmp: Path) -> int:
                 tot[3] += wall
                 print(f"{f.stem:14s} {record.line:<6d} {mode:12s} {len(variants):8d} "
                       f"{res.runs_measured:6d} {res.compiles:8d} {wall:8.1f} {ok:4d} "
-                      f"{len(variants) - ok:6d}", flush=True)
+                      f"{len(variants) - ok:6d} {why}", flush=True)
     print("-" * len(head))
     for mode, (nv, runs, compiles, wall) in totals.items():
         print(f"{'total':14s} {'':6s} {mode:12s} {int(nv):8d} {int(runs):6d} {int(compiles):8d} "

@@ -8,11 +8,13 @@ wrapped, plain, ...) so that machine noise hits both alike; ``make -j1`` so
 that the figure is the sum of the compiles. Also times single compile
 commands (a tuned source, an untuned one) directly.
 
-Python's start-up is most of the wrapper's cost, so the script measures two
-interpreter settings: as this environment has it (``PYTHONDONTWRITEBYTECODE``
-set means every run recompiles the wrapper's modules from source) and with a
-bytecode cache (what a normal installation has; kept in a temporary
-``PYTHONPYCACHEPREFIX`` so the source tree is not touched).
+Python's start-up is most of the wrapper's cost, so the script measures the
+console script ``autotune-cc`` and the launcher ``autotune-cc --launcher``
+(the same code started with ``python -S``, as the CMake module and
+``autotune.mk`` use it), each as this environment has it
+(``PYTHONDONTWRITEBYTECODE`` set means every run recompiles the modules from
+source) and with a bytecode cache (what a normal installation has; kept in a
+temporary ``PYTHONPYCACHEPREFIX`` so the source tree is not touched).
 
     python bench/wrapper_overhead.py [--reps 7]
 """
@@ -33,6 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ROOT / "tests" / "data" / "buildhook" / "make_project"
 DEFINES = {"N": "3000", "STEPS": "4"}
+# A larger translation unit (8 OpenMP loops, ~0.15 s at -O3): where the fixed
+# per-compile cost of the wrapper lands for a typical kernel file.
+KERNEL = ROOT / "tests" / "data" / "c" / "nas_style_cg.c"
 
 
 def wrapper() -> str:
@@ -62,11 +67,14 @@ def tune(proj: Path, db: Path) -> None:
 
     with Store(db) as store:
         fp = store.add_machine(detect_machine("gcc"))
-        for rel, key in (("src/stencil.c", "dynamic,4,t2"), ("main.c", "guided,-,t-")):
-            path = proj / rel
-            unit = analyze_file(str(path), defines=DEFINES, include_dirs=[str(proj / "include")])
+        jobs = [(proj / "src/stencil.c", "dynamic,4,t2", DEFINES),
+                (proj / "main.c", "guided,-,t-", DEFINES)]
+        if (proj / "kernel.c").exists():
+            jobs.append((proj / "kernel.c", "dynamic,8,t-", {}))
+        for path, key, defines in jobs:
+            unit = analyze_file(str(path), defines=defines, include_dirs=[str(proj / "include")])
             for rec in unit.loops:
-                save_winner(store, source_text=path.read_text(), defines=DEFINES,
+                save_winner(store, source_text=path.read_text(), defines=defines,
                             machine_fp=fp, record=rec, variant=Variant.from_key(key),
                             baseline_s=1.0, best_s=0.5)
 
@@ -99,41 +107,57 @@ def main() -> int:
         tmp = Path(tmp_s)
         proj = tmp / "project"
         shutil.copytree(PROJECT, proj)
+        if KERNEL.exists():
+            shutil.copy(KERNEL, proj / "kernel.c")
+            shutil.copy(KERNEL, proj / "kernel_untuned.c")
+            with open(proj / "kernel_untuned.c", "a") as fh:
+                fh.write("/* other content: no tuned result */\n")
         base = {k: v for k, v in os.environ.items() if not k.startswith("AUTOTUNE_")}
         base.update(AUTOTUNE_DB=str(tmp / "results.db"), AUTOTUNE_CACHE_DIR=str(tmp / "cache"))
         tune(proj, tmp / "results.db")
-        cc = wrapper()
-        print(f"wrapper: {cc}; median of {args.reps} runs each, alternating; "
+        script = wrapper()
+        launcher = subprocess.run([script, "--launcher"], capture_output=True, text=True,
+                                  check=True).stdout.split()
+        print(f"median of {args.reps} runs each, plain and wrapped alternating; "
               f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-        settings = [("environment as is"
-                     + (" (PYTHONDONTWRITEBYTECODE set)" if base.get("PYTHONDONTWRITEBYTECODE")
-                        else ""), dict(base))]
+        as_is = dict(base)
         cached = {k: v for k, v in base.items() if k != "PYTHONDONTWRITEBYTECODE"}
         cached["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-        settings.append(("with a bytecode cache", cached))
+        bytecode_note = (" (PYTHONDONTWRITEBYTECODE set: modules compiled on every run)"
+                         if base.get("PYTHONDONTWRITEBYTECODE") else "")
+        settings = [
+            (f"console script {script}, environment as is{bytecode_note}", [script], as_is),
+            ("console script, with a bytecode cache", [script], cached),
+            ("launcher (autotune-cc --launcher: python -S launch.py), environment as is",
+             launcher, as_is),
+            ("launcher, with a bytecode cache", launcher, cached),
+        ]
         clean = ["make", "-s", "clean"]
-        for label, env in settings:
+        for label, cc, env in settings:
+            wrapped_cc = " ".join(cc) + " gcc"
             subprocess.run(clean, cwd=proj, env=env, check=True, stdout=subprocess.DEVNULL)
-            subprocess.run(["make", "-s", f"CC={cc} gcc"], cwd=proj, env=env, check=True,
+            subprocess.run(["make", "-s", f"CC={wrapped_cc}"], cwd=proj, env=env, check=True,
                            stdout=subprocess.DEVNULL)  # warm-up: fills the caches
-            log = tmp / "results.builds.jsonl"
-            last = log.read_text().splitlines()[-4:]
+            last = (tmp / "results.builds.jsonl").read_text().splitlines()[-4:]
             cached_n = sum('"cached": true' in ln for ln in last)
-            print(f"\n{label}; warm-up build done ({cached_n}/4 decisions already cached)")
+            print(f"\n{label}\n  (warm-up build: {cached_n}/4 decisions came from the cache)")
 
             def do_clean(env=env) -> None:  # noqa: ANN001
                 subprocess.run(clean, cwd=proj, env=env, check=True, stdout=subprocess.DEVNULL)
 
             compare("make -j1 (4 C + 1 asm + link)", ["make", "-s", "CC=gcc"],
-                    ["make", "-s", f"CC={cc} gcc"], proj, env, args.reps, do_clean)
+                    ["make", "-s", f"CC={wrapped_cc}"], proj, env, args.reps, do_clean)
             flags = ["-Iinclude", "-DN=3000", "-DSTEPS=4", "-O2", "-fopenmp", "-MMD", "-MP",
                      "-c"]
             for rel, what in (("src/stencil.c", "tuned"), ("src/reduce.c", "original")):
                 one = [*flags, rel, "-o", str(tmp / "one.o")]
-                compare(f"one compile ({what}: {rel})", ["gcc", *one], [cc, "gcc", *one],
+                compare(f"one compile ({what}: {rel})", ["gcc", *one], [*cc, "gcc", *one],
                         proj, env, args.reps)
-            compare("wrapper start-up only (--version)", ["true"], [cc, "--version"], proj,
-                    env, args.reps)
+            for rel, what in (("kernel.c", "tuned"), ("kernel_untuned.c", "original")):
+                if (proj / rel).exists():
+                    one = ["-O3", "-fopenmp", "-c", rel, "-o", str(tmp / "one.o")]
+                    compare(f"NAS-style kernel -O3 ({what})", ["gcc", *one],
+                            [*cc, "gcc", *one], proj, env, args.reps)
     return 0
 
 

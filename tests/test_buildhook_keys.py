@@ -11,7 +11,8 @@ def test_keys_agree_with_tune_persistence():
     text = "int x;\r\n#pragma omp parallel for\r\nfor (;;) {}\n"
     as_tune_reads = text.replace("\r\n", "\n")  # Path.read_text: universal newlines
     assert keys.content_hash(keys.text_of(text.encode())) == persist.content_hash(as_tune_reads)
-    for defines in ({}, {"N": "100"}, {"N": "100", "M": "", "A": "1"}):
+    odd = {"Q": 'say "hi"\\n', "T": "tab\there", "U": "é\u00ff\U0001f600\x7f", "V": "a\x01b"}
+    for defines in ({}, {"N": "100"}, {"N": "100", "M": "", "A": "1"}, odd):
         assert keys.defines_key(defines) == persist.defines_key(defines)
     assert keys.defines_key({"N": "1"}) != keys.defines_key({"N": "2"})
     d = Directive("omp parallel for", "parallel for", "a.c", 11)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
@@ -115,11 +114,13 @@ def test_compile_errors_keep_the_compiler_status(proj, tuned_env):
 
 def test_failed_tuned_compile_falls_back_to_the_original(proj, tuned_env, tmp_path):
     run(cc("-fopenmp", "-c", "sub/kern.c"), proj, tuned_env)
-    entries = list((tmp_path / "cache" / "buildhook" / "tuned").glob("*.json"))
+    from autotune.buildhook import cache
+
+    entries = list((tmp_path / "cache" / "buildhook" / "tuned").iterdir())
     assert len(entries) == 1
-    doc = json.loads(entries[0].read_text())
+    doc = cache.read_entry(str(entries[0]))
     doc["text"] = doc["text"].replace("int main", "int main(", 1)  # a broken tuned text
-    entries[0].write_text(json.dumps(doc))
+    cache.write_entry(str(entries[0]), doc)
     proc = run(cc("-fopenmp", "-c", "sub/kern.c"), proj, tuned_env)
     lines = warnings_in(proc.stderr)
     assert len(lines) == 1 and "tuned compile failed" in lines[0]
@@ -169,3 +170,17 @@ def test_cmake_dir_and_usage(tmp_path):
     assert (Path(out) / "autotune.cmake").is_file() and (Path(out) / "autotune.mk").is_file()
     usage = run([wrapper_exe()], tmp_path, check=False)
     assert usage.returncode == 2 and "usage: autotune-cc COMPILER" in usage.stderr
+
+
+def test_warm_path_imports_stay_light(proj, tuned_env):
+    """The launcher's warm path must not import what costs more than the compile it wraps."""
+    launcher = run([wrapper_exe(), "--launcher"], proj).stdout.split()
+    argv = [*launcher, "gcc", "-fopenmp", "-c", "sub/kern.c"]
+    run(argv, proj, tuned_env)  # cold: parses, fills the caches
+    warm = run(argv, proj, {**tuned_env, "PYTHONPROFILEIMPORTTIME": "1"})
+    imported = {ln.rsplit("|", 1)[-1].strip() for ln in warm.stderr.splitlines()
+                if ln.startswith("import time:")}
+    assert "autotune.buildhook.lookup" in imported and DYNAMIC.search(symbols(proj / "kern.o"))
+    heavy = {"re", "json", "dataclasses", "subprocess", "pathlib", "sqlite3", "pycparser",
+             "numpy", "autotune.frontend", "site"}
+    assert not heavy & imported, heavy & imported

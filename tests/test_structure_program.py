@@ -126,11 +126,12 @@ def test_measure_compares_sections_with_the_composition_model(tmp_path, capsys):
     assert rc == 0 and "sections as binary composition" in text and "E[max] exact" in text
 
 
-def test_predict_whole_program_with_measurement(capsys):
+def test_predict_whole_program_with_measurement(tmp_path, capsys):
     p = min(2, os.cpu_count() or 1)
+    plot = tmp_path / "tree.png"
     rc = main(["structure", str(KERNELS / "stencil2d.c"), "-D", "TSTEPS=4",
                "--sizes", "N=40,60,80,100", "--threads", f"1,{p}", "--predict", f"N=140,p={p}",
-               "--repetitions", "2", "--quiet"])
+               "--repetitions", "2", "--quiet", "--plot", str(plot)])
     out = capsys.readouterr().out
     assert rc == 0, out
     m = re.search(r"whole program: predicted (\S+) s, measured (\S+) s, error ([-+]\d+\.\d)%",
@@ -140,6 +141,7 @@ def test_predict_whole_program_with_measurement(capsys):
     loop = next(ln for ln in out.splitlines() if "omp parallel for" in ln)
     assert "138 it." in loop and "%" in loop  # size at the target, and an error figure
     assert "(sequential remainder)" in out and "k=4 x body" in out
+    assert plot.stat().st_size > 1000
 
 
 # -- the prediction logic on synthetic times (no runs) ---------------------------------------

@@ -11,53 +11,77 @@ small JSON file. Two levels:
   survives database changes that do not change the choice.
 
 Entries are written to a temporary name and renamed, so concurrent compiles
-(``make -j``) read either nothing or a whole entry.
+(``make -j``) read either nothing or a whole entry. They are ``marshal``
+data behind a SHA-256 of it (``json`` costs a warm compile more to import
+than the rest of its work; the checksum keeps a damaged file from ever
+reaching ``marshal.loads``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import marshal
 import os
-import shutil
+import sys
 import time
 
-CACHE_FORMAT = "1"
+from autotune.buildhook.keys import sha256
+
+CACHE_FORMAT = f"2-py{sys.version_info[0]}.{sys.version_info[1]}"
 
 
 def cache_root() -> str:
-    from autotune.measure.paths import cache_dir
+    from autotune.buildhook.config import cache_dir
 
-    return os.path.join(str(cache_dir()), "buildhook")
+    return os.path.join(cache_dir(), "buildhook")
 
 
 def digest(*parts: object) -> str:
-    blob = json.dumps([CACHE_FORMAT, *parts], sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    """A short key for ``parts`` (lists, strings, numbers; dicts in a fixed order)."""
+    blob = repr([CACHE_FORMAT, *parts]).encode("utf-8", "surrogatepass")
+    return sha256(blob).hexdigest()[:40]
 
 
-def read_json(path: str) -> dict | None:
+def read_entry(path: str) -> dict | None:
     try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except (OSError, ValueError):
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    body = data[32:]
+    if len(data) < 33 or sha256(body).digest() != data[:32]:
+        return None
+    try:
+        doc = marshal.loads(body)
+    except (ValueError, EOFError, TypeError):
         return None
     return doc if isinstance(doc, dict) else None
 
 
-def write_json(path: str, doc: dict) -> None:
+def write_entry(path: str, doc: dict) -> None:
     """Atomic write; a failure only costs a future cache miss."""
+    tmp = f"{path}.{os.getpid()}.{time.monotonic_ns()}.tmp"
     try:
+        body = marshal.dumps(doc)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.{time.monotonic_ns()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh)
+        with open(tmp, "wb") as fh:
+            fh.write(sha256(body).digest() + body)
         os.replace(tmp, path)
-    except OSError:
+    except (OSError, ValueError):
         try:
             os.unlink(tmp)
-        except (OSError, UnboundLocalError):
+        except OSError:
             pass
+
+
+def which(cmd: str) -> str | None:
+    """``shutil.which`` for the compiler (shutil is not imported on the warm path)."""
+    if os.sep in cmd:
+        return cmd if os.access(cmd, os.X_OK) else None
+    for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        p = os.path.join(d or ".", cmd)
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return None
 
 
 def file_signature(path: str) -> list:
@@ -81,7 +105,7 @@ def db_signature(db: str) -> list:
 
 def compiler_identity(cc: str) -> list:
     """The compiler executable the command runs, resolved, with its signature."""
-    exe = shutil.which(cc) or cc
+    exe = which(cc) or cc
     real = os.path.realpath(exe)
     return [cc, real, file_signature(real)]
 
@@ -89,14 +113,14 @@ def compiler_identity(cc: str) -> list:
 def cached_machine(cc: str, root: str) -> dict:
     """``Machine.to_dict()`` of this machine with ``cc``, cached per compiler identity."""
     key = digest("machine", compiler_identity(cc), os.cpu_count())
-    path = os.path.join(root, "machine", key + ".json")
-    doc = read_json(path)
+    path = os.path.join(root, "machine", key)
+    doc = read_entry(path)
     if doc and doc.get("fingerprint"):
         return doc
     from autotune.measure.machine import detect_machine
 
     doc = detect_machine(cc).to_dict()
-    write_json(path, doc)
+    write_entry(path, doc)
     return doc
 
 

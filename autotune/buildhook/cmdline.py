@@ -10,7 +10,6 @@ end's view of the file). Everything else is passed through untouched.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 # Options whose value may be the next argument ("-o out" as well as "-oout").
 _JOINABLE = ("-o", "-x", "-I", "-D", "-U", "-L", "-l", "-MF", "-MT", "-MQ", "-B", "-T")
@@ -36,44 +35,48 @@ _NO_COMPILE = {"-E": "-E (preprocess only)", "-S": "-S (assembly output)",
                "-fsyntax-only": "-fsyntax-only", "-###": "-### (dry run)"}
 
 
-class ResponseFileError(ValueError):
-    """An ``@file`` the driver would read but we cannot."""
-
-
-@dataclass
 class Source:
     """One input the driver compiles as C: where it sits in the expanded argv."""
 
-    index: int  # position in ``Command.args``
-    path: str  # as written
-    forced: bool = False  # C because of ``-x c``, not because of its name
+    def __init__(self, index: int, path: str, forced: bool = False) -> None:
+        self.index = index  # position in ``Command.args``
+        self.path = path  # as written
+        self.forced = forced  # C because of ``-x c``, not because of its name
+
+    def __repr__(self) -> str:
+        return f"Source({self.index}, {self.path!r}, forced={self.forced})"
 
 
-@dataclass
 class Command:
-    """A parsed compiler invocation (``compiler`` + ``args`` after ``@file`` expansion)."""
+    """A parsed compiler invocation (``compiler`` + ``args`` after ``@file`` expansion).
 
-    compiler: str
-    args: list[str]  # expanded (response files inlined)
-    launcher: list[str] = field(default_factory=list)  # e.g. ["ccache"] before the compiler
-    used_response_file: bool = False
-    sources: list[Source] = field(default_factory=list)
-    other_inputs: list[str] = field(default_factory=list)  # non-C inputs, passed through
-    defines: dict[str, str] = field(default_factory=dict)  # after every -D/-U, in order
-    undefined: list[str] = field(default_factory=list)  # -U of names not defined again
-    include_dirs: list[str] = field(default_factory=list)
-    cpp_flags: list[str] = field(default_factory=list)  # other flags that change cpp output
-    codegen_flags: list[str] = field(default_factory=list)  # -O/-f/-m: for ``autotune tune``
-    link_flags: list[str] = field(default_factory=list)  # -l/-L/-Wl,: for ``autotune tune``
-    output: str | None = None
-    compile_only: bool = False  # -c
-    no_compile: str = ""  # why the driver stops before producing code (-E, -S, ...)
-    openmp: bool = False
-    dep_files: list[str] = field(default_factory=list)  # explicit -MF / -Wp,-MD,file
-    makes_deps: bool = False  # -MD / -MMD (dependency file as a side effect)
-    debug: bool = False
-    reads_stdin: bool = False
-    unsupported: str = ""  # a flag we cannot reproduce with a moved source
+    A plain class, not a dataclass: importing ``dataclasses`` costs a warm
+    compile more than everything else the wrapper does in Python.
+    """
+
+    def __init__(self, compiler: str, args: list[str], launcher: list[str] | None = None,
+                 used_response_file: bool = False) -> None:
+        self.compiler = compiler
+        self.args = args  # expanded (response files inlined)
+        self.launcher = launcher or []  # e.g. ["ccache"] before the compiler
+        self.used_response_file = used_response_file
+        self.sources: list[Source] = []
+        self.other_inputs: list[str] = []  # non-C inputs, passed through
+        self.defines: dict[str, str] = {}  # after every -D/-U, in order
+        self.undefined: list[str] = []  # -U of names not defined again
+        self.include_dirs: list[str] = []
+        self.cpp_flags: list[str] = []  # other flags that change the preprocessed text
+        self.codegen_flags: list[str] = []  # -O/-f/-m: for ``autotune tune``
+        self.link_flags: list[str] = []  # -l/-L/-Wl,: for ``autotune tune``
+        self.output: str | None = None
+        self.compile_only = False  # -c
+        self.no_compile = ""  # why the driver stops before producing code (-E, -S, ...)
+        self.openmp = False
+        self.dep_files: list[str] = []  # explicit -MF / -Wp,-MD,file
+        self.makes_deps = False  # -MD / -MMD (dependency file as a side effect)
+        self.debug = False
+        self.reads_stdin = False
+        self.unsupported = ""  # a flag we cannot reproduce with a moved source
 
     @property
     def cxx_driver(self) -> bool:

@@ -10,8 +10,6 @@ section; a ``.autotune.toml`` may also put the keys at top level.
 from __future__ import annotations
 
 import os
-import shlex
-from dataclasses import dataclass, field
 
 MODES = ("apply", "rank", "tune", "off")
 CONFIG_NAMES = (".autotune.toml", "autotune.cfg")
@@ -21,16 +19,18 @@ class ConfigError(ValueError):
     """A config file or variable the wrapper cannot use (it then compiles unchanged)."""
 
 
-@dataclass
 class HookConfig:
-    mode: str = "apply"
-    db: str = ""  # explicit database path ('' = $AUTOTUNE_DB or the default)
-    log: str = ""  # explicit decision log path ('' = next to the database)
-    quiet: bool = False
-    tune_command: list[str] = field(default_factory=list)  # '' = python -m autotune tune
-    tune_args: list[str] = field(default_factory=list)
-    tune_timeout_s: float = 3600.0
-    source: str = ""  # the config file read, if any
+    """The settings of one compile (a plain class: see cmdline.Command on why)."""
+
+    def __init__(self) -> None:
+        self.mode = "apply"
+        self.db = ""  # explicit database path ('' = $AUTOTUNE_DB or the default)
+        self.log = ""  # explicit decision log path ('' = next to the database)
+        self.quiet = False
+        self.tune_command: list[str] = []  # [] = python -m autotune tune
+        self.tune_args: list[str] = []
+        self.tune_timeout_s = 3600.0
+        self.source = ""  # the config file read, if any
 
 
 def find_config(start: str | None = None) -> str | None:
@@ -79,6 +79,8 @@ def _words(value: object, what: str) -> list[str]:
     if isinstance(value, list):
         return [str(v) for v in value]
     if isinstance(value, str):
+        import shlex
+
         try:
             return shlex.split(value)
         except ValueError as exc:
@@ -139,13 +141,28 @@ def quiet_from_env() -> bool:
     return _truthy(os.environ.get("AUTOTUNE_QUIET", ""))
 
 
+def cache_dir() -> str:
+    """``autotune.measure.paths.cache_dir`` without importing pathlib (start-up cost).
+
+    ``tests/test_buildhook_config.py`` checks that the two agree.
+    """
+    env = os.environ.get("AUTOTUNE_CACHE_DIR")
+    if env:
+        return os.path.expanduser(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = os.path.expanduser(xdg) if xdg else os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "autotune")
+
+
+def default_db_path() -> str:
+    """``autotune.measure.paths.default_db_path``, likewise."""
+    env = os.environ.get("AUTOTUNE_DB")
+    return os.path.expanduser(env) if env else os.path.join(cache_dir(), "autotune.db")
+
+
 def db_path(cfg: HookConfig) -> str:
     """Absolute: tune mode runs commands in other directories."""
-    if cfg.db:
-        return os.path.abspath(cfg.db)
-    from autotune.measure.paths import default_db_path
-
-    return os.path.abspath(str(default_db_path()))
+    return os.path.abspath(cfg.db or default_db_path())
 
 
 def log_path(cfg: HookConfig) -> str:

@@ -12,10 +12,8 @@ another version) gets the plain name replacement.
 from __future__ import annotations
 
 import os
-import re
 
 COLMAX = 72  # the column limit GCC passes to deps_write
-_SPLIT = re.compile(r"(?<!\\)[ \t]+")
 
 
 def make_escape(path: str) -> str:
@@ -44,17 +42,39 @@ def gcc_rule(targets: list[str], deps: list[str]) -> str:
     return f"{text}:{rest}\n"
 
 
+def _split(text: str) -> list[str]:
+    """Names separated by blanks, a backslash-escaped blank being part of a name."""
+    names, cur, i = [], [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            cur.append(text[i:i + 2])
+            i += 2
+            continue
+        if c in " \t\n":
+            if cur:
+                names.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+        i += 1
+    if cur:
+        names.append("".join(cur))
+    return names
+
+
 def _first_rule(text: str) -> tuple[str, list[str], list[str]] | None:
     """(the rule's exact text, targets, prerequisites) of the file's first rule."""
-    m = re.search(r"(?<!\\)\n", text)
-    if m is None:
+    end = text.find("\n")
+    while end > 0 and text[end - 1] == "\\":
+        end = text.find("\n", end + 1)
+    if end < 0:
         return None
-    rule = text[: m.end()]
-    tokens = [t for t in _SPLIT.split(rule.replace("\\\n", " ").strip()) if t]
+    rule = text[: end + 1]
+    tokens = _split(rule.replace("\\\n", " "))
     for i, tok in enumerate(tokens):
         if tok.endswith(":") and not tok.endswith("\\:"):
-            targets = tokens[:i] + [tok[:-1]]
-            return rule, targets, tokens[i + 1:]
+            return rule, tokens[:i] + [tok[:-1]], tokens[i + 1:]
     return None
 
 

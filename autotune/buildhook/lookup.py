@@ -14,7 +14,6 @@ tune``: same executable, same version, different fingerprint).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from autotune import __version__
 from autotune.buildhook import cache, keys
@@ -29,18 +28,19 @@ class HookFailure(RuntimeError):
     """A failure inside autotune: compile the original and warn."""
 
 
-@dataclass
 class Context:
     """Per-process state shared by the sources of one command (store, machine)."""
 
-    cfg: HookConfig
-    db: str
-    compiler: str
-    log: str = ""  # the decision log (tune mode reads it at the link step)
-    root: str = field(default_factory=cache.cache_root)
-    _store: object = None
-    _machine: dict | None = None
-    _equivalents: list[dict] | None = None
+    def __init__(self, cfg: HookConfig, db: str, compiler: str, log: str = "",
+                 root: str | None = None) -> None:
+        self.cfg = cfg
+        self.db = db
+        self.compiler = compiler
+        self.log = log  # the decision log (tune mode reads it at the link step)
+        self.root = root or cache.cache_root()
+        self._store = None
+        self._machine: dict | None = None
+        self._equivalents: list[dict] | None = None
 
     def machine(self) -> dict:
         if self._machine is None:
@@ -142,8 +142,9 @@ def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str
         return dec, None
     sig = cache.db_signature(ctx.db)
     fast_key = cache.digest("decision", __version__, mode, dec.source_hash, dec.flags_key,
-                            cache.compiler_identity(ctx.compiler), os.cpu_count(), sig)
-    fast_path = os.path.join(ctx.root, "decisions", fast_key + ".json")
+                            cache.compiler_identity(ctx.compiler), os.cpu_count(), sig,
+                            src.path, mode == "tune" and cmd.compile_only)
+    fast_path = os.path.join(ctx.root, "decisions", fast_key)
     hit = _from_cache(fast_path, ctx.root)
     if hit is not None:
         hit[0].source, hit[0].path, hit[0].cached = src.path, dec.path, True
@@ -155,13 +156,13 @@ def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str
         dec.loops, tuned_key, tuned_text = [], None, None
     ctx.close()  # the last connection's close removes the WAL: part of the signature
     if cache.db_signature(ctx.db) == sig:  # nothing changed under us: safe to reuse
-        cache.write_json(fast_path, {"decision": dec.to_dict(), "tuned_key": tuned_key})
+        cache.write_entry(fast_path, {"decision": dec.to_dict(), "tuned_key": tuned_key})
         cache.prune(os.path.join(ctx.root, "decisions"))
     return dec, tuned_text
 
 
 def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | None:
-    doc = cache.read_json(path)
+    doc = cache.read_entry(path)
     if doc is None or "decision" not in doc:
         return None
     try:
@@ -170,7 +171,7 @@ def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | Non
         return None
     if not doc.get("tuned_key"):
         return dec, None
-    entry = cache.read_json(os.path.join(root, "tuned", doc["tuned_key"] + ".json"))
+    entry = cache.read_entry(os.path.join(root, "tuned", doc["tuned_key"]))
     if entry is None or not isinstance(entry.get("text"), str):
         return None
     return dec, entry["text"]
@@ -178,6 +179,9 @@ def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | Non
 
 def _decide_slow(cmd: Command, src: Source, ctx: Context, dec: SourceDecision,
                  data: bytes) -> tuple[SourceDecision, str | None, str | None]:
+    from autotune.buildhook.wrapper import ensure_site
+
+    ensure_site()  # the slow path may import third-party packages (parser, numpy)
     mode = ctx.cfg.mode
     if mode == "tune" and cmd.compile_only:
         dec.reason = "tune mode: not tuned yet; tuned when the program is linked"
@@ -206,11 +210,11 @@ def _decide_slow(cmd: Command, src: Source, ctx: Context, dec: SourceDecision,
     tuned_key = cache.digest("tuned", __version__, code, dec.source_hash, dec.flags_key,
                              sorted((k, r["variant_key"]) for k, r in rows.items()),
                              ranker.identity if ranker else None, src.path)
-    entry_path = os.path.join(ctx.root, "tuned", tuned_key + ".json")
-    entry = cache.read_json(entry_path)
+    entry_path = os.path.join(ctx.root, "tuned", tuned_key)
+    entry = cache.read_entry(entry_path)
     if entry is None:
         entry = build_tuned(cmd, src, data, rows, machine, ranker)
-        cache.write_json(entry_path, entry)
+        cache.write_entry(entry_path, entry)
         cache.prune(os.path.join(ctx.root, "tuned"))
     loops = [LoopDecision(**ld) for ld in entry["loops"]]
     dec.loops = loops
@@ -289,7 +293,7 @@ def build_tuned(cmd: Command, src: Source, data: bytes, rows: dict[str, dict],
     reason = (f"{len(accepted)} of {n_loops} loop(s) compiled tuned" if accepted
               else "no loop has a tuned variant to apply")
     return {"text": text, "used": "tuned" if accepted else "original", "reason": reason,
-            "loops": [vars(ld) for ld in loops]}
+            "loops": [ld.to_dict() for ld in loops]}
 
 
 def _gain(row: dict) -> str:

@@ -6,57 +6,114 @@ is append-only and each record is written with one ``write`` on an
 no lock is taken. ``autotune report-build`` groups the newest records into
 "the last build": records sharing ``$AUTOTUNE_BUILD_ID``, or else records no
 more than a gap apart in time.
+
+The classes are plain (no ``dataclasses``) and the line is encoded without
+the ``json`` module: both imports cost more than the rest of a warm compile's
+Python work (see docs/buildhook.md, "Cost"). Reading uses ``json``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from dataclasses import asdict, dataclass, field
 
 MAX_LOG_BYTES = 8 * 1024 * 1024  # then the log is renamed to .1 and restarted
 DEFAULT_GAP_S = 120.0
 
 
-@dataclass
 class LoopDecision:
-    loop_id: str
-    line: int
-    used: str  # "tuned" | "original"
-    variant: str = "baseline"  # Variant.key compiled
-    reason: str = ""
-    function: str = ""
+    """What was compiled for one loop: ``used`` is "tuned" or "original"."""
+
+    FIELDS = ("loop_id", "line", "used", "variant", "reason", "function")
+
+    def __init__(self, loop_id: str, line: int, used: str, variant: str = "baseline",
+                 reason: str = "", function: str = "") -> None:
+        self.loop_id, self.line, self.used = loop_id, line, used
+        self.variant, self.reason, self.function = variant, reason, function
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.FIELDS}
+
+    def __repr__(self) -> str:
+        return f"LoopDecision({self.to_dict()!r})"
 
 
-@dataclass
 class SourceDecision:
     """What the wrapper compiled for one C source, and why."""
 
-    source: str  # as written on the command line
-    path: str = ""  # absolute
-    used: str = "original"  # "tuned" | "original"
-    reason: str = ""
-    loops: list[LoopDecision] = field(default_factory=list)
-    source_hash: str = ""
-    flags_key: str = ""
-    machine: str = ""
-    cached: bool = False  # decided from the decision cache (no parse)
-    warning: bool = False  # the reason is a failure inside autotune
+    FIELDS = ("source", "path", "used", "reason", "source_hash", "flags_key", "machine",
+              "cached", "warning")
+
+    def __init__(self, source: str, path: str = "", used: str = "original", reason: str = "",
+                 loops: list[LoopDecision] | None = None, source_hash: str = "",
+                 flags_key: str = "", machine: str = "", cached: bool = False,
+                 warning: bool = False) -> None:
+        self.source = source  # as written on the command line
+        self.path = path  # absolute
+        self.used = used  # "tuned" | "original"
+        self.reason = reason
+        self.loops = list(loops or [])
+        self.source_hash = source_hash
+        self.flags_key = flags_key
+        self.machine = machine
+        self.cached = cached  # decided from the decision cache (no parse)
+        self.warning = warning  # the reason is a failure inside autotune
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = {k: getattr(self, k) for k in self.FIELDS}
+        d["loops"] = [ld.to_dict() for ld in self.loops]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> SourceDecision:
-        loops = [LoopDecision(**ld) for ld in d.get("loops", [])]
-        known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__ and k != "loops"}
-        return cls(**known, loops=loops)
+        loops = [LoopDecision(**{k: v for k, v in ld.items() if k in LoopDecision.FIELDS})
+                 for ld in d.get("loops", [])]
+        return cls(**{k: v for k, v in d.items() if k in cls.FIELDS}, loops=loops)
+
+    def __repr__(self) -> str:
+        return f"SourceDecision({self.to_dict()!r})"
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _json_str(s: str) -> str:
+    out = []
+    for c in s:
+        o = ord(c)
+        if c in _ESCAPES:
+            out.append(_ESCAPES[c])
+        elif o < 0x20 or 0xD800 <= o <= 0xDFFF:  # control, or a surrogateescape'd byte
+            out.append(f"\\u{o:04x}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def to_json(obj: object) -> str:
+    """JSON text of dicts, lists, strings, numbers, booleans and None."""
+    if obj is None:
+        return "null"
+    if obj is True:
+        return "true"
+    if obj is False:
+        return "false"
+    if isinstance(obj, str):
+        return _json_str(obj)
+    if isinstance(obj, int):
+        return str(obj)
+    if isinstance(obj, float):
+        return repr(obj) if obj == obj and obj not in (float("inf"), float("-inf")) else "null"
+    if isinstance(obj, dict):
+        return "{" + ", ".join(f"{_json_str(str(k))}: {to_json(v)}" for k, v in obj.items()) + "}"
+    if isinstance(obj, (list, tuple)):
+        return "[" + ", ".join(to_json(v) for v in obj) + "]"
+    return _json_str(str(obj))
 
 
 def append_record(log: str, record: dict) -> None:
     """Append one JSON line atomically; failures are the caller's to ignore."""
-    line = (json.dumps(record, sort_keys=True, default=str) + "\n").encode("utf-8", "replace")
+    line = (to_json(record) + "\n").encode("utf-8", "replace")
     parent = os.path.dirname(log)
     if parent:
         os.makedirs(parent, exist_ok=True)
@@ -90,6 +147,8 @@ def make_record(decisions: list[SourceDecision], *, mode: str, compiler: str,
 
 def read_log(log: str) -> list[dict]:
     """Every readable record, oldest first (a torn or foreign line is skipped)."""
+    import json
+
     out = []
     for path in (log + ".1", log):
         try:

@@ -13,8 +13,6 @@ and the dependency file's first prerequisite.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 import time
 
@@ -24,28 +22,34 @@ from autotune.buildhook.cmdline import Command, Source, quote_response_arg
 _GNU_LIKE = ("gcc", "clang", "cc", "icx", "icc")
 
 
-def exec_original(argv: list[str]) -> int:
-    """Replace this process with the real compiler and the exact original arguments."""
+def spawn(argv: list[str], capture: str | None = None) -> int:
+    """Run ``argv``; with ``capture``, its stdout/stderr go to ``capture``.out/.err.
+
+    ``os.posix_spawnp`` rather than ``subprocess``, whose import alone costs
+    a warm compile a noticeable share of its time. A signal maps to 128+N.
+    """
+    actions = []
+    if capture is not None:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        actions = [(os.POSIX_SPAWN_OPEN, 1, capture + ".out", flags, 0o600),
+                   (os.POSIX_SPAWN_OPEN, 2, capture + ".err", flags, 0o600)]
     sys.stdout.flush()
     sys.stderr.flush()
     try:
-        os.execvp(argv[0], argv)
+        pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
     except (OSError, ValueError) as exc:
-        print(f"autotune-cc: cannot run {argv[0]!r}: {getattr(exc, 'strerror', None) or exc}",
-              file=sys.stderr)
+        msg = f"autotune-cc: cannot run {argv[0]!r}: {getattr(exc, 'strerror', None) or exc}\n"
+        os.write(2, msg.encode("utf-8", "replace"))
         return 127
-    return 127  # not reached
+    status = os.waitpid(pid, 0)[1]
+    if os.WIFSIGNALED(status):
+        return 128 + os.WTERMSIG(status)
+    return os.WEXITSTATUS(status)
 
 
 def run_original(argv: list[str]) -> int:
     """The original compile as a child (when we still have something to say afterwards)."""
-    try:
-        rc = subprocess.run(argv).returncode
-    except (OSError, ValueError) as exc:
-        print(f"autotune-cc: cannot run {argv[0]!r}: {getattr(exc, 'strerror', None) or exc}",
-              file=sys.stderr)
-        return 127
-    return 128 - rc if rc < 0 else rc
+    return spawn(argv)
 
 
 def _unique_dir() -> str:
@@ -58,6 +62,32 @@ def _unique_dir() -> str:
         except FileExistsError:
             continue
     raise OSError(f"cannot create a temporary directory in {base}")
+
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def _remove_tree(path: str) -> None:
+    for root, dirs, files in os.walk(path, topdown=False):
+        for name in files:
+            try:
+                os.unlink(os.path.join(root, name))
+            except OSError:
+                pass
+        for name in dirs:
+            try:
+                os.rmdir(os.path.join(root, name))
+            except OSError:
+                pass
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 def _gnu_like(compiler: str) -> bool:
@@ -108,17 +138,19 @@ def run_tuned(cmd: Command, tuned: list[tuple[Source, str]]) -> tuple[int, str]:
     tmp = _unique_dir()
     try:
         argv, moved = tuned_argv(cmd, tuned, tmp)
+        capture = os.path.join(tmp, "compiler")
         start = time.time()
-        proc = subprocess.run(argv, capture_output=True)
-        if proc.returncode != 0:
-            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            first = next((ln for ln in err if "error" in ln), err[0] if err else "")
-            return proc.returncode, first or f"exit status {proc.returncode}"
+        rc = spawn(argv, capture)
+        out, err = _read(capture + ".out"), _read(capture + ".err")
+        if rc != 0:
+            lines = err.decode("utf-8", "replace").strip().splitlines()
+            first = next((ln for ln in lines if "error" in ln), lines[0] if lines else "")
+            return rc, first or f"exit status {rc}"
         depfile.fix_files(dep_file_candidates(cmd, tuned), moved, start)
-        sys.stdout.buffer.write(proc.stdout)
-        sys.stdout.flush()
-        sys.stderr.buffer.write(proc.stderr)
-        sys.stderr.flush()
+        for stream, data in ((sys.stdout, out), (sys.stderr, err)):
+            if data:  # the compiler's own output (warnings), as it printed it
+                stream.buffer.write(data)
+                stream.flush()
         return 0, ""
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_tree(tmp)

@@ -69,7 +69,7 @@ def ensure_tuned(cmd: Command, src: Source, ctx, dec: SourceDecision,  # noqa: A
         return ""
     fp = ctx.machine()["fingerprint"]
     marker = os.path.join(ctx.root, "tune-tried",
-                          cache.digest(dec.source_hash, dec.flags_key, fp, ctx.db) + ".json")
+                          cache.digest(dec.source_hash, dec.flags_key, fp, ctx.db))
     note = _tried(marker, ctx.db)
     if note:
         return note
@@ -90,7 +90,7 @@ def ensure_tuned(cmd: Command, src: Source, ctx, dec: SourceDecision,  # noqa: A
 
 
 def _tried(marker: str, db: str) -> str:
-    doc = cache.read_json(marker)
+    doc = cache.read_entry(marker)
     if not doc or doc.get("db_inode") != cache.file_signature(db)[2:]:
         return ""
     when = time.ctime(doc.get("time", 0))
@@ -117,7 +117,7 @@ def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:  #
             fh.write(f"cannot run: {exc}\n".encode())
             rc = 127
     ctx.refresh()
-    cache.write_json(marker, {"time": time.time(), "returncode": rc,
+    cache.write_entry(marker, {"time": time.time(), "returncode": rc,
                               "db_inode": cache.file_signature(ctx.db)[2:]})
     took = time.monotonic() - start
     if rc != 0:
@@ -153,7 +153,9 @@ def tune_at_link(cmd: Command, ctx) -> list[tuple[dict, SourceDecision]]:  # noq
     Returns (compile record, new decision) for sources that stay original.
     """
     from autotune.buildhook.lookup import tuned_rows
+    from autotune.buildhook.wrapper import ensure_site
 
+    ensure_site()
     objects = [i for i in cmd.other_inputs if i.endswith(_OBJECT_EXT)]
     compiles = _compiles_of(objects, ctx.log)
     sources = {o: os.path.normpath(os.path.join(r["cwd"], r["sources"][0]["source"]))

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
 
 USAGE = """usage: autotune-cc COMPILER [ARGS...]     e.g. make CC="autotune-cc gcc"
        autotune-cc --cmake-dir               directory of autotune.cmake / autotune.mk
+       autotune-cc --launcher                a faster equivalent of 'autotune-cc' (one
+                                             word per line), e.g. CC="$(autotune-cc --launcher) gcc"
        autotune-cc --version
 
 Compiles each C source with the tuned OpenMP variants stored by 'autotune tune'
@@ -23,16 +24,29 @@ AUTOTUNE_DB, AUTOTUNE_QUIET=1, or a [build] section in .autotune.toml / autotune
 See 'autotune report-build' for what the last build compiled."""
 
 
-@dataclass
 class Plan:
     """What this compile will do, decided before the real compiler runs."""
 
-    mode: str
-    log: str
-    quiet: bool
-    cmd: object  # cmdline.Command
-    decisions: list = field(default_factory=list)  # report.SourceDecision
-    tuned: list = field(default_factory=list)  # (cmdline.Source, text)
+    def __init__(self, mode: str, log: str, quiet: bool, cmd, decisions=None) -> None:  # noqa: ANN001
+        self.mode = mode
+        self.log = log
+        self.quiet = quiet
+        self.cmd = cmd  # cmdline.Command
+        self.decisions = list(decisions or [])  # report.SourceDecision
+        self.tuned: list = []  # (cmdline.Source, tuned text)
+
+
+_SITE_LOADED = False
+
+
+def ensure_site() -> None:
+    """Load site-packages if started by launch.py (``python -S``) and a package is needed."""
+    global _SITE_LOADED
+    if sys.flags.no_site and not _SITE_LOADED:
+        import site
+
+        site.main()
+        _SITE_LOADED = True
 
 
 def cmake_dir() -> str:
@@ -49,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     if args[0] == "--cmake-dir":
         print(cmake_dir())
         return 0
+    if args[0] == "--launcher":
+        print(sys.executable)
+        print("-S")
+        print(os.path.join(os.path.dirname(os.path.abspath(__file__)), "launch.py"))
+        return 0
     if args[0] == "--version":
         from autotune import __version__
 
@@ -58,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"autotune-cc: {args[0]}: the first argument must be the compiler "
               "(e.g. CC=\"autotune-cc gcc\")", file=sys.stderr)
         return 2
-    return compile_command(args)
+    try:
+        return compile_command(args)
+    except KeyboardInterrupt:  # the build was interrupted: no traceback, like a compiler
+        return 130
 
 
 def compile_command(argv: list[str]) -> int:
@@ -90,13 +112,14 @@ def compile_command(argv: list[str]) -> int:
         _log(plan, argv, 0)
         return 0
     # The tuned compile failed: compile the original; if that works, it was our fault.
+    status = run_original(argv)
     for d in plan.decisions:
         if d.used == "tuned":
-            d.used, d.warning = "original", True
-            d.reason = f"the tuned compile failed ({error}); compiled the original"
+            d.used, d.warning = "original", status == 0
+            d.reason = (f"the tuned compile failed ({error}); compiled the original"
+                        if status == 0 else "the compile fails with the original source too")
             for ld in d.loops:
                 ld.used = "original"
-    status = run_original(argv)
     if status == 0:
         _warn(plan.quiet, f"the tuned compile failed ({error})",
               [s.path for s, _ in plan.tuned])
@@ -167,9 +190,15 @@ def _tune_at_link(cfg, cmd) -> None:  # noqa: ANN001 - HookConfig, Command
 
 
 def _exec(argv: list[str]) -> int:
-    from autotune.buildhook.runner import exec_original
-
-    return exec_original(argv)
+    """Replace this process with the real compiler and the exact original arguments."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execvp(argv[0], argv)
+    except (OSError, ValueError) as exc:
+        _stderr_line(f"autotune-cc: cannot run {argv[0]!r}: "
+                     f"{getattr(exc, 'strerror', None) or exc}")
+    return 127
 
 
 def _warn(quiet: bool, reason: str, sources: list[str]) -> None:

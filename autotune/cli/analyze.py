@@ -83,7 +83,8 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
                 ops = ", ".join(f"{k}={v:g}" for k, v in sorted(r.ops_per_iteration.counts.items()))
                 print(f"    ops per iteration: {ops}", file=out)
             for a in r.arrays:
-                print(f"    array {a.get('name')}: {human_bytes(a.get('distinct_bytes'))}", file=out)
+                size = human_bytes(a.get("distinct_bytes"))
+                print(f"    array {a.get('name')}: {size}", file=out)
         for n in notes if verbose else notes[:2]:
             print(f"  {r.id}: {n}", file=out)
     for w in unit.warnings:

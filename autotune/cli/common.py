@@ -23,7 +23,7 @@ class SourceOptions:
 
     def cpp_args(self) -> list[str]:
         """Arguments for the preprocessor (and the compiler) in argv form."""
-        args = [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in self.defines.items()]
+        args = [f"-D{k}={v}" for k, v in self.defines.items()]  # "-DX=" stays empty
         args += [f"-I{d}" for d in self.include_dirs]
         return args + list(self.cflags)
 

@@ -39,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'autotune COMMAND --help' for the options of one command.",
     )
     parser.add_argument("--version", action="version", version=f"autotune {__version__}")
+    parser.add_argument("--cmake-dir", action="store_true",
+                        help="print the directory holding autotune.cmake and autotune.mk, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -59,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         module.add_arguments(sub_action.choices[command])
     args = parser.parse_args(argv)
+    if args.cmake_dir:
+        from autotune.buildhook.wrapper import cmake_dir
+
+        print(cmake_dir())
+        return 0
     if not getattr(args, "command", None):
         parser.print_help()
         return 2

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 
 from autotune.cli.common import add_source_arguments, parse_define, source_options
 from autotune.cli.render import Progress, dump_json, table
@@ -51,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     m.add_argument("--timeout", type=float, default=300.0, metavar="S",
                    help="time limit of one run (default 300)")
     m.add_argument("--cc", default="gcc", help="compiler (default gcc)")
+    m.add_argument("--args", default="", metavar='"ARGS"', help="the program's own arguments")
     o = parser.add_argument_group("output")
     o.add_argument("--json", action="store_true", help="machine-readable nested tree")
     o.add_argument("--plot", metavar="FILE.png", help="bar plot of predicted/measured times")
@@ -146,7 +148,7 @@ def _measure(args: argparse.Namespace, options, tree: ProgramTree) -> int:
         m = measure_points(text, args.file, points, size_name=None,
                            repetitions=args.repetitions, build=_build_options(args, options),
                            timeout_s=args.timeout, progress=lambda at: bar.advance(note=at),
-                           statistic=args.statistic)
+                           statistic=args.statistic, args=_program_args(args))
     checks = []
     for node in tree.nodes():
         if node.kind == "sections" and node.timed:
@@ -208,13 +210,16 @@ def _predict(args: argparse.Namespace, options) -> int:
         def step(at: str) -> None:
             bar.advance(note=at)
 
-        grid = measure_points(text, args.file, grid_points, size_name=name,
-                              repetitions=args.repetitions, build=build,
-                              timeout_s=args.timeout, progress=step, statistic=args.statistic)
-        target = measure_points(text, args.file, [(n_star, p_star)], size_name=name,
-                                repetitions=args.repetitions, build=build,
-                                timeout_s=args.timeout, progress=step,
-                                statistic=args.statistic) if run_target else None
+        # the target's runs are interleaved with the grid's: both see the same machine
+        target_point = (n_star, p_star)
+        points = grid_points + ([target_point] if run_target and target_point not in
+                                grid_points else [])
+        every = measure_points(text, args.file, points, size_name=name,
+                               repetitions=args.repetitions, build=build,
+                               timeout_s=args.timeout, progress=step, statistic=args.statistic,
+                               args=_program_args(args))
+        grid = every.subset(grid_points)
+        target = every.subset([target_point]) if run_target else None
     est = ProgramPredictor(tree, tree_star, grid, n_star, p_star, target).run()
     whole = est[tree.root.id]
     if args.plot:
@@ -275,6 +280,13 @@ def _predict(args: argparse.Namespace, options) -> int:
 
 
 # -- helpers -----------------------------------------------------------------------------------
+def _program_args(args: argparse.Namespace) -> list[str]:
+    try:
+        return shlex.split(args.args or "")
+    except ValueError as exc:
+        raise UserError(f"cannot split --args: {exc}") from None
+
+
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 

@@ -12,6 +12,7 @@ from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
 from autotune.tuning.persist import save_winner
 from autotune.tuning.tune import LoopTuneResult, tune_loop
+from autotune.variants.space import BASELINE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,11 +91,15 @@ def run(args: argparse.Namespace) -> int:
                 results = [tune_loop(sweep, r, args.top, args.exhaustive) for r in rankings]
             source = Path(path).read_text()
             for res in results:
-                if res.best is not None:
-                    save_winner(store, source_text=source, defines=options.defines,
-                                machine_fp=sweep.machine_fp, record=res.ranking.record,
-                                variant=res.best.variant, baseline_s=res.baseline.measured_s,
-                                best_s=res.best.measured_s)
+                if res.baseline is None or res.speedup is None:
+                    continue  # not measured: nothing decided
+                # keeping the original is a decision too: the build hook then knows
+                # the loop was tuned and need not tune it again
+                save_winner(store, source_text=source, defines=options.defines,
+                            machine_fp=sweep.machine_fp, record=res.ranking.record,
+                            variant=res.best.variant if res.best else BASELINE,
+                            baseline_s=res.baseline.measured_s,
+                            best_s=res.best.measured_s if res.best else res.baseline.measured_s)
             written = _apply(path, source, results, args)
             report.append((path, chosen, results, written))
     if args.json:

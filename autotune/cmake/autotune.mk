@@ -9,7 +9,11 @@
 #   make autotune-report   which loops the last build compiled tuned ('autotune report-build')
 # Set AUTOTUNE_WRAP=0 to build without the wrapper.
 
-AUTOTUNE_CC ?= autotune-cc
+# 'autotune-cc --launcher' names the same wrapper started without the interpreter's site
+# step (python -S .../launch.py): cheaper per compile than the autotune-cc script.
+ifndef AUTOTUNE_CC
+AUTOTUNE_CC := $(shell autotune-cc --launcher 2>/dev/null || echo autotune-cc)
+endif
 AUTOTUNE ?= autotune
 AUTOTUNE_TUNE_GOALS ?= all
 

@@ -119,6 +119,10 @@ class Measurements:
     def threads(self) -> list[int]:
         return sorted({p for _, p in self.points})
 
+    def subset(self, keys: Sequence[Key]) -> Measurements:
+        return Measurements(self.size_name, {k: self.points[k] for k in keys if k in self.points},
+                            self.repetitions)
+
     def point(self, n: float | None, p: int) -> PointRuns | None:
         return self.points.get((n, p))
 
@@ -139,7 +143,7 @@ def _number_text(v: float) -> str:
 def measure_points(text: str, source_path: str, points: Sequence[Key], *,
                    size_name: str | None, repetitions: int, build: BuildOptions,
                    timeout_s: float = 300.0, progress: Callable[[str], None] | None = None,
-                   statistic: str = "median") -> Measurements:
+                   statistic: str = "median", args: Sequence[str] = ()) -> Measurements:
     """Build the timed ``text`` once per size and run every point ``repetitions`` times."""
     if repetitions < 1:
         raise UserError("--repetitions must be at least 1")
@@ -169,7 +173,7 @@ def measure_points(text: str, source_path: str, points: Sequence[Key], *,
             for n, p in points:
                 timing.write_text("")
                 r = run_program(exes[n], env={"OMP_NUM_THREADS": str(p)},
-                                timeout_s=timeout_s, timing_file=timing)
+                                timeout_s=timeout_s, timing_file=timing, args=args)
                 at = (f"{size_name}={_number_text(n)}, " if n is not None and size_name
                       else "") + f"p={p}"
                 if r.status != "ok":
