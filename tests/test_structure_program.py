@@ -142,6 +142,18 @@ def test_predict_whole_program_with_measurement(tmp_path, capsys):
     assert "138 it." in loop and "%" in loop  # size at the target, and an error figure
     assert "(sequential remainder)" in out and "k=4 x body" in out
     assert plot.stat().st_size > 1000
+    rc = main(["structure", str(KERNELS / "stencil2d.c"), "-D", "TSTEPS=4",
+               "--sizes", "N=40,60,80,100", "--threads", f"1,{p}", "--predict", f"N=140,p={p}",
+               "--repetitions", "2", "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert rc == 0 and d["target"] == {"N": 140, "p": p, "measured": True}
+    for node in [d["tree"], *d["tree"]["children"]]:  # program, call: timed, predicted
+        pr = node["prediction"]
+        assert pr["predicted_s"] > 0 and pr["measured_s"] > 0
+        assert pr["relative_error"] == pytest.approx(
+            (pr["predicted_s"] - pr["measured_s"]) / pr["measured_s"])
+        assert {g["p"] for g in node["grid"]} == {1, p}
+    assert d["whole_program"]["predicted_s"] == d["tree"]["prediction"]["predicted_s"]
 
 
 # -- the prediction logic on synthetic times (no runs) ---------------------------------------

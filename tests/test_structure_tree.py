@@ -159,3 +159,30 @@ def test_no_main(tmp_path, capsys):
                    "for (int i = 0; i < 8; i++) a[i] = i;\n}\n")
     rc = main(["structure", str(src)])
     assert rc == 2 and "no main()" in capsys.readouterr().err
+
+
+IMPLICIT = r"""#include <stdio.h>
+static double x, y, z;
+int main(void)
+{
+#pragma omp parallel sections
+    {
+        x = 1.0;
+        z = 3.0;
+#pragma omp section
+        y = 2.0;
+    }
+    printf("%g\n", x + y + z);
+    return 0;
+}
+"""
+
+
+def test_first_section_without_its_directive(tmp_path, capsys):
+    """OpenMP lets the first section omit '#pragma omp section'; it may hold several statements."""
+    src = tmp_path / "implicit.c"
+    src.write_text(IMPLICIT)
+    sec = only(run_json(capsys, str(src))["tree"], "sections")
+    first, second = sec["children"]
+    assert (first["line"], first["timing"]["begin_line"], first["timing"]["end_line"]) == (7, 7, 8)
+    assert (second["line"], second["timing"]["end_line"]) == (10, 10)

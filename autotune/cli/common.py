@@ -8,28 +8,11 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from dataclasses import dataclass, field
 
 from autotune.errors import UserError
+from autotune.frontend.options import SourceOptions
 
-
-@dataclass
-class SourceOptions:
-    """How to preprocess a C file: what a compiler line would say."""
-
-    defines: dict[str, str] = field(default_factory=dict)
-    include_dirs: list[str] = field(default_factory=list)
-    cflags: list[str] = field(default_factory=list)  # extra flags, already split
-
-    def cpp_args(self) -> list[str]:
-        """Arguments for the preprocessor (and the compiler) in argv form."""
-        args = [f"-D{k}={v}" for k, v in self.defines.items()]  # "-DX=" stays empty
-        args += [f"-I{d}" for d in self.include_dirs]
-        return args + list(self.cflags)
-
-    def key(self) -> str:
-        """Stable text of everything that changes the preprocessed program."""
-        return " ".join(sorted(self.cpp_args()))
+__all__ = ["SourceOptions", "add_source_arguments", "parse_define", "source_options"]
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:

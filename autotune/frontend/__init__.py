@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from autotune.cli.common import SourceOptions
 from autotune.frontend.cparse import parse_file
 from autotune.frontend.finder import FoundLoop, OmpFinder
+from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import LoopRecord, RegionRecord, TranslationUnit
 
 __all__ = ["analyze_file", "analyze_options"]

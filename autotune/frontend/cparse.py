@@ -7,8 +7,8 @@ import subprocess
 
 from pycparser import c_ast, c_parser
 
-from autotune.cli.common import SourceOptions
 from autotune.errors import UserError
+from autotune.frontend.options import SourceOptions
 from autotune.frontend.preprocess import find_compiler, first_compiler_error, preprocess
 
 _COORD = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)

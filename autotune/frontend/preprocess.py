@@ -15,8 +15,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from autotune.cli.common import SourceOptions
 from autotune.errors import UserError
+from autotune.frontend.options import SourceOptions
 
 STUB_DIR = Path(__file__).resolve().parent.parent / "stubs"
 
