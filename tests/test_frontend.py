@@ -162,7 +162,7 @@ int main(void) {
 def test_stub_headers_parse_common_programs(tmp_path):
     """The fallback headers (used when pycparser cannot parse the system's) must
     carry the declarations and macros real programs use."""
-    from autotune.cli.common import SourceOptions
+    from autotune.frontend.options import SourceOptions
     from autotune.frontend.cparse import parse_text
     from autotune.frontend.preprocess import preprocess
 

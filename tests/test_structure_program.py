@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autotune.cli.common import SourceOptions
+from autotune.frontend.options import SourceOptions
 from autotune.cli.main import main
 from autotune.measure.build import build
 from autotune.measure.run import run_program

@@ -10,9 +10,10 @@ each size (n_ref: the largest measured size). Per kind:
 * sections: E[max] of the sections (seed 002): the measured per-execution
   samples at n_ref give each section's four moments; they are scaled to the
   target by the section's own predicted mean (shape kept), fitted with lambda
-  distributions and composed; plus the construct's own overhead
-  (region time - max of its sections), extrapolated like a task. One thread
-  (p = 1) runs the sections in turn: the sum of the means;
+  distributions and composed; plus the construct's own overhead per
+  execution (region time - max of its sections: fork, join, dispatch), the
+  median over the sizes measured at the target p, since it does not grow
+  with n. One thread (p = 1) runs the sections in turn: the sum of the means;
 * dc: the skeleton dc, tree form (r^d/p) T(n/r^d) + O(n) + Abar when the
   branching r and task depth d are known, else T(n)/p + Abar;
 * iteration, call, parallel, program: the sum of the children plus the
@@ -23,6 +24,7 @@ each size (n_ref: the largest measured size). Per kind:
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
 
 from autotune.skeletons.skeleton import Skeleton
@@ -231,7 +233,12 @@ class ProgramPredictor:
                              self.p_star)
         est.notes.extend(result.notes)
         rows = self.grid.rows(lambda pt: _overhead(pt, node, secs))
-        over = extrapolate(rows, TASK, self.n_star, self.p_star)
+        at_p = [max(t, 0.0) for _, q, t in rows if q == self.p_star]
+        if at_p:  # fork/join and dispatch: a cost per execution that does not grow with n
+            over = Estimate(statistics.median(at_p), f"median over the {len(at_p)} sizes "
+                            f"measured at p={self.p_star}, not extrapolated")
+        else:
+            over = extrapolate(rows, TASK, self.n_star, self.p_star)
         est.details["composition"] = result.to_dict()
         est.details["overhead"] = over.to_dict()
         est.per_execution = result.value + (over.value or 0.0)

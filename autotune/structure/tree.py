@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.cli.common import SourceOptions
+from autotune.frontend.options import SourceOptions
 from autotune.errors import UserError
 from autotune.frontend import analyze_options
 from autotune.frontend.cparse import parse_file
