@@ -162,8 +162,8 @@ int main(void) {
 def test_stub_headers_parse_common_programs(tmp_path):
     """The fallback headers (used when pycparser cannot parse the system's) must
     carry the declarations and macros real programs use."""
-    from autotune.frontend.options import SourceOptions
     from autotune.frontend.cparse import parse_text
+    from autotune.frontend.options import SourceOptions
     from autotune.frontend.preprocess import preprocess
 
     src = write(tmp_path, "s.c", HEADERS + """#include <stdint.h>

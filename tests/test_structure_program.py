@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autotune.frontend.options import SourceOptions
 from autotune.cli.main import main
+from autotune.frontend.options import SourceOptions
 from autotune.measure.build import build
 from autotune.measure.run import run_program
 from autotune.structure.moments import Moments

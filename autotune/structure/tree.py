@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.frontend.options import SourceOptions
 from autotune.errors import UserError
 from autotune.frontend import analyze_options
 from autotune.frontend.cparse import parse_file
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, make_directive
+from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import Directive, LoopRecord
 from autotune.structure import facts
 from autotune.structure.callgraph import FunctionInfo, FunctionTable, callee
