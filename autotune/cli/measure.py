@@ -3,31 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import shlex
-import signal
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
+from autotune.cli.buildargs import (
+    add_build_arguments,
+    build_options,
+    split_flags,
+    sweep_options,
+    term_as_interrupt,
+)
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
-from autotune.measure import stats, verify
-from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure import stats
 from autotune.measure.machine import detect_machine
 from autotune.measure.results import LoopResult
 from autotune.measure.spaces import exhaustive_space, parse_variant_list
 from autotune.measure.store import Store
-from autotune.measure.sweep import COMPILE_MODES, Sweep, SweepOptions
-
-_CHECK_HELP = (
-    "verification: the original program runs first and each variant's output must match "
-    "it: non-number text exactly (whitespace runs count as one), numbers within "
-    "|a-b| <= max(RTOL*max(|a|,|b|), ATOL) (defaults 1e-6 and 1e-9), or one unit of the "
-    "last printed digit for numbers printed with a fraction or exponent; only variants "
-    "that pass in every run can be chosen"
-)
+from autotune.measure.sweep import Sweep
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,32 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chunks", metavar="LIST", help="e.g. none,1,16,256")
     parser.add_argument("--threads", metavar="LIST", help="e.g. 1,2,4")
     add_source_arguments(parser)
-    b = parser.add_argument_group("building")
-    b.add_argument("--cc", default="gcc", help="compiler (default gcc)")
-    b.add_argument("--ldflags", default="", metavar='"FLAGS"', help="extra link flags (-lm is "
-                   f"always added); compile flags are {' '.join(DEFAULT_CFLAGS)} then --cflags")
-    b.add_argument("--extra-source", action="append", default=[], metavar="FILE",
-                   help="another C file linked in, e.g. polybench.c (repeatable)")
-    b.add_argument("--compile-mode", choices=COMPILE_MODES, default="runtime",
-                   help="runtime: one binary for all variants (schedule(runtime), threads from "
-                        "the environment); per-variant: one binary each (default runtime)")
-    r = parser.add_argument_group("running")
-    r.add_argument("--repetitions", type=int, default=3, metavar="R",
-                   help="runs per variant, interleaved round-robin (default 3)")
-    r.add_argument("--args", default="", metavar='"ARGS"', help="the program's own arguments")
-    r.add_argument("--timeout-factor", type=float, default=20.0, metavar="F",
-                   help="stop a variant F times slower than the original (default 20)")
-    r.add_argument("--timeout-floor", type=float, default=2.0, metavar="S",
-                   help="never stop a variant before S seconds (default 2)")
-    r.add_argument("--timeout", type=float, default=600.0, metavar="S",
-                   help="time limit of the original program's runs (default 600)")
-    c = parser.add_argument_group("checking", description=_CHECK_HELP)
-    c.add_argument("--check", choices=verify.CHECK_MODES, default="stdout",
-                   help="which output is compared (default stdout)")
-    c.add_argument("--rtol", type=float, default=verify.DEFAULT_RTOL, help="default 1e-6")
-    c.add_argument("--atol", type=float, default=verify.DEFAULT_ATOL, help="default 1e-9")
-    c.add_argument("--check-ignore", action="append", default=[], metavar="REGEX",
-                   help="ignore output lines matching REGEX (e.g. the program's own timing)")
+    add_build_arguments(parser)
     s = parser.add_argument_group("store and output")
     s.add_argument("--db", metavar="PATH", help="measurement database (default: $AUTOTUNE_DB or "
                    "<cache dir>/autotune.db; cache dir: $AUTOTUNE_CACHE_DIR, "
@@ -82,13 +51,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default: resume, measuring only runs not stored yet)")
     s.add_argument("--json", action="store_true", help="one JSON object on stdout")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def _split(text: str, what: str) -> list[str]:
-    try:
-        return shlex.split(text or "")
-    except ValueError as exc:
-        raise UserError(f"cannot split {what}: {exc}") from None
 
 
 def _select_loops(unit, wanted: list[str]) -> list:  # noqa: ANN001
@@ -117,13 +79,7 @@ def _variants_for(record, args, cores: int, explicit) -> list:  # noqa: ANN001
         return explicit
     if args.exhaustive:
         return exhaustive_space(record, cores)
-    return space.space_from_options(
-        record,
-        space.parse_schedules(args.schedules) if args.schedules else None,
-        space.parse_chunks(args.chunks) if args.chunks else None,
-        space.parse_threads(args.threads) if args.threads else None,
-        cores,
-    )
+    return space.space_from_strings(record, args.schedules, args.chunks, args.threads, cores)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,30 +96,16 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"no such file: {args.file}")
     explicit = parse_variant_list(args.variants) if args.variants else None
     opts = source_options(args)
-    build = BuildOptions(
-        cc=args.cc, cflags=[*DEFAULT_CFLAGS, *opts.cflags],
-        ldflags=_split(args.ldflags, "--ldflags"), defines=dict(opts.defines),
-        include_dirs=list(opts.include_dirs), extra_sources=list(args.extra_source),
-    )
-    for extra in build.extra_sources:
-        if not Path(extra).is_file():
-            raise UserError(f"no such file: {extra} (--extra-source)")
-    sweep_opts = SweepOptions(
-        repetitions=args.repetitions, compile_mode=args.compile_mode, check=args.check,
-        rtol=args.rtol, atol=args.atol, ignore_lines=list(args.check_ignore),
-        timeout_factor=args.timeout_factor, timeout_floor_s=args.timeout_floor,
-        baseline_timeout_s=args.timeout, run_args=_split(args.args, "--args"),
-        fresh=args.fresh,
-    )
-    sweep_opts.validate()
-    machine = detect_machine(_split(args.cc, "--cc")[0] if args.cc.strip() else "gcc")
+    build = build_options(args, opts)
+    sweep_opts = sweep_options(args)
+    machine = detect_machine(split_flags(args.cc, "--cc")[0] if args.cc.strip() else "gcc")
     unit = analyze_options(str(path), opts, threads=machine.cores, cc=args.cc)
     loops = _select_loops(unit, args.loop)
     if not loops:
         raise UserError(f"no OpenMP loop to measure in {path}")
     plan = [(r, _variants_for(r, args, machine.cores, explicit)) for r in loops]
     results: list[LoopResult] = []
-    with Store(args.db) as store, _term_as_interrupt():
+    with Store(args.db) as store, term_as_interrupt():
         sweep = Sweep(path, build, sweep_opts, store, machine=machine)
         total = sum(sweep.planned_runs(vs) for r, vs in plan if r.tunable)
         with Progress(total, label="measure", quiet=args.quiet or args.json) as bar:
@@ -190,23 +132,6 @@ def run(args: argparse.Namespace) -> int:
         _print_loop(res, args.repetitions)
     print(f"runs stored in {db}")
     return 0
-
-
-@contextlib.contextmanager
-def _term_as_interrupt() -> Iterator[None]:
-    """SIGTERM (a killed ``make``) stops like Ctrl-C: the running program's group is killed."""
-    def handler(signum, frame):  # noqa: ANN001
-        raise KeyboardInterrupt
-
-    try:
-        old = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
 
 
 def _measure_one(sweep: Sweep, record, variants, explicit: bool) -> LoopResult:  # noqa: ANN001

@@ -44,23 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def variant_space(record, args: argparse.Namespace, cores: int):  # noqa: ANN001
-    from autotune.variants.space import (
-        default_space,
-        parse_chunks,
-        parse_schedules,
-        parse_threads,
-        space_from_options,
-    )
+    from autotune.variants.space import space_from_strings
 
-    if args.schedules or args.chunks or args.threads:
-        return space_from_options(
-            record,
-            parse_schedules(args.schedules) if args.schedules else None,
-            parse_chunks(args.chunks) if args.chunks else None,
-            parse_threads(args.threads) if args.threads else None,
-            cores,
-        )
-    return default_space(record, cores)
+    return space_from_strings(record, args.schedules, args.chunks, args.threads, cores)
 
 
 def selected(records, wanted: list[str]):  # noqa: ANN001

@@ -6,6 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from autotune.cli.buildargs import (
+    add_build_arguments,
+    build_options,
+    sweep_options,
+    term_as_interrupt,
+)
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.rank import add_model_arguments, open_store, rank_file
 from autotune.cli.render import Progress, dump_json, table
@@ -28,45 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--apply", metavar="OUT.c", help="write the tuned source to OUT.c")
     out.add_argument("--in-place", action="store_true",
                      help="rewrite FILE.c atomically, keeping FILE.c.orig as a backup")
-    b = parser.add_argument_group("build and run")
-    b.add_argument("--ldflags", default="", metavar='"FLAGS"', help="extra link flags")
-    b.add_argument("--extra-source", action="append", default=[], metavar="FILE",
-                   help="another source file of the program (e.g. polybench.c); repeatable")
-    b.add_argument("--repetitions", type=int, default=3, metavar="R",
-                   help="runs per variant, interleaved round-robin (default 3)")
-    b.add_argument("--compile-mode", default="runtime", choices=["runtime", "per-variant"],
-                   help="runtime: one binary, variants via OMP_SCHEDULE (default); "
-                        "per-variant: one binary per variant (fidelity)")
-    b.add_argument("--check", default="stdout", choices=["stdout", "stderr", "both", "none"],
-                   help="output compared with the original's (numbers within a relative "
-                        "tolerance of 1e-6)")
-    b.add_argument("--args", default="", metavar='"ARGS"', help="the program's own arguments")
+    add_build_arguments(parser, with_cc=False)  # --cc comes with the model options
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-
-
-def build_and_sweep_options(args: argparse.Namespace):  # noqa: ANN201
-    import shlex
-
-    from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
-    from autotune.measure.sweep import SweepOptions
-
-    options = source_options(args)
-    try:
-        ldflags = shlex.split(args.ldflags or "")
-        run_args = shlex.split(args.args or "")
-    except ValueError as exc:
-        raise UserError(f"cannot split flags: {exc}") from None
-    for extra in args.extra_source:
-        if not Path(extra).is_file():
-            raise UserError("no such file (--extra-source)", location=extra)
-    build = BuildOptions(cc=args.cc, cflags=list(DEFAULT_CFLAGS) + options.cflags,
-                         ldflags=ldflags, defines=dict(options.defines),
-                         include_dirs=list(options.include_dirs),
-                         extra_sources=list(args.extra_source))
-    sweep = SweepOptions(repetitions=args.repetitions, compile_mode=args.compile_mode,
-                         check=args.check, run_args=run_args)
-    return options, build, sweep
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,9 +46,12 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--top must be at least 1")
     if args.in_place and len(args.files) > 1 or args.apply and len(args.files) > 1:
         raise UserError("--apply/--in-place take one FILE.c")
-    options, build, sweep_opts = build_and_sweep_options(args)
+    if args.repetitions < 1:
+        raise UserError("--repetitions must be at least 1")
+    options = source_options(args)
+    build, sweep_opts = build_options(args, options), sweep_options(args)
     report = []
-    with open_store(args.db) as store:
+    with open_store(args.db) as store, term_as_interrupt():
         for path in args.files:
             rankings, chosen = rank_file(path, args, store)
             sweep = Sweep(path, build, sweep_opts, store)

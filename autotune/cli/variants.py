@@ -50,13 +50,7 @@ def _select(records: list, wanted: list[str]) -> list:
 def _space(record, args: argparse.Namespace, cores: int) -> list:  # noqa: ANN001
     from autotune.variants import space
 
-    return space.space_from_options(
-        record,
-        space.parse_schedules(args.schedules) if args.schedules else None,
-        space.parse_chunks(args.chunks) if args.chunks else None,
-        space.parse_threads(args.threads) if args.threads else None,
-        cores,
-    )
+    return space.space_from_strings(record, args.schedules, args.chunks, args.threads, cores)
 
 
 def _file_name(stem: str, record, key: str) -> str:  # noqa: ANN001

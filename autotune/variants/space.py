@@ -222,3 +222,16 @@ def parse_chunks(text: str) -> list[int | None]:
 def parse_threads(text: str) -> list[int]:
     """``"1,2,4"`` -> [1, 2, 4]."""
     return list(dict.fromkeys(_positive(s, "threads") for s in _split(text, "threads")))
+
+
+def space_from_strings(record: LoopRecord, schedules: str | None, chunks: str | None,
+                       threads: str | None, cores: int) -> list[Variant]:
+    """The space the command-line lists describe (``--schedules static,dynamic``
+    ``--chunks none,8`` ``--threads 1,2``); the default space when none is given."""
+    return space_from_options(
+        record,
+        parse_schedules(schedules) if schedules else None,
+        parse_chunks(chunks) if chunks else None,
+        parse_threads(threads) if threads else None,
+        cores,
+    )

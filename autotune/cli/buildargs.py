@@ -1,0 +1,105 @@
+"""Build, run and check options shared by every command that measures programs
+(``measure``, ``tune``): one set of flags, one meaning."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import shlex
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+from autotune.errors import UserError
+from autotune.frontend.options import SourceOptions
+from autotune.measure import verify
+from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.sweep import COMPILE_MODES, SweepOptions
+
+_CHECK_HELP = (
+    "verification: the original program runs first and each variant's output must match "
+    "it: non-number text exactly (whitespace runs count as one), numbers within "
+    "|a-b| <= max(RTOL*max(|a|,|b|), ATOL) (defaults 1e-6 and 1e-9), or one unit of the "
+    "last printed digit for numbers printed with a fraction or exponent; only variants "
+    "that pass in every run can be chosen"
+)
+
+
+
+def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -> None:
+    """The building, running and checking option groups."""
+    b = parser.add_argument_group("building")
+    if with_cc:
+        b.add_argument("--cc", default="gcc", help="compiler (default gcc)")
+    b.add_argument("--ldflags", default="", metavar='"FLAGS"', help="extra link flags (-lm is "
+                   f"always added); compile flags are {' '.join(DEFAULT_CFLAGS)} then --cflags")
+    b.add_argument("--extra-source", action="append", default=[], metavar="FILE",
+                   help="another C file linked in, e.g. polybench.c (repeatable)")
+    b.add_argument("--compile-mode", choices=COMPILE_MODES, default="runtime",
+                   help="runtime: one binary for all variants (schedule(runtime), threads from "
+                        "the environment); per-variant: one binary each (default runtime)")
+    r = parser.add_argument_group("running")
+    r.add_argument("--repetitions", type=int, default=3, metavar="R",
+                   help="runs per variant, interleaved round-robin (default 3)")
+    r.add_argument("--args", default="", metavar='"ARGS"', help="the program's own arguments")
+    r.add_argument("--timeout-factor", type=float, default=20.0, metavar="F",
+                   help="stop a variant F times slower than the original (default 20)")
+    r.add_argument("--timeout-floor", type=float, default=2.0, metavar="S",
+                   help="never stop a variant before S seconds (default 2)")
+    r.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                   help="time limit of the original program's runs (default 600)")
+    c = parser.add_argument_group("checking", description=_CHECK_HELP)
+    c.add_argument("--check", choices=verify.CHECK_MODES, default="stdout",
+                   help="which output is compared (default stdout)")
+    c.add_argument("--rtol", type=float, default=verify.DEFAULT_RTOL, help="default 1e-6")
+    c.add_argument("--atol", type=float, default=verify.DEFAULT_ATOL, help="default 1e-9")
+    c.add_argument("--check-ignore", action="append", default=[], metavar="REGEX",
+                   help="ignore output lines matching REGEX (e.g. the program's own timing)")
+
+
+def split_flags(text: str, what: str) -> list[str]:
+    try:
+        return shlex.split(text or "")
+    except ValueError as exc:
+        raise UserError(f"cannot split {what}: {exc}") from None
+
+
+def build_options(args: argparse.Namespace, opts: SourceOptions) -> BuildOptions:
+    build = BuildOptions(
+        cc=args.cc, cflags=[*DEFAULT_CFLAGS, *opts.cflags],
+        ldflags=split_flags(args.ldflags, "--ldflags"), defines=dict(opts.defines),
+        include_dirs=list(opts.include_dirs), extra_sources=list(args.extra_source),
+    )
+    for extra in build.extra_sources:
+        if not Path(extra).is_file():
+            raise UserError(f"no such file: {extra} (--extra-source)")
+    return build
+
+
+def sweep_options(args: argparse.Namespace) -> SweepOptions:
+    opts = SweepOptions(
+        repetitions=args.repetitions, compile_mode=args.compile_mode, check=args.check,
+        rtol=args.rtol, atol=args.atol, ignore_lines=list(args.check_ignore),
+        timeout_factor=args.timeout_factor, timeout_floor_s=args.timeout_floor,
+        baseline_timeout_s=args.timeout, run_args=split_flags(args.args, "--args"),
+        fresh=getattr(args, "fresh", False),
+    )
+    opts.validate()
+    return opts
+
+
+@contextlib.contextmanager
+def term_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a killed ``make``) stops like Ctrl-C: the running program's group is killed."""
+    def handler(signum, frame):  # noqa: ANN001
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
