@@ -189,3 +189,23 @@ int main(void) {
     assert pre.used_stubs and "-nostdinc" in pre.argv
     ast = parse_text(pre.text, src)
     assert any(getattr(e, "decl", None) and e.decl.name == "main" for e in ast.ext)
+
+
+def test_atomic_and_critical_executions_are_counted(tmp_path):
+    src = write(tmp_path, "sync.c", """
+#define N 100
+int hist[8]; double total;
+void f(const int *key) {
+#pragma omp parallel for
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < 3; j++) {
+#pragma omp atomic
+      hist[(key[i] + j) & 7] += 1;
+    }
+#pragma omp critical
+    total += key[i];
+  }
+}
+""")
+    (loop,) = analyze_file(src).loops
+    assert loop.sync_ops == 100 * 3 + 100  # inner atomic per iteration + critical per row

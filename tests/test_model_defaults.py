@@ -16,6 +16,7 @@ from autotune.models.defaults import (
     read_coefficients,
     save_coefficients,
 )
+from autotune.models.features import EXTENDED_FEATURES
 from autotune.models.powerlaw import ExtendedPowerLawModel, PowerLawModel
 
 MACHINE = Machine(cpu_model="Test CPU 3000", cores=2, l1d_bytes=32768, l1d_assoc=8,
@@ -28,7 +29,8 @@ def fitted(cls, k, target="wall", seed=0):
     X = 10 ** rng.uniform(0, 3, (30, k))
     X[:, k - 2 :] = np.where(rng.random((30, 2)) < 0.5, 0.0, 1.0) if k == 9 else X[:, k - 2 :]
     y = 1e-6 * X[:, 0] ** 0.5 * np.exp(rng.normal(0, 0.01, 30))
-    return cls(target=target).fit(X, y), X
+    features = EXTENDED_FEATURES[:k] if cls is ExtendedPowerLawModel else None
+    return cls(target=target, features=features).fit(X, y), X
 
 
 def test_save_and_load_round_trip(tmp_path):

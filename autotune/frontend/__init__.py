@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from autotune.frontend.cparse import parse_file
-from autotune.frontend.finder import FoundLoop, OmpFinder
+from autotune.frontend.finder import FoundLoop, OmpFinder, SyncCounter
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import LoopRecord, RegionRecord, TranslationUnit
 
@@ -94,6 +94,10 @@ def _analyse(record: LoopRecord, found: FoundLoop, ast, threads: int,
     except Exception as exc:  # noqa: BLE001 - one odd loop must not lose the file
         record.tunable = False
         record.reason = f"analysis failed: {type(exc).__name__}: {exc}"
+    outer, inner = SyncCounter().count(found.for_node)
+    if outer or inner:
+        trips = record.trip_count or 0
+        record.sync_ops = float(outer * trips + inner * (record.iterations or trips))
     if found.in_while:
         record.warnings.append("inside a while/do loop: executions per program run unknown")
     if rule:  # the OpenMP rule is the real reason, whatever the analysis said

@@ -199,3 +199,31 @@ def _unwrap_for(stmt: c_ast.Node) -> c_ast.For | None:
     while isinstance(stmt, c_ast.Compound) and stmt.block_items and len(stmt.block_items) == 1:
         stmt = stmt.block_items[0]
     return stmt if isinstance(stmt, c_ast.For) else None
+
+
+class SyncCounter(c_ast.NodeVisitor):
+    """Counts ``atomic`` and ``critical`` constructs in a loop nest, noting whether
+    each sits in the innermost loop body (runs every iteration) or above it."""
+
+    def __init__(self) -> None:
+        self.inner = 0  # inside a for nested in the distributed loop
+        self.outer = 0  # directly in the distributed loop's body
+        self._depth = 0
+
+    def count(self, loop: c_ast.For) -> tuple[int, int]:
+        self._depth = 0
+        self.generic_visit(loop)
+        return self.outer, self.inner
+
+    def visit_For(self, node: c_ast.For) -> None:
+        self._depth += 1
+        self.generic_visit(node)
+        self._depth -= 1
+
+    def visit_Pragma(self, node: c_ast.Pragma) -> None:
+        d = make_directive(node)
+        if d is not None and d.kind in ("atomic", "critical"):
+            if self._depth:
+                self.inner += 1
+            else:
+                self.outer += 1

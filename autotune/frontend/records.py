@@ -105,6 +105,7 @@ class LoopRecord:
     weighted_ops: float | None = None  # total weighted ops for one loop run
     ops: dict[str, float] = field(default_factory=dict)  # total op counts for one loop run
     work_per_iteration: list[float] | None = None  # weighted ops per distributed iteration
+    sync_ops: float = 0.0  # atomic/critical executions in one run (contended when threads > 1)
     footprint_bytes: int | None = None  # distinct bytes touched by one loop run
     footprint_bytes_per_thread: int | None = None  # max over threads, static schedule
     threads: int = 1  # thread count the per-thread figures were computed for

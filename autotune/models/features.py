@@ -21,6 +21,7 @@ import numpy as np
 
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
+from autotune.models import contention
 from autotune.models.schedule_sim import ScheduleResult, normalize_schedule, simulate
 from autotune.variants.space import Variant
 
@@ -30,12 +31,20 @@ FAITHFUL_FEATURES: tuple[str, ...] = (
     "x3_max_chunk_iters",  # largest chunk (iterations) a thread receives
     "x4_threads",
 )
+# Loop-level features: constant over a loop's variants, they carry the loop's
+# size for absolute predictions; the within-loop fit leaves variant effects to
+# the others (see powerlaw.py).
+LOOP_LEVEL_FEATURES = frozenset({"loop_work", "loop_bytes"})
 EXTENDED_FEATURES: tuple[str, ...] = FAITHFUL_FEATURES + (
     "imbalance",  # makespan / balanced time on min(threads, cores) cores, simulated
     "dispatch_overhead",  # 1 + nominal runtime cost (chunk dispatches, fork/join) / work
     "oversubscription",  # max(1, threads / cores)
     "sched_dynamic",  # 0/1 indicator (linear in log space: a multiplicative factor)
     "sched_guided",  # 0/1 indicator; static (and auto) is the reference
+    "false_sharing",  # 1 + share of a written cache line other threads' chunks write
+    "bandwidth",  # p_eff ** memory-boundness: speedup memory bandwidth does not give
+    "loop_work",  # executions * weighted ops of one run (loop level)
+    "loop_bytes",  # executions * footprint of one run (loop level)
 )
 INDICATOR_FEATURES = frozenset({"sched_dynamic", "sched_guided"})
 
@@ -83,6 +92,10 @@ class LoopFeatures:
     oversubscription: float
     sched_dynamic: float
     sched_guided: float
+    false_sharing: float = 1.0
+    bandwidth: float = 1.0
+    loop_work: float = 1.0
+    loop_bytes: float = 1.0
     approximate: bool = False
     notes: list[str] = field(default_factory=list)
 
@@ -218,10 +231,19 @@ def _footprint(record: LoopRecord, threads: int, schedule: str, chunk: int | Non
     return int(math.ceil(total * share)), source
 
 
-def overhead_cost_ops(schedule: str, threads: int, dispatches: int, cores: int) -> float:
+# An atomic update or critical section: a few cycles alone, a cache-line
+# transfer (or a lock hand-over) per update once threads contend for it.
+SYNC_COST_OPS = 20.0
+SYNC_CONTENDED_COST_OPS = 200.0
+
+
+def overhead_cost_ops(schedule: str, threads: int, dispatches: int, cores: int,
+                      sync_ops: float = 0.0) -> float:
     """Nominal OpenMP runtime cost per thread of one run, in weighted-op units."""
     per_dispatch = (DISPATCH_COST_OPS if threads > 1 else DISPATCH_COST_SERIAL_OPS)[schedule]
     cost = per_dispatch * dispatches / threads
+    sync = SYNC_CONTENDED_COST_OPS if threads > 1 else SYNC_COST_OPS
+    cost += sync * sync_ops / threads
     if threads > cores:
         cost += REGION_COST_OVERSUBSCRIBED_OPS
     elif threads > 1:
@@ -267,7 +289,8 @@ def loop_features(record: LoopRecord, variant: Variant, machine: Machine,
     capacity = share * (machine.l1d_bytes * machine.l1d_assoc + machine.l2_bytes * machine.l2_assoc)
 
     ops_per_thread_run = total / p
-    overhead_ops = overhead_cost_ops(schedule, p, sim.dispatches, machine.cores)
+    overhead_ops = overhead_cost_ops(schedule, p, sim.dispatches, machine.cores,
+                                     record.sync_ops or 0.0)
     return LoopFeatures(
         loop_id=record.id,
         variant=variant.key,
@@ -288,6 +311,11 @@ def loop_features(record: LoopRecord, variant: Variant, machine: Machine,
         oversubscription=max(1.0, p / max(machine.cores, 1)),
         sched_dynamic=1.0 if schedule == "dynamic" else 0.0,
         sched_guided=1.0 if schedule == "guided" else 0.0,
+        false_sharing=contention.false_sharing(record, schedule, chunk, p, machine),
+        bandwidth=contention.bandwidth_factor(
+            p, machine, contention.memory_boundness(record, machine, total)),
+        loop_work=executions * total,
+        loop_bytes=executions * float(max(record.footprint_bytes or df * p, machine.line_bytes)),
         approximate=sim.approximate,
         notes=notes,
     )

@@ -36,7 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from autotune.models.features import EXTENDED_FEATURES, FAITHFUL_FEATURES, INDICATOR_FEATURES
+from autotune.models.features import (
+    EXTENDED_FEATURES,
+    FAITHFUL_FEATURES,
+    INDICATOR_FEATURES,
+    LOOP_LEVEL_FEATURES,
+)
 
 TARGETS = ("wall", "cpu")
 # Huber's joint fit of coefficients and scale degenerates (scale -> 0, a subset
@@ -45,6 +50,7 @@ TARGETS = ("wall", "cpu")
 HUBER_MIN_SAMPLES_PER_PARAM = 3
 LOSSES = ("huber", "ols")
 FORMAT = "autotune-powerlaw/1"
+FIT_MODES = ("pooled", "within")
 
 
 class _LogLinearModel:
@@ -52,6 +58,7 @@ class _LogLinearModel:
 
     name = "base"
     default_features: tuple[str, ...] = ()
+    default_fit_mode = "pooled"
 
     def __init__(
         self,
@@ -60,16 +67,19 @@ class _LogLinearModel:
         epsilon: float = 1.35,
         alpha: float = 1e-4,
         features: tuple[str, ...] | list[str] | None = None,
+        fit_mode: str | None = None,
     ) -> None:
         self.target = target
         self.loss = loss
         self.epsilon = epsilon
         self.alpha = alpha
         self.features = features
+        self.fit_mode = fit_mode
 
     # -- scikit-learn estimator protocol (without importing scikit-learn) --
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("target", "loss", "epsilon", "alpha", "features")}
+        return {k: getattr(self, k)
+                for k in ("target", "loss", "epsilon", "alpha", "features", "fit_mode")}
 
     def set_params(self, **params: Any) -> _LogLinearModel:
         for k, v in params.items():
@@ -91,6 +101,11 @@ class _LogLinearModel:
             raise ValueError(f"target must be one of {TARGETS}, not {self.target!r}")
         if self.loss not in LOSSES:
             raise ValueError(f"loss must be one of {LOSSES}, not {self.loss!r}")
+        if self._fit_mode() not in FIT_MODES:
+            raise ValueError(f"fit_mode must be one of {FIT_MODES}, not {self.fit_mode!r}")
+
+    def _fit_mode(self) -> str:
+        return self.fit_mode or self.default_fit_mode
 
     def _design(self, X: Any, names: list[str]) -> np.ndarray:
         X = np.asarray(X, dtype=float)
@@ -106,8 +121,13 @@ class _LogLinearModel:
         Z[:, log_cols] = np.log(sub)
         return Z
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> _LogLinearModel:
-        """Fit on features X (n_samples x n_features) and times y (seconds, > 0)."""
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None
+            ) -> _LogLinearModel:
+        """Fit on features X (n_samples x n_features) and times y (seconds, > 0).
+
+        ``groups`` names the loop of each sample; with ``fit_mode="within"`` the
+        variant exponents are then estimated within loops (see ``_fit_within``).
+        """
         self._check_params()
         names = self._names()
         Z = self._design(X, names)
@@ -117,6 +137,13 @@ class _LogLinearModel:
         if len(y) < 2 or np.any(~np.isfinite(y)) or np.any(y <= 0):
             raise ValueError("need at least 2 finite, positive times to fit")
         t = np.log(y)
+        self.fit_mode_ = "pooled"
+        if groups is not None and self._fit_mode() == "within":
+            groups = np.asarray(groups)
+            if len(groups) != len(y):
+                raise ValueError(f"{len(y)} times but {len(groups)} group labels")
+            if len(np.unique(groups)) >= 2:
+                return self._fit_within(Z, t, groups, names)
         # Standardise columns: HuberRegressor's solver and the tiny ridge term
         # behave the same whatever the units; constant columns get coef 0.
         mean = Z.mean(axis=0)
@@ -146,6 +173,67 @@ class _LogLinearModel:
         self.feature_names_ = names
         self.n_features_in_ = len(names)
         self.n_samples_ = len(y)
+        return self
+
+    def _fit_within(self, Z: np.ndarray, t: np.ndarray, groups: np.ndarray,
+                    names: list[str]) -> _LogLinearModel:
+        """Fixed-effects fit: variant exponents from within-loop variation only.
+
+        Ranking compares variants of one loop, but a pooled fit spends its
+        exponents on the differences between loops (a loop with 100x the work
+        takes 100x longer). Stage 1 demeans log time and log features within
+        each loop and fits the variant features on that; stage 2 explains the
+        loops' remaining levels by the loop-level features (``loop_work``,
+        ``loop_bytes``), so absolute predictions for an unseen loop still work.
+        The result is one power law, stored and used like any other.
+        """
+        loop_cols = [i for i, n in enumerate(names) if n in LOOP_LEVEL_FEATURES]
+        var_cols = [i for i in range(len(names)) if i not in loop_cols]
+        labels, inverse = np.unique(groups, return_inverse=True)
+        k = len(labels)
+        counts = np.bincount(inverse, minlength=k).astype(float)
+
+        def group_mean(a: np.ndarray) -> np.ndarray:
+            out = np.zeros((k,) + a.shape[1:])
+            np.add.at(out, inverse, a)
+            return out / counts.reshape((-1,) + (1,) * (a.ndim - 1))
+
+        Zv = Z[:, var_cols]
+        Zd = Zv - group_mean(Zv)[inverse]
+        td = t - group_mean(t)[inverse]
+        std = Zd.std(axis=0)
+        varying = std > 1e-12
+        Zs = np.zeros_like(Zd)
+        Zs[:, varying] = Zd[:, varying] / std[varying]
+        self.loss_used_ = "ols"
+        beta = None
+        if self.loss == "huber" and len(t) >= HUBER_MIN_SAMPLES_PER_PARAM * (len(var_cols) + k):
+            from sklearn.linear_model import HuberRegressor
+
+            reg = HuberRegressor(epsilon=self.epsilon, alpha=self.alpha, max_iter=2000,
+                                 fit_intercept=False)
+            reg.fit(Zs, td)
+            if reg.scale_ > 1e-9:
+                beta, self.scale_, self.loss_used_ = reg.coef_, float(reg.scale_), "huber"
+        if beta is None:
+            beta = _ridge_no_intercept(Zs, td, self.alpha)
+            self.scale_ = float(np.sqrt(np.mean((td - Zs @ beta) ** 2)))
+        coef = np.zeros(Z.shape[1])
+        coef[var_cols] = np.where(varying, beta / np.where(varying, std, 1.0), 0.0)
+        level = group_mean(t - Z @ coef)  # each loop's level once variant effects are out
+        if loop_cols and k >= len(loop_cols) + 2:
+            G = group_mean(Z[:, loop_cols])
+            b, b0 = _ridge(G, level, self.alpha, counts)
+            coef[loop_cols] = b
+        else:
+            b0 = float(np.average(level, weights=counts))
+        self.coef_ = coef
+        self.intercept_ = float(b0)
+        self.feature_names_ = names
+        self.n_features_in_ = len(names)
+        self.n_samples_ = len(t)
+        self.n_groups_ = k
+        self.fit_mode_ = "within"
         return self
 
     def predict_log(self, X: Any) -> np.ndarray:
@@ -228,6 +316,11 @@ class _LogLinearModel:
         return model
 
 
+def _ridge_no_intercept(Z: np.ndarray, t: np.ndarray, alpha: float) -> np.ndarray:
+    A = Z.T @ Z + alpha * np.eye(Z.shape[1])
+    return np.linalg.solve(A, Z.T @ t)
+
+
 def _ridge(Z: np.ndarray, t: np.ndarray, alpha: float,
            w: np.ndarray | None) -> tuple[np.ndarray, float]:
     """Least squares with intercept (unpenalised) and a tiny ridge term on coefficients."""
@@ -252,6 +345,7 @@ class PowerLawModel(_LogLinearModel):
 
     name = "faithful"
     default_features = FAITHFUL_FEATURES
+    default_fit_mode = "pooled"  # the seed's regression over all measurements
 
 
 class ExtendedPowerLawModel(_LogLinearModel):
@@ -260,6 +354,7 @@ class ExtendedPowerLawModel(_LogLinearModel):
 
     name = "extended"
     default_features = EXTENDED_FEATURES
+    default_fit_mode = "within"  # variant exponents within loops, loop size across them
 
 
 MODELS: dict[str, type[_LogLinearModel]] = {

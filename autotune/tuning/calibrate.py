@@ -75,17 +75,18 @@ def _xy(samples: list[Sample], machine: Machine, name: str, target: str):  # noq
     rows = [(s.record, s.variant) for s in samples]
     X, names = feature_matrix(rows, machine, name)
     y = np.array([s.wall_s if target == "wall" else (s.cpu_s or np.nan) for s in samples])
+    groups = np.array([s.record.id for s in samples])
     keep = np.isfinite(y) & (y > 0)
-    return X[keep], y[keep], names
+    return X[keep], y[keep], names, groups[keep]
 
 
 def fit_models(samples: list[Sample], machine: Machine, result: CalibrationResult) -> None:
     for target in ("wall", "cpu"):
         for name in MODEL_NAMES:
-            X, y, names = _xy(samples, machine, name, target)
+            X, y, names, groups = _xy(samples, machine, name, target)
             if len(y) < len(names) + 2:
                 continue
-            model = make_model(name, target=target).fit(X, y)
+            model = make_model(name, target=target).fit(X, y, groups=groups)
             pred = model.predict(X)
             rel = np.abs(pred - y) / y
             result.models[(name, target)] = model
@@ -106,13 +107,13 @@ def leave_one_kernel_out(samples: list[Sample], machine: Machine, result: Calibr
         test = [s for s in samples if s.kernel == held]
         for name in MODEL_NAMES:
             try:
-                X, y, _ = _xy(train, machine, name, "wall")
-                model = make_model(name, target="wall").fit(X, y)
+                X, y, _, groups = _xy(train, machine, name, "wall")
+                model = make_model(name, target="wall").fit(X, y, groups=groups)
             except (FeatureError, ValueError, np.linalg.LinAlgError):
                 continue
             for loop_id in sorted({s.record.id for s in test}):
                 rows = [s for s in test if s.record.id == loop_id]
-                Xt, yt, _ = _xy(rows, machine, name, "wall")
+                Xt, yt, _, _ = _xy(rows, machine, name, "wall")
                 if len(yt) < 2:
                     continue
                 q = evaluate(model.predict(Xt), yt, k=k)
