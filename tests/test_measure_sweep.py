@@ -82,7 +82,7 @@ def test_each_failure_is_an_outcome_and_the_sweep_carries_on(kernel, tmp_path):
             assert len(by[v.key].times_s) == 3 and by[v.key].speedup > 0
         assert res.best() is not None and res.best().key in {v.key for v in GOOD}
         assert res.binaries == 1 + len(variants)
-        rows = store.runs(loop_id=res.loop_id)
+        rows = store.runs(loop_id=_kernel_record(kernel).key)  # stored by line:column
         failed = [r for r in rows if r.status != "ok"]
         assert sorted(r.status for r in failed) == sorted(
             ["wrong-output", "timeout", "crash", "compile-error"])  # a failure is never rerun
@@ -193,7 +193,7 @@ def test_noisy_stored_runs_warn(kernel, tmp_path):
     record = _kernel_record(kernel)
     with Store(tmp_path / "m.db") as store:
         sweep = _sweep(kernel, store)
-        ctx = RunContext(sweep.machine_fp, sweep.source_hash, sweep.flags_key, record.id,
+        ctx = RunContext(sweep.machine_fp, sweep.source_hash, sweep.flags_key, record.key,
                          "runtime")
         times = {"baseline": [1.0, 1.02, 1.01], "static,-,t2": [0.5, 0.9, 0.6]}
         for key, ts in times.items():
@@ -223,3 +223,32 @@ def test_runtime_mode_builds_alone_what_the_environment_cannot_express(tmp_path)
             record, [keep_schedule, Variant("static", None, 2)])
     assert [v.status for v in res.variants] == ["ok", "ok"]
     assert res.binaries == 3  # baseline, the runtime program, and the as-written variant
+
+
+def test_runs_resume_whatever_path_names_the_file(tmp_path, monkeypatch):
+    """Stored runs are keyed by content hash and line:column, not by the path typed."""
+    import shutil
+
+    from autotune.frontend import analyze_file
+    from autotune.measure.build import BuildOptions
+    from autotune.measure.store import Store
+    from autotune.measure.sweep import Sweep, SweepOptions
+    from autotune.variants.space import Variant
+
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "a" / "prog.c"
+    src.parent.mkdir()
+    shutil.copy(Path(__file__).parent / "data" / "c" / "edge_loops.c", src)
+    monkeypatch.chdir(tmp_path)
+    variants = [Variant("static", 4, 2)]
+    with Store(tmp_path / "r.db") as store:
+        first = None
+        for path in ("a/prog.c", str(src)):
+            rec = next(r for r in analyze_file(path).loops if r.tunable)
+            sweep = Sweep(path, BuildOptions(), SweepOptions(repetitions=1), store)
+            res = sweep.measure_loop(rec, variants)
+            if first is None:
+                first = res
+                assert res.runs_resumed == 0
+            else:
+                assert res.runs_resumed == 2 and res.runs_measured == 0

@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="directory of calibration kernels (default: ./kernels, else the "
                              "project's own kernels/)")
     parser.add_argument("--sample", type=int, default=10, metavar="N",
-                        help="variants measured per loop (a reproducible sample; default 10)")
+                        help="variants measured per loop (a reproducible sample; default 10; "
+                             "0 = the whole default space)")
     parser.add_argument("--repetitions", type=int, default=3, metavar="R")
     parser.add_argument("--db", metavar="PATH", help="results database (default: user cache)")
     parser.add_argument("--cc", default="gcc")
@@ -48,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     from autotune.tuning.modelchoice import PREFERENCE
     from autotune.variants.space import BASELINE, default_space
 
-    if args.sample < 2:
-        raise UserError("--sample must be at least 2")
+    if args.sample == 1 or args.sample < 0:
+        raise UserError("--sample must be 0 (whole space) or at least 2")
     machine = detect_machine(args.cc)
     files = cal.kernel_files(kernels_dir(args.kernels))
     result = cal.CalibrationResult()
@@ -64,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
         for r in unit.loops:
             if r.tunable:
                 seed = zlib.crc32(r.id.encode())
-                plans.append((f, r, cal.sample_space(default_space(r, machine.cores),
-                                                     args.sample, seed)))
+                space = default_space(r, machine.cores)
+                plans.append((f, r, cal.sample_space(space, args.sample or len(space), seed)))
     total = sum((len(v) + 1) * args.repetitions for _, _, v in plans)
     with Store(args.db) as store, Progress(total, "calibrate",
                                            quiet=args.quiet or args.json) as bar:

@@ -115,6 +115,13 @@ class LoopRecord:
     reason: str = ""  # why not tunable; empty when tunable
     warnings: list[str] = field(default_factory=list)
 
+    @property
+    def key(self) -> str:
+        """The loop's name within one file content (``line:column``): stored runs
+        and tuned choices use it with the content hash, so a file reached by
+        another path (``./a.c``, ``/abs/a.c``, a build directory) is the same."""
+        return f"{self.line}:{self.column}"
+
     def to_dict(self) -> dict:
         """JSON form with the field names promised by ``autotune analyze --json``."""
         # asdict deep-copies every field: leave out the per-iteration work list

@@ -197,7 +197,7 @@ class Store:
     def add_loop(self, source_hash: str, record) -> None:  # noqa: ANN001 - a LoopRecord
         with self._write() as c:
             c.execute("INSERT OR REPLACE INTO loops VALUES (?, ?, ?)",
-                      (source_hash, record.id, json.dumps(record.to_dict(), default=str)))
+                      (source_hash, record.key, json.dumps(record.to_dict(), default=str)))
 
     def loop_record(self, source_hash: str, loop_id: str) -> dict | None:
         row = self.conn.execute(

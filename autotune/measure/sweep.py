@@ -131,8 +131,8 @@ class Sweep:
         if self.emitter is None:
             self.emitter = _default_emitter()
         self.store.add_loop(self.source_hash, record)
-        self.store.add_variants(self.source_hash, record.id, [BASELINE, *variants])
-        ctx = RunContext(self.machine_fp, self.source_hash, self.flags_key, record.id,
+        self.store.add_variants(self.source_hash, record.key, [BASELINE, *variants])
+        ctx = RunContext(self.machine_fp, self.source_hash, self.flags_key, record.key,
                          opts.compile_mode)
         keys = [v.key for v in variants]
         if opts.fresh:
@@ -229,7 +229,7 @@ class _LoopRun:
              res: RunResult | None = None) -> RunRow:
         sw = self.sweep
         row = RunRow(sw.machine_fp, sw.source_hash, sw.flags_key, sw.flags_json,
-                     self.record.id, variant.key, mode, rep, status, message)
+                     self.record.key, variant.key, mode, rep, status, message)
         if res is not None:
             row.wall_s, row.loop_wall_s, row.loop_cpu_s = res.wall_s, res.loop_wall_s, \
                 res.loop_cpu_s

@@ -26,7 +26,7 @@ def defines_key(defines: dict[str, str]) -> str:
 
 def loop_key(record: LoopRecord) -> str:
     """Path-independent name of a loop within one file content."""
-    return f"{record.line}:{record.column}"
+    return record.key
 
 
 def save_winner(store, *, source_text: str, defines: dict[str, str], machine_fp: str,  # noqa: ANN001
