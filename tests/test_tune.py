@@ -129,3 +129,53 @@ def test_tune_reports_bad_input_in_one_line(env, capsys):
     assert main(["tune", str(env / "missing.c")]) == 2
     err = capsys.readouterr().err
     assert "missing.c" in err and "Traceback" not in err
+
+
+def test_tune_polybench_layout_with_extra_source(env, capsys):
+    """PolyBench's shape: a utilities directory, sizes reaching the kernel as
+    parameters from main, arrays from a helper in another C file."""
+    util = env / "utilities"
+    util.mkdir()
+    (util / "bench.h").write_text(
+        "#include <stdlib.h>\n"
+        "#define ARRAY_2D(var, d1, d2) var[d1][d2]\n"
+        "extern void *bench_alloc(unsigned long n, int size);\n")
+    (util / "bench.c").write_text(
+        "#include <stdlib.h>\n"
+        "void *bench_alloc(unsigned long n, int size) { return calloc(n, size); }\n")
+    src = write(env, "kern.c", r"""#include <stdio.h>
+#include <bench.h>
+#ifndef N
+# define N 160
+#endif
+static void kernel(int n, double ARRAY_2D(A, N, N), double ARRAY_2D(B, N, N)) {
+  int i, j, k;
+#pragma omp parallel for private(j, k)
+  for (i = 0; i < n; i++)
+    for (j = 0; j <= i; j++)
+      for (k = 0; k < n; k++)
+        B[i][j] += A[i][k] * A[j][k];
+}
+int main(void) {
+  int n = N;
+  double (*A)[N] = bench_alloc((unsigned long)N * N, sizeof(double));
+  double (*B)[N] = bench_alloc((unsigned long)N * N, sizeof(double));
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) A[i][j] = (i * j % 7) * 0.25;
+  kernel(n, A, B);
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += B[i][i / 2];
+  printf("%.6e\n", s);
+  return 0;
+}
+""")
+    assert main(["analyze", src, "-I", str(util), "--json"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["tunable"] and loop["trip_count"] == 160  # n resolved from main's call
+    assert loop["iterations"] == 160 * 161 // 2 * 160  # triangular, exact
+    rc = main(["tune", src, "-I", str(util), "--extra-source", str(util / "bench.c"),
+               "--top", "2", "--repetitions", "1", "--json", *SPACE])
+    assert rc == 0
+    (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
+    assert loop["baseline_status"] == "ok"
+    assert [v["status"] for v in loop["variants"] if v["status"] != "pruned"] == ["ok", "ok"]
