@@ -14,6 +14,7 @@ import argparse
 import numpy as np
 
 from autotune.cli import render
+from autotune.cli.render import save_figure
 from autotune.errors import UserError
 from autotune.structure.composition import (
     compose,
@@ -145,9 +146,4 @@ def _plot(path: str, comp, s1: np.ndarray | None, s2: np.ndarray | None) -> None
     ax.set_title("Binary parallel composition Y = max(X1, X2)")
     ax.legend()
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=120)
-    except OSError as exc:
-        raise UserError(f"cannot write plot: {exc.strerror}", path) from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)

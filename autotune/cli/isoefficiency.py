@@ -20,6 +20,7 @@ from collections import defaultdict
 import numpy as np
 
 from autotune.cli import render
+from autotune.cli.render import save_figure
 from autotune.errors import UserError
 from autotune.structure import isoefficiency as iso
 from autotune.structure.textio import parse_floats, read_table
@@ -189,9 +190,4 @@ def _plot(path: str, ps: list[float], curves: dict[float, np.ndarray], ylabel: s
     ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=120)
-    except OSError as exc:
-        raise UserError(f"cannot write plot: {exc.strerror}", path) from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)

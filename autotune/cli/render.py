@@ -120,3 +120,17 @@ class Progress:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def save_figure(fig, path: str, dpi: int = 120) -> None:  # noqa: ANN001 - a matplotlib Figure
+    """Write ``fig`` to ``path`` and close it; an unwritable path is one user line."""
+    import matplotlib.pyplot as plt
+
+    from autotune.errors import UserError
+
+    try:
+        fig.savefig(path, dpi=dpi)
+    except OSError as exc:
+        raise UserError(f"cannot write plot: {exc.strerror}", str(path)) from None
+    finally:
+        plt.close(fig)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from autotune.cli.render import save_figure
 from autotune.errors import UserError
 from autotune.skeletons.estimators import PAPER_NAMES, make_estimator
 from autotune.skeletons.predictor import Prediction
@@ -64,10 +65,5 @@ def plot_prediction(pred: Prediction, path: str | Path) -> Path:
     fig.suptitle(f"{pred.skeleton.kind}: T({pred.n_text},{pred.p}) estimate {total}", fontsize=11)
     fig.tight_layout()
     path = Path(path)
-    try:
-        fig.savefig(path, dpi=110)
-    except OSError as exc:
-        raise UserError(f"cannot write plot: {exc.strerror}", location=str(path)) from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, str(path), dpi=110)
     return path
