@@ -66,7 +66,11 @@ def parse_timing(text: str) -> dict[str, LoopTiming]:
 
 
 def run_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of a measured run. AUTOTUNE_WARMUP=1 asks the instrumented
+    program to start its OpenMP threads before main (see templates/epilogue.c.j2),
+    so no variant's loop time includes creating them."""
     env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED}
+    env["AUTOTUNE_WARMUP"] = "1"
     env.update(extra or {})
     return env
 

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.models.quality import QualityReport, evaluate
 from autotune.tuning.ranking import LoopRanking, RankedVariant
 
 MIN_GAIN = 0.03  # a winner must beat the original by at least 3% ...
 NOISE_SHARE = 0.5  # ... and by half the larger relative spread of the two medians
+CONFIRM_SPREAD = 0.15  # above this (robust) spread the winner is re-measured first
+CONFIRM_FACTOR = 3  # ... with this many times the repetitions (stored runs are reused)
 
 
 @dataclass
@@ -36,9 +40,22 @@ class LoopTuneResult:
         return self.ranking.id
 
 
+def robust_spread(v: VariantResult) -> float:
+    """Interquartile range over median of a variant's run times.
+
+    The displayed spread, (max - min) / median, is what a person wants to see,
+    but one 10x-slow run (common on a shared VM) blows it up however many runs
+    agree; the decision uses the interquartile range instead.
+    """
+    times = np.asarray(v.times_s, dtype=float)
+    if times.size < 2 or not v.measured_s:
+        return 0.0
+    q25, q75 = np.percentile(times, [25, 75])
+    return float((q75 - q25) / v.measured_s)
+
+
 def required_gain(baseline: VariantResult, best: VariantResult) -> float:
-    spreads = [s for s in (baseline.spread, best.spread) if s is not None]
-    return max(MIN_GAIN, NOISE_SHARE * max(spreads, default=0.0))
+    return max(MIN_GAIN, NOISE_SHARE * max(robust_spread(baseline), robust_spread(best)))
 
 
 def tune_loop(sweep, ranking: LoopRanking, top: int, exhaustive: bool = False  # noqa: ANN001
@@ -67,17 +84,66 @@ def tune_loop(sweep, ranking: LoopRanking, top: int, exhaustive: bool = False  #
                               [rv.measured_s if rv.status == "ok" else None
                                for rv in ranking.variants], k=top,
                               target=sweep_target(sweep))
-    _choose(result, by_key)
+    contender = _fastest_ok(result)
+    confirmed = contender is not None and _remeasure_if_noisy(sweep, result, by_key, contender)
+    _choose(result, by_key, only=contender if confirmed else None)
+    if confirmed:
+        runs = len(by_key[contender.variant.key].times_s)
+        result.decision += (f" (confirmed with {runs} runs each)" if result.best
+                            else f" (after re-measuring with {runs} runs each)")
     return result
+
+
+def _fastest_ok(result: LoopTuneResult) -> RankedVariant | None:
+    ok = [rv for rv in result.ranking.variants if rv.status == "ok" and rv.measured_s]
+    return min(ok, key=lambda rv: rv.measured_s) if ok else None
+
+
+def _remeasure_if_noisy(sweep, result: LoopTuneResult, by_key: dict[str, VariantResult],  # noqa: ANN001
+                        contender: RankedVariant) -> bool:
+    """Give the original and the fastest variant more runs when their timings are noisy.
+
+    On a shared VM a few runs can be 10x slow, and a median of three then
+    decides nothing. Only the two contenders get more interleaved repetitions
+    (the sweep resumes, so the runs already stored count); the choice is then
+    made between them on the larger sample. True when they were re-measured.
+    """
+    base = result.baseline
+    if base is None or not base.ok or not base.measured_s:
+        return False
+    if base.measured_s <= contender.measured_s * (1 + MIN_GAIN):
+        return False  # not even the median suggests a gain
+    if max(robust_spread(base), robust_spread(by_key[contender.variant.key])) <= CONFIRM_SPREAD:
+        return False
+    opts = sweep.options
+    reps = opts.repetitions
+    opts.repetitions = reps * CONFIRM_FACTOR
+    try:
+        again: LoopResult = sweep.measure_loop(result.ranking.record, [contender.variant])
+    finally:
+        opts.repetitions = reps
+    if again.skipped or again.baseline is None or not again.variants:
+        return False
+    result.baseline = again.baseline
+    vr = again.variants[0]
+    by_key[vr.key] = vr
+    contender.measured_s, contender.status, contender.message = vr.measured_s, vr.status, \
+        vr.message
+    contender.runs = len(vr.times_s)
+    return True
 
 
 def sweep_target(sweep) -> str:  # noqa: ANN001
     return getattr(sweep, "target", "wall")
 
 
-def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
+def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult],
+            only: RankedVariant | None = None) -> None:
+    """Pick the fastest verified variant that beats the original beyond noise;
+    ``only`` restricts the choice to one re-measured contender."""
     base = result.baseline
-    ok = [rv for rv in result.ranking.variants if rv.status == "ok" and rv.measured_s]
+    pool = [only] if only is not None else result.ranking.variants
+    ok = [rv for rv in pool if rv.status == "ok" and rv.measured_s]
     if base is None or not base.ok or not base.measured_s:
         result.decision = "original could not be measured: nothing chosen"
         return

@@ -10,9 +10,11 @@ Modes (chosen from the worksharing pragma as written):
 - ``combined`` (``parallel for``): the encountering thread times the whole
   construct, fork and join included; accumulation is under a named critical
   so a ``parallel for`` met by several threads of an outer region is safe.
-- ``for`` (``omp for`` in a region): a barrier lines all threads up, thread 0
-  reads the start, and after the loop's own implicit barrier thread 0 reads
-  the end, so the interval covers every thread's share.
+- ``for`` (``omp for`` in a region): thread 0 reads the start, then a barrier
+  lines all threads up (so no thread starts the loop before that reading, even
+  if thread 0 is descheduled after the barrier while the others take every
+  dynamic chunk), and after the loop's own implicit barrier thread 0 reads the
+  end, so the interval covers every thread's share.
 - ``for_nowait``: the same start barrier, but no barrier is added after the
   loop (that would undo ``nowait``): each thread accumulates its own time
   from the barrier to leaving the loop and the slowest thread's total is
