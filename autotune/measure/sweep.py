@@ -240,17 +240,22 @@ class _LoopRun:
         return run_program(exe, env=env, timeout_s=timeout, cwd=self.opts.cwd,
                            loop_id=self.record.id, args=self.opts.run_args)
 
-    def _run_baseline(self, rep: int) -> RunRow:
+    def _baseline_once(self) -> tuple[RunResult, Path]:
+        """Build (cached) and run the original program once; a build failure is fatal."""
         em, sw = self.sweep.emitter, self.sweep
         build = self._binary("baseline",
                              lambda: em.emit_variant(sw.source, self.record, BASELINE))
         if not build.ok:
             self._explain_baseline_failure(build)
-        res = self._execute(build.exe_path, {}, self.opts.baseline_timeout_s)
+        return self._execute(build.exe_path, {}, self.opts.baseline_timeout_s), build.exe_path
+
+    def _run_baseline(self, rep: int) -> RunRow:
+        sw = self.sweep
+        res, exe = self._baseline_once()
         if res.status != "ok":
             what = "timed out" if res.status == "timeout" else "crashed"
             raise UserError(f"the original program {what} ({res.message}); "
-                            f"command: {build.exe_path} {' '.join(self.opts.run_args)}".rstrip(),
+                            f"command: {exe} {' '.join(self.opts.run_args)}".rstrip(),
                             location=str(sw.path))
         row = self._row(BASELINE, rep, BASELINE_MODE, "ok", res.message, res)
         row.stdout_sha = sw.store.put_output(res.stdout)
@@ -287,12 +292,8 @@ class _LoopRun:
         """A resumed sweep whose baseline output was lost: run the baseline once, unstored."""
         if self.reference is not None:
             return
-        em, sw = self.sweep.emitter, self.sweep
-        build = self._binary("baseline",
-                             lambda: em.emit_variant(sw.source, self.record, BASELINE))
-        if not build.ok:
-            self._explain_baseline_failure(build)
-        res = self._execute(build.exe_path, {}, self.opts.baseline_timeout_s)
+        sw = self.sweep
+        res, _ = self._baseline_once()
         if res.status != "ok":
             raise UserError(f"the original program failed: {res.message}", str(sw.path))
         self.reference = (res.stdout, res.stderr)
