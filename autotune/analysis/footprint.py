@@ -21,6 +21,7 @@ import numpy as np
 
 from autotune.analysis import exprs
 from autotune.analysis.exprs import Symbolic
+from autotune.analysis.libgomp import guided_chunk_sizes
 from autotune.analysis.points import Points, TooLarge, split_runs
 
 RUN_CAP = 2048  # chunks per thread computed exactly; more are extrapolated
@@ -239,7 +240,7 @@ def thread_chunks(trip: int, threads: int, schedule: str | None, chunk: int | No
         return out
     c = max(1, int(chunk or 1))
     if kind == "guided":
-        sizes = _guided_sizes(trip, p, c)
+        sizes = guided_chunk_sizes(trip, p, c)
     else:
         nchunks = -(-trip // c)
         sizes = np.full(nchunks, c, dtype=np.int64)
@@ -271,17 +272,6 @@ def thread_chunk_samples(trip: int, threads: int, schedule: str | None, chunk: i
         total = (mine - 1) * c + min(c, trip - last * c) if mine else 0
         out.append((starts, sizes, int(total)))
     return out
-
-
-def _guided_sizes(trip: int, p: int, c: int) -> np.ndarray:
-    sizes = []
-    rem = trip
-    while rem > 0:
-        q = max(-(-rem // p), c)
-        q = min(q, rem)
-        sizes.append(q)
-        rem -= q
-    return np.array(sizes, dtype=np.int64)
 
 
 def per_thread(arrays: list[dict], collapse: int, trip: int, threads: int,

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from autotune.analysis.libgomp import guided_chunk_sizes
+
 SCHEDULES = ("static", "dynamic", "guided")
 
 
@@ -106,20 +108,6 @@ def processor_sharing_makespan(thread_work: np.ndarray, cores: int) -> float:
     active = p - np.arange(p)  # runnable threads while the i-th smallest finishes
     rate = np.minimum(1.0, cores / active)
     return float(np.sum(np.diff(w, prepend=0.0) / rate))
-
-
-def guided_chunk_sizes(n: int, threads: int, chunk: int | None = None) -> np.ndarray:
-    """Chunk sizes, in hand-out order, of libgomp's guided schedule."""
-    c = max(1, chunk or 1)
-    p = max(1, threads)
-    sizes = []
-    remaining = n
-    while remaining > 0:
-        q = max(-(-remaining // p), c)
-        q = min(q, remaining)
-        sizes.append(q)
-        remaining -= q
-    return np.asarray(sizes, dtype=np.int64)
 
 
 def _chunk_work(work: np.ndarray, sizes: np.ndarray) -> np.ndarray:
