@@ -93,16 +93,35 @@ def test_tune_measures_only_top_k_plus_original(env, capsys):
         assert chosen["status"] == "ok" and chosen["measured_s"] < loop["baseline"]
 
 
-def test_tune_never_chooses_a_variant_that_changes_the_result(env, capsys):
+def test_tune_refuses_a_loop_whose_result_depends_on_the_schedule(env, capsys):
+    """The legality gate: a private value carried between iterations keeps the loop as
+    written; nothing is measured."""
     src = write(env, "dep.c", SCHEDULE_DEPENDENT)
     rc = main(["tune", src, "--exhaustive", "--repetitions", "1", "--json", *SPACE])
     assert rc == 0
     (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
-    status = {v["key"]: v["status"] for v in loop["variants"]}
+    assert loop["tunable"] is False and "acc is read before it is written" in loop["reason"]
+    assert loop["variants"] == [] and loop["best"] is None
+
+
+def test_verification_rejects_what_the_gate_would_let_through(env):
+    """The second line of defence: with the gate's verdict lifted by hand, the sweep's
+    output check marks every variant that deals iterations differently as wrong."""
+    from autotune.frontend import analyze_file
+    from autotune.measure.store import Store
+    from autotune.measure.sweep import SweepOptions, measure_loop
+    from autotune.variants.space import Variant
+
+    src = write(env, "dep.c", SCHEDULE_DEPENDENT)
+    (record,) = analyze_file(src).loops
+    record.tunable, record.reason, record.kept = True, "", {}
+    variants = [Variant("dynamic", 4, 2), Variant("static", None, 1), Variant("static", None, 2)]
+    with Store(str(env / "verify.db")) as store:
+        res = measure_loop(src, record, variants, options=SweepOptions(repetitions=1),
+                           store=store)
+    status = {v.key: v.status for v in res.variants}
     assert status["dynamic,4,t2"] == "wrong-output" and status["static,-,t1"] == "wrong-output"
     assert status["static,-,t2"] == "ok"  # deals iterations exactly like the original
-    if loop["best"] is not None:
-        assert status[loop["best"]["key"]] == "ok"
 
 
 def test_tune_apply_and_in_place_keep_user_file_safe(env, capsys):

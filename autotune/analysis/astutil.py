@@ -23,8 +23,11 @@ def written_names(node: c_ast.Node) -> set[str]:
         n = stack.pop()
         if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
             out.add(n.lvalue.name)
-        elif (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")
-              and isinstance(n.expr, c_ast.ID)):
+        elif (
+            isinstance(n, c_ast.UnaryOp)
+            and n.op in ("++", "--", "p++", "p--")
+            and isinstance(n.expr, c_ast.ID)
+        ):
             out.add(n.expr.name)
         stack.extend(c for _, c in n.children())
     return out
@@ -40,3 +43,23 @@ def deref_as_arrayref(e: c_ast.Node) -> c_ast.ArrayRef | None:
         if isinstance(e.right, c_ast.ID):
             return c_ast.ArrayRef(e.right, e.left, e.coord)
     return None
+
+
+def walk(node: c_ast.Node):  # noqa: ANN201
+    """Every node below ``node`` (itself included), in no particular order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for _, c in n.children())
+
+
+def lvalues(node: c_ast.Node) -> list[c_ast.Node]:
+    """What ``node`` assigns: left sides of ``=``/``op=`` and operands of ``++``/``--``."""
+    out = []
+    for n in walk(node):
+        if isinstance(n, c_ast.Assignment):
+            out.append(n.lvalue)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            out.append(n.expr)
+    return out

@@ -53,6 +53,14 @@ def _trip_text(r) -> str:
     return text
 
 
+def _tunable_text(r) -> str:  # noqa: ANN001
+    """``yes``, ``schedule only`` / ``threads only`` (the gate kept the other), or ``no``."""
+    if not r.tunable:
+        return "no (see below)"
+    free = [d for d in ("schedule", "threads") if d not in r.kept]
+    return "yes" if len(free) == 2 else f"{free[0]} only"
+
+
 def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
     out = out or sys.stdout
     print(f"{unit.path}: {len(unit.loops)} OpenMP loop(s); per-thread figures for "
@@ -68,7 +76,7 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
             r.id, r.function, r.directive.kind, clauses, _trip_text(r),
             r.iterations, r.weighted_ops,
             human_bytes(r.footprint_bytes), human_bytes(r.footprint_bytes_per_thread),
-            "yes" if r.tunable else f"no: {r.reason}",
+            _tunable_text(r),
         ])
     table(["loop", "function", "directive", "clauses", "trips", "iterations", "weighted ops",
            "footprint", "per thread", "tunable"], rows, out=out)
@@ -87,5 +95,12 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
                 print(f"    array {a.get('name')}: {size}", file=out)
         for n in notes if verbose else notes[:2]:
             print(f"  {r.id}: {n}", file=out)
+        if not r.tunable:
+            print(f"  {r.id}: not tunable: {r.reason}", file=out)
+            continue
+        for dim, why in r.kept.items():
+            print(f"  {r.id}: {dim} kept as written: {why}", file=out)
+        for note in r.reassociates:
+            print(f"  {r.id}: {note}", file=out)
     for w in unit.warnings:
         print(f"  warning: {w}", file=out)

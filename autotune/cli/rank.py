@@ -11,6 +11,7 @@ from autotune.cli.render import dump_json, table
 from autotune.errors import UserError
 from autotune.frontend import analyze_options
 from autotune.measure.machine import detect_machine
+from autotune.measure.omp_runtime import openmp_runtime
 from autotune.tuning.modelchoice import ChosenModel, choose_model
 from autotune.tuning.ranking import LoopRanking, rank_loop
 
@@ -73,8 +74,9 @@ def rank_file(path: str, args: argparse.Namespace, store=None  # noqa: ANN001
     machine = detect_machine(args.cc)
     unit = analyze_options(path, options, threads=machine.cores, cc=args.cc)
     chosen = choose_model(machine, store, args.model, args.target)
+    runtime = openmp_runtime(args.cc)
     rankings = [rank_loop(r, variant_space(r, args, machine.cores) if r.tunable else [],
-                          chosen, machine)
+                          chosen, machine, runtime)
                 for r in selected(unit.loops, args.loop)]
     return rankings, chosen
 
@@ -106,6 +108,9 @@ def ranking_json(r: LoopRanking, top: int | None = None) -> dict:
         "reason": r.error,
         "baseline_predicted_s": r.baseline_predicted_s,
         "variants": [v.to_dict() for v in (r.variants[:top] if top else r.variants)],
+        "equivalent": [e.to_dict() for e in r.equivalent],
+        "kept": dict(r.record.kept),
+        "reassociates": list(r.record.reassociates),
     }
 
 
@@ -116,6 +121,7 @@ def print_ranking(r: LoopRanking, top: int, out=None) -> None:  # noqa: ANN001
         return
     print(f"\n{r.id} ({r.record.function}): {len(r.variants)} variants, "
           f"as written predicted {r.baseline_predicted_s:.3e} s", file=out)
+    print_gate_notes(r, out)
     rows = []
     for i, v in enumerate(r.variants[:top], 1):
         gain = (r.baseline_predicted_s / v.predicted_s
@@ -123,3 +129,16 @@ def print_ranking(r: LoopRanking, top: int, out=None) -> None:  # noqa: ANN001
         rows.append([i, v.variant.schedule, v.variant.chunk or "-", v.variant.threads,
                      v.predicted_s, f"{gain:.2f}x" if gain else "-"])
     table(["rank", "schedule", "chunk", "threads", "predicted s", "vs written"], rows, out=out)
+
+
+def print_gate_notes(r: LoopRanking, out) -> None:  # noqa: ANN001
+    """What the legality gate kept, reassociation notes, and runtime duplicates."""
+    for dim, why in r.record.kept.items():
+        print(f"  {dim} kept as written: {why}", file=out)
+    for note in r.record.reassociates:
+        print(f"  note: {note}", file=out)
+    if r.equivalent:
+        shown = ", ".join(f"{e.variant.key} = {e.same_as.key}" for e in r.equivalent[:4])
+        more = f", and {len(r.equivalent) - 4} more" if len(r.equivalent) > 4 else ""
+        print(f"  {len(r.equivalent)} more variant(s) equivalent to one of these under "
+              f"libgomp, not measured: {shown}{more}", file=out)

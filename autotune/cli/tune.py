@@ -13,7 +13,7 @@ from autotune.cli.buildargs import (
     term_as_interrupt,
 )
 from autotune.cli.common import add_source_arguments, source_options
-from autotune.cli.rank import add_model_arguments, open_store, rank_file
+from autotune.cli.rank import add_model_arguments, open_store, print_gate_notes, rank_file
 from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
 from autotune.tuning.persist import save_winner
@@ -112,6 +112,9 @@ def loop_json(r: LoopTuneResult) -> dict:
         "measured_programs": r.measured_programs,
         "compiles": r.compiles,
         "quality": r.quality.to_dict() if r.quality else None,
+        "kept": dict(r.ranking.record.kept),
+        "reassociates": list(r.ranking.record.reassociates),
+        "equivalent": [e.to_dict() for e in r.ranking.equivalent],
         "warnings": r.warnings or [],
     }
 
@@ -131,6 +134,7 @@ def print_report(path: str, chosen, results: list[LoopTuneResult], written: str 
         print(f"\n{r.id} ({r.ranking.record.function}): {r.decision}", file=out)
         if r.ranking.error or r.baseline is None:
             continue
+        print_gate_notes(r.ranking, out)
         rows = [["original", "-", "-", "-", r.ranking.baseline_predicted_s,
                  r.baseline.measured_s, "1.00x", r.baseline.status]]
         for i, v in enumerate(r.ranking.variants, 1):

@@ -42,6 +42,9 @@ def analyze_options(path: str, options: SourceOptions, threads: int | None = Non
         record = _record(found, ids)
         _analyse(record, found, ast, threads, finder.threadprivate)
         unit.loops.append(record)
+    from autotune.analysis.gate import apply_gate
+
+    apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast)
     by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
     for region in finder.regions:
         d = region.directive

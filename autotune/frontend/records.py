@@ -113,6 +113,9 @@ class LoopRecord:
     symbolic: list[str] = field(default_factory=list)  # bounds that stayed symbolic
     tunable: bool = True
     reason: str = ""  # why not tunable; empty when tunable
+    # The legality gate: dimensions ("schedule", "threads") kept as written, with why.
+    kept: dict[str, str] = field(default_factory=dict)
+    reassociates: list[str] = field(default_factory=list)  # floating-point reassociation notes
     warnings: list[str] = field(default_factory=list)
 
     @property

@@ -10,6 +10,7 @@ from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 from autotune.models.features import FeatureError, feature_matrix
 from autotune.tuning.modelchoice import ChosenModel
+from autotune.variants.equivalence import Equivalent, collapse
 from autotune.variants.space import BASELINE, Variant
 
 
@@ -42,6 +43,7 @@ class LoopRanking:
     variants: list[RankedVariant] = field(default_factory=list)  # best predicted first
     baseline_predicted_s: float | None = None
     error: str = ""  # why this loop could not be ranked
+    equivalent: list[Equivalent] = field(default_factory=list)  # runtime duplicates, unmeasured
 
     @property
     def id(self) -> str:
@@ -49,13 +51,15 @@ class LoopRanking:
 
 
 def rank_loop(record: LoopRecord, variants: list[Variant], chosen: ChosenModel,
-              machine: Machine) -> LoopRanking:
+              machine: Machine, runtime: str = "unknown") -> LoopRanking:
     """Predict every variant's time with ``chosen`` and sort, fastest first.
 
     The baseline (the loop as written) is predicted too so that the gain a
-    variant promises can be shown before anything is compiled.
+    variant promises can be shown before anything is compiled. Variants that
+    ``runtime`` executes identically to another are set aside (``equivalent``).
     """
     ranking = LoopRanking(record)
+    variants, ranking.equivalent = collapse(record, variants, runtime)
     if not record.tunable:
         ranking.error = record.reason or "not tunable"
         return ranking

@@ -93,8 +93,18 @@ def chunk_sizes(trip_count: int | None, threads: int, limit: int = MAX_CHUNKS) -
 
 
 def _can_vary_threads(record: LoopRecord) -> bool:
-    """An orphaned ``omp for`` has no parallel directive in reach to carry num_threads."""
-    return record.parallel is not None
+    """An orphaned ``omp for`` has no parallel directive in reach to carry num_threads;
+    the legality gate may keep the thread count as written (``record.kept``)."""
+    return record.parallel is not None and "threads" not in record.kept
+
+
+def _can_vary_schedule(record: LoopRecord) -> bool:
+    return "schedule" not in record.kept
+
+
+def _kept_schedule_space(record: LoopRecord, counts: list[int | None]) -> list[Variant]:
+    """The schedule is kept as written: only the thread count varies (the gate allows it)."""
+    return [Variant(None, None, t) for t in counts if t is not None]
 
 
 def default_space(record: LoopRecord, cores: int) -> list[Variant]:
@@ -114,6 +124,8 @@ def default_space(record: LoopRecord, cores: int) -> list[Variant]:
         thread_counts: list[int | None] = [None]
     else:
         thread_counts = list(default_thread_counts(cores))
+    if not _can_vary_schedule(record):
+        return _kept_schedule_space(record, thread_counts)
     multi = [t for t in thread_counts if t != 1]
     per_t = max(1, (MAX_SPACE - 2) // max(1, len(multi)) // len(DEFAULT_SCHEDULES) - 1)
     limit = min(MAX_CHUNKS, per_t)
@@ -139,7 +151,10 @@ def space_from_options(
     """The cross product of the given lists; an omitted list takes the default.
 
     Omitted chunks mean "no chunk plus powers of two bounded by the trip
-    count per thread"; given chunks are used as given. ``auto`` takes no
+    count per thread"; given chunks are used as given. A dimension the
+    legality gate keeps as written (``record.kept``: an orphaned loop, a
+    region's shared thread count, a nowait chain) is not varied whatever is
+    asked; the loop's reasons say why. ``auto`` takes no
     chunk, so it appears once per thread count.
     """
     if not record.tunable:
@@ -155,18 +170,14 @@ def space_from_options(
     if schedules is None and chunks is None and threads is None:
         return default_space(record, cores)
     scheds = list(schedules) if schedules is not None else list(DEFAULT_SCHEDULES)
-    if threads is not None:
-        if not _can_vary_threads(record):
-            raise UserError(
-                "this 'omp for' has no enclosing parallel directive in its function, "
-                "so its thread count cannot be varied",
-                f"{record.file}:{record.line}",
-            )
+    if threads is not None and _can_vary_threads(record):
         counts: list[int | None] = list(threads)
     elif _can_vary_threads(record):
         counts = list(default_thread_counts(cores))
     else:
         counts = [None]
+    if not _can_vary_schedule(record):
+        return _kept_schedule_space(record, counts)
     seen: set[Variant] = set()
     out: list[Variant] = []
     for t in counts:

@@ -1,0 +1,70 @@
+"""Run the legality gate over a file's loops and record what each may vary.
+
+The loop rules (``legality``) and the region rules (``region_rules``) each
+name dimensions to keep as written; a loop with nothing left to vary is not
+tunable, with every reason said.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.legality import check_loop
+from autotune.analysis.region_rules import region_facts
+from autotune.analysis.symbols import Scope
+from autotune.frontend.finder import FoundLoop, FoundRegion
+from autotune.frontend.records import LoopRecord
+
+DIMENSIONS = ("schedule", "threads")
+
+
+def keep(record: LoopRecord, dimension: str, why: str) -> None:
+    """Keep ``dimension`` of ``record`` as written (the first reason wins)."""
+    record.kept.setdefault(dimension, why)
+
+
+def apply_gate(
+    pairs: list[tuple[FoundLoop, LoopRecord]], regions: list[FoundRegion], ast: c_ast.FileAST
+) -> None:
+    """Fill ``kept`` and ``reassociates`` of every record; untune what has nothing left."""
+    for found, record in pairs:
+        if found.for_node is None or not record.tunable:
+            continue
+        d = found.directive
+        scope = Scope(found.func, ast)
+        region = found.parallel.clauses if found.parallel not in (None, d) else None
+        legal = check_loop(found.for_node, d.clauses, scope, region)
+        why = "; ".join(legal.order)
+        if why:
+            keep(record, "schedule", why)
+            keep(record, "threads", why)
+        record.reassociates = legal.reassociates
+        if found.parallel is None:
+            keep(
+                record,
+                "threads",
+                "an orphaned 'omp for': the parallel region that sets its "
+                "thread count is in a caller",
+            )
+            if d.clauses.nowait:
+                keep(
+                    record,
+                    "schedule",
+                    "an orphaned 'omp for nowait': the loops that follow "
+                    "it in the caller's region cannot be seen",
+                )
+    by_node = {id(f.for_node): r for f, r in pairs if f.for_node is not None}
+    for region in regions:
+        if region.directive.kind != "parallel":
+            continue
+        facts = region_facts(region, [f for f, _ in pairs], Scope(region.func, ast))
+        for key, why in facts.schedule_kept.items():
+            if key in by_node:
+                keep(by_node[key], "schedule", why)
+        for key, why in facts.threads_kept.items():
+            if key in by_node:
+                keep(by_node[key], "threads", why)
+    for _, record in pairs:
+        if record.tunable and all(dim in record.kept for dim in DIMENSIONS):
+            record.tunable = False
+            record.reason = "; ".join(dict.fromkeys(record.kept[d] for d in DIMENSIONS))

@@ -1,0 +1,289 @@
+"""The legality gate for a parallel region: ``nowait`` chains and the thread count.
+
+Two facts of OpenMP decide what a region allows:
+
+- After a loop with ``nowait``, threads run on without waiting. A later loop
+  (before the next barrier) that reads what the first wrote is correct only
+  because both loops map the same iterations to the same threads, which
+  OpenMP guarantees only for static schedules with the same trip count and
+  chunk in one region. Every loop of such a chain keeps its schedule.
+- ``num_threads`` belongs to the region, not to one loop. When the region
+  holds several loops, or runs code of its own on every thread (a print, a
+  shared update, a thread-id call), its thread count is not varied per loop.
+
+The region's body is read as a sequence of events (loop, barrier, code run
+by every thread, code run once); a sequential loop inside the region is read
+twice so a chain that wraps around to its next iteration is seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from autotune.analysis.astutil import lvalues, walk
+from autotune.analysis.legality import SAFE_FUNCS, assigned_names, names_in, written_root
+from autotune.analysis.ops import math_name
+from autotune.analysis.symbols import Scope
+from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, FoundLoop, FoundRegion
+from autotune.frontend.records import Directive
+from autotune.frontend.runs import block_items, pragma_runs
+
+ONCE_WITH_BARRIER = {"single", "sections", "workshare"}
+ONCE_NO_BARRIER = {"master", "masked"}
+
+
+@dataclass
+class Event:
+    kind: str  # "loop" | "barrier" | "code" | "once"
+    line: int
+    for_node: c_ast.Node | None = None
+    nowait: bool = False
+    why: str = ""  # for "code": what makes it depend on the thread count ('' if nothing)
+    reads: set[str] = field(default_factory=set)  # shared names read (privates left out)
+    writes: set[str] = field(default_factory=set)  # shared names written
+
+
+@dataclass
+class RegionFacts:
+    """What the gate decided for the loops of one parallel region (keyed by id(for_node))."""
+
+    schedule_kept: dict[int, str] = field(default_factory=dict)
+    threads_kept: dict[int, str] = field(default_factory=dict)
+
+
+class RegionEvents(c_ast.NodeVisitor):
+    """The events of one region body, in program order."""
+
+    def __init__(self, private: set[str]) -> None:
+        self.events: list[Event] = []
+        self.private = set(private)
+
+    def visit_Compound(self, node: c_ast.Compound) -> None:
+        for run in pragma_runs(node.block_items):
+            self._run(run.directives, run.stmt)
+
+    def _run(self, directives: list[Directive], stmt: c_ast.Node | None) -> None:
+        line = directives[0].line if directives else _line(stmt)
+        if stmt is None:
+            if directives and directives[0].kind == "barrier":
+                self.events.append(Event("barrier", line))
+            return
+        if not directives:
+            self._statement(stmt)
+            return
+        d = directives[0]
+        if d.kind in WORKSHARING_LOOP_KINDS and not d.kind.startswith("parallel"):
+            loop = _unwrap(stmt)
+            c = d.clauses
+            own = _clause_names(c.private + c.firstprivate + c.lastprivate) | {
+                item.rpartition(":")[2].strip() for item in c.reduction
+            }
+            if isinstance(loop, c_ast.For):
+                own |= _loop_var(loop)
+            self._add(Event("loop", _line(loop) or line, loop, c.nowait), stmt, own)
+            if not c.nowait:
+                self.events.append(Event("barrier", line))
+        elif d.kind in ONCE_WITH_BARRIER or d.kind in ONCE_NO_BARRIER:
+            self._add(Event("once", line), stmt)
+            if d.kind in ONCE_WITH_BARRIER and not d.clauses.nowait:
+                self.events.append(Event("barrier", line))
+        else:  # critical, atomic, task, a nested parallel ... : run by every thread
+            why = f"runs '#pragma {d.text}' at line {line} on every thread"
+            self._add(Event("code", line, why=why), stmt)
+
+    def _add(self, event: Event, node: c_ast.Node, own: set[str] = frozenset()) -> None:
+        """Append ``event`` with the shared names ``node`` reads and writes."""
+        local = _declared(node) | own | self.private
+        event.reads = names_in(node).names - local
+        event.writes = assigned_names(node) - local
+        self.events.append(event)
+
+    def _statement(self, stmt: c_ast.Node) -> None:
+        if isinstance(stmt, c_ast.Compound):
+            self.visit_Compound(stmt)
+        elif isinstance(stmt, c_ast.For | c_ast.While | c_ast.DoWhile):
+            self._sequential(stmt)
+        elif isinstance(stmt, c_ast.If):
+            self._code(stmt.cond, _line(stmt))
+            for branch in (stmt.iftrue, stmt.iffalse):
+                if branch is not None:
+                    self._statement(branch)
+        elif isinstance(stmt, c_ast.Decl):
+            self.private.add(stmt.name)
+            self._code(stmt.init, _line(stmt))
+        else:
+            self._code(stmt, _line(stmt))
+
+    def _sequential(self, loop: c_ast.Node) -> None:
+        """A loop every thread runs: its header is code, its body is read twice."""
+        if isinstance(loop, c_ast.For):
+            if isinstance(loop.init, c_ast.DeclList):
+                self.private.update(d.name for d in loop.init.decls)
+            for part in (loop.init, loop.cond, loop.next):
+                self._code(part, _line(loop))
+        else:
+            self._code(loop.cond, _line(loop))
+        for _ in range(2):
+            self._statement(loop.stmt)
+
+    def _code(self, node: c_ast.Node | None, line: int) -> None:
+        if node is None:
+            return
+        self._add(Event("code", line, why=thread_dependence(node, self.private, line)), node)
+
+
+def _clause_names(items: list[str]) -> set[str]:
+    return {n.strip() for item in items for n in item.split(",") if n.strip()}
+
+
+def _loop_var(loop: c_ast.For) -> set[str]:
+    init = loop.init
+    if isinstance(init, c_ast.DeclList):
+        return {d.name for d in init.decls}
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return {init.lvalue.name}
+    return set()
+
+
+def _declared(node: c_ast.Node) -> set[str]:
+    return {n.name for n in walk(node) if isinstance(n, c_ast.Decl) and n.name}
+
+
+def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
+    """Why code run by every thread has an effect that depends on how many run it."""
+    reads = names_in(node)
+    for call in reads.calls:
+        if not (math_name(call) or call in SAFE_FUNCS - {"malloc", "calloc", "realloc", "free"}):
+            return f"calls {call}() at line {line} on every thread"
+    for lv in lvalues(node):
+        name = written_root(lv)
+        if name is None or name not in private or not isinstance(lv, c_ast.ID):
+            return f"writes {name or 'shared data'} at line {line} on every thread"
+    return ""
+
+
+def _line(node: c_ast.Node | None) -> int:
+    return int(node.coord.line) if node is not None and node.coord else 0
+
+
+def _unwrap(stmt: c_ast.Node) -> c_ast.Node:
+    while isinstance(stmt, c_ast.Compound) and len(block_items(stmt)) == 1:
+        stmt = block_items(stmt)[0]
+    return stmt
+
+
+def region_facts(region: FoundRegion, loops: list[FoundLoop], scope: Scope) -> RegionFacts:
+    """Apply the chain and thread-count rules to the loops of one ``parallel`` region."""
+    facts = RegionFacts()
+    d = region.directive
+    c = d.clauses
+    private = _clause_names(c.private + c.firstprivate)
+    walker = RegionEvents(private)
+    walker._statement(region.node)
+    events = walker.events
+    mine = {id(f.for_node): f for f in loops if f.parallel is d and f.for_node is not None}
+    where = f"{d.file}:{d.line}"
+    if id(_unwrap(region.node)) in mine:  # "parallel" and "for" stacked on one loop
+        return facts
+    kinds = Aliasing(scope, region.node)
+    for group in _chains(events, kinds):
+        lines = sorted({e.line for e in group})
+        text = ", ".join(str(x) for x in lines)
+        for e in group:
+            if e.kind == "loop":
+                facts.schedule_kept[id(e.for_node)] = (
+                    f"in a nowait chain with lines {text} of the parallel region at {where}: "
+                    "the loops rely on the same static iteration-to-thread mapping"
+                )
+    loop_lines = sorted({e.line for e in events if e.kind == "loop"})
+    code = next((e for e in events if e.kind == "code" and e.why), None)
+    for key, found in mine.items():
+        if code is not None:
+            facts.threads_kept[key] = (
+                f"the parallel region at {where} {code.why}: its effect depends on the thread count"
+            )
+        elif len(loop_lines) > 1:
+            others = ", ".join(str(x) for x in loop_lines if x != _line(found.for_node))
+            facts.threads_kept[key] = (
+                f"the thread count belongs to the parallel region at "
+                f"{where}, which also runs the loops at lines {others}"
+            )
+    return facts
+
+
+class Aliasing:
+    """May two names share storage? Arrays and scalars are their own; pointers may be anything."""
+
+    def __init__(self, scope: Scope, at: c_ast.Node) -> None:
+        self.scope, self.at = scope, at
+        self._kind: dict[str, str] = {}
+
+    def kind(self, name: str) -> str:
+        if name not in self._kind:
+            decl, where = self.scope.find_decl(name, self.at)
+            t = decl.type if decl is not None else None
+            if (
+                t is None
+                or isinstance(t, c_ast.PtrDecl)
+                or (where == "param" and isinstance(t, c_ast.ArrayDecl))
+            ):
+                self._kind[name] = "pointer"
+            else:
+                self._kind[name] = "array" if isinstance(t, c_ast.ArrayDecl) else "scalar"
+        return self._kind[name]
+
+    def overlap(self, a: set[str], b: set[str]) -> bool:
+        if a & b:
+            return True
+        ka = {self.kind(n) for n in a}
+        kb = {self.kind(n) for n in b}
+        return ("pointer" in ka and kb & {"pointer", "array"}) or (
+            "pointer" in kb and ka & {"pointer", "array"}
+        )
+
+
+@dataclass
+class _Chain:
+    events: list[Event]
+    reads: set[str]
+    writes: set[str]
+
+    def take(self, e: Event) -> None:
+        self.events.append(e)
+        self.reads |= e.reads
+        self.writes |= e.writes
+
+
+def _chains(events: list[Event], alias: Aliasing) -> list[list[Event]]:
+    """Events that run between a ``nowait`` loop and the next barrier and touch its data.
+
+    A later event joins a chain when it reads or writes what the chain wrote,
+    or writes what it read (by name, pointers taken to alias any array); a
+    chain is a real one when something joined it. Several chains may be open
+    at once (independent nowait loops); an event touching two merges them.
+    """
+    out: list[list[Event]] = []
+    open_: list[_Chain] = []
+    for e in events:
+        if e.kind == "barrier":
+            out += [c.events for c in open_ if len(c.events) > 1]
+            open_ = []
+            continue
+        hit = [
+            c
+            for c in open_
+            if alias.overlap(c.writes, e.reads | e.writes) or alias.overlap(c.reads, e.writes)
+        ]
+        if hit:
+            first = hit[0]
+            for other in hit[1:]:
+                for x in other.events:
+                    first.take(x)
+                open_.remove(other)
+            first.take(e)
+        elif e.kind == "loop" and e.nowait:
+            open_.append(_Chain([e], set(e.reads), set(e.writes)))
+    out += [c.events for c in open_ if len(c.events) > 1]
+    return out

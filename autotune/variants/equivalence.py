@@ -1,0 +1,131 @@
+"""Variants the OpenMP runtime executes identically: measure one, report the rest.
+
+Each rule below follows libgomp's own code (``libgomp/iter.c``, ``loop.c``),
+and ``tests/test_runtime_equivalence.py`` checks them on the installed
+runtime by recording which thread runs which iteration:
+
+- ``auto`` is run as ``static`` with no chunk (loop.c: "For now map to
+  schedule(static)").
+- ``dynamic`` and ``guided`` without a chunk use chunk 1 (the OpenMP default).
+- More threads than iterations only add idle threads: every schedule hands
+  out the same chunks as with one thread per iteration.
+- A chunk of at least the trip count is one chunk: every such chunk is alike.
+- ``static`` with no chunk gives thread i the block [i*q, (i+1)*q) when the
+  trip count n is a multiple of the thread count T (q = n/T): the same as
+  ``static,q``.
+- ``guided,c`` hands out max(ceil(remaining/T), c) iterations: when c >=
+  ceil(n/T), every hand-out is c, which is ``dynamic,c``.
+- A loop with no schedule clause runs ``static`` (libgomp's def-sched-var), so
+  a variant equal to the loop as written is the original itself.
+
+Nothing is collapsed for another runtime (LLVM's libomp deals differently),
+for an unknown trip count, or for a thread count left as written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autotune.frontend.records import LoopRecord
+from autotune.variants.space import BASELINE, Variant
+
+LIBGOMP = "libgomp"
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """A variant not measured because ``same_as`` runs identically."""
+
+    variant: Variant
+    same_as: Variant
+    rule: str
+
+    def to_dict(self) -> dict:
+        return {"key": self.variant.key, "equivalent_to": self.same_as.key, "rule": self.rule}
+
+
+def canonical(variant: Variant, trips: int | None) -> tuple[Variant, str]:
+    """The simplest variant libgomp runs identically to ``variant``, and the rule used."""
+    sched, chunk, threads = variant.schedule, variant.chunk, variant.threads
+    rules: list[str] = []
+    if sched == "auto":
+        sched, chunk = "static", None
+        rules.append("auto runs as static")
+    if sched in ("dynamic", "guided") and chunk is None:
+        chunk = 1
+        rules.append(f"{sched} without a chunk uses chunk 1")
+    if trips is not None and trips >= 1 and sched is not None:
+        if threads is not None and threads > trips:
+            threads = trips
+            rules.append("threads beyond the trip count stay idle")
+        if chunk is not None and chunk > trips:
+            chunk = trips
+            rules.append("a chunk of at least the trip count is one chunk")
+        if threads is not None and threads > 1:
+            if sched == "guided" and chunk is not None and chunk >= -(-trips // threads):
+                sched = "dynamic"
+                rules.append("guided with chunk >= ceil(trips/threads) hands out fixed chunks")
+            if (
+                sched == "static"
+                and chunk is not None
+                and trips % threads == 0
+                and chunk == trips // threads
+            ):
+                chunk = None
+                rules.append("static with chunk trips/threads is static's own blocks")
+    return Variant(sched, chunk, threads), "; ".join(rules)
+
+
+def collapse(
+    record: LoopRecord, variants: list[Variant], runtime: str
+) -> tuple[list[Variant], list[Equivalent]]:
+    """Split ``variants`` into those to measure and those equivalent to one of them.
+
+    The representative of a class is its first member in the given order.
+    """
+    if runtime != LIBGOMP:
+        return list(variants), []
+    keep: list[Variant] = []
+    same: list[Equivalent] = []
+    first: dict[Variant, Variant] = {}
+    written = as_written(record)
+    for v in variants:
+        if written is not None:
+            threads = v.threads
+            if threads is not None and written.threads == threads:
+                threads = None  # num_threads(N) as written
+            mine = canonical(Variant(v.schedule, v.chunk, None), record.trip_count)[0]
+            if threads is None and mine == Variant(written.schedule, written.chunk, None):
+                same.append(Equivalent(v, BASELINE, "the loop as written"))
+                continue
+        canon, rule = canonical(v, record.trip_count)
+        if canon in first:
+            same.append(Equivalent(v, first[canon], rule or "identical clauses"))
+        else:
+            first[canon] = v
+            keep.append(v)
+    return keep, same
+
+
+def as_written(record: LoopRecord) -> Variant | None:
+    """The loop's own clauses as a canonical variant (threads: the literal num_threads, if
+    any); None when they are not plain (a runtime schedule, a chunk expression)."""
+    c = record.directive.clauses
+    sched = c.schedule or "static"
+    if sched not in ("static", "dynamic", "guided", "auto"):
+        return None
+    chunk = None
+    if c.chunk is not None:
+        try:
+            chunk = int(c.chunk.strip(), 0)
+        except ValueError:
+            return None
+    threads = None
+    written = record.parallel.clauses.num_threads if record.parallel is not None else None
+    if written is not None:
+        try:
+            threads = int(written.strip(), 0)
+        except ValueError:
+            threads = -1  # an expression: no literal count matches it
+    canon, _ = canonical(Variant(sched, chunk, None), record.trip_count)
+    return Variant(canon.schedule, canon.chunk, threads)

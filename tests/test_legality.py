@@ -1,0 +1,88 @@
+"""The legality gate, driven as a user would: analyze and tune on C files written in the
+style of real codes, each holding a trap that a schedule or thread change would spring."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from autotune.cli.main import main
+
+DATA = Path(__file__).parent / "data" / "c" / "legality"
+
+# file -> {loop line: (tunable, dimensions kept, words the reason must contain)}
+EXPECTED = {
+    "nowait_chain.c": {
+        16: (False, {"schedule", "threads"}, "nowait chain"),
+        19: (False, {"schedule", "threads"}, "nowait chain"),
+    },
+    "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
+    "critical_append.c": {15: (False, {"schedule", "threads"}, "critical section at line 17")},
+    "counter_index.c": {12: (False, {"schedule", "threads"}, "atomic capture")},
+    "thread_id.c": {13: (False, set(), "omp_get_thread_num()")},
+    "carried_private.c": {13: (False, {"schedule", "threads"}, "acc is read before")},
+    "region_threads.c": {15: (True, {"threads"}, "atomic"), 18: (True, {"threads"}, "atomic")},
+    "independent_nowait.c": {
+        17: (True, {"threads"}, "also runs the loops at lines 20"),
+        20: (True, {"threads"}, "also runs the loops at lines 17"),
+    },
+    "manual_reduction.c": {24: (True, {"threads"}, "critical")},
+}
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
+    return tmp_path
+
+
+def analyze_json(path: Path, capsys) -> dict[int, dict]:
+    assert main(["analyze", str(path), "--json"]) == 0
+    return {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_analyze_reports_what_the_gate_keeps_and_why(name, capsys):
+    loops = analyze_json(DATA / name, capsys)
+    assert sorted(loops) == sorted(EXPECTED[name])
+    for line, (tunable, kept, words) in EXPECTED[name].items():
+        lp = loops[line]
+        assert lp["tunable"] is tunable, (name, line, lp["reason"])
+        assert set(lp["kept"]) == kept, (name, line, lp["kept"])
+        text = lp["reason"] + " ".join(lp["kept"].values())
+        assert words in text, (name, line, text)
+
+
+def test_analyze_table_says_schedule_only_and_why(capsys):
+    assert main(["analyze", str(DATA / "manual_reduction.c")]) == 0
+    out = capsys.readouterr().out
+    assert "schedule only" in out and "threads kept as written" in out
+
+
+def test_floating_point_reduction_is_allowed_and_said(capsys):
+    loops = analyze_json(DATA / "nowait_chain.c", capsys)
+    assert any("floating-point reduction(+:sum)" in n for n in loops[19]["reassociates"])
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_exhaustive_tune_finds_no_wrong_output(name, env, capsys):
+    """Every variant the gate lets through is measured and verified: none is wrong."""
+    rc = main(["tune", str(DATA / name), "--exhaustive", "--repetitions", "1", "--json", "-q"])
+    assert rc == 0
+    loops = json.loads(capsys.readouterr().out)["files"][0]["loops"]
+    for lp in loops:
+        tunable, kept, _ = EXPECTED[name][int(lp["id"].rsplit(":", 1)[1])]
+        statuses = [v["status"] for v in lp["variants"]]
+        assert "wrong-output" not in statuses, (lp["id"], lp["variants"])
+        if not tunable:
+            assert statuses == [] and lp["best"] is None
+            continue
+        assert statuses and "pruned" not in statuses
+        for v in lp["variants"]:
+            if "threads" in kept:
+                assert v["threads"] is None
+            if "schedule" in kept:
+                assert v["schedule"] is None
