@@ -16,8 +16,9 @@ from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.rank import add_model_arguments, open_store, print_gate_notes, rank_file
 from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
+from autotune.tuning.confirm import Confirmation, ProgramCheck
 from autotune.tuning.persist import save_winner
-from autotune.tuning.tune import LoopTuneResult, tune_loop
+from autotune.tuning.tune import LoopTuneResult, confirm_results, tune_loop
 from autotune.variants.space import BASELINE
 
 
@@ -34,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--apply", metavar="OUT.c", help="write the tuned source to OUT.c")
     out.add_argument("--in-place", action="store_true",
                      help="rewrite FILE.c atomically, keeping FILE.c.orig as a backup")
+    g.add_argument("--confirm-runs", type=int, default=5, metavar="N",
+                   help="whole-program runs of the original and of the tuned program, "
+                        "interleaved, before anything is applied or stored (default 5)")
     add_build_arguments(parser, with_cc=False)  # --cc comes with the model options
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -48,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--apply/--in-place take one FILE.c")
     if args.repetitions < 1:
         raise UserError("--repetitions must be at least 1")
+    if args.confirm_runs < 1:
+        raise UserError("--confirm-runs must be at least 1")
     options = source_options(args)
     build, sweep_opts = build_options(args, options), sweep_options(args)
     report = []
@@ -59,10 +65,14 @@ def run(args: argparse.Namespace) -> int:
             planned = sum(sweep.planned_runs(
                 [v.variant for v in (r.variants if args.exhaustive else r.variants[:args.top])])
                 for r in rankings if not r.error)
+            planned += 2 * args.confirm_runs
             with Progress(planned, "tune", quiet=args.quiet or args.json) as bar:
                 sweep.on_run = lambda note: bar.advance(1, note)
                 results = [tune_loop(sweep, r, args.top, args.exhaustive) for r in rankings]
-            source = Path(path).read_text()
+                source = sweep.source
+                check = ProgramCheck(path, source, build, sweep_opts, args.confirm_runs,
+                                     on_run=lambda note: bar.advance(1, note))
+                confirmation = confirm_results(check, results)
             for res in results:
                 if res.baseline is None or res.speedup is None:
                     continue  # not measured: nothing decided
@@ -74,12 +84,12 @@ def run(args: argparse.Namespace) -> int:
                             baseline_s=res.baseline.measured_s,
                             best_s=res.best.measured_s if res.best else res.baseline.measured_s)
             written = _apply(path, source, results, args)
-            report.append((path, chosen, results, written))
+            report.append((path, chosen, results, written, confirmation))
     if args.json:
-        dump_json({"files": [file_json(p, c, rs, w) for p, c, rs, w in report]})
+        dump_json({"files": [file_json(*item) for item in report]})
     else:
-        for p, c, rs, w in report:
-            print_report(p, c, rs, w, args.top)
+        for p, c, rs, w, conf in report:
+            print_report(p, c, rs, w, args.top, confirmation=conf)
     return 0
 
 
@@ -119,14 +129,16 @@ def loop_json(r: LoopTuneResult) -> dict:
     }
 
 
-def file_json(path: str, chosen, results: list[LoopTuneResult], written: str | None) -> dict:  # noqa: ANN001
+def file_json(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
+              confirmation: Confirmation | None = None) -> dict:
     return {"file": path, "model": chosen.name, "target": chosen.target,
             "coefficients": chosen.source, "written": written,
+            "program": confirmation.to_dict() if confirmation else None,
             "loops": [loop_json(r) for r in results]}
 
 
 def print_report(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
-                 top: int, out=None) -> None:  # noqa: ANN001
+                 top: int, out=None, confirmation: Confirmation | None = None) -> None:  # noqa: ANN001
     out = out or sys.stdout
     print(f"{path}: model {chosen.name}, target {chosen.target} time; coefficients: "
           f"{chosen.source}", file=out)
@@ -160,5 +172,19 @@ def print_report(path: str, chosen, results: list[LoopTuneResult], written: str 
                   f"{', true best pruned' if q.best_pruned else ''}", file=out)
         for w in r.warnings or []:
             print(f"warning: {w}", file=out)
+    if confirmation is not None:
+        print_confirmation(confirmation, out)
     if written:
         print(f"\ntuned source written to {written}", file=out)
+
+
+def print_confirmation(c: Confirmation, out) -> None:  # noqa: ANN001
+    """The whole-program check: original against tuned, and what was backed off."""
+    o = c.original
+    print(f"\nwhole program (plain builds, {len(o.times_s)} run(s) of the original): "
+          f"{c.decision}", file=out)
+    if c.tuned is not None and o.median_s and c.tuned.median_s:
+        print(f"  original {o.median_s:.4g} s, tuned {c.tuned.median_s:.4g} s (median wall "
+              "time of the whole program)", file=out)
+    for loop_id, why in c.backed_off:
+        print(f"  backed off {loop_id}: {why}", file=out)

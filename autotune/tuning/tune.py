@@ -14,6 +14,7 @@ import numpy as np
 
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.models.quality import QualityReport, evaluate
+from autotune.tuning.confirm import Choice, Confirmation, ProgramCheck
 from autotune.tuning.ranking import LoopRanking, RankedVariant
 
 MIN_GAIN = 0.03  # a winner must beat the original by at least 3% ...
@@ -167,3 +168,25 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult],
     result.best = best
     result.speedup = base.measured_s / best.measured_s
     result.decision = f"{best.variant.key}: {result.speedup:.2f}x faster than the original"
+
+
+def confirm_results(check: ProgramCheck, results: list[LoopTuneResult]) -> Confirmation | None:
+    """Confirm the per-loop winners as one plain program; undo what it backs off.
+
+    None when no loop chose a variant (nothing to confirm). A backed-off loop
+    keeps its original, and its decision says why.
+    """
+    chosen = [r for r in results if r.best is not None]
+    if not chosen:
+        return None
+    by_id = {r.id: r for r in chosen}
+    choices = [Choice(r.ranking.record, r.best.variant,
+                      (r.baseline.measured_s or 0.0) - (r.best.measured_s or 0.0))
+               for r in chosen]
+    confirmation = check.confirm(choices)
+    for loop_id, why in confirmation.backed_off:
+        r = by_id[loop_id]
+        r.decision = f"original kept: {r.best.variant.key} backed off ({why}); " \
+                     f"loop measurement said: {r.decision}"
+        r.best, r.speedup = None, 1.0
+    return confirmation

@@ -1,0 +1,256 @@
+"""Confirm a tuned program as it would ship: built plain, run whole, against the original.
+
+Per-loop measurements use instrumented builds (a barrier before each timed
+loop, threads warmed before ``main``), so a race between two loops cannot
+show there, and a loop's gain says nothing about the rest of its region.
+Before any choice is applied or stored, the program with every chosen
+variant applied is built exactly as it would be applied (no
+instrumentation), run with the user's arguments, interleaved with the plain
+original, and checked:
+
+- every run's output must match the original's (the sweep's check options);
+- the whole program must be faster beyond the noise (the same margin as a
+  loop's choice).
+
+When it is not, the choices are backed off one loop at a time, the one that
+promised least first, and the smaller set is tried again. What is left (maybe
+nothing) is the decision.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from autotune.errors import UserError
+from autotune.frontend.records import LoopRecord
+from autotune.measure import verify
+from autotune.measure.build import BuildOptions, BuildResult
+from autotune.measure.run import RunResult, run_program
+from autotune.measure.sweep import SweepOptions
+from autotune.variants.apply import apply_variants
+from autotune.variants.space import Variant
+
+MIN_GAIN = 0.03  # as for a loop: a tuned program must be at least 3% faster ...
+NOISE_SHARE = 0.5  # ... and by half the larger interquartile spread of the two
+DEFAULT_RUNS = 5
+
+
+@dataclass
+class Choice:
+    """One loop's chosen variant and the time per program run it promised to save."""
+
+    record: LoopRecord
+    variant: Variant
+    saving_s: float = 0.0
+
+
+@dataclass
+class ProgramRuns:
+    """Whole-program runs of one build."""
+
+    times_s: list[float] = field(default_factory=list)
+    status: str = "ok"  # ok | wrong-output | crash | timeout | compile-error
+    message: str = ""
+
+    @property
+    def median_s(self) -> float | None:
+        return float(np.median(self.times_s)) if self.times_s else None
+
+    @property
+    def spread(self) -> float:
+        """Interquartile range over the median (robust to one slow run)."""
+        if len(self.times_s) < 2 or not self.median_s:
+            return 0.0
+        q25, q75 = np.percentile(self.times_s, [25, 75])
+        return float((q75 - q25) / self.median_s)
+
+    def to_dict(self) -> dict:
+        return {
+            "median_s": self.median_s,
+            "times_s": list(self.times_s),
+            "status": self.status,
+            "message": self.message,
+        }
+
+
+@dataclass
+class Confirmation:
+    """The whole-program verdict on a set of per-loop choices."""
+
+    original: ProgramRuns
+    tuned: ProgramRuns | None = None  # the runs of the set finally kept (None: nothing kept)
+    kept: list[Choice] = field(default_factory=list)
+    backed_off: list[tuple[str, str]] = field(default_factory=list)  # (loop id, why)
+    tries: list[tuple[list[str], ProgramRuns]] = field(default_factory=list)
+    decision: str = ""
+
+    @property
+    def speedup(self) -> float | None:
+        if self.tuned is None or not self.tuned.median_s or not self.original.median_s:
+            return None
+        return self.original.median_s / self.tuned.median_s
+
+    def to_dict(self) -> dict:
+        return {
+            "original": self.original.to_dict(),
+            "tuned": self.tuned.to_dict() if self.tuned else None,
+            "speedup": self.speedup,
+            "kept": [c.record.id for c in self.kept],
+            "backed_off": [{"loop": lid, "why": why} for lid, why in self.backed_off],
+            "tries": [{"loops": ids, **runs.to_dict()} for ids, runs in self.tries],
+            "decision": self.decision,
+        }
+
+
+def required_gain(a: ProgramRuns, b: ProgramRuns) -> float:
+    return max(MIN_GAIN, NOISE_SHARE * max(a.spread, b.spread))
+
+
+class ProgramCheck:
+    """Builds and runs whole programs for one source file and one set of options."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        source: str,
+        build: BuildOptions,
+        options: SweepOptions,
+        runs: int = DEFAULT_RUNS,
+        on_run: Callable[[str], None] | None = None,
+    ) -> None:
+        self.path, self.source, self.build_options, self.options = (
+            Path(path),
+            source,
+            build,
+            options,
+        )
+        self.runs = max(1, runs)
+        self.on_run = on_run or (lambda note: None)
+        self._ignore = [re.compile(p) for p in options.ignore_lines]
+        self.reference: tuple[str, str] | None = None
+
+    def _build(self, text: str, name: str) -> BuildResult:
+        return self.build_options.build(
+            text, name_hint=f"{self.path.stem}-whole-{name}", source_path=self.path
+        )
+
+    def _run(self, exe: Path, timeout: float) -> RunResult:
+        return run_program(exe, timeout_s=timeout, cwd=self.options.cwd, args=self.options.run_args)
+
+    def _same(self, res: RunResult) -> tuple[bool, str]:
+        if self.options.check == "none" or self.reference is None:
+            return True, ""
+        o = self.options
+        ref = verify.select_output(*self.reference, o.check)
+        got = verify.select_output(res.stdout, res.stderr, o.check)
+        return verify.compare_outputs(
+            verify.drop_lines(ref, self._ignore),
+            verify.drop_lines(got, self._ignore),
+            o.rtol,
+            o.atol,
+        )
+
+    def confirm(self, choices: list[Choice]) -> Confirmation:
+        """Try ``choices``, then fewer of them, until one set is verified and faster."""
+        original = self._build(self.source, "original")
+        if not original.ok:
+            raise UserError(
+                f"the original program does not compile: {original.command}: {original.first_line}",
+                str(self.path),
+            )
+        result = Confirmation(ProgramRuns())
+        active = sorted(choices, key=lambda c: c.saving_s, reverse=True)
+        while active:
+            ids = [c.record.id for c in active]
+            runs = self._try(original, active, result.original)
+            result.tries.append((ids, runs))
+            if result.original.status != "ok":
+                result.backed_off += [(c.record.id, runs.message) for c in active]
+                break
+            if runs.status == "ok" and runs.median_s and result.original.median_s:
+                gain = result.original.median_s / runs.median_s - 1.0
+                need = required_gain(result.original, runs)
+                if gain > need:
+                    result.tuned, result.kept = runs, list(active)
+                    result.decision = (
+                        f"the tuned program is {gain + 1:.2f}x faster than the "
+                        f"original as a whole ({len(runs.times_s)} interleaved "
+                        "runs each, outputs identical)"
+                    )
+                    return result
+                why = (
+                    f"the program with it was {gain:+.1%} faster as a whole, within the noise "
+                    f"(needs > {need:.1%})"
+                    if gain > 0
+                    else f"the program with it took {1 / (1 + gain):.2f}x the original's time as a whole"
+                )
+            else:
+                why = f"the program built with it: {runs.status} ({runs.message})"
+            dropped = active.pop()
+            result.backed_off.append((dropped.record.id, why))
+        result.decision = "no tuned version of the program was verified faster: original kept"
+        if result.original.status != "ok":
+            result.decision = (
+                f"the original program {result.original.status}: {result.original.message}"
+            )
+        return result
+
+    def _try(self, original: BuildResult, active: list[Choice], base: ProgramRuns) -> ProgramRuns:
+        runs = ProgramRuns()
+        try:
+            text = apply_variants(self.source, [(c.record, c.variant) for c in active])
+        except UserError as exc:
+            runs.status, runs.message = "compile-error", f"cannot apply: {exc}"
+            return runs
+        tuned = self._build(text, "tuned")
+        if not tuned.ok:
+            runs.status, runs.message = "compile-error", tuned.first_line
+            return runs
+        o = self.options
+        for rep in range(self.runs):
+            order = ["original", "tuned"] if rep % 2 == 0 else ["tuned", "original"]
+            for which in order:
+                if which == "original":
+                    if not self._run_original(original, base):
+                        runs.status = "not-verified"
+                        runs.message = f"the original program: {base.status}: {base.message}"
+                        return runs
+                    continue
+                limit = max(o.timeout_factor * (base.median_s or 0.0), o.timeout_floor_s)
+                res = self._run(tuned.exe_path, limit)
+                self.on_run("tuned program")
+                if res.status != "ok":
+                    runs.status, runs.message = res.status, res.message
+                    return runs
+                same, diff = self._same(res)
+                if not same:
+                    runs.status = "wrong-output"
+                    runs.message = f"run {rep + 1}: {o.check} differs: {diff}"
+                    return runs
+                runs.times_s.append(res.wall_s)
+        return runs
+
+    def _run_original(self, build: BuildResult, base: ProgramRuns) -> bool:
+        res = self._run(build.exe_path, self.options.baseline_timeout_s)
+        self.on_run("original program")
+        if res.status != "ok":
+            base.status, base.message = res.status, res.message
+            return False
+        if self.reference is None:
+            self.reference = (res.stdout, res.stderr)
+        else:
+            same, diff = self._same(res)
+            if not same:
+                base.status = "unstable-output"
+                base.message = (
+                    f"its output differs between runs ({diff}), so no tuned "
+                    "version can be verified: use --check-ignore or --check none"
+                )
+                return False
+        base.times_s.append(res.wall_s)
+        return True
