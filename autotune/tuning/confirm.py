@@ -187,7 +187,7 @@ class ProgramCheck:
                     f"the program with it was {gain:+.1%} faster as a whole, within the noise "
                     f"(needs > {need:.1%})"
                     if gain > 0
-                    else f"the program with it took {1 / (1 + gain):.2f}x the original's time as a whole"
+                    else f"the program with it took {1 / (1 + gain):.2f}x the original's time"
                 )
             else:
                 why = f"the program built with it: {runs.status} ({runs.message})"
