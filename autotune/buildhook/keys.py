@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from autotune import textfile
+
 try:  # the built-in SHA-256 loads faster than OpenSSL's
     from _sha256 import sha256
 except ImportError:  # pragma: no cover - other Python builds
@@ -40,12 +42,12 @@ def json_ascii(s: str) -> str:
 
 
 def text_of(data: bytes) -> str:
-    """The text ``Path.read_text()`` gives (UTF-8, universal newlines), as tune reads it."""
-    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    """The source's text as every command reads it (``autotune.textfile``)."""
+    return textfile.decode(data)
 
 
 def content_hash(text: str) -> str:
-    return sha256(text.encode()).hexdigest()
+    return textfile.content_hash(text)
 
 
 def defines_key(defines: Mapping[str, str]) -> str:

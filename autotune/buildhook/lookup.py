@@ -123,11 +123,7 @@ def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str
     except OSError as exc:
         dec.reason = f"cannot read the source ({exc.strerror}); the compiler will say why"
         return dec, None
-    try:
-        text = keys.text_of(data)
-    except UnicodeDecodeError:
-        dec.reason = "not UTF-8 text: autotune cannot analyse it"
-        return dec, None
+    text = keys.text_of(data)
     dec.source_hash = keys.content_hash(text)
     dec.flags_key = keys.defines_key(cmd.defines)
     if os.environ.get("AUTOTUNE_CC_FAIL", "") not in ("", "0"):
@@ -231,7 +227,7 @@ def build_tuned(cmd: Command, src: Source, data: bytes, rows: dict[str, dict],
     from autotune.variants.apply import apply_variants
     from autotune.variants.space import Variant
 
-    exact = data.decode("utf-8", "surrogateescape")
+    exact = keys.text_of(data)
     cflags = [f"-U{u}" for u in cmd.undefined] + list(cmd.cpp_flags)
     if src.forced:
         cflags += ["-x", "c"]

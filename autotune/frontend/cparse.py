@@ -62,12 +62,12 @@ def compiler_syntax_error(path: str, options: SourceOptions, cc: str) -> str | N
     """
     argv = [find_compiler(cc), "-fsyntax-only", "-fopenmp", *options.cpp_args(), path]
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(argv, capture_output=True, timeout=120)
     except (OSError, subprocess.SubprocessError):
         return None
     if proc.returncode == 0:
         return None
-    return first_compiler_error(proc.stderr, path)
+    return first_compiler_error(proc.stderr.decode("utf-8", "replace"), path)
 
 
 def _in_system_header(location: str | None) -> bool:

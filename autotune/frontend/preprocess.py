@@ -15,6 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from autotune import textfile
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
 
@@ -89,14 +90,16 @@ def preprocess(path: str, options: SourceOptions, cc: str = "gcc",
     argv += options.cpp_args()
     argv.append(path)
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(argv, capture_output=True, timeout=120)
     except subprocess.TimeoutExpired:
         raise UserError("preprocessor timed out", location=path) from None
     except OSError as exc:
         raise UserError(f"cannot run preprocessor: {exc}", location=path) from None
     if proc.returncode != 0:
-        raise UserError(first_compiler_error(proc.stderr, path))
-    return Preprocessed(clean_extensions(proc.stdout), argv, used_stubs=use_stubs)
+        raise UserError(first_compiler_error(proc.stderr.decode("utf-8", "replace"), path))
+    # the source's bytes as every command reads them (a Latin-1 literal survives)
+    text = textfile.decode(proc.stdout)
+    return Preprocessed(clean_extensions(text), argv, used_stubs=use_stubs)
 
 
 def first_compiler_error(stderr: str, path: str) -> str:

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autotune import textfile
 from autotune.errors import UserError
 from autotune.measure.paths import cache_dir as default_cache_dir
 
@@ -199,7 +200,7 @@ def build(source_text: str, *, cc: str = "gcc", cflags: Sequence[str] = DEFAULT_
     for extra in extra_sources:
         headers[str(Path(extra).resolve())] = _file_hash(Path(extra))
     blob = json.dumps({
-        "text": hashlib.sha256(source_text.encode()).hexdigest(),
+        "text": textfile.content_hash(source_text),
         "argv": argv, "version": compiler_version(cc), "deps": headers, "name": name,
     }, sort_keys=True).encode()
     key = hashlib.sha256(blob).hexdigest()[:32]
@@ -213,7 +214,7 @@ def build(source_text: str, *, cc: str = "gcc", cflags: Sequence[str] = DEFAULT_
         shutil.rmtree(final, ignore_errors=True)
     work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=builds))
     src, exe = work / f"{name}.c", work / name
-    src.write_text(source_text)
+    textfile.write_text(src, source_text)
     real_argv = [str(src) if a == str(placeholder) else str(exe) if a == "@EXE@" else a
                  for a in argv]
     try:

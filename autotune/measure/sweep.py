@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autotune import textfile
 from autotune.errors import UserError
 from autotune.measure import verify
 from autotune.measure.build import BuildOptions, BuildResult
@@ -97,16 +98,16 @@ class Sweep:
         options.validate()
         self.path = Path(path)
         try:
-            self.source = self.path.read_text()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"cannot read {path}: {exc}") from None
+            self.source = textfile.read_bytes_text(self.path)
+        except OSError as exc:
+            raise UserError(f"cannot read: {exc.strerror or exc}", str(path)) from None
         self.build_options = build
         self.options = options
         self.store = store
         self.machine = machine or detect_machine(build.cc.split()[0] if build.cc else "gcc")
         self.emitter = emitter
         self.on_run = on_run or (lambda note: None)
-        self.source_hash = hashlib.sha256(self.source.encode()).hexdigest()
+        self.source_hash = textfile.content_hash(self.source)
         flags = build.to_dict()
         flags["run_args"] = list(options.run_args)
         self.flags_json = json.dumps(flags, sort_keys=True)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autotune import textfile
 from autotune.errors import UserError
 
 SEQ = 0  # the p of a sequential (non-parallel) run
@@ -94,7 +95,7 @@ def read_table(path: str | Path, where: dict[str, str] | None = None) -> TimeTab
     """Read a CSV table in any accepted layout; errors name the file and line."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = textfile.read_data(path)
     except OSError as exc:
         raise UserError(f"cannot read table: {exc.strerror}", location=str(path)) from None
     return parse_table(text, str(path), where)

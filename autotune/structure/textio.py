@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from autotune import textfile
 from autotune.errors import UserError
 
 
@@ -33,7 +34,7 @@ def read_samples(path: str | Path) -> np.ndarray:
     """One number per line; blank lines and '#' comments are skipped."""
     path = Path(path)
     try:
-        lines = path.read_text().splitlines()
+        lines = textfile.read_data(path).splitlines()
     except OSError as exc:
         raise UserError(f"cannot read samples: {exc.strerror}", str(path)) from None
     values = []
@@ -61,7 +62,7 @@ def read_table(path: str | Path, required: tuple[str, ...]) -> list[dict[str, fl
     """A CSV with a header (after '#' comment lines) and numeric ``required`` columns."""
     path = Path(path)
     try:
-        lines = path.read_text().splitlines()
+        lines = textfile.read_data(path).splitlines()
     except OSError as exc:
         raise UserError(f"cannot read: {exc.strerror}", str(path)) from None
     numbered = [(i, ln) for i, ln in enumerate(lines, 1)

@@ -20,6 +20,7 @@ import csv
 import re
 from pathlib import Path
 
+from autotune import textfile
 from autotune.structure.hdc import COMPONENTS, Traces
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -38,7 +39,7 @@ class TraceFormatError(ValueError):
 
 def _rows(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     try:
-        text = path.read_text()
+        text = textfile.read_data(path)
     except OSError as exc:
         raise TraceFormatError(f"cannot read: {exc.strerror}", str(path)) from None
     numbered = [(i, line) for i, line in enumerate(text.splitlines(), 1)

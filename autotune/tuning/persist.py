@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 
+from autotune import textfile
 from autotune.frontend.records import LoopRecord
 from autotune.variants.space import Variant
 
 
 def content_hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+    return textfile.content_hash(text)
 
 
 def defines_key(defines: dict[str, str]) -> str:

@@ -10,6 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from autotune import textfile
 from autotune.errors import UserError
 from autotune.frontend.records import LoopRecord
 from autotune.variants.emit import rewrite_source
@@ -26,10 +27,10 @@ def apply_variants(source: str, choices: list[tuple[LoopRecord, Variant]]) -> st
 
 
 def read_source(path: str | os.PathLike[str]) -> str:
-    """The file's text exactly: no newline translation, undecodable bytes kept."""
+    """The file's text exactly: no newline translation, undecodable bytes kept
+    (``autotune.textfile``); one line ``FILE: cannot read: why`` when it fails."""
     try:
-        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as fh:
-            return fh.read()
+        return textfile.read_bytes_text(path)
     except OSError as exc:
         raise UserError(f"cannot read: {exc.strerror or exc}", str(path)) from exc
 
@@ -52,7 +53,7 @@ def write_atomic(path: str | os.PathLike[str], text: str, backup: bool = False) 
             if backup_path.exists():
                 backup_path = target.with_name(target.name + ".bak")
             _write_replace(backup_path, target.read_bytes(), mode)
-        _write_replace(target, text.encode("utf-8", "surrogateescape"), mode)
+        _write_replace(target, textfile.encode(text), mode)
     except OSError as exc:
         raise UserError(f"cannot write: {exc.strerror or exc}", str(target)) from exc
     return backup_path

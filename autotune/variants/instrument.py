@@ -25,6 +25,7 @@ Modes (chosen from the worksharing pragma as written):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from autotune.frontend.records import LoopRecord
@@ -116,11 +117,25 @@ def prelude(file: str, *, instrument: bool, runtime: bool) -> str:
     return render("prelude.c.j2", file=c_string(file), instrument=instrument, runtime=runtime)
 
 
+_DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+
+
+def user_macros(source: str) -> list[str]:
+    """Macro names the user's file defines: the helpers' headers must not see them.
+
+    ``#define abs(a) ...`` (as in STREAM) breaks ``<stdlib.h>`` included after it;
+    the user's code is above the helpers, so undefining its macros there
+    changes nothing the user wrote.
+    """
+    return sorted(set(_DEFINE_RE.findall(source)))
+
+
 def epilogue(source: str, loop_ids: list[str], *, instrument: bool, runtime: bool) -> str:
     text = render(
         "epilogue.c.j2",
         loops=[c_string(i) for i in loop_ids],
         instrument=instrument,
         runtime=runtime,
+        undefs=user_macros(source),
     )
     return text if source.endswith("\n") or not source else "\n" + text
