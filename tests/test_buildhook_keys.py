@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from autotune import textfile
 from autotune.buildhook import keys
 from autotune.frontend.records import Directive, LoopRecord
 from autotune.tuning import persist
+from autotune.variants.apply import read_source
 
 
-def test_keys_agree_with_tune_persistence():
-    text = "int x;\r\n#pragma omp parallel for\r\nfor (;;) {}\n"
-    as_tune_reads = text.replace("\r\n", "\n")  # Path.read_text: universal newlines
-    assert keys.content_hash(keys.text_of(text.encode())) == persist.content_hash(as_tune_reads)
+def test_keys_agree_with_tune_persistence(tmp_path):
+    # CRLF line endings and a Latin-1 byte: tune reads the file's exact bytes, as the hook does
+    data = b"int x; /* r\xe9sum\xe9 */\r\n#pragma omp parallel for\r\nfor (;;) {}\n"
+    path = tmp_path / "a.c"
+    path.write_bytes(data)
+    as_tune_reads = read_source(path)
+    assert keys.content_hash(keys.text_of(data)) == persist.content_hash(as_tune_reads)
+    assert textfile.encode(as_tune_reads) == data
     odd = {"Q": 'say "hi"\\n', "T": "tab\there", "U": "é\u00ff\U0001f600\x7f", "V": "a\x01b"}
     for defines in ({}, {"N": "100"}, {"N": "100", "M": "", "A": "1"}, odd):
         assert keys.defines_key(defines) == persist.defines_key(defines)

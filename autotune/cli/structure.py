@@ -306,11 +306,9 @@ def _grid_rows(m, node_id: str) -> list[dict]:
 
 
 def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    from autotune.variants.apply import read_source
+
+    return read_source(path)
 
 
 def _sd(x: float | None) -> str | None:

@@ -8,6 +8,7 @@ import subprocess
 from pycparser import c_ast, c_parser
 
 from autotune.errors import UserError
+from autotune.frontend.knr import add_implicit_int
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.preprocess import find_compiler, first_compiler_error, preprocess
 
@@ -42,6 +43,12 @@ def parse_file(path: str, options: SourceOptions, cc: str = "gcc") -> c_ast.File
         return parse_text(pre.text, path)
     except UserError as first:
         error = first
+    old_style, count = add_implicit_int(pre.text)
+    if count:  # K&R / implicit-int definitions, which gcc accepts
+        try:
+            return parse_text(old_style, path)
+        except UserError as again:
+            error = again
     if _in_system_header(error.location) or error.location == path:
         try:
             return parse_text(preprocess(path, options, cc, use_stubs=True).text, path)

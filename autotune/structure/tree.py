@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune import textfile
 from autotune.errors import UserError
 from autotune.frontend import analyze_options
 from autotune.frontend.cparse import parse_file
@@ -31,10 +32,9 @@ _ONE_THREAD = {"single", "master", "masked", "task", "critical"}
 def build_tree(path: str, options: SourceOptions, cc: str = "gcc") -> ProgramTree:
     """The structure tree of ``path`` under ``options`` (its -D values fix the trip counts)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
+        text = textfile.read_bytes_text(path)
     except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+        raise UserError(f"cannot read: {exc.strerror}", path) from None
     unit = analyze_options(path, options, cc=cc)
     ast = parse_file(path, options, cc)
     walker = StructureWalker(ast, SourceText(text), {r.id: r for r in unit.loops})
