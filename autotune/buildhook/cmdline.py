@@ -79,6 +79,15 @@ class Command:
         self.unsupported = ""  # a flag we cannot reproduce with a moved source
 
     @property
+    def object_output(self) -> str | None:
+        """The object this command writes: ``-o`` as given, or for ``cc -c file.c``
+        without ``-o`` the driver's own choice, ``file.o`` in the working directory."""
+        if self.output or not self.compile_only or len(self.sources) != 1:
+            return self.output
+        base = os.path.basename(self.sources[0].path)
+        return os.path.splitext(base)[0] + ".o"
+
+    @property
     def cxx_driver(self) -> bool:
         """``g++ x.c`` compiles C++: never treat .c as C there."""
         return "++" in os.path.basename(self.compiler)

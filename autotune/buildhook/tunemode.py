@@ -46,12 +46,12 @@ def tune_argv(cmd: Command, src: Source, ctx, extra_sources: list[str],  # noqa:
             flags += [flag, os.path.abspath(next(it, ""))]
         elif flag not in flags:
             flags.append(flag)
-    if flags:
-        argv += ["--cflags", shlex.join(flags)]
+    if flags:  # "--cflags=-O3": a lone "-O3" after --cflags would read as an option
+        argv.append(f"--cflags={shlex.join(flags)}")
     for extra in extra_sources:
         argv += ["--extra-source", os.path.abspath(extra)]
     if ldflags:
-        argv += ["--ldflags", shlex.join(ldflags)]
+        argv.append(f"--ldflags={shlex.join(ldflags)}")
     argv += ["--cc", cmd.compiler, "--db", ctx.db, "--quiet", *ctx.cfg.tune_args]
     return argv
 
@@ -168,6 +168,8 @@ def tune_at_link(cmd: Command, ctx) -> list[tuple[dict, SourceDecision]]:  # noq
         srcdec = SourceDecision.from_dict(rec["sources"][0])
         if srcdec.used == "tuned" or not srcdec.source_hash:
             continue
+        if not _has_openmp(sources[obj]):
+            continue  # nothing to tune: compiled as it is
         if tuned_rows(ctx, srcdec.source_hash, srcdec.flags_key)[0]:
             continue
         ccmd = parse_command(rec["argv"])
@@ -186,6 +188,16 @@ def tune_at_link(cmd: Command, ctx) -> list[tuple[dict, SourceDecision]]:  # noq
             srcdec.reason = note or "autotune tune stored no variant (original kept)"
             done.append((rec, srcdec))
     return done
+
+
+def _has_openmp(path: str) -> bool:
+    """The wrapper's own test: an ``omp`` pragma anywhere in the file."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return False
+    return b"#pragma" in data and b"omp" in data
 
 
 def _recompile(rec: dict, ctx) -> None:  # noqa: ANN001

@@ -14,8 +14,9 @@ import sys
 
 USAGE = """usage: autotune-cc COMPILER [ARGS...]     e.g. make CC="autotune-cc gcc"
        autotune-cc --cmake-dir               directory of autotune.cmake / autotune.mk
-       autotune-cc --launcher                a faster equivalent of 'autotune-cc' (one
-                                             word per line), e.g. CC="$(autotune-cc --launcher) gcc"
+       autotune-cc --launcher                a faster equivalent of 'autotune-cc', one
+                                             word per line; in a shell:
+                                             make CC="$(autotune-cc --launcher | tr '\\n' ' ')gcc"
        autotune-cc --version
 
 Compiles each C source with the tuned OpenMP variants stored by 'autotune tune'
@@ -202,11 +203,62 @@ def _exec(argv: list[str]) -> int:
 
 
 def _warn(quiet: bool, reason: str, sources: list[str]) -> None:
-    if quiet:
+    if quiet or not _first_in_build(reason):
         return
     what = ", ".join(sources[:3]) + (f" (+{len(sources) - 3} more)" if len(sources) > 3 else "")
     line = f"autotune-cc: warning: {reason}; compiling {what or 'it'} unchanged"
     _stderr_line(line.replace("\n", " "))
+
+
+_BUILD_TOOLS = (b"make", b"gmake", b"ninja", b"samu", b"cmake", b"ctest")
+
+
+def _proc_stat(pid: int) -> tuple[bytes, int, str] | None:
+    """(command name, parent pid, start time) of a process, from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            data = fh.read()
+        name = data[data.index(b"(") + 1 : data.rindex(b")")]
+        rest = data.rsplit(b")", 1)[1].split()
+        return name, int(rest[1]), rest[19].decode()
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _build_identity() -> str:
+    """Which build this compile belongs to: AUTOTUNE_BUILD_ID, else the outermost make
+    (or ninja) above this process, with its start time so a recycled pid is another
+    build; without one, the parent process."""
+    given = os.environ.get("AUTOTUNE_BUILD_ID")
+    if given:
+        return given
+    pid, found = os.getppid(), f"parent-{os.getppid()}"
+    for _ in range(12):
+        stat = _proc_stat(pid)
+        if stat is None or pid <= 1:
+            break
+        if stat[0] in _BUILD_TOOLS:
+            found = f"{pid}-{stat[2]}"
+        pid = stat[1]
+    return found
+
+
+def _first_in_build(reason: str) -> bool:
+    """True for the first compile of a build to give this warning (one line per build:
+    a missing database is the same news for every file of a ``make -j``)."""
+    try:
+        from autotune.buildhook import cache
+
+        folder = os.path.join(cache.cache_root(), "warned")
+        os.makedirs(folder, exist_ok=True)
+        name = cache.digest("warning", _build_identity(), reason)
+        fd = os.open(os.path.join(folder, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        os.close(fd)
+        return True
+    except FileExistsError:
+        return False
+    except Exception:  # noqa: BLE001 - a warning is never worth breaking the build
+        return True
 
 
 def _stderr_line(line: str) -> None:
@@ -224,7 +276,7 @@ def _log(plan: Plan, argv: list[str], returncode: int | None) -> None:
         from autotune.buildhook.report import append_record, make_record
 
         append_record(plan.log, make_record(
-            plan.decisions, mode=plan.mode, compiler=argv[0], output=plan.cmd.output,
+            plan.decisions, mode=plan.mode, compiler=argv[0], output=plan.cmd.object_output,
             returncode=returncode, argv=argv))
     except Exception:  # noqa: BLE001
         pass
