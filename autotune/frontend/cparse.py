@@ -26,7 +26,8 @@ def parse_text(text: str, filename: str) -> c_ast.FileAST:
             where = f"{m.group('file')}:{m.group('line')}"
             raise UserError(f"cannot parse C: {m.group('msg').strip()}", location=where) from None
         raise UserError(f"cannot parse C: {exc}", location=filename) from None
-    except (RecursionError, ValueError, TypeError, AttributeError, IndexError) as exc:
+    except (RecursionError, ValueError, TypeError, AttributeError, IndexError,
+            AssertionError) as exc:  # pycparser asserts on some unbalanced braces
         raise UserError(f"cannot parse C: {type(exc).__name__}: {exc}",
                         location=filename) from None
 
