@@ -141,7 +141,12 @@ def test_tune_apply_and_in_place_keep_user_file_safe(env, capsys):
     else:
         assert len(diff) == 1 and "schedule(dynamic, 64)" in diff[0][1].replace(",64", ", 64")
     assert main(["tune", src, "--in-place", *args]) == 0
-    assert Path(src + ".orig").read_text() == STREAM
+    text = capsys.readouterr().out
+    if Path(src).read_text() == STREAM:  # nothing chosen: no rewrite and no backup
+        assert "left as it is" in text and not Path(src + ".orig").exists()
+    else:
+        assert Path(src + ".orig").read_text() == STREAM
+        assert "backup of the original" in text
 
 
 def test_tune_reports_bad_input_in_one_line(env, capsys):

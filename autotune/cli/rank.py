@@ -73,6 +73,8 @@ def rank_file(path: str, args: argparse.Namespace, store=None  # noqa: ANN001
     options = source_options(args)
     machine = detect_machine(args.cc)
     unit = analyze_options(path, options, threads=machine.cores, cc=args.cc)
+    if not unit.loops:
+        raise UserError("no OpenMP worksharing loop in the file: nothing to rank or tune", path)
     chosen = choose_model(machine, store, args.model, args.target)
     runtime = openmp_runtime(args.cc)
     rankings = [rank_loop(r, variant_space(r, args, machine.cores) if r.tunable else [],

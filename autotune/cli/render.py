@@ -80,11 +80,13 @@ def _json_default(o: Any) -> Any:
 
 
 class Progress:
-    """A one-line progress bar on stderr; silent when stderr is not a terminal.
-
-    Long sweeps (measurement, calibration) use it so a person sees the work
-    moving, while CI logs and ``--json`` pipelines stay clean.
+    """Progress of long work on stderr: a bar redrawn in place on a terminal, and
+    plain lines elsewhere (a log, CI), one each tenth of the work or each
+    ``LINE_EVERY_S`` seconds, so a build log shows the work moving too.
+    ``quiet`` (``-q``, ``--json``) silences both.
     """
+
+    LINE_EVERY_S = 15.0
 
     def __init__(self, total: int, label: str = "", quiet: bool = False,
                  stream: TextIO | None = None) -> None:
@@ -93,10 +95,30 @@ class Progress:
         self.done = 0
         self.stream = stream or sys.stderr
         self.enabled = not quiet and getattr(self.stream, "isatty", lambda: False)()
+        self.lines = not quiet and not self.enabled
         self.start = time.monotonic()
+        self._last_line = (0, self.start)  # (tenths reported, when)
+
+    def _line(self, note: str) -> None:
+        """The terminal-less form: one self-contained line now and then."""
+        now = time.monotonic()
+        tenth = int(10 * min(self.done / self.total, 1.0))
+        if tenth <= self._last_line[0] and now - self._last_line[1] < self.LINE_EVERY_S:
+            return
+        self._last_line = (tenth, now)
+        elapsed = now - self.start
+        frac = min(self.done / self.total, 1.0)
+        eta = elapsed / frac - elapsed if frac > 0 else 0.0
+        self.stream.write(f"{self.label}: {self.done}/{self.total} ({frac:.0%}) "
+                          f"{elapsed:.0f} s, about {eta:.0f} s left {note[:40]}\n".rstrip()
+                          + "\n")
+        self.stream.flush()
 
     def advance(self, n: int = 1, note: str = "") -> None:
         self.done += n
+        if self.lines:
+            self._line(note)
+            return
         if not self.enabled:
             return
         frac = min(self.done / self.total, 1.0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -39,8 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="whole-program runs of the original and of the tuned program, "
                         "interleaved, before anything is applied or stored (default 5)")
     add_build_arguments(parser, with_cc=False)  # --cc comes with the model options
+    parser.add_argument("--fresh", action="store_true",
+                        help="forget stored runs of the measured variants and measure again")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,8 +59,11 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--confirm-runs must be at least 1")
     options = source_options(args)
     build, sweep_opts = build_options(args, options), sweep_options(args)
+    _check_writable(args)  # before minutes of measuring, not after
     report = []
+    args.backup_written = None
     with open_store(args.db) as store, term_as_interrupt():
+        db_path = str(store.path)
         for path in args.files:
             rankings, chosen = rank_file(path, args, store)
             sweep = Sweep(path, build, sweep_opts, store)
@@ -86,24 +92,49 @@ def run(args: argparse.Namespace) -> int:
             written = _apply(path, source, results, args)
             report.append((path, chosen, results, written, confirmation))
     if args.json:
-        dump_json({"files": [file_json(*item) for item in report]})
-    else:
-        for p, c, rs, w, conf in report:
-            print_report(p, c, rs, w, args.top, confirmation=conf)
+        dump_json({"files": [file_json(*item) for item in report], "database": db_path,
+                   "backup": args.backup_written})
+        return 0
+    for p, c, rs, w, conf in report:
+        print_report(p, c, rs, w, args.top, confirmation=conf)
+    if args.in_place and report and report[0][3] is None:
+        print(f"\nnothing to change: {report[0][0]} left as it is (no backup written)")
+    if args.backup_written:
+        print(f"backup of the original: {args.backup_written}")
+    print(f"runs and decisions stored in {db_path}")
     return 0
 
 
+def _check_writable(args) -> None:  # noqa: ANN001
+    """A target that cannot be written is said before anything is measured."""
+    if args.apply:
+        target = Path(args.apply)
+        if target.resolve() == Path(args.files[0]).resolve():
+            raise UserError("--apply would overwrite the input; use --in-place for that")
+        folder = target.parent if str(target.parent) else Path(".")
+        if not folder.is_dir():
+            raise UserError("cannot write: no such folder", str(target))
+        if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+            raise UserError("cannot write: permission denied", str(target))
+    if args.in_place:
+        target = Path(args.files[0])
+        if not os.access(target, os.W_OK) or not os.access(target.parent, os.W_OK):
+            raise UserError("cannot rewrite in place: permission denied", str(target))
+
+
 def _apply(path: str, source: str, results: list[LoopTuneResult], args) -> str | None:  # noqa: ANN001
+    """Write the tuned source; None when nothing was written (in place and unchanged)."""
     if not (args.apply or args.in_place):
         return None
     from autotune.variants.apply import apply_variants, write_atomic
 
     choices = [(r.ranking.record, r.best.variant) for r in results if r.best is not None]
     text = apply_variants(source, choices) if choices else source
+    if args.in_place and text == source:
+        return None  # nothing to change: no rewrite, no backup
     target = path if args.in_place else args.apply
-    if not args.in_place and Path(target).resolve() == Path(path).resolve():
-        raise UserError("--apply would overwrite the input; use --in-place for that")
-    write_atomic(target, text, backup=bool(args.in_place))
+    backup = write_atomic(target, text, backup=bool(args.in_place))
+    args.backup_written = str(backup) if backup else None
     return target
 
 
@@ -156,8 +187,8 @@ def print_report(path: str, chosen, results: list[LoopTuneResult], written: str 
                      if v.measured_s and r.baseline.measured_s else "-")
             rows.append([i, v.variant.schedule, v.variant.chunk or "-", v.variant.threads,
                          v.predicted_s, v.measured_s, speed, v.status])
-        table(["rank", "schedule", "chunk", "threads", "predicted s", "measured s", "speedup",
-               "status"], rows, out=out)
+        table(["rank", "schedule", "chunk", "threads", "predicted s", "loop s (measured)",
+               "speedup", "status"], rows, out=out)
         pruned = sum(1 for v in r.ranking.variants if v.status == "pruned")
         print(f"measured {r.measured_programs} of {len(r.ranking.variants) + 1} programs "
               f"({pruned} pruned by the model), {r.compiles} compile(s)", file=out)

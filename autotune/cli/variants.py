@@ -83,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     options = source_options(args)
     source = read_source(path)
     unit = analyze_options(path, options, threads=cores)
+    if not unit.loops:
+        raise UserError("no OpenMP worksharing loop in the file: no variant to write", path)
     records = _select(unit.loops, args.loop)
     out_dir = Path(args.output)
     try:

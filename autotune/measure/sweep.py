@@ -110,11 +110,15 @@ class Sweep:
         self.source_hash = textfile.content_hash(self.source)
         flags = build.to_dict()
         flags["run_args"] = list(options.run_args)
+        # a verdict (ok, wrong-output) holds only for the check that gave it
+        flags["check"] = {"mode": options.check, "rtol": options.rtol, "atol": options.atol,
+                          "ignore": list(options.ignore_lines)}
         self.flags_json = json.dumps(flags, sort_keys=True)
         self.flags_key = hashlib.sha256(self.flags_json.encode()).hexdigest()[:16]
         self.machine_fp = store.add_machine(self.machine)
         store.add_source(self.source_hash, str(self.path.resolve()))
         self._ignore = [re.compile(p) for p in options.ignore_lines]
+        self._freshened: set[tuple[str, str]] = set()  # (loop, variant) forgotten already
 
     # -- public -------------------------------------------------------------
     def planned_runs(self, variants: Sequence[Variant]) -> int:
@@ -136,9 +140,13 @@ class Sweep:
         ctx = RunContext(self.machine_fp, self.source_hash, self.flags_key, record.key,
                          opts.compile_mode)
         keys = [v.key for v in variants]
-        if opts.fresh:
-            self.store.delete_runs(ctx, ["baseline"], BASELINE_MODE)
-            self.store.delete_runs(ctx, keys, opts.compile_mode)
+        if opts.fresh:  # once per variant in this sweep: a re-measurement adds to it
+            forget = [k for k in ["baseline", *keys] if (record.key, k) not in self._freshened]
+            self._freshened.update((record.key, k) for k in forget)
+            if "baseline" in forget:
+                self.store.delete_runs(ctx, ["baseline"], BASELINE_MODE)
+            self.store.delete_runs(ctx, [k for k in forget if k != "baseline"],
+                                   opts.compile_mode)
         states = {"baseline": _State(BASELINE)}
         states.update({v.key: _State(v) for v in variants})
         stored = self.store.stored_runs(ctx, ["baseline"], BASELINE_MODE)
