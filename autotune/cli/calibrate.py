@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
             store.save_model(name, fp, target, model.to_dict())
         store.save_model(PREFERENCE, fp, "wall",
                          {"model": result.preferred, "reason": result.reason})
+        args.db_path = str(store.path)
     if args.save:
         doc = coefficients_document(result.models.values(), machine)
         doc["preference"] = {"model": result.preferred, "reason": result.reason}
@@ -112,6 +113,7 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:  # noqa
                     for (n, t), q in result.fit_quality.items()],
             "held_out": [h.__dict__ for h in result.held_out],
             "preferred": result.preferred,
+            "database": getattr(args, "db_path", None),
             "reason": result.reason,
             "skipped": skipped,
         }, out)
@@ -129,3 +131,8 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:  # noqa
     print(f"\ndefault model: {result.preferred}: {result.reason}", file=out)
     for s in skipped:
         print(f"skipped: {s}", file=out)
+    if getattr(args, "db_path", None):
+        print(f"runs and coefficients stored in {args.db_path} (machine {machine.fingerprint})",
+              file=out)
+    if args.save:
+        print(f"coefficients also written to {args.save}", file=out)

@@ -102,6 +102,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"communication:    {pred.communication_s:.6f} s")
     print(f"computation:      {pred.computation_s:.6f} s")
     print(f"total predicted:  {pred.total_s:.6f} s")
+    negative = [name for name, v in (("sequential leaf", pred.sequential_s),
+                                     ("communication", pred.communication_s),
+                                     ("computation", pred.computation_s)) if v < 0]
+    if negative or pred.total_s < 0:
+        print(f"note: negative time in {', '.join(negative) or 'the total'}: the fitted "
+              "component costs extrapolate below zero at this size (a linear fit of few "
+              "traces); measure traces nearer this size")
     if paper is not None:
         print(f"paper predicted:  {paper:.6f} s (its coefficient table is damaged; ours refit)")
     if measured:

@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or on the true value at the target, which must be in the table "
                              "(known; the paper's experiments)")
     parser.add_argument("--epsilon", default="2%",
-                        help="acceptable relative error for the auto choice (default 2%%)")
+                        help="acceptable relative error for the auto choice (default 2%%; "
+                             "2, 2%% and 0.02 all mean 2%%)")
     parser.add_argument("--holdout", type=int, default=1,
                         help="real-life check: how many last known points to predict (default 1)")
     parser.add_argument("--mean-strategy", choices=("two-best", "three-drop-outlier"),
@@ -78,8 +79,12 @@ def _parse_at(text: str) -> tuple[float | None, int]:
 
 
 def _parse_epsilon(text: str) -> float:
+    """``2%`` or ``2`` mean 2%; a plain number below 1 is a fraction (``0.02`` = 2%)."""
     try:
+        text = text.strip()
         eps = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        if not text.endswith("%") and eps >= 1:
+            eps /= 100  # "--epsilon 2" is read as the help's "2%", never as 200%
     except ValueError:
         raise UserError(f"--epsilon: not a number: {text!r}") from None
     if not eps > 0:
@@ -119,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         from autotune.skeletons.plot import plot_prediction
 
         plot_prediction(pred, args.plot)
+        if not args.json:
+            print(f"plot written to {args.plot}")
     if args.json:
         doc = pred.to_dict()
         doc["table"] = args.table
@@ -202,3 +209,7 @@ def print_prediction(pred, out, fixed_n: bool = False) -> None:
         rows.append([f"measured T(n,{pred.p})", pred.measured])
         rows.append(["relative error", _fmt_err(pred.error)])
     render.table(["quantity", "estimate"], rows, out=out)
+    if pred.abar.ok and pred.abar.value < 0:
+        print(f"note: Abar(n,{pred.p}) is negative: the parallel runs are faster than T(n)/p "
+              "(superlinear speedup, e.g. the data fits the caches of more cores), so the "
+              "penalty is a correction, not an overhead", file=out)

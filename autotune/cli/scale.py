@@ -170,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
     results = []
     with Store(args.db) as store, render.Progress(total, "scale",
                                                   quiet=args.quiet or args.json) as bar:
+        db_path = str(store.path)
         grid = Grid(args, macro, store, machine, bar)
         rows: dict[str, list[tuple[int, int, float]]] = {}
         for size in sizes:
@@ -194,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
         from autotune.skeletons.plot import plot_prediction
 
         plot_prediction(results[0][2], args.plot)
+        if not args.json:
+            print(f"plot written to {args.plot}")
     if args.json:
         render.dump_json({
             "file": args.file, "macro": macro, "sizes": sizes, "threads": threads,
@@ -202,9 +205,11 @@ def run(args: argparse.Namespace) -> int:
             "loops": [{"loop": loop, "measurements": [{"n": n, "p": p, "time_s": t}
                                                       for n, p, t in pts],
                        "prediction": pred.to_dict()} for loop, pts, pred in results],
+            "database": db_path, "plot": args.plot,
         })
     else:
         _print(results, macro, n_t, p_t, measure_target, machine.cores, grid.warnings)
+        print(f"runs stored in {db_path}")
     failed = [pred.failure for _l, _p, pred in results if not pred.ok]
     if failed:
         raise UserError(failed[0])

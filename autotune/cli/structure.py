@@ -165,9 +165,14 @@ def _measure(args: argparse.Namespace, options, tree: ProgramTree) -> int:
                                            "samples": pt.samples(n.id) or None}
                                  for p, pt in per_p.items()}}
              for n in tree.nodes() if n.timed}
+    if args.plot:
+        from autotune.structure.tree_render import plot_measured
+
+        plot_measured(args.plot, tree, per_p, f"{os.path.basename(args.file)}: measured, "
+                      f"{args.statistic} of {args.repetitions} run(s)")
     if args.json:
         dump_json({**tree.to_dict(extra), "threads": threads, "repetitions": args.repetitions,
-                   "composition_checks": checks})
+                   "composition_checks": checks, "plot": args.plot})
         return 0
     print(f"{args.file}: every node timed, {args.repetitions} runs per thread count "
           f"(seconds per program run; {args.statistic} over runs)")
@@ -182,6 +187,8 @@ def _measure(args: argparse.Namespace, options, tree: ProgramTree) -> int:
     print(render_tree(tree, heads, cells))
     _print_checks(checks)
     _print_notes(tree)
+    if args.plot:
+        print(f"plot written to {args.plot}")
     return 0
 
 
@@ -222,7 +229,7 @@ def _predict(args: argparse.Namespace, options) -> int:
         target = every.subset([target_point]) if run_target else None
     est = ProgramPredictor(tree, tree_star, grid, n_star, p_star, target).run()
     whole = est[tree.root.id]
-    if args.plot:
+    if args.plot and whole.predicted is not None:
         from autotune.structure.tree_render import plot_prediction
 
         plot_prediction(args.plot, tree, est, f"{os.path.basename(args.file)}: "
@@ -276,6 +283,8 @@ def _predict(args: argparse.Namespace, options) -> int:
               for c in e.details.get("composition_checks", [])]
     _print_checks(checks)
     _print_notes(tree, est)
+    if args.plot:
+        print(f"plot written to {args.plot}")
     return 0
 
 

@@ -39,10 +39,11 @@ def _panel(ax, choice: Choice) -> None:
     if choice.actual is not None:
         ax.plot([choice.at], [choice.actual], "kx", ms=9, label="true value")
     marks = [v for v in (choice.value, choice.actual) if v is not None]
-    lo_y, hi_y = min(float(y.min()), *marks), max(float(y.max()), *marks)
+    lo_y, hi_y = min([float(y.min()), *marks]), max([float(y.max()), *marks])
     pad = 0.25 * max(hi_y - lo_y, abs(hi_y), 1e-12)
     ax.set_ylim(lo_y - pad, hi_y + pad)
     ax.set_xlabel(choice.axis)
+    ax.set_ylabel(f"{choice.series}, time units of the table (s)")
     ax.set_title(f"{choice.series} at {choice.axis}={choice.at:g}", fontsize=10)
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)

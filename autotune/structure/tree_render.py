@@ -73,6 +73,34 @@ def node_notes(tree: ProgramTree) -> list[str]:
     return lines
 
 
+def plot_measured(path: str, tree: ProgramTree, per_threads: dict, title: str) -> None:
+    """Horizontal bars: measured time per timed node, one bar per thread count."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from autotune.cli.render import save_figure
+
+    lines = [(n, lab) for n, lab in tree_lines(tree.root) if n.timed and n.duplicate_of is None]
+    labels = [f"{lab.strip()[:40]} ({where(n)})" for n, lab in lines]
+    y = np.arange(len(lines))
+    height = 0.8 / max(1, len(per_threads))
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.45 * max(1, len(lines))))
+    for k, (p, point) in enumerate(per_threads.items()):
+        times = [point.total(n.id) or 0.0 for n, _ in lines]
+        ax.barh(y - 0.4 + (k + 0.5) * height, times, height=height, label=f"{p} thread(s)")
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("measured time, seconds per program run")
+    ax.set_ylabel("program node")
+    ax.set_title(title, fontsize=10)
+    ax.legend()
+    fig.tight_layout()
+    save_figure(fig, path)
+
+
 def plot_prediction(path: str, tree: ProgramTree, estimates: dict, title: str) -> None:
     """Horizontal bars: predicted (and measured, when the target ran) time per node."""
     import matplotlib
@@ -93,9 +121,11 @@ def plot_prediction(path: str, tree: ProgramTree, estimates: dict, title: str) -
         ax.barh(y + 0.2, meas, height=0.4, label="measured")
     ax.set_yticks(y, labels, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("seconds per program run")
+    ax.set_xlabel("time, seconds per program run")
+    ax.set_ylabel("program node")
     ax.set_title(title, fontsize=10)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    from autotune.cli.render import save_figure
+
+    save_figure(fig, path)

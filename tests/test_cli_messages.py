@@ -1,0 +1,73 @@
+"""What a person reads: paths of what was written, plots that exist, plain notes
+where a figure looks wrong, and option values read as their help says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from autotune.cli.main import main
+from autotune.cli.predict import _parse_epsilon
+
+ROOT = Path(__file__).parent.parent
+
+NOISY = """n,p,time
+100,1,1.0
+200,1,2.3
+300,1,2.9
+400,1,4.4
+100,2,0.6
+200,2,1.1
+300,2,1.8
+400,2,2.1
+100,4,0.4
+200,4,0.7
+300,4,1.1
+400,4,1.2
+"""
+
+
+def test_epsilon_reads_as_the_help_says():
+    assert _parse_epsilon("2%") == _parse_epsilon("2") == _parse_epsilon("0.02") == 0.02
+    assert _parse_epsilon("10") == 0.10
+
+
+def test_predict_plot_when_an_estimate_fails_is_no_traceback(tmp_path, capsys):
+    table = tmp_path / "t.csv"
+    table.write_text(NOISY)
+    rc = main(["predict", str(table), "--skeleton", "farm", "--at", "n=800,p=4",
+               "--plot", str(tmp_path / "p.png")])
+    captured = capsys.readouterr()
+    assert rc == 2 and "Traceback" not in captured.err
+    assert captured.err.count("\n") == 1 and "no method within epsilon" in captured.err
+    assert (tmp_path / "p.png").stat().st_size > 0  # the evidence is still drawn
+
+
+def test_structure_measure_plot_is_written_and_said(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    png = tmp_path / "s.png"
+    rc = main(["structure", str(ROOT / "kernels" / "stencil2d.c"), "--measure",
+               "--repetitions", "1", "--plot", str(png), "--quiet"])
+    assert rc == 0 and png.stat().st_size > 0
+    assert f"plot written to {png}" in capsys.readouterr().out
+
+
+def test_tune_says_where_its_results_went(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    db = tmp_path / "r.db"
+    rc = main(["tune", str(ROOT / "kernels" / "tiny.c"), "--top", "1", "--repetitions", "1",
+               "--confirm-runs", "1", "--db", str(db), "-q"])
+    assert rc == 0 and db.exists()
+    assert f"runs and decisions stored in {db}" in capsys.readouterr().out
+    assert main(["tune", str(ROOT / "kernels" / "tiny.c"), "--top", "1", "--repetitions", "1",
+                 "--confirm-runs", "1", "--db", str(db), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["database"] == str(db)
+
+
+def test_no_loop_files_are_one_line_errors(tmp_path, capsys):
+    empty = tmp_path / "empty.c"
+    empty.write_text("")
+    for command in (["rank"], ["tune"], ["variants", "-o", str(tmp_path / "v")]):
+        assert main([command[0], str(empty), *command[1:]]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "no OpenMP worksharing loop" in err
