@@ -35,8 +35,18 @@ def test_epsilon_reads_as_the_help_says():
 def test_predict_plot_when_an_estimate_fails_is_no_traceback(tmp_path, capsys):
     table = tmp_path / "t.csv"
     table.write_text(NOISY)
-    rc = main(["predict", str(table), "--skeleton", "farm", "--at", "n=800,p=4",
-               "--plot", str(tmp_path / "p.png")])
+    rc = main(
+        [
+            "predict",
+            str(table),
+            "--skeleton",
+            "farm",
+            "--at",
+            "n=800,p=4",
+            "--plot",
+            str(tmp_path / "p.png"),
+        ]
+    )
     captured = capsys.readouterr()
     assert rc == 2 and "Traceback" not in captured.err
     assert captured.err.count("\n") == 1 and "no method within epsilon" in captured.err
@@ -46,8 +56,18 @@ def test_predict_plot_when_an_estimate_fails_is_no_traceback(tmp_path, capsys):
 def test_structure_measure_plot_is_written_and_said(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
     png = tmp_path / "s.png"
-    rc = main(["structure", str(ROOT / "kernels" / "stencil2d.c"), "--measure",
-               "--repetitions", "1", "--plot", str(png), "--quiet"])
+    rc = main(
+        [
+            "structure",
+            str(ROOT / "kernels" / "stencil2d.c"),
+            "--measure",
+            "--repetitions",
+            "1",
+            "--plot",
+            str(png),
+            "--quiet",
+        ]
+    )
     assert rc == 0 and png.stat().st_size > 0
     assert f"plot written to {png}" in capsys.readouterr().out
 
@@ -55,12 +75,41 @@ def test_structure_measure_plot_is_written_and_said(tmp_path, capsys, monkeypatc
 def test_tune_says_where_its_results_went(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
     db = tmp_path / "r.db"
-    rc = main(["tune", str(ROOT / "kernels" / "tiny.c"), "--top", "1", "--repetitions", "1",
-               "--confirm-runs", "1", "--db", str(db), "-q"])
+    rc = main(
+        [
+            "tune",
+            str(ROOT / "kernels" / "tiny.c"),
+            "--top",
+            "1",
+            "--repetitions",
+            "1",
+            "--confirm-runs",
+            "1",
+            "--db",
+            str(db),
+            "-q",
+        ]
+    )
     assert rc == 0 and db.exists()
     assert f"runs and decisions stored in {db}" in capsys.readouterr().out
-    assert main(["tune", str(ROOT / "kernels" / "tiny.c"), "--top", "1", "--repetitions", "1",
-                 "--confirm-runs", "1", "--db", str(db), "--json"]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                str(ROOT / "kernels" / "tiny.c"),
+                "--top",
+                "1",
+                "--repetitions",
+                "1",
+                "--confirm-runs",
+                "1",
+                "--db",
+                str(db),
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["database"] == str(db)
 
 

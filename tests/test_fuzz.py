@@ -16,12 +16,40 @@ from buildhook_support import hook_env, wrapper_exe
 from autotune.cli.main import main
 
 ROOT = Path(__file__).parent.parent
-SOURCES = sorted([*ROOT.glob("kernels/*.c"), *ROOT.glob("tests/data/c/regress/*.c"),
-                  *ROOT.glob("tests/data/c/legality/*.c")])
-TOKENS = [b"{", b"}", b";", b"(", b")", b"#pragma omp for nowait", b"#pragma omp parallel",
-          b"#pragma omp critical", b"nowait", b"schedule(dynamic,", b"\xe9", b"\r\n", b"/*",
-          b"*/", b"#define abs(a) a", b"int", b"return", b"omp_get_thread_num()", b"\"", b"'",
-          b"#include <stdlib.h>", b"main(argc) char **argv; {", b"for (;;)", b"0x", b"\\"]
+SOURCES = sorted(
+    [
+        *ROOT.glob("kernels/*.c"),
+        *ROOT.glob("tests/data/c/regress/*.c"),
+        *ROOT.glob("tests/data/c/legality/*.c"),
+    ]
+)
+TOKENS = [
+    b"{",
+    b"}",
+    b";",
+    b"(",
+    b")",
+    b"#pragma omp for nowait",
+    b"#pragma omp parallel",
+    b"#pragma omp critical",
+    b"nowait",
+    b"schedule(dynamic,",
+    b"\xe9",
+    b"\r\n",
+    b"/*",
+    b"*/",
+    b"#define abs(a) a",
+    b"int",
+    b"return",
+    b"omp_get_thread_num()",
+    b'"',
+    b"'",
+    b"#include <stdlib.h>",
+    b"main(argc) char **argv; {",
+    b"for (;;)",
+    b"0x",
+    b"\\",
+]
 SEED = 20261123
 
 
@@ -90,13 +118,20 @@ def test_the_wrapper_exits_with_the_compilers_status(tmp_path):
         path = tmp_path / f"{name}.c"
         path.write_bytes(data)
         argv = ["-O0", "-fopenmp", "-c", str(path), "-o"]
-        cc = subprocess.run(["gcc", *argv, str(tmp_path / "gcc.o")], capture_output=True,
-                            env=env, timeout=120)
-        hook = subprocess.run([wrapper_exe(), "gcc", *argv, str(tmp_path / "hook.o")],
-                              capture_output=True, env=env, timeout=120)
+        cc = subprocess.run(
+            ["gcc", *argv, str(tmp_path / "gcc.o")], capture_output=True, env=env, timeout=120
+        )
+        hook = subprocess.run(
+            [wrapper_exe(), "gcc", *argv, str(tmp_path / "hook.o")],
+            capture_output=True,
+            env=env,
+            timeout=120,
+        )
         if cc.returncode != hook.returncode or b"Traceback" in hook.stderr:
-            failures.append(f"{name}: gcc {cc.returncode}, autotune-cc {hook.returncode}: "
-                            f"{hook.stderr[-300:]!r}")
+            failures.append(
+                f"{name}: gcc {cc.returncode}, autotune-cc {hook.returncode}: "
+                f"{hook.stderr[-300:]!r}"
+            )
     assert failures == []
     assert any(True for _ in tmp_path.glob("*.c"))
 
@@ -106,7 +141,11 @@ def test_the_mutants_are_varied(seed):
     """Not a fuzzer that only makes broken files, nor one that changes nothing."""
     made = mutants(160, seed)
     assert len({d for _, d in made}) >= 0.95 * len(made)
-    compiles = sum(subprocess.run(["gcc", "-fsyntax-only", "-fopenmp", "-x", "c", "-"],
-                                  input=d, capture_output=True).returncode == 0
-                   for _, d in made[:40])
+    compiles = sum(
+        subprocess.run(
+            ["gcc", "-fsyntax-only", "-fopenmp", "-x", "c", "-"], input=d, capture_output=True
+        ).returncode
+        == 0
+        for _, d in made[:40]
+    )
     assert 5 <= compiles <= 35

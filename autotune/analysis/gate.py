@@ -23,6 +23,12 @@ def keep(record: LoopRecord, dimension: str, why: str) -> None:
     record.kept.setdefault(dimension, why)
 
 
+def _order_kept(record: LoopRecord) -> bool:
+    """The body forbids any change (I/O, order-dependent updates): not even the region's."""
+    return record.kept.get("schedule") is not None and \
+        record.kept.get("schedule") == record.kept.get("threads")
+
+
 def apply_gate(
     pairs: list[tuple[FoundLoop, LoopRecord]], regions: list[FoundRegion], ast: c_ast.FileAST
 ) -> None:
@@ -64,6 +70,13 @@ def apply_gate(
         for key, why in facts.threads_kept.items():
             if key in by_node:
                 keep(by_node[key], "threads", why)
+        members = [by_node[k] for k in facts.members if k in by_node]
+        # every loop of the region must allow it: one that prints, or uses thread ids,
+        # would see the region's new thread count too
+        if all(r.tunable and not _order_kept(r) for r in members):
+            for key in facts.region_free:
+                if key in by_node:
+                    by_node[key].region_threads = True
     for _, record in pairs:
         if record.tunable and all(dim in record.kept for dim in DIMENSIONS):
             record.tunable = False

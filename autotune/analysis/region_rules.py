@@ -51,6 +51,9 @@ class RegionFacts:
 
     schedule_kept: dict[int, str] = field(default_factory=dict)
     threads_kept: dict[int, str] = field(default_factory=dict)
+    # loops whose region's thread count may change as a whole (tuned per region)
+    region_free: set[int] = field(default_factory=set)
+    members: set[int] = field(default_factory=set)  # every loop of the region
 
 
 class RegionEvents(c_ast.NodeVisitor):
@@ -184,11 +187,14 @@ def region_facts(region: FoundRegion, loops: list[FoundLoop], scope: Scope) -> R
     walker._statement(region.node)
     events = walker.events
     mine = {id(f.for_node): f for f in loops if f.parallel is d and f.for_node is not None}
+    facts.members = set(mine)
     where = f"{d.file}:{d.line}"
     if id(_unwrap(region.node)) in mine:  # "parallel" and "for" stacked on one loop
         return facts
     kinds = Aliasing(scope, region.node)
-    for group in _chains(events, kinds):
+    chains = _chains(events, kinds)
+    chained = bool(chains)  # a chain may rely on its loops' equal trip counts: keep it all
+    for group in chains:
         lines = sorted({e.line for e in group})
         text = ", ".join(str(x) for x in lines)
         for e in group:
@@ -208,8 +214,11 @@ def region_facts(region: FoundRegion, loops: list[FoundLoop], scope: Scope) -> R
             others = ", ".join(str(x) for x in loop_lines if x != _line(found.for_node))
             facts.threads_kept[key] = (
                 f"the thread count belongs to the parallel region at "
-                f"{where}, which also runs the loops at lines {others}"
+                f"{where}, which also runs the loops at lines {others}: it is tuned for the "
+                "region as a whole"
             )
+            if not chained:
+                facts.region_free.add(key)
     return facts
 
 

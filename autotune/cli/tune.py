@@ -19,8 +19,9 @@ from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
 from autotune.tuning.confirm import Confirmation, ProgramCheck
 from autotune.tuning.persist import save_winner
+from autotune.tuning.region_threads import RegionResult, final_pairs, tunable_regions
 from autotune.tuning.tune import LoopTuneResult, confirm_results, tune_loop
-from autotune.variants.space import BASELINE
+from autotune.variants.space import BASELINE, default_thread_counts
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,14 +72,17 @@ def run(args: argparse.Namespace) -> int:
             planned = sum(sweep.planned_runs(
                 [v.variant for v in (r.variants if args.exhaustive else r.variants[:args.top])])
                 for r in rankings if not r.error)
-            planned += 2 * args.confirm_runs
+            planned += 2 * args.confirm_runs * (1 + len(default_thread_counts(
+                sweep.machine.cores)) * len(tunable_regions([r.record for r in rankings])))
             with Progress(planned, "tune", quiet=args.quiet or args.json) as bar:
                 sweep.on_run = lambda note: bar.advance(1, note)
                 results = [tune_loop(sweep, r, args.top, args.exhaustive) for r in rankings]
                 source = sweep.source
                 check = ProgramCheck(path, source, build, sweep_opts, args.confirm_runs,
                                      on_run=lambda note: bar.advance(1, note))
-                confirmation = confirm_results(check, results)
+                confirmation, regions = confirm_results(check, results, sweep.machine.cores)
+            final = final_pairs(confirmation, regions) if confirmation else []
+            shipped = {record.id: variant for record, variant in final}
             for res in results:
                 if res.baseline is None or res.speedup is None:
                     continue  # not measured: nothing decided
@@ -86,17 +90,17 @@ def run(args: argparse.Namespace) -> int:
                 # the loop was tuned and need not tune it again
                 save_winner(store, source_text=source, defines=options.defines,
                             machine_fp=sweep.machine_fp, record=res.ranking.record,
-                            variant=res.best.variant if res.best else BASELINE,
+                            variant=shipped.get(res.id, BASELINE),
                             baseline_s=res.baseline.measured_s,
                             best_s=res.best.measured_s if res.best else res.baseline.measured_s)
-            written = _apply(path, source, results, args)
-            report.append((path, chosen, results, written, confirmation))
+            written = _apply(path, source, final, args)
+            report.append((path, chosen, results, written, confirmation, regions))
     if args.json:
         dump_json({"files": [file_json(*item) for item in report], "database": db_path,
                    "backup": args.backup_written})
         return 0
-    for p, c, rs, w, conf in report:
-        print_report(p, c, rs, w, args.top, confirmation=conf)
+    for p, c, rs, w, conf, regions in report:
+        print_report(p, c, rs, w, args.top, confirmation=conf, regions=regions)
     if args.in_place and report and report[0][3] is None:
         print(f"\nnothing to change: {report[0][0]} left as it is (no backup written)")
     if args.backup_written:
@@ -122,13 +126,13 @@ def _check_writable(args) -> None:  # noqa: ANN001
             raise UserError("cannot rewrite in place: permission denied", str(target))
 
 
-def _apply(path: str, source: str, results: list[LoopTuneResult], args) -> str | None:  # noqa: ANN001
-    """Write the tuned source; None when nothing was written (in place and unchanged)."""
+def _apply(path: str, source: str, choices: list, args) -> str | None:  # noqa: ANN001
+    """Write the tuned source (the confirmed choices); None when nothing was written
+    (in place and unchanged)."""
     if not (args.apply or args.in_place):
         return None
     from autotune.variants.apply import apply_variants, write_atomic
 
-    choices = [(r.ranking.record, r.best.variant) for r in results if r.best is not None]
     text = apply_variants(source, choices) if choices else source
     if args.in_place and text == source:
         return None  # nothing to change: no rewrite, no backup
@@ -161,15 +165,18 @@ def loop_json(r: LoopTuneResult) -> dict:
 
 
 def file_json(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
-              confirmation: Confirmation | None = None) -> dict:
+              confirmation: Confirmation | None = None,
+              regions: list[RegionResult] | None = None) -> dict:
     return {"file": path, "model": chosen.name, "target": chosen.target,
             "coefficients": chosen.source, "written": written,
             "program": confirmation.to_dict() if confirmation else None,
+            "regions": [r.to_dict() for r in regions or []],
             "loops": [loop_json(r) for r in results]}
 
 
 def print_report(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
-                 top: int, out=None, confirmation: Confirmation | None = None) -> None:  # noqa: ANN001
+                 top: int, out=None, confirmation: Confirmation | None = None,  # noqa: ANN001
+                 regions: list[RegionResult] | None = None) -> None:
     out = out or sys.stdout
     print(f"{path}: model {chosen.name}, target {chosen.target} time; coefficients: "
           f"{chosen.source}", file=out)
@@ -205,6 +212,12 @@ def print_report(path: str, chosen, results: list[LoopTuneResult], written: str 
             print(f"warning: {w}", file=out)
     if confirmation is not None:
         print_confirmation(confirmation, out)
+    for region in regions or []:
+        tried = ", ".join(f"{t.threads}: {t.runs.median_s:.4g} s" if t.runs.median_s
+                          else f"{t.threads}: {t.runs.status}" for t in region.tries)
+        print(f"parallel region {region.id} (loops {', '.join(str(r.line) for r in region.records)}"
+              f"): {region.decision}" + (f" [whole program by thread count: {tried}]"
+                                          if tried else ""), file=out)
     if written:
         print(f"\ntuned source written to {written}", file=out)
 

@@ -116,6 +116,9 @@ class LoopRecord:
     # The legality gate: dimensions ("schedule", "threads") kept as written, with why.
     kept: dict[str, str] = field(default_factory=dict)
     reassociates: list[str] = field(default_factory=list)  # floating-point reassociation notes
+    # the thread count is the parallel region's, shared with other loops, and may change for
+    # the region as a whole (tuned per region, never per loop)
+    region_threads: bool = False
     warnings: list[str] = field(default_factory=list)
 
     @property

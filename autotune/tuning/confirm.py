@@ -155,19 +155,27 @@ class ProgramCheck:
             o.atol,
         )
 
-    def confirm(self, choices: list[Choice]) -> Confirmation:
-        """Try ``choices``, then fewer of them, until one set is verified and faster."""
+    def original_build(self) -> BuildResult:
         original = self._build(self.source, "original")
         if not original.ok:
             raise UserError(
                 f"the original program does not compile: {original.command}: {original.first_line}",
                 str(self.path),
             )
+        return original
+
+    def confirm(self, choices: list[Choice]) -> Confirmation:
+        """Try ``choices``, then fewer of them, until one set is verified and faster."""
+        original = self.original_build()
         result = Confirmation(ProgramRuns())
+        if not choices:
+            result.decision = "no loop variant to confirm"
+            return result
         active = sorted(choices, key=lambda c: c.saving_s, reverse=True)
         while active:
             ids = [c.record.id for c in active]
-            runs = self._try(original, active, result.original)
+            runs = self.try_choices(original, [(c.record, c.variant) for c in active],
+                                    result.original)
             result.tries.append((ids, runs))
             if result.original.status != "ok":
                 result.backed_off += [(c.record.id, runs.message) for c in active]
@@ -200,10 +208,13 @@ class ProgramCheck:
             )
         return result
 
-    def _try(self, original: BuildResult, active: list[Choice], base: ProgramRuns) -> ProgramRuns:
+    def try_choices(self, original: BuildResult, pairs: list[tuple[LoopRecord, Variant]],
+                    base: ProgramRuns) -> ProgramRuns:
+        """Build the program with ``pairs`` applied and run it interleaved with the original
+        (whose runs are added to ``base``); every run's output is checked."""
         runs = ProgramRuns()
         try:
-            text = apply_variants(self.source, [(c.record, c.variant) for c in active])
+            text = apply_variants(self.source, pairs)
         except UserError as exc:
             runs.status, runs.message = "compile-error", f"cannot apply: {exc}"
             return runs

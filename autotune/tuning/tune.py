@@ -16,6 +16,7 @@ from autotune.measure.results import LoopResult, VariantResult
 from autotune.models.quality import QualityReport, evaluate
 from autotune.tuning.confirm import Choice, Confirmation, ProgramCheck
 from autotune.tuning.ranking import LoopRanking, RankedVariant
+from autotune.tuning.region_threads import RegionResult, tunable_regions, tune_regions
 
 MIN_GAIN = 0.03  # a winner must beat the original by at least 3% ...
 NOISE_SHARE = 0.5  # ... and by half the larger relative spread of the two medians
@@ -170,15 +171,19 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult],
     result.decision = f"{best.variant.key}: {result.speedup:.2f}x faster than the original"
 
 
-def confirm_results(check: ProgramCheck, results: list[LoopTuneResult]) -> Confirmation | None:
-    """Confirm the per-loop winners as one plain program; undo what it backs off.
+def confirm_results(check: ProgramCheck, results: list[LoopTuneResult], cores: int
+                    ) -> tuple[Confirmation | None, list[RegionResult]]:
+    """Confirm the per-loop winners as one plain program, undo what it backs off, then
+    choose the thread count of each region shared by several loops on the whole program.
 
-    None when no loop chose a variant (nothing to confirm). A backed-off loop
-    keeps its original, and its decision says why.
+    (None, []) when there is nothing to confirm or choose. A backed-off loop keeps
+    its original, and its decision says why.
     """
     chosen = [r for r in results if r.best is not None]
-    if not chosen:
-        return None
+    regions = tunable_regions([r.ranking.record for r in results
+                               if r.baseline is not None and r.speedup is not None])
+    if not chosen and not regions:
+        return None, []
     by_id = {r.id: r for r in chosen}
     choices = [Choice(r.ranking.record, r.best.variant,
                       (r.baseline.measured_s or 0.0) - (r.best.measured_s or 0.0))
@@ -189,4 +194,5 @@ def confirm_results(check: ProgramCheck, results: list[LoopTuneResult]) -> Confi
         r.decision = f"original kept: {r.best.variant.key} backed off ({why}); " \
                      f"loop measurement said: {r.decision}"
         r.best, r.speedup = None, 1.0
-    return confirmation
+    tune_regions(check, confirmation, regions, cores)
+    return confirmation, regions

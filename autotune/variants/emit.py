@@ -32,7 +32,7 @@ def check_variant(record: LoopRecord, variant: Variant) -> None:
         raise EmitError(f"loop is not tunable: {record.reason or 'no reason given'}", loc)
     for dim, changed in (("schedule", variant.schedule is not None),
                          ("threads", variant.threads is not None)):
-        if changed and dim in record.kept:
+        if changed and dim in record.kept and not (dim == "threads" and record.region_threads):
             raise EmitError(f"the {dim} of this loop is kept as written: {record.kept[dim]}", loc)
     if variant.schedule is not None and variant.schedule not in SCHEDULES:
         raise EmitError(f"unknown schedule {variant.schedule!r}", loc)

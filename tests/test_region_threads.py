@@ -1,0 +1,86 @@
+"""Thread counts per parallel region: never varied per loop, chosen for the region as a
+whole on the whole program's time, and refused where the region's code depends on it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from autotune.cli.main import main
+from autotune.errors import UserError
+from autotune.frontend import analyze_file
+from autotune.measure.machine import detect_machine
+from autotune.variants.apply import apply_variants
+from autotune.variants.space import Variant, default_thread_counts
+
+DATA = Path(__file__).parent / "data" / "c"
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
+    return tmp_path
+
+
+def test_tune_chooses_the_regions_thread_count_on_the_whole_program(env, capsys):
+    src = DATA / "regress" / "region_dominant.c"
+    out = env / "tuned.c"
+    rc = main(
+        [
+            "tune",
+            str(src),
+            "--top",
+            "2",
+            "--repetitions",
+            "1",
+            "--confirm-runs",
+            "2",
+            "--json",
+            "-q",
+            "--apply",
+            str(out),
+        ]
+    )
+    assert rc == 0
+    (f,) = json.loads(capsys.readouterr().out)["files"]
+    for lp in f["loops"]:  # per-loop measurements never vary the region's thread count
+        assert all(v["threads"] is None for v in lp["variants"])
+    (region,) = f["regions"]
+    assert region["region"].endswith("region_dominant.c:17")
+    assert [x["threads"] for x in region["tries"]] == default_thread_counts(detect_machine().cores)
+    assert all(x["status"] == "ok" for x in region["tries"])
+    pragma = out.read_text().splitlines()[16]
+    if region["threads"] is None:
+        assert pragma.strip() == "#pragma omp parallel"
+    else:
+        assert pragma.strip() == f"#pragma omp parallel num_threads({region['threads']})"
+    exe = env / "t"
+    subprocess.run(["gcc", "-O2", "-fopenmp", str(out), "-o", str(exe), "-lm"], check=True)
+    orig = env / "o"
+    subprocess.run(["gcc", "-O2", "-fopenmp", str(src), "-o", str(orig), "-lm"], check=True)
+    assert (
+        subprocess.run([str(exe)], capture_output=True).stdout
+        == subprocess.run([str(orig)], capture_output=True).stdout
+    )
+
+
+def test_a_region_whose_code_depends_on_the_count_is_never_given_one():
+    path = DATA / "legality" / "manual_reduction.c"
+    (loop,) = analyze_file(str(path)).loops
+    assert loop.tunable and not loop.region_threads  # its critical runs once per thread
+    with pytest.raises(UserError, match="kept as written"):
+        apply_variants(path.read_text(), [(loop, Variant(None, None, 2))])
+
+
+def test_shared_regions_are_marked_for_region_tuning():
+    loops = analyze_file(str(DATA / "legality" / "independent_nowait.c")).loops
+    assert [lp.region_threads for lp in loops] == [True, True]
+    text = apply_variants(
+        (DATA / "legality" / "independent_nowait.c").read_text(),
+        [(loops[0], Variant(None, None, 3)), (loops[1], Variant(None, None, 3))],
+    )
+    assert "#pragma omp parallel num_threads(3)" in text
