@@ -17,9 +17,16 @@ from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.rank import add_model_arguments, open_store, print_gate_notes, rank_file
 from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
+from autotune.measure.machine import numa_nodes
 from autotune.tuning.confirm import Confirmation, ProgramCheck
 from autotune.tuning.persist import save_winner
-from autotune.tuning.region_threads import RegionResult, final_pairs, tunable_regions
+from autotune.tuning.placement import tune_placement, with_bind
+from autotune.tuning.region_threads import (
+    RegionResult,
+    best_runs,
+    final_pairs,
+    tunable_regions,
+)
 from autotune.tuning.tune import LoopTuneResult, confirm_results, tune_loop
 from autotune.variants.space import BASELINE, default_thread_counts
 
@@ -81,7 +88,13 @@ def run(args: argparse.Namespace) -> int:
                 check = ProgramCheck(path, source, build, sweep_opts, args.confirm_runs,
                                      on_run=lambda note: bar.advance(1, note))
                 confirmation, regions = confirm_results(check, results, sweep.machine.cores)
-            final = final_pairs(confirmation, regions) if confirmation else []
+                final = final_pairs(confirmation, regions) if confirmation else []
+                placement = None
+                if confirmation is not None and final:
+                    placement = tune_placement(check, confirmation, final,
+                                               best_runs(confirmation, regions), numa_nodes())
+                    if placement.bind:
+                        final = with_bind(final, placement.bind)
             shipped = {record.id: variant for record, variant in final}
             for res in results:
                 if res.baseline is None or res.speedup is None:
@@ -94,13 +107,14 @@ def run(args: argparse.Namespace) -> int:
                             baseline_s=res.baseline.measured_s,
                             best_s=res.best.measured_s if res.best else res.baseline.measured_s)
             written = _apply(path, source, final, args)
-            report.append((path, chosen, results, written, confirmation, regions))
+            report.append((path, chosen, results, written, confirmation, regions, placement))
     if args.json:
         dump_json({"files": [file_json(*item) for item in report], "database": db_path,
                    "backup": args.backup_written})
         return 0
-    for p, c, rs, w, conf, regions in report:
-        print_report(p, c, rs, w, args.top, confirmation=conf, regions=regions)
+    for p, c, rs, w, conf, regions, placement in report:
+        print_report(p, c, rs, w, args.top, confirmation=conf, regions=regions,
+                     placement=placement)
     if args.in_place and report and report[0][3] is None:
         print(f"\nnothing to change: {report[0][0]} left as it is (no backup written)")
     if args.backup_written:
@@ -166,17 +180,18 @@ def loop_json(r: LoopTuneResult) -> dict:
 
 def file_json(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
               confirmation: Confirmation | None = None,
-              regions: list[RegionResult] | None = None) -> dict:
+              regions: list[RegionResult] | None = None, placement=None) -> dict:  # noqa: ANN001
     return {"file": path, "model": chosen.name, "target": chosen.target,
             "coefficients": chosen.source, "written": written,
             "program": confirmation.to_dict() if confirmation else None,
             "regions": [r.to_dict() for r in regions or []],
+            "placement": placement.to_dict() if placement else None,
             "loops": [loop_json(r) for r in results]}
 
 
 def print_report(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
                  top: int, out=None, confirmation: Confirmation | None = None,  # noqa: ANN001
-                 regions: list[RegionResult] | None = None) -> None:
+                 regions: list[RegionResult] | None = None, placement=None) -> None:  # noqa: ANN001
     out = out or sys.stdout
     print(f"{path}: model {chosen.name}, target {chosen.target} time; coefficients: "
           f"{chosen.source}", file=out)
@@ -218,6 +233,8 @@ def print_report(path: str, chosen, results: list[LoopTuneResult], written: str 
         print(f"parallel region {region.id} (loops {', '.join(str(r.line) for r in region.records)}"
               f"): {region.decision}" + (f" [whole program by thread count: {tried}]"
                                           if tried else ""), file=out)
+    if placement is not None:
+        print(f"thread placement: {placement.decision}", file=out)
     if written:
         print(f"\ntuned source written to {written}", file=out)
 

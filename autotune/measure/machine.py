@@ -142,3 +142,12 @@ def detect_machine(cc: str = "gcc") -> Machine:
         compiler=os.path.basename(cc),
         compiler_version=compiler_version(cc),
     )
+
+
+def numa_nodes(root: Path = Path("/sys/devices/system/node")) -> int:
+    """How many NUMA nodes hold CPUs here (1 when sysfs does not say)."""
+    try:
+        nodes = [d for d in root.glob("node[0-9]*") if (d / "cpulist").read_text().strip()]
+    except OSError:
+        return 1
+    return max(1, len(nodes))

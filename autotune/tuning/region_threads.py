@@ -116,3 +116,12 @@ def _decide(region: RegionResult, best: ProgramRuns) -> str:
     return (
         f"kept as written: the best count, {fastest.threads}, gave {gain:+.1%} (needs > {need:.1%})"
     )
+
+
+def best_runs(confirmation: Confirmation, regions: list[RegionResult]) -> ProgramRuns:
+    """The runs of the program as it ships (the last improvement kept)."""
+    best = confirmation.tuned or confirmation.original
+    for region in regions:
+        if region.threads is not None:
+            best = next(x.runs for x in region.tries if x.threads == region.threads)
+    return best

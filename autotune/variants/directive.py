@@ -119,14 +119,20 @@ class ClauseEdit:
     schedule: str | None = None  # static | dynamic | guided | auto | runtime
     chunk: int | str | None = None
     num_threads: str | None = None
+    proc_bind: str | None = None  # close | spread
 
     @property
     def empty(self) -> bool:
-        return self.schedule is None and self.num_threads is None
+        return self.schedule is None and self.num_threads is None and self.proc_bind is None
 
     def merge(self, other: ClauseEdit, location: str) -> ClauseEdit:
         """Combine the edits two loops ask of one pragma (a shared parallel region)."""
-        out = ClauseEdit(self.schedule, self.chunk, self.num_threads)
+        out = ClauseEdit(self.schedule, self.chunk, self.num_threads, self.proc_bind)
+        if other.proc_bind is not None:
+            if out.proc_bind is not None and out.proc_bind != other.proc_bind:
+                raise EmitError("loops sharing one parallel region ask for different "
+                                "thread bindings", location)
+            out.proc_bind = other.proc_bind
         if other.schedule is not None:
             if out.schedule is not None and (out.schedule, out.chunk) != (
                 other.schedule,
@@ -155,6 +161,8 @@ def rewrite(source: str, pragma: Pragma, edit: ClauseEdit) -> str:
         wanted["schedule"] = {"kind": "schedule", "schedule": edit.schedule, "chunk": edit.chunk}
     if edit.num_threads is not None:
         wanted["num_threads"] = {"kind": "num_threads", "expr": edit.num_threads}
+    if edit.proc_bind is not None:
+        wanted["proc_bind"] = {"kind": "proc_bind", "policy": edit.proc_bind}
     parts: list[dict] = []
     pos = pragma.start
     for clause in pragma.clauses:
@@ -169,7 +177,7 @@ def rewrite(source: str, pragma: Pragma, edit: ClauseEdit) -> str:
     if wanted:
         parts.append({"kind": "text", "text": source[pos:insert_at]})
         pos = insert_at
-        for name in ("schedule", "num_threads"):
+        for name in ("schedule", "num_threads", "proc_bind"):
             if name in wanted:
                 parts.append({**wanted[name], "lead": " ", "tail": ""})
     parts.append({"kind": "text", "text": source[pos : pragma.end]})

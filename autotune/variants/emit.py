@@ -14,7 +14,7 @@ from autotune.frontend.records import LoopRecord
 from autotune.variants import cscan, instrument
 from autotune.variants.directive import ClauseEdit, Pragma, flat_text, parse_pragma, rewrite
 from autotune.variants.errors import EmitError
-from autotune.variants.space import SCHEDULES, Variant
+from autotune.variants.space import BINDINGS, SCHEDULES, Variant
 
 __all__ = ["EmitError", "emit_variant", "emit_runtime", "runtime_env", "rewrite_source"]
 
@@ -43,6 +43,12 @@ def check_variant(record: LoopRecord, variant: Variant) -> None:
             raise EmitError("schedule(auto) takes no chunk size", loc)
         if variant.chunk < 1:
             raise EmitError(f"chunk size {variant.chunk} must be at least 1", loc)
+    if variant.bind is not None:
+        if variant.bind not in BINDINGS:
+            raise EmitError(f"unknown thread binding {variant.bind!r}", loc)
+        if record.parallel is None:
+            raise EmitError("this 'omp for' has no enclosing parallel directive in its "
+                            "function, so its threads cannot be bound", loc)
     if variant.threads is not None:
         if variant.threads < 1:
             raise EmitError(f"thread count {variant.threads} must be at least 1", loc)
@@ -117,6 +123,9 @@ def rewrite_source(
             par = record.parallel.line
             edit = ClauseEdit(num_threads=str(variant.threads))
             add(par, _location(record, par), "parallel", edit)
+        if variant.bind is not None:
+            par = record.parallel.line
+            add(par, _location(record, par), "parallel", ClauseEdit(proc_bind=variant.bind))
     for record in runtime:
         ws = record.directive.line
         add(ws, _location(record, ws), "for", ClauseEdit("runtime"))
@@ -219,4 +228,6 @@ def runtime_env(variant: Variant, record: LoopRecord | None = None) -> dict[str,
     env = {"OMP_SCHEDULE": sched if chunk is None else f"{sched},{chunk}"}
     if variant.threads is not None:
         env["AUTOTUNE_NUM_THREADS"] = str(variant.threads)
+    if variant.bind is not None:
+        env.update(OMP_PROC_BIND=variant.bind, OMP_PLACES="cores")
     return env

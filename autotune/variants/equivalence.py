@@ -73,7 +73,7 @@ def canonical(variant: Variant, trips: int | None) -> tuple[Variant, str]:
             ):
                 chunk = None
                 rules.append("static with chunk trips/threads is static's own blocks")
-    return Variant(sched, chunk, threads), "; ".join(rules)
+    return Variant(sched, chunk, threads, variant.bind), "; ".join(rules)
 
 
 def collapse(

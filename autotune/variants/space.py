@@ -23,29 +23,33 @@ class Variant:
     schedule: str | None  # static | dynamic | guided | auto; None = as written
     chunk: int | None  # None = no chunk argument (the schedule's default)
     threads: int | None  # None = as written / runtime default
+    bind: str | None = None  # proc_bind(close|spread) of the region; None = as written
 
     @property
     def is_baseline(self) -> bool:
-        return self.schedule is None and self.chunk is None and self.threads is None
+        return (self.schedule is None and self.chunk is None and self.threads is None
+                and self.bind is None)
 
     @property
     def key(self) -> str:
-        """Stable text key, e.g. ``dynamic,16,t2`` or ``baseline``."""
+        """Stable text key, e.g. ``dynamic,16,t2``, ``static,-,t8,bspread`` or ``baseline``."""
         if self.is_baseline:
             return "baseline"
         chunk = "-" if self.chunk is None else str(self.chunk)
         threads = "-" if self.threads is None else str(self.threads)
-        return f"{self.schedule or '-'},{chunk},t{threads}"
+        bind = f",b{self.bind}" if self.bind else ""
+        return f"{self.schedule or '-'},{chunk},t{threads}{bind}"
 
     @classmethod
     def from_key(cls, key: str) -> Variant:
         if key == "baseline":
             return BASELINE
-        sched, chunk, threads = key.split(",")
+        sched, chunk, threads, *rest = key.split(",")
         return cls(
             None if sched == "-" else sched,
             None if chunk == "-" else int(chunk),
             None if threads == "t-" else int(threads.lstrip("t")),
+            rest[0][1:] if rest else None,
         )
 
     def to_dict(self) -> dict:
@@ -56,6 +60,7 @@ BASELINE = Variant(None, None, None)
 
 
 SCHEDULES = ("static", "dynamic", "guided", "auto")
+BINDINGS = ("close", "spread")
 DEFAULT_SCHEDULES = ("static", "dynamic", "guided")
 MAX_SPACE = 80  # default spaces stay below this many variants (each costs real runs)
 MAX_CHUNKS = 6  # chunk values per (schedule, threads) before thinning
