@@ -44,6 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--apply", metavar="OUT.c", help="write the tuned source to OUT.c")
     out.add_argument("--in-place", action="store_true",
                      help="rewrite FILE.c atomically, keeping FILE.c.orig as a backup")
+    g.add_argument("--threads-as", choices=["count", "share"], default="count",
+                   help="how --apply/--in-place write a tuned thread count: the count itself "
+                        "(default), or the same share of the cores the program finds when it "
+                        "runs (all the cores tuned on become num_threads(omp_get_num_procs())), "
+                        "so the tuned program stays sensible on a machine with more cores; "
+                        "on this machine both are the same program")
     g.add_argument("--confirm-runs", type=int, default=5, metavar="N",
                    help="whole-program runs of the original and of the tuned program, "
                         "interleaved, before anything is applied or stored (default 5)")
@@ -147,7 +153,8 @@ def _apply(path: str, source: str, choices: list, args) -> str | None:  # noqa: 
         return None
     from autotune.variants.apply import apply_variants, write_atomic
 
-    text = apply_variants(source, choices) if choices else source
+    share_of = len(os.sched_getaffinity(0)) if args.threads_as == "share" else None
+    text = apply_variants(source, choices, share_of=share_of) if choices else source
     if args.in_place and text == source:
         return None  # nothing to change: no rewrite, no backup
     target = path if args.in_place else args.apply

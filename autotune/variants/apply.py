@@ -17,13 +17,16 @@ from autotune.variants.emit import rewrite_source
 from autotune.variants.space import Variant
 
 
-def apply_variants(source: str, choices: list[tuple[LoopRecord, Variant]]) -> str:
+def apply_variants(source: str, choices: list[tuple[LoopRecord, Variant]],
+                   share_of: int | None = None) -> str:
     """``source`` with every (loop, variant) choice applied at once.
 
     Baseline choices change nothing. Two loops of one parallel region may
-    share its num_threads only if they agree (EmitError otherwise).
+    share its num_threads only if they agree (EmitError otherwise). With
+    ``share_of`` (the cores tuned on) thread counts are written as shares of
+    the cores found at run time (see ``rewrite_source``).
     """
-    return rewrite_source(source, list(choices))
+    return rewrite_source(source, list(choices), share_of=share_of)
 
 
 def read_source(path: str | os.PathLike[str]) -> str:

@@ -103,8 +103,15 @@ def rewrite_source(
     *,
     instrumented: Sequence[LoopRecord] = (),
     runtime: Sequence[LoopRecord] = (),
+    share_of: int | None = None,
 ) -> str:
-    """The general edit: apply variant choices, runtime loops and instrumentation at once."""
+    """The general edit: apply variant choices, runtime loops and instrumentation at once.
+
+    ``share_of``: write each chosen thread count T as the same share of the cores the
+    program finds at run time, ``ceil(T * omp_get_num_procs() / share_of)`` (``share_of``
+    = the cores it was tuned on), so a tuned program stays sensible on a bigger machine
+    and is unchanged on this one.
+    """
     src = _Source(source)
     edits: dict[int, tuple[Pragma, ClauseEdit]] = {}
 
@@ -121,7 +128,7 @@ def rewrite_source(
             add(ws, _location(record, ws), "for", ClauseEdit(variant.schedule, variant.chunk))
         if variant.threads is not None:
             par = record.parallel.line
-            edit = ClauseEdit(num_threads=str(variant.threads))
+            edit = ClauseEdit(num_threads=_threads_text(variant.threads, share_of))
             add(par, _location(record, par), "parallel", edit)
         if variant.bind is not None:
             par = record.parallel.line
@@ -160,6 +167,10 @@ def rewrite_source(
     body = "".join(out)
 
     extras = bool(instrumented) or bool(runtime)
+    if share_of and not extras and any(v.threads is not None for _, v in choices):
+        # one declaration (compatible with omp.h's), then the user's lines keep their numbers
+        return (f"int omp_get_num_procs(void); /* autotune: thread counts are shares of the "
+                f"{share_of} cores tuned on */\n#line 1\n" + body)
     if not extras:
         return body
     file = (instrumented or runtime)[0].file
@@ -168,6 +179,14 @@ def rewrite_source(
         source, [r.id for r in instrumented], instrument=bool(instrumented), runtime=bool(runtime)
     )
     return head + body + tail
+
+
+def _threads_text(threads: int, share_of: int | None) -> str:
+    if not share_of:
+        return str(threads)
+    if threads == share_of:
+        return "omp_get_num_procs()"
+    return f"({threads} * omp_get_num_procs() + {share_of - 1}) / {share_of}"
 
 
 def emit_variant(
