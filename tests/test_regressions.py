@@ -4,6 +4,7 @@ a user runs: no traceback, and a tuned program that computes what the original d
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -71,3 +72,28 @@ def test_latin1_and_kr_sources_get_no_traceback(command, env, capsys):
             argv += [command[1], str(env / f"v_{name}")]
         assert main(argv) == 0, capsys.readouterr().err
         assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_tune_mode_build_gives_a_program_with_the_same_output(name, tmp_path):
+    """The same programs built by a Makefile through autotune-cc in tune mode."""
+    from buildhook_support import hook_env, run, warnings_in
+
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    shutil.copy(DATA / name, proj / name)
+    (proj / "Makefile").write_text(
+        f"CFLAGS = -O2 -fopenmp -w\nLDLIBS = -lm\nprog: {name}\n"
+        f"\t$(CC) $(CFLAGS) -o prog {name} $(LDLIBS)\n")
+    run(["make", "-s", "CC=gcc"], proj)
+    expected = subprocess.run(["./prog"], cwd=proj, capture_output=True, check=True).stdout
+    (proj / "prog").unlink()
+    env = hook_env(tmp_path, AUTOTUNE_MODE="tune",
+                   AUTOTUNE_TUNE_ARGS="--top 1 --repetitions 1 --confirm-runs 2")
+    build = run(["make", "-s", "CC=autotune-cc gcc"], proj, env)
+    assert warnings_in(build.stderr) == [], build.stderr
+    got = subprocess.run(["./prog"], cwd=proj, capture_output=True, check=True).stdout
+    assert got == expected
+    log = (tmp_path / "results.tune.log").read_text(errors="replace")
+    assert log.count(f" tune {name} ") == 1 and "Traceback" not in log
