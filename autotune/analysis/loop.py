@@ -7,6 +7,7 @@ from pycparser import c_ast
 
 from autotune.analysis import exprs
 from autotune.analysis.arrays import plain_arrays
+from autotune.analysis.astutil import walk
 from autotune.analysis.body import Ctx, LoopNode, Walker
 from autotune.analysis.count import chain_of, count, distributed_trip
 from autotune.analysis.exprs import Expr, Symbolic
@@ -22,12 +23,18 @@ WORK_CAP = 5_000_000  # longest work_per_iteration list we keep
 
 def analyze_loop(record: LoopRecord, for_node: c_ast.For, enclosing: list[c_ast.For],
                  func: c_ast.FuncDef, file_ast: c_ast.FileAST, threads: int,
-                 weights: WeightTable | None = None) -> None:
-    """Fill the analysis fields of ``record`` in place (see records.py)."""
+                 weights: WeightTable | None = None,
+                 profiled: dict[str, int] | None = None) -> None:
+    """Fill the analysis fields of ``record`` in place (see records.py).
+
+    ``profiled``: values of C expressions measured at this loop's entry by a
+    profile run (bounds sized at run time); they stand in for what the source
+    cannot tell, and ``record.facts`` says so.
+    """
     weights = weights or DEFAULT_WEIGHTS
     record.threads = threads
     scope = Scope(func, file_ast)
-    walker = Walker(for_node)
+    walker = Walker(for_node, profiled)
     fixed, mids = _enclosing(record, enclosing, scope, walker)
     root, _ = walker.loop(for_node, Ctx(scope, {}, fixed))
     reasons: list[str] = []
@@ -64,6 +71,13 @@ def analyze_loop(record: LoopRecord, for_node: c_ast.For, enclosing: list[c_ast.
     tp = sorted(walker.referenced & scope.info.threadprivate)
     if tp:
         reasons.append(f"uses threadprivate data: {', '.join(tp)}")
+    record.nest_locals = sorted({n.name for n in walk(for_node.stmt)
+                                 if isinstance(n, c_ast.Decl) and n.name})
+    if walker.used_profile:
+        record.facts = "profile"
+        record.profile["used"] = sorted(walker.used_profile)
+    elif trip is None:
+        record.facts = "unknown"
     if reasons:
         record.tunable = False
         record.reason = "; ".join(r for r in [record.reason, *reasons] if r)

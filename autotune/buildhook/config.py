@@ -29,6 +29,7 @@ class HookConfig:
         self.quiet = False
         self.tune_command: list[str] = []  # [] = python -m autotune tune
         self.tune_args: list[str] = []
+        self.program_args: str | None = None  # the program's own arguments for tune/profile
         self.tune_timeout_s = 3600.0
         self.source = ""  # the config file read, if any
 
@@ -114,6 +115,8 @@ def load_config(cwd: str | None = None) -> HookConfig:
             cfg.tune_command = _words(doc["tune_command"], f"{path}: tune_command")
         if doc.get("tune_args"):
             cfg.tune_args = _words(doc["tune_args"], f"{path}: tune_args")
+        if doc.get("args") is not None:
+            cfg.program_args = str(doc["args"])
         if doc.get("tune_timeout"):
             try:
                 cfg.tune_timeout_s = float(doc["tune_timeout"])
@@ -128,6 +131,8 @@ def load_config(cwd: str | None = None) -> HookConfig:
         cfg.log = os.path.expanduser(env["AUTOTUNE_BUILD_LOG"])
     if "AUTOTUNE_QUIET" in env:
         cfg.quiet = _truthy(env["AUTOTUNE_QUIET"])
+    if "AUTOTUNE_ARGS" in env:
+        cfg.program_args = env["AUTOTUNE_ARGS"]
     if env.get("AUTOTUNE_TUNE_ARGS"):
         cfg.tune_args = _words(env["AUTOTUNE_TUNE_ARGS"], "AUTOTUNE_TUNE_ARGS")
     if cfg.mode not in MODES:

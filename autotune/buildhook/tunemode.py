@@ -52,6 +52,8 @@ def tune_argv(cmd: Command, src: Source, ctx, extra_sources: list[str],  # noqa:
         argv += ["--extra-source", os.path.abspath(extra)]
     if ldflags:
         argv.append(f"--ldflags={shlex.join(ldflags)}")
+    if ctx.cfg.program_args is not None:  # the program's own arguments (sizes at run time)
+        argv.append(f"--args={ctx.cfg.program_args}")
     argv += ["--cc", cmd.compiler, "--db", ctx.db, "--quiet", *ctx.cfg.tune_args]
     return argv
 

@@ -7,10 +7,11 @@ import argparse
 import os
 import sys
 
+from autotune.cli.buildargs import add_program_arguments, profile_request
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.render import dump_json, human_bytes, table
 from autotune.errors import UserError
-from autotune.frontend import analyze_options
+from autotune.measure.profile import analyze_with_profile
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, default=None, metavar="P",
                         help="thread count for per-thread figures (default: cores)")
     parser.add_argument("--cc", default="gcc", help="compiler used to preprocess (default gcc)")
+    parser.add_argument("--db", metavar="PATH", help="database keeping profile runs")
+    add_program_arguments(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also print the loop nest, per-array footprint and warnings")
@@ -29,7 +32,21 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--threads must be at least 1")
     options = source_options(args)
     threads = args.threads or os.cpu_count() or 1
-    units = [analyze_options(f, options, threads=threads, cc=args.cc) for f in args.files]
+    store = None
+    if args.args is not None or args.profile:
+        from autotune.measure.store import Store
+
+        store = Store(args.db)
+    units, notes = [], []
+    try:
+        for f in args.files:
+            unit, note = analyze_with_profile(f, options, profile_request(args, f, options),
+                                              store, threads=threads, cc=args.cc)
+            units.append(unit)
+            notes.append(note)
+    finally:
+        if store is not None:
+            store.close()
     if args.json:
         dump_json({
             "threads": threads,
@@ -37,9 +54,12 @@ def run(args: argparse.Namespace) -> int:
             "files": [u.path for u in units],
             "loops": [r.to_dict() for u in units for r in u.loops],
             "warnings": [w for u in units for w in u.warnings],
+            "profile": [n for n in notes if n],
         })
         return 0
-    for unit in units:
+    for unit, note in zip(units, notes, strict=True):
+        if note:
+            print(note)
         print_unit(unit, threads, args.verbose)
     return 0
 
@@ -76,10 +96,10 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
             r.id, r.function, r.directive.kind, clauses, _trip_text(r),
             r.iterations, r.weighted_ops,
             human_bytes(r.footprint_bytes), human_bytes(r.footprint_bytes_per_thread),
-            _tunable_text(r),
+            r.facts, _tunable_text(r),
         ])
     table(["loop", "function", "directive", "clauses", "trips", "iterations", "weighted ops",
-           "footprint", "per thread", "tunable"], rows, out=out)
+           "footprint", "per thread", "facts", "tunable"], rows, out=out)
     for r in unit.loops:
         notes = list(r.symbolic) + list(r.warnings)
         if verbose:

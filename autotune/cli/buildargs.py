@@ -103,3 +103,32 @@ def term_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, old)
+
+
+def add_program_arguments(parser: argparse.ArgumentParser) -> None:
+    """For commands that only read C (analyze, rank): how to run the program once when
+    its loops are sized at run time (a profile run)."""
+    g = parser.add_argument_group("run-time sizes (one profile run of the original)")
+    g.add_argument("--args", default=None, metavar='"ARGS"',
+                   help="the program's own arguments: loops sized at run time (argv, input "
+                        "files, structs) are measured by one instrumented run with them")
+    g.add_argument("--profile", action="store_true",
+                   help="make the profile run even without --args")
+    g.add_argument("--ldflags", default="", metavar='"FLAGS"', help="link flags for that run")
+    g.add_argument("--extra-source", action="append", default=[], metavar="FILE",
+                   help="another C file of the program (repeatable)")
+
+
+def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions,
+                    always: bool = False):  # noqa: ANN201
+    """The profile run to make when a loop needs one (None: do not run the program)."""
+    from autotune.measure.profile import ProfileRequest
+    from autotune.variants.apply import read_source
+
+    if not (always or getattr(args, "args", None) is not None or getattr(args, "profile", False)):
+        return None
+    if not hasattr(args, "extra_source"):
+        return None
+    return ProfileRequest(Path(path), read_source(path), build_options(args, opts),
+                          split_flags(args.args or "", "--args"),
+                          timeout_s=getattr(args, "timeout", 600.0) or 600.0)

@@ -9,7 +9,6 @@ import sys
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.render import dump_json, table
 from autotune.errors import UserError
-from autotune.frontend import analyze_options
 from autotune.measure.machine import detect_machine
 from autotune.measure.omp_runtime import openmp_runtime
 from autotune.tuning.modelchoice import ChosenModel, choose_model
@@ -39,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE.c")
     add_source_arguments(parser)
     add_model_arguments(parser)
+    from autotune.cli.buildargs import add_program_arguments
+
+    add_program_arguments(parser)
     parser.add_argument("--top", type=int, default=10, metavar="K",
                         help="show the K best predicted variants per loop (default 10)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -68,11 +70,17 @@ def open_store(path: str | None):  # noqa: ANN201
     return Store(path)
 
 
-def rank_file(path: str, args: argparse.Namespace, store=None  # noqa: ANN001
-              ) -> tuple[list[LoopRanking], ChosenModel]:
+def rank_file(path: str, args: argparse.Namespace, store=None,  # noqa: ANN001
+              always_profile: bool = False) -> tuple[list[LoopRanking], ChosenModel, str]:
+    """Rankings of every selected loop, the model used, and a note on the profile run."""
+    from autotune.cli.buildargs import profile_request
+    from autotune.measure.profile import analyze_with_profile
+
     options = source_options(args)
     machine = detect_machine(args.cc)
-    unit = analyze_options(path, options, threads=machine.cores, cc=args.cc)
+    req = profile_request(args, path, options, always=always_profile)
+    unit, note = analyze_with_profile(path, options, req, store, threads=machine.cores,
+                                      cc=args.cc)
     if not unit.loops:
         raise UserError("no OpenMP worksharing loop in the file: nothing to rank or tune", path)
     chosen = choose_model(machine, store, args.model, args.target)
@@ -80,24 +88,29 @@ def rank_file(path: str, args: argparse.Namespace, store=None  # noqa: ANN001
     rankings = [rank_loop(r, variant_space(r, args, machine.cores) if r.tunable else [],
                           chosen, machine, runtime)
                 for r in selected(unit.loops, args.loop)]
-    return rankings, chosen
+    return rankings, chosen, note
 
 
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise UserError("--top must be at least 1")
-    store = open_store(args.db) if (args.db or os.environ.get("AUTOTUNE_DB")) else None
+    wants_profile = args.args is not None or args.profile
+    store = open_store(args.db) if (args.db or os.environ.get("AUTOTUNE_DB")
+                                    or wants_profile) else None
     results = [(f, *rank_file(f, args, store)) for f in args.files]
     if args.json:
         dump_json({"files": [{
             "file": f,
             "model": chosen.name, "target": chosen.target, "coefficients": chosen.source,
+            "profile": note or None,
             "loops": [ranking_json(r, args.top) for r in rankings],
-        } for f, rankings, chosen in results]})
+        } for f, rankings, chosen, note in results]})
         return 0
-    for f, rankings, chosen in results:
+    for f, rankings, chosen, note in results:
         print(f"{f}: model {chosen.name} ({chosen.why}), target {chosen.target} time, "
               f"coefficients: {chosen.source}")
+        if note:
+            print(note + " (no variant was compiled)")
         for r in rankings:
             print_ranking(r, args.top)
     return 0
@@ -113,6 +126,8 @@ def ranking_json(r: LoopRanking, top: int | None = None) -> dict:
         "equivalent": [e.to_dict() for e in r.equivalent],
         "kept": dict(r.record.kept),
         "reassociates": list(r.record.reassociates),
+        "facts": r.record.facts,
+        "trip_count": r.record.trip_count,
     }
 
 

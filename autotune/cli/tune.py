@@ -76,10 +76,12 @@ def run(args: argparse.Namespace) -> int:
     _check_writable(args)  # before minutes of measuring, not after
     report = []
     args.backup_written = None
+    args.profile_notes = {}
     with open_store(args.db) as store, term_as_interrupt():
         db_path = str(store.path)
         for path in args.files:
-            rankings, chosen = rank_file(path, args, store)
+            rankings, chosen, profile_note = rank_file(path, args, store, always_profile=True)
+            args.profile_notes[path] = profile_note
             sweep = Sweep(path, build, sweep_opts, store)
             sweep.target = chosen.target
             planned = sum(sweep.planned_runs(
@@ -115,10 +117,14 @@ def run(args: argparse.Namespace) -> int:
             written = _apply(path, source, final, args)
             report.append((path, chosen, results, written, confirmation, regions, placement))
     if args.json:
-        dump_json({"files": [file_json(*item) for item in report], "database": db_path,
-                   "backup": args.backup_written})
+        files = [file_json(*item) for item in report]
+        for f in files:
+            f["profile"] = args.profile_notes.get(f["file"]) or None
+        dump_json({"files": files, "database": db_path, "backup": args.backup_written})
         return 0
     for p, c, rs, w, conf, regions, placement in report:
+        if args.profile_notes.get(p):
+            print(args.profile_notes[p])
         print_report(p, c, rs, w, args.top, confirmation=conf, regions=regions,
                      placement=placement)
     if args.in_place and report and report[0][3] is None:
@@ -182,6 +188,8 @@ def loop_json(r: LoopTuneResult) -> dict:
         "reassociates": list(r.ranking.record.reassociates),
         "equivalent": [e.to_dict() for e in r.ranking.equivalent],
         "warnings": r.warnings or [],
+        "facts": r.ranking.record.facts,
+        "trip_count": r.ranking.record.trip_count,
     }
 
 

@@ -30,7 +30,10 @@ def analyze_file(
 
 
 def analyze_options(path: str, options: SourceOptions, threads: int | None = None,
-                    cc: str = "gcc") -> TranslationUnit:
+                    cc: str = "gcc", profiles: dict[str, dict] | None = None) -> TranslationUnit:
+    """``profiles``: per loop key (``line:column``), what one run of the original measured at
+    the loop's entry (``values`` of C expressions, ``executions``, ``args``); see
+    ``autotune.measure.profile``."""
     threads = threads or os.cpu_count() or 1
     ast = parse_file(path, options, cc)
     finder = OmpFinder()
@@ -40,7 +43,8 @@ def analyze_options(path: str, options: SourceOptions, threads: int | None = Non
     ids: set[str] = set()
     for found in finder.loops:
         record = _record(found, ids)
-        _analyse(record, found, ast, threads, finder.threadprivate)
+        _analyse(record, found, ast, threads, finder.threadprivate,
+                 (profiles or {}).get(record.key))
         unit.loops.append(record)
     from autotune.analysis.gate import apply_gate
 
@@ -81,7 +85,7 @@ def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
 
 
 def _analyse(record: LoopRecord, found: FoundLoop, ast, threads: int,
-             threadprivate: set[str]) -> None:
+             threadprivate: set[str], profile: dict | None = None) -> None:
     """Run the analysis and the front end's own tunability rules on one loop."""
     record.threads = threads
     d = record.directive
@@ -93,10 +97,13 @@ def _analyse(record: LoopRecord, found: FoundLoop, ast, threads: int,
     try:
         from autotune.analysis.loop import analyze_loop
 
-        analyze_loop(record, found.for_node, found.enclosing, found.func, ast, threads)
+        analyze_loop(record, found.for_node, found.enclosing, found.func, ast, threads,
+                     profiled=(profile or {}).get("values"))
     except Exception as exc:  # noqa: BLE001 - one odd loop must not lose the file
         record.tunable = False
         record.reason = f"analysis failed: {type(exc).__name__}: {exc}"
+    if profile is not None:
+        _use_profile(record, profile)
     outer, inner = SyncCounter().count(found.for_node)
     if outer or inner:
         trips = record.trip_count or 0
@@ -106,6 +113,32 @@ def _analyse(record: LoopRecord, found: FoundLoop, ast, threads: int,
     if rule:  # the OpenMP rule is the real reason, whatever the analysis said
         record.tunable = False
         record.reason = rule
+
+
+def _use_profile(record: LoopRecord, profile: dict) -> None:
+    """What the profile run adds beyond the values: how often the loop ran, and whether."""
+    record.profile.update(args=list(profile.get("args", [])),
+                          executions=profile.get("executions"),
+                          values=dict(profile.get("values", {})),
+                          ranges=dict(profile.get("ranges", {})))
+    varying = sorted(t for t, (lo, hi) in profile.get("ranges", {}).items() if lo != hi)
+    if varying:
+        record.warnings.append(
+            f"sizes change between executions ({', '.join(varying)}: "
+            + ", ".join(f"{profile['ranges'][t][0]}..{profile['ranges'][t][1]}"
+                        for t in varying)
+            + "): figures are for the first execution")
+    runs = profile.get("executions")
+    if runs == 0:
+        record.facts = "unknown"
+        record.tunable = False
+        record.reason = "unknown: not executed with these arguments"
+        return
+    if runs and record.executions != runs:
+        # measured: the source only knows the loops around it in its own function
+        record.executions = int(runs)
+        if record.facts == "static":
+            record.facts = "profile"
 
 
 def _not_tunable_reason(record: LoopRecord) -> str:

@@ -119,6 +119,11 @@ class LoopRecord:
     # the thread count is the parallel region's, shared with other loops, and may change for
     # the region as a whole (tuned per region, never per loop)
     region_threads: bool = False
+    # where the trip counts and sizes came from: "static" (the source), "profile" (values
+    # measured at the loop's entry by one run of the original: ``profile``), "unknown"
+    facts: str = "static"
+    profile: dict = field(default_factory=dict)  # {"args": [...], "values": {...}, ...}
+    nest_locals: list[str] = field(default_factory=list)  # names declared inside the nest
     warnings: list[str] = field(default_factory=list)
 
     @property

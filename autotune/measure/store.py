@@ -51,6 +51,8 @@ CREATE TABLE IF NOT EXISTS runs (
     UNIQUE (machine, source_hash, flags_key, loop_id, variant_key, mode, repetition));
 CREATE INDEX IF NOT EXISTS runs_loop ON runs (source_hash, loop_id);
 CREATE TABLE IF NOT EXISTS outputs (sha TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS profiles (
+    key TEXT PRIMARY KEY, doc TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS models (
     id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, machine TEXT NOT NULL,
     target TEXT NOT NULL, params TEXT NOT NULL, created REAL NOT NULL);
@@ -274,6 +276,16 @@ class Store:
             return None
         row = self.conn.execute("SELECT data FROM outputs WHERE sha = ?", (sha,)).fetchone()
         return zlib.decompress(row[0]).decode("utf-8", "replace") if row else None
+
+    # -- profile runs (run-time sizes) ----------------------------------------
+    def save_profile(self, key: str, doc: dict) -> None:
+        with self._write() as c:
+            c.execute("INSERT OR REPLACE INTO profiles (key, doc, created) VALUES (?, ?, ?)",
+                      (key, json.dumps(doc, sort_keys=True), time.time()))
+
+    def load_profile(self, key: str) -> dict | None:
+        row = self.conn.execute("SELECT doc FROM profiles WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
 
     # -- calibrated models ---------------------------------------------------
     def save_model(self, name: str, machine: str, target: str, params: dict) -> int:

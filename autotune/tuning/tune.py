@@ -159,7 +159,7 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult],
     if gain <= 0:
         result.speedup = 1.0
         result.decision = (f"no measured variant beat the original (best {best.variant.key} "
-                           f"is {-gain / (1 + gain):.1%} slower): original kept")
+                           f"took {1 / (1 + gain):.2f}x its time): original kept")
         return
     if gain <= need:
         result.speedup = 1.0

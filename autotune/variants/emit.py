@@ -104,6 +104,7 @@ def rewrite_source(
     instrumented: Sequence[LoopRecord] = (),
     runtime: Sequence[LoopRecord] = (),
     share_of: int | None = None,
+    profile: dict[str, list[str]] | None = None,
 ) -> str:
     """The general edit: apply variant choices, runtime loops and instrumentation at once.
 
@@ -145,7 +146,9 @@ def rewrite_source(
     for slot, record in enumerate(instrumented):
         ws = record.directive.line
         pragma = src.pragma(ws, _location(record, ws), want="for")
-        insertions += instrument.loop_insertions(source, src.starts, pragma, record, slot)
+        insertions += instrument.loop_insertions(
+            source, src.starts, pragma, record, slot,
+            None if profile is None else profile.get(record.id, []))
 
     # Walk the original text once: insertions before replacements at equal offsets.
     ops: list[tuple[int, int, int, int, str]] = []  # (offset, kind, rank, end, text)

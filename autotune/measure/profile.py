@@ -1,0 +1,191 @@
+"""One instrumented run of the original fills in what the source cannot tell.
+
+A loop sized at run time (``i < n`` with ``n`` from argv, ``in.lookups``,
+``grid->nx``) has no trip count in the source. The original is built once with
+its usual timing instrumentation plus, at each OpenMP loop's entry, the values
+of the bound expressions of its nest (and of every variable or struct field in
+them) that do not depend on a loop variable; it runs once with the user's
+arguments, working directory and environment. The values (first, smallest and
+largest over the loop's executions) and how many times each loop ran come back
+through the timing side channel. The front end then analyses the loop with
+those values standing in (``LoopRecord.facts = "profile"``).
+
+The profile is stored in the database, keyed by the source's content hash, the
+build flags and the arguments, so it is made once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from autotune.errors import UserError
+from autotune.frontend.records import LoopRecord
+from autotune.measure.build import BuildOptions
+from autotune.measure.run import run_program
+
+PROFILE_TAG = "autotune-profile"
+MAX_EXPRESSIONS = 48  # per loop (the C side keeps as many)
+_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
+_CALL = re.compile(r"\b(?!sizeof\b)[A-Za-z_]\w*\s*\(")
+_SIDE_EFFECT = re.compile(r"(?<![=!<>])=(?!=)|\+\+|--")
+_KEYWORDS = frozenset("sizeof int long short char unsigned signed double float const".split())
+
+
+@dataclass
+class ProfileRequest:
+    """What to build and run: the program, its build and how to run it."""
+
+    path: Path
+    source: str
+    build: BuildOptions
+    args: list[str]
+    cwd: str | None = None
+    timeout_s: float = 600.0
+
+
+def expressions(record: LoopRecord) -> list[str]:
+    """Bound texts of the loop's nest free of loop variables, and the names in them."""
+    # a name declared inside the nest (a loop variable, a local of the body) does not
+    # exist yet at the loop's entry
+    loop_vars = {lv.var for lv in [*record.enclosing, *record.nest] if lv.var != "?"}
+    loop_vars |= set(record.nest_locals)
+    out: list[str] = []
+    for level in record.nest:
+        for text in (level.lower, level.upper):
+            if not _evaluable(text, loop_vars):
+                continue
+            out.append(" ".join(text.split()))
+            for m in _CHAIN.finditer(text):
+                name = m.group()
+                if name.split(".")[0].split("-")[0].strip() not in _KEYWORDS:
+                    out.append(re.sub(r"\s+", "", name))
+    return [e for e in dict.fromkeys(out) if not e.isdigit()][:MAX_EXPRESSIONS]
+
+
+def _evaluable(text: str, loop_vars: set[str]) -> bool:
+    if not text or text == "?" or _CALL.search(text) or _SIDE_EFFECT.search(text):
+        return False
+    words = set(re.findall(r"[A-Za-z_]\w*", text))
+    return not (words & loop_vars)
+
+
+def profile_key(req: ProfileRequest) -> str:
+    from autotune import textfile
+
+    blob = json.dumps(
+        {
+            "source": textfile.content_hash(req.source),
+            "build": req.build.to_dict(),
+            "args": req.args,
+            "cwd": req.cwd,
+        },
+        sort_keys=True,
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dict]:
+    """Build the profiling original, run it once; per loop key: values, executions, args.
+
+    One clear UserError when the program does not build, fails or times out.
+    """
+    from autotune.variants.emit import rewrite_source
+
+    loops = [r for r in records if r.nest]
+    plan = {r.id: expressions(r) for r in loops}
+    try:
+        text = rewrite_source(req.source, [], instrumented=loops, profile=plan)
+    except UserError as exc:
+        raise UserError(f"cannot instrument the program for its profile run: {exc}") from None
+    built = req.build.build(text, name_hint=f"{req.path.stem}-profile", source_path=req.path)
+    if not built.ok:
+        raise UserError(
+            f"the profile build failed: {built.command}: {built.first_line}", str(req.path)
+        )
+    with tempfile.TemporaryDirectory(prefix="autotune-profile-") as tmp:
+        side = Path(tmp) / "timing.txt"
+        res = run_program(
+            built.exe_path, timeout_s=req.timeout_s, cwd=req.cwd, args=req.args, timing_file=side
+        )
+        lines = side.read_text(errors="replace").splitlines() if side.exists() else []
+    if res.status != "ok":  # the message holds the exit status and stderr's last line
+        raise UserError(
+            f"the profile run of the original failed: {res.message} "
+            f"(arguments: {' '.join(req.args) or 'none'})",
+            str(req.path),
+        )
+    return _parse(lines, loops, plan, req.args)
+
+
+def _parse(
+    lines: list[str], loops: list[LoopRecord], plan: dict[str, list[str]], args: list[str]
+) -> dict[str, dict]:
+    by_id = {r.id: r for r in loops}
+    out: dict[str, dict] = {
+        r.key: {"args": list(args), "executions": 0, "values": {}, "ranges": {}} for r in loops
+    }
+    for line in lines:
+        parts = line.split("\t")
+        if len(parts) != 6 or parts[0] != PROFILE_TAG or parts[1] not in by_id:
+            continue
+        rec = by_id[parts[1]]
+        entry = out[rec.key]
+        k, first, low, high = int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5])
+        if k < 0:
+            entry["executions"] = first
+        elif k < len(plan[rec.id]):
+            text = plan[rec.id][k]
+            entry["values"][text] = first
+            entry["ranges"][text] = [low, high]
+    return out
+
+
+def profile_with_store(req: ProfileRequest, records: list[LoopRecord], store) -> tuple[dict, bool]:  # noqa: ANN001
+    """The profile from the store, or a new run stored there; (profile, made now)."""
+    key = profile_key(req)
+    if store is not None:
+        doc = store.load_profile(key)
+        if doc is not None:
+            return doc, False
+    doc = run_profile(req, records)
+    if store is not None:
+        store.save_profile(key, doc)
+    return doc, True
+
+
+def needs_profile(records: list[LoopRecord]) -> bool:
+    """Some loop's trip count or size is not in the source."""
+    return any(r.facts == "unknown" or (r.trip_count is None and r.nest) for r in records)
+
+
+def analyze_with_profile(
+    path: str,
+    options,
+    req: ProfileRequest | None,
+    store=None,  # noqa: ANN001
+    threads: int | None = None,
+    cc: str = "gcc",
+):  # noqa: ANN201
+    """The translation unit, with a profile run filling in run-time sizes when needed.
+
+    Without ``req`` (no way to run the program) the static analysis is returned
+    as it is. Returns (unit, note): the note says whether a profile was made,
+    reused or not needed.
+    """
+    from autotune.frontend import analyze_options
+
+    unit = analyze_options(path, options, threads=threads, cc=cc)
+    if req is None or not needs_profile(unit.loops):
+        return unit, ""
+    doc, made = profile_with_store(req, unit.loops, store)
+    unit = analyze_options(path, options, threads=threads, cc=cc, profiles=doc)
+    shown = " ".join(req.args) or "(no arguments)"
+    note = f"profile run of the original with {shown}: " + (
+        "one build and one run made now" if made else "reused from the database"
+    )
+    return unit, note

@@ -1,0 +1,159 @@
+"""Loops sized at run time (argv, input files, structs, malloc'd arrays): one profile run
+of the original fills in what the source cannot tell, through the commands a user runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from autotune.cli.main import main
+from autotune.frontend import analyze_file
+from autotune.measure.build import BuildOptions
+from autotune.measure.profile import ProfileRequest, run_profile
+
+DATA = Path(__file__).parent / "data" / "c" / "runtime"
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
+    return tmp_path
+
+
+def analyze(path: Path, args: str, capsys) -> dict[int, dict]:
+    assert main(["analyze", str(path), "--args", args, "--json"]) == 0
+    return {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+
+
+@pytest.mark.parametrize("n,steps", [(300, 5), (64, 2)])
+def test_sizes_from_flags_in_a_struct(n, steps, env, capsys):
+    (loop,) = analyze(DATA / "heat_flags.c", f"-n {n} -s {steps}", capsys).values()
+    # brute force: i in [1, n-1), j in [1, n-1), once per time step
+    assert loop["trip_count"] == n - 2 and loop["iterations"] == (n - 2) ** 2
+    assert loop["executions"] == steps and loop["facts"] == "profile" and loop["tunable"]
+    assert loop["footprint_bytes"] is not None and loop["profile"]["args"] == [
+        "-n",
+        str(n),
+        "-s",
+        str(steps),
+    ]
+
+
+def test_static_analysis_alone_says_unknown(env, capsys):
+    assert main(["analyze", str(DATA / "heat_flags.c"), "--json"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["facts"] == "unknown" and loop["trip_count"] is None and not loop["tunable"]
+
+
+def test_rows_read_from_an_input_file(env, capsys):
+    loops = analyze(DATA / "csr_file.c", str(DATA / "matrix.txt"), capsys)
+    (loop,) = loops.values()
+    nrows = int((DATA / "matrix.txt").read_text().split()[0])
+    assert loop["trip_count"] == nrows and loop["facts"] == "profile"
+
+
+def test_sizes_that_change_per_call_and_a_loop_never_run(env, capsys):
+    loops = analyze(DATA / "solver_sizes.c", "2000 3", capsys)
+    smooth, diag = loops[11], loops[19]
+    assert smooth["executions"] == 3 and smooth["trip_count"] == 1998  # the first call
+    assert smooth["profile"]["ranges"]["count"] == [500, 2000]
+    assert any("sizes change between executions" in w for w in smooth["warnings"])
+    assert not diag["tunable"] and diag["reason"] == "unknown: not executed with these arguments"
+    loops = analyze(DATA / "solver_sizes.c", "2000 3 -v", capsys)
+    assert loops[19]["tunable"] and loops[19]["trip_count"] == 2000
+
+
+def test_a_failing_profile_run_is_one_line_and_nothing_is_stored(env, capsys):
+    assert main(["analyze", str(DATA / "solver_sizes.c"), "--args", "4 3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exit status 3" in err and "grid too small" in err
+    assert main(["analyze", str(DATA / "solver_sizes.c"), "--args", "4 3"]) == 2  # not cached
+
+
+def test_rank_makes_the_profile_once_and_says_so(env, capsys):
+    for expected in ("made now", "reused from the database"):
+        assert (
+            main(["rank", str(DATA / "heat_flags.c"), "--args", "-n 200 -s 3", "--top", "3"]) == 0
+        )
+        out = capsys.readouterr().out
+        assert expected in out and "not ranked" not in out
+
+
+def test_tune_with_arguments_end_to_end(env, capsys):
+    src = DATA / "heat_flags.c"
+    out = env / "tuned.c"
+    rc = main(
+        [
+            "tune",
+            str(src),
+            "--args",
+            "-n 200 -s 4",
+            "--top",
+            "2",
+            "--repetitions",
+            "1",
+            "--confirm-runs",
+            "2",
+            "--json",
+            "-q",
+            "--apply",
+            str(out),
+        ]
+    )
+    assert rc == 0
+    (f,) = json.loads(capsys.readouterr().out)["files"]
+    (loop,) = f["loops"]
+    assert loop["tunable"] and loop["facts"] == "profile" and loop["trip_count"] == 198
+    assert loop["baseline"] is not None  # measured with the arguments
+    outs = []
+    for name, path in (("o", src), ("t", out)):
+        subprocess.run(["gcc", "-O2", "-fopenmp", str(path), "-o", str(env / name)], check=True)
+        outs.append(
+            subprocess.run([str(env / name), "-n", "200", "-s", "4"], capture_output=True).stdout
+        )
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
+def test_build_hook_tunes_with_autotune_args(tmp_path):
+    from buildhook_support import hook_env, run, warnings_in
+
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    shutil.copy(DATA / "heat_flags.c", proj / "heat.c")
+    (proj / "Makefile").write_text(
+        "CFLAGS = -O2 -fopenmp\nheat: heat.c\n\t$(CC) $(CFLAGS) -o heat heat.c\n"
+    )
+    env = hook_env(
+        tmp_path,
+        AUTOTUNE_MODE="tune",
+        AUTOTUNE_ARGS="-n 160 -s 3",
+        AUTOTUNE_TUNE_ARGS="--top 1 --repetitions 1 --confirm-runs 2",
+    )
+    build = run(["make", "-s", "CC=autotune-cc gcc"], proj, env)
+    assert warnings_in(build.stderr) == [], build.stderr
+    log = (tmp_path / "results.tune.log").read_text()
+    assert "'--args=-n 160 -s 3'" in log and "profile run of the original" in log
+    assert "trip count of the parallel loop is unknown" not in log
+
+
+def test_static_and_profile_agree_on_our_kernels():
+    """Where both give a value, they agree: every profiled expression the source also
+    fixes evaluates to the same number, and a loop in main runs as often as counted."""
+    for path in sorted((ROOT / "kernels").glob("*.c")):
+        static = analyze_file(str(path)).loops
+        doc = run_profile(ProfileRequest(path, path.read_text(), BuildOptions(), []), static)
+        for r in static:
+            p = doc[r.key]
+            for text, value in p["values"].items():
+                level = next(lv for lv in r.nest if text in (lv.lower, lv.upper))
+                assert eval(text) == value, (path.name, text)  # noqa: S307 - integer text
+                assert level.trip_count is not None
+            if r.function == "main" and r.executions is not None:
+                assert p["executions"] == r.executions, (path.name, r.line)
