@@ -83,8 +83,6 @@ def _variants_for(record, args, cores: int, explicit) -> list:  # noqa: ANN001
 
 
 def run(args: argparse.Namespace) -> int:
-    from autotune.frontend import analyze_options
-
     if args.repetitions < 1:
         raise UserError("--repetitions must be at least 1")
     if args.exhaustive and (args.schedules or args.chunks or args.threads):
@@ -99,7 +97,15 @@ def run(args: argparse.Namespace) -> int:
     build = build_options(args, opts)
     sweep_opts = sweep_options(args)
     machine = detect_machine(split_flags(args.cc, "--cc")[0] if args.cc.strip() else "gcc")
-    unit = analyze_options(str(path), opts, threads=machine.cores, cc=args.cc)
+    from autotune.cli.buildargs import profile_request
+    from autotune.measure.profile import analyze_with_profile
+
+    with Store(args.db) as store:  # loops sized at run time: one profile run (stored)
+        unit, note = analyze_with_profile(str(path), opts,
+                                          profile_request(args, str(path), opts, always=True),
+                                          store, threads=machine.cores, cc=args.cc)
+    if note and not args.json:
+        print(note)
     loops = _select_loops(unit, args.loop)
     if not loops:
         raise UserError(f"no OpenMP loop to measure in {path}")
