@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis.astutil import lvalues, walk
+from autotune.analysis.body import THREAD_API
 from autotune.analysis.legality import SAFE_FUNCS, assigned_names, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.symbols import Scope
@@ -62,6 +63,9 @@ class RegionEvents(c_ast.NodeVisitor):
     def __init__(self, private: set[str]) -> None:
         self.events: list[Event] = []
         self.private = set(private)
+        # names holding a thread number or count (int tid = omp_get_thread_num();): a loop
+        # that reads one depends on which thread runs which iteration
+        self.thread_ids: set[str] = set()
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
         for run in pragma_runs(node.block_items):
@@ -115,6 +119,8 @@ class RegionEvents(c_ast.NodeVisitor):
                     self._statement(branch)
         elif isinstance(stmt, c_ast.Decl):
             self.private.add(stmt.name)
+            if stmt.init is not None and _calls_thread_api(stmt.init, self.thread_ids):
+                self.thread_ids.add(stmt.name)
             self._code(stmt.init, _line(stmt))
         else:
             self._code(stmt, _line(stmt))
@@ -134,7 +140,18 @@ class RegionEvents(c_ast.NodeVisitor):
     def _code(self, node: c_ast.Node | None, line: int) -> None:
         if node is None:
             return
+        for n in walk(node):
+            if isinstance(n, c_ast.Assignment) and _calls_thread_api(n.rvalue, self.thread_ids):
+                name = written_root(n.lvalue)
+                if name:
+                    self.thread_ids.add(name)
         self._add(Event("code", line, why=thread_dependence(node, self.private, line)), node)
+
+
+def _calls_thread_api(node: c_ast.Node, tainted: set[str]) -> bool:
+    """``node`` computes from a thread number or count (directly or via such a name)."""
+    reads = names_in(node)
+    return bool(set(reads.calls) & set(THREAD_API)) or bool(reads.names & tainted)
 
 
 def _clause_names(items: list[str]) -> set[str]:
@@ -165,6 +182,11 @@ def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
         if name is None or name not in private or not isinstance(lv, c_ast.ID):
             return f"writes {name or 'shared data'} at line {line} on every thread"
     return ""
+
+
+def _loop_reads(e: Event) -> set[str]:
+    """Every name the loop mentions, privates included (a thread number is private)."""
+    return names_in(e.for_node).names if e.for_node is not None else set()
 
 
 def _line(node: c_ast.Node | None) -> int:
@@ -203,6 +225,13 @@ def region_facts(region: FoundRegion, loops: list[FoundLoop], scope: Scope) -> R
                     f"in a nowait chain with lines {text} of the parallel region at {where}: "
                     "the loops rely on the same static iteration-to-thread mapping"
                 )
+    for e in events:
+        used = sorted(_loop_reads(e) & walker.thread_ids) if e.kind == "loop" else []
+        if used:
+            why = (f"reads {used[0]}, which holds the thread's number or count (set in the "
+                   f"parallel region at {where}): which thread runs an iteration matters")
+            facts.schedule_kept.setdefault(id(e.for_node), why)
+            facts.threads_kept.setdefault(id(e.for_node), why)
     loop_lines = sorted({e.line for e in events if e.kind == "loop"})
     code = next((e for e in events if e.kind == "code" and e.why), None)
     for key, found in mine.items():
