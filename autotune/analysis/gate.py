@@ -39,7 +39,8 @@ def apply_gate(
         d = found.directive
         scope = Scope(found.func, ast)
         region = found.parallel.clauses if found.parallel not in (None, d) else None
-        legal = check_loop(found.for_node, d.clauses, scope, region)
+        legal = check_loop(found.for_node, d.clauses, scope, region,
+                           combined=found.parallel is d)
         why = "; ".join(legal.order)
         if why:
             keep(record, "schedule", why)

@@ -65,12 +65,17 @@ class Legality:
 
 
 def check_loop(
-    for_node: c_ast.For, clauses: Clauses, scope: Scope, region_clauses: Clauses | None = None
+    for_node: c_ast.For, clauses: Clauses, scope: Scope, region_clauses: Clauses | None = None,
+    combined: bool = False,
 ) -> Legality:
-    """The gate's findings for one worksharing loop (``for_node`` is its ``for``)."""
+    """The gate's findings for one worksharing loop (``for_node`` is its ``for``);
+    ``combined``: a ``parallel for`` (every variable declared outside it is shared)."""
     out = Legality()
     finder = OrderFinder(scope, out)
     finder.visit(for_node.stmt)
+    for name, line in racy_scalars(for_node, clauses, scope, combined):
+        out.add(f"assigns the shared variable {name} at line {line} from the iteration, "
+                "without a reduction: the value left depends on which thread writes last")
     for name in carried_privates(for_node, clauses):
         out.add(
             f"private variable {name} is read before it is written in an iteration: its "
@@ -390,6 +395,70 @@ def updates_floating(stmt: c_ast.Node, scope: Scope) -> bool:
             if is_floating(scope, name, s):
                 return True
     return False
+
+
+def racy_scalars(for_node: c_ast.For, clauses: Clauses, scope: Scope,
+                 combined: bool) -> list[tuple[str, int]]:
+    """Shared scalars the body sets from iteration data outside atomic/critical.
+
+    ``converged = 0`` (a constant) leaves the same value whoever writes last and
+    is allowed; ``last = i`` or ``count++`` is not. For an ``omp for`` inside a
+    region only globals are judged (locals may be the region's private copies).
+    """
+    own = {n.strip() for group in (clauses.private, clauses.firstprivate, clauses.lastprivate)
+           for item in group for n in item.split(",")}
+    own |= {n.strip() for item in clauses.reduction for n in item.rpartition(":")[2].split(",")}
+    finder = SharedWrites()
+    finder.visit(for_node.stmt)
+    out = []
+    for name, line in finder.writes:
+        if name in own or name in finder.declared:
+            continue
+        decl, kind = scope.find_decl(name, for_node)
+        if decl is None or not isinstance(decl.type, c_ast.TypeDecl):
+            continue  # not a scalar (arrays are judged by their elements)
+        if kind == "global" or (combined and kind in ("local", "param")):
+            out.append((name, line))
+    return list(dict.fromkeys(out))
+
+
+class SharedWrites(c_ast.NodeVisitor):
+    """Scalar assignments from non-constant values, outside atomic/critical constructs."""
+
+    def __init__(self) -> None:
+        self.writes: list[tuple[str, int]] = []
+        self.declared: set[str] = set()
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        if node.name:
+            self.declared.add(node.name)
+        self.generic_visit(node)
+
+    def visit_For(self, node: c_ast.For) -> None:
+        init = node.init
+        if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+            self.declared.add(init.lvalue.name)  # an inner loop's counter (private or racy
+        self.generic_visit(node)  # either way, the header is not iteration data)
+
+    def visit_Compound(self, node: c_ast.Compound) -> None:
+        for run in pragma_runs(node.block_items):
+            if run.stmt is None:
+                continue
+            if {d.kind for d in run.directives} & {"atomic", "critical"}:
+                continue  # synchronised: judged by the critical/atomic rules
+            self.visit(run.stmt)
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        lv = node.lvalue
+        if isinstance(lv, c_ast.ID) and (node.op != "=" or names_in(node.rvalue).names
+                                          or names_in(node.rvalue).calls):
+            self.writes.append((lv.name, node.coord.line if node.coord else 0))
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op in ("++", "--", "p++", "p--") and isinstance(node.expr, c_ast.ID):
+            self.writes.append((node.expr.name, node.coord.line if node.coord else 0))
+        self.generic_visit(node)
 
 
 def carried_privates(for_node: c_ast.For, clauses: Clauses) -> list[str]:
