@@ -23,8 +23,8 @@ EXPECTED = {
     "counter_index.c": {12: (False, {"schedule", "threads"}, "atomic capture")},
     "thread_id.c": {13: (False, set(), "omp_get_thread_num()")},
     "tid_private.c": {16: (False, {"schedule", "threads"}, "holds the thread's number")},
-    "shared_flags.c": {17: (True, set(), ""),
-                       21: (False, {"schedule", "threads"}, "shared variable where")},
+    "shared_flags.c": {15: (True, set(), "")},
+    "last_writer.c": {16: (False, {"schedule", "threads"}, "shared variable where")},
     "carried_private.c": {13: (False, {"schedule", "threads"}, "acc is read before")},
     "region_threads.c": {15: (True, {"threads"}, "atomic"), 18: (True, {"threads"}, "atomic")},
     "independent_nowait.c": {
