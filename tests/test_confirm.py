@@ -3,12 +3,11 @@ against the original; choices that make it wrong or slower are backed off."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from tune_support import tune_json
 
-from autotune.cli.main import main
 from autotune.frontend import analyze_file
 from autotune.measure.build import BuildOptions
 from autotune.measure.sweep import SweepOptions
@@ -108,27 +107,9 @@ def test_a_choice_that_slows_the_whole_program_is_backed_off(env):
 def test_tune_reports_the_whole_program_check(env, capsys):
     src = env / "heavy.c"
     src.write_text(HEAVY)
-    rc = main(
-        [
-            "tune",
-            str(src),
-            "--top",
-            "2",
-            "--repetitions",
-            "1",
-            "--confirm-runs",
-            "2",
-            "--json",
-            "--schedules",
-            "static,dynamic",
-            "--threads",
-            "1,2",
-            "--apply",
-            str(env / "tuned.c"),
-        ]
+    f = tune_json(
+        capsys, src, "--schedules", "static,dynamic", "--threads", "1,2", apply=env / "tuned.c"
     )
-    assert rc == 0
-    (f,) = json.loads(capsys.readouterr().out)["files"]
     (loop,) = f["loops"]
     program = f["program"]
     tuned = (env / "tuned.c").read_text()

@@ -3,13 +3,11 @@ whole on the whole program's time, and refused where the region's code depends o
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
+from tune_support import output_of, tune_json
 
-from autotune.cli.main import main
 from autotune.errors import UserError
 from autotune.frontend import analyze_file
 from autotune.measure.machine import detect_machine
@@ -29,24 +27,7 @@ def env(tmp_path, monkeypatch):
 def test_tune_chooses_the_regions_thread_count_on_the_whole_program(env, capsys):
     src = DATA / "regress" / "region_dominant.c"
     out = env / "tuned.c"
-    rc = main(
-        [
-            "tune",
-            str(src),
-            "--top",
-            "2",
-            "--repetitions",
-            "1",
-            "--confirm-runs",
-            "2",
-            "--json",
-            "-q",
-            "--apply",
-            str(out),
-        ]
-    )
-    assert rc == 0
-    (f,) = json.loads(capsys.readouterr().out)["files"]
+    f = tune_json(capsys, src, apply=out)
     for lp in f["loops"]:  # per-loop measurements never vary the region's thread count
         assert all(v["threads"] is None for v in lp["variants"])
     (region,) = f["regions"]
@@ -58,14 +39,7 @@ def test_tune_chooses_the_regions_thread_count_on_the_whole_program(env, capsys)
         assert pragma.strip() == "#pragma omp parallel"
     else:
         assert pragma.strip() == f"#pragma omp parallel num_threads({region['threads']})"
-    exe = env / "t"
-    subprocess.run(["gcc", "-O2", "-fopenmp", str(out), "-o", str(exe), "-lm"], check=True)
-    orig = env / "o"
-    subprocess.run(["gcc", "-O2", "-fopenmp", str(src), "-o", str(orig), "-lm"], check=True)
-    assert (
-        subprocess.run([str(exe)], capture_output=True).stdout
-        == subprocess.run([str(orig)], capture_output=True).stdout
-    )
+    assert output_of(out, env / "t") == output_of(src, env / "o")
 
 
 def test_a_region_whose_code_depends_on_the_count_is_never_given_one():

@@ -3,12 +3,12 @@ a user runs: no traceback, and a tuned program that computes what the original d
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from tune_support import output_of, tune_json
 
 from autotune.cli.main import main
 
@@ -23,33 +23,11 @@ def env(tmp_path, monkeypatch):
     return tmp_path
 
 
-def output_of(src: Path, exe: Path) -> bytes:
-    subprocess.run(["gcc", "-O2", "-fopenmp", "-w", str(src), "-o", str(exe), "-lm"], check=True)
-    return subprocess.run([str(exe)], capture_output=True, check=True, timeout=120).stdout
-
-
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_tune_apply_gives_a_program_with_the_same_output(name, env, capsys):
     src = DATA / name
     out = env / f"tuned_{name}"
-    rc = main(
-        [
-            "tune",
-            str(src),
-            "--top",
-            "2",
-            "--repetitions",
-            "1",
-            "--confirm-runs",
-            "2",
-            "--json",
-            "-q",
-            "--apply",
-            str(out),
-        ]
-    )
-    assert rc == 0
-    (f,) = json.loads(capsys.readouterr().out)["files"]
+    f = tune_json(capsys, src, apply=out)
     assert f["written"] == str(out)
     assert [lp for lp in f["loops"] if lp["tunable"]], "nothing was tunable"
     original, tuned = src.read_bytes(), out.read_bytes()
@@ -85,12 +63,16 @@ def test_tune_mode_build_gives_a_program_with_the_same_output(name, tmp_path):
     shutil.copy(DATA / name, proj / name)
     (proj / "Makefile").write_text(
         f"CFLAGS = -O2 -fopenmp -w\nLDLIBS = -lm\nprog: {name}\n"
-        f"\t$(CC) $(CFLAGS) -o prog {name} $(LDLIBS)\n")
+        f"\t$(CC) $(CFLAGS) -o prog {name} $(LDLIBS)\n"
+    )
     run(["make", "-s", "CC=gcc"], proj)
     expected = subprocess.run(["./prog"], cwd=proj, capture_output=True, check=True).stdout
     (proj / "prog").unlink()
-    env = hook_env(tmp_path, AUTOTUNE_MODE="tune",
-                   AUTOTUNE_TUNE_ARGS="--top 1 --repetitions 1 --confirm-runs 2")
+    env = hook_env(
+        tmp_path,
+        AUTOTUNE_MODE="tune",
+        AUTOTUNE_TUNE_ARGS="--top 1 --repetitions 1 --confirm-runs 2",
+    )
     build = run(["make", "-s", "CC=autotune-cc gcc"], proj, env)
     assert warnings_in(build.stderr) == [], build.stderr
     got = subprocess.run(["./prog"], cwd=proj, capture_output=True, check=True).stdout

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from tune_support import output_of, tune_json
 
 from autotune.cli.main import main
 from autotune.frontend import analyze_file
@@ -88,36 +88,12 @@ def test_rank_makes_the_profile_once_and_says_so(env, capsys):
 def test_tune_with_arguments_end_to_end(env, capsys):
     src = DATA / "heat_flags.c"
     out = env / "tuned.c"
-    rc = main(
-        [
-            "tune",
-            str(src),
-            "--args",
-            "-n 200 -s 4",
-            "--top",
-            "2",
-            "--repetitions",
-            "1",
-            "--confirm-runs",
-            "2",
-            "--json",
-            "-q",
-            "--apply",
-            str(out),
-        ]
-    )
-    assert rc == 0
-    (f,) = json.loads(capsys.readouterr().out)["files"]
+    f = tune_json(capsys, src, "--args", "-n 200 -s 4", apply=out)
     (loop,) = f["loops"]
     assert loop["tunable"] and loop["facts"] == "profile" and loop["trip_count"] == 198
     assert loop["baseline"] is not None  # measured with the arguments
-    outs = []
-    for name, path in (("o", src), ("t", out)):
-        subprocess.run(["gcc", "-O2", "-fopenmp", str(path), "-o", str(env / name)], check=True)
-        outs.append(
-            subprocess.run([str(env / name), "-n", "200", "-s", "4"], capture_output=True).stdout
-        )
-    assert outs[0] == outs[1]
+    args = ["-n", "200", "-s", "4"]
+    assert output_of(src, env / "o", args) == output_of(out, env / "t", args)
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")

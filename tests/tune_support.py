@@ -1,0 +1,27 @@
+"""Helpers for tests that run ``autotune tune`` as a user would and check its program."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from autotune.cli.main import main
+
+SMALL_BUDGET = ["--top", "2", "--repetitions", "1", "--confirm-runs", "2"]
+
+
+def tune_json(capsys, src: Path, *extra: str, apply: Path | None = None) -> dict:  # noqa: ANN001
+    """``autotune tune SRC`` with a small budget and ``--json``: the file's object."""
+    argv = ["tune", str(src), *SMALL_BUDGET, *extra, "--json", "-q"]
+    if apply is not None:
+        argv += ["--apply", str(apply)]
+    assert main(argv) == 0
+    (f,) = json.loads(capsys.readouterr().out)["files"]
+    return f
+
+
+def output_of(src: Path, exe: Path, args: list[str] | tuple[str, ...] = ()) -> bytes:
+    """Build ``src`` plainly with gcc and return what it prints with ``args``."""
+    subprocess.run(["gcc", "-O2", "-fopenmp", "-w", str(src), "-o", str(exe), "-lm"], check=True)
+    return subprocess.run([str(exe), *args], capture_output=True, check=True, timeout=120).stdout
