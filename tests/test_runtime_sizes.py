@@ -133,3 +133,25 @@ def test_static_and_profile_agree_on_our_kernels():
                 assert level.trip_count is not None
             if r.function == "main" and r.executions is not None:
                 assert p["executions"] == r.executions, (path.name, r.line)
+
+
+def _row_lengths(path: Path) -> list[int]:
+    return [int(x) for x in path.read_text().split()[1:]]
+
+
+def test_data_dependent_rows_reach_the_model_as_imbalance(env, capsys):
+    """CSR rows read from a file: their lengths are sampled by the profile run, become the
+    loop's per-iteration work, and rank then prefers a dynamic or guided schedule."""
+    (loop,) = analyze(DATA / "csr_file.c", str(DATA / "matrix.txt"), capsys).values()
+    rows = _row_lengths(DATA / "matrix.txt")  # brute force: every row sampled here
+    assert loop["iterations"] == sum(rows) and loop["profile"]["inner"]["max"] == max(rows)
+
+    skewed = DATA / "skewed.txt"  # 20000 rows by degree: the heavy ones last
+    (loop,) = analyze(DATA / "csr_file.c", str(skewed), capsys).values()
+    rows = _row_lengths(skewed)
+    assert loop["profile"]["inner"]["samples"] >= 2000
+    assert abs(loop["iterations"] - sum(rows)) <= 0.05 * sum(rows)  # sampled every 10th row
+    assert main(["rank", str(DATA / "csr_file.c"), "--args", str(skewed), "--top", "3",
+                 "--json"]) == 0
+    ranked = json.loads(capsys.readouterr().out)["files"][0]["loops"][0]["variants"]
+    assert ranked[0]["schedule"] in ("dynamic", "guided"), ranked[:3]

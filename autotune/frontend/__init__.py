@@ -134,11 +134,40 @@ def _use_profile(record: LoopRecord, profile: dict) -> None:
         record.tunable = False
         record.reason = "unknown: not executed with these arguments"
         return
+    if profile.get("inner") and record.trip_count:
+        _inner_work(record, profile["inner"])
     if runs and record.executions != runs:
         # measured: the source only knows the loops around it in its own function
         record.executions = int(runs)
         if record.facts == "static":
             record.facts = "profile"
+
+
+def _inner_work(record: LoopRecord, samples: list[list[int]]) -> None:
+    """Per-iteration work from the sampled trip counts of a data-dependent inner loop
+    (CSR rows): what the schedule simulator needs to see the imbalance."""
+    import numpy as np
+
+    n = int(record.trip_count)
+    if n > 5_000_000:
+        return
+    pts = sorted((int(t), int(c)) for t, c in samples if 0 <= int(t) < n)
+    if not pts:
+        return
+    counts = np.zeros(n)
+    for (t, c), nxt in zip(pts, [p[0] for p in pts[1:]] + [n], strict=True):
+        counts[t:nxt] = c
+    inner_w = max(record.ops_per_iteration.weighted or 0.0, 1.0)
+    work = inner_w * (counts + 1.0)  # the row's own bookkeeping counts as one inner step
+    record.work_per_iteration = work.tolist()
+    record.iterations = int(counts.sum())
+    record.weighted_ops = float(work.sum())
+    record.facts = "profile"
+    record.profile["inner"] = {"samples": len(pts), "min": int(counts.min()),
+                               "max": int(counts.max()), "total": int(counts.sum())}
+    record.warnings.append(
+        f"inner trip counts sampled from the profile run ({len(pts)} of {n} outer iterations): "
+        f"{int(counts.min())}..{int(counts.max())} per iteration")
 
 
 def _not_tunable_reason(record: LoopRecord) -> str:

@@ -23,12 +23,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from autotune.analysis.tripcount import count_scalar
 from autotune.errors import UserError
 from autotune.frontend.records import LoopRecord
 from autotune.measure.build import BuildOptions
 from autotune.measure.run import run_program
 
 PROFILE_TAG = "autotune-profile"
+INNER_TAG = "autotune-inner"
 MAX_EXPRESSIONS = 48  # per loop (the C side keeps as many)
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
 _CALL = re.compile(r"\b(?!sizeof\b)[A-Za-z_]\w*\s*\(")
@@ -67,6 +69,41 @@ def expressions(record: LoopRecord) -> list[str]:
     return [e for e in dict.fromkeys(out) if not e.isdigit()][:MAX_EXPRESSIONS]
 
 
+INNER_SAMPLES = 2048  # outer iterations sampled for a data-dependent inner loop
+
+
+def inner_plan(record: LoopRecord) -> dict | None:
+    """How to sample a data-dependent inner loop's trip count per outer iteration.
+
+    For ``for (r = lo; r < hi; r++) for (k = P[r]; k < P[r+1]; k++)`` (CSR rows,
+    ragged lists): the outer bounds must be evaluable at entry, the inner
+    bounds must name only the outer variable (besides what exists at entry),
+    and both steps must be known. The C side evaluates the inner bounds at up
+    to ``INNER_SAMPLES`` evenly spaced outer iterations, before the loop runs.
+    """
+    if len(record.nest) < 2 or max(1, record.directive.clauses.collapse or 1) > 1:
+        return None
+    outer, inner = record.nest[0], record.nest[1]
+    if outer.op not in ("<", "<=") or not outer.step or outer.step < 1 or not inner.step:
+        return None
+    others = {lv.var for lv in [*record.enclosing, *record.nest]} - {outer.var}
+    others |= set(record.nest_locals)
+    texts = [outer.lower, outer.upper]
+    if not all(_evaluable(t, others | {outer.var}) for t in texts):
+        return None
+    if not all(_evaluable(t, others) for t in (inner.lower, inner.upper)):
+        return None
+    if not any(re.search(rf"\b{re.escape(outer.var)}\b", t) for t in (inner.lower, inner.upper)):
+        return None  # not data-dependent on the outer iteration: the analysis has it
+
+    def at(text: str) -> str:
+        return re.sub(rf"\b{re.escape(outer.var)}\b", "autotune_pi_", text)
+
+    return {"lo": outer.lower, "hi": outer.upper, "inclusive": outer.op == "<=",
+            "step": outer.step, "inner_lo": at(inner.lower), "inner_hi": at(inner.upper),
+            "inner_op": inner.op, "inner_step": inner.step, "samples": INNER_SAMPLES}
+
+
 def _evaluable(text: str, loop_vars: set[str]) -> bool:
     if not text or text == "?" or _CALL.search(text) or _SIDE_EFFECT.search(text):
         return False
@@ -98,8 +135,9 @@ def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dic
 
     loops = [r for r in records if r.nest]
     plan = {r.id: expressions(r) for r in loops}
+    inner = {r.id: p for r in loops if (p := inner_plan(r)) is not None}
     try:
-        text = rewrite_source(req.source, [], instrumented=loops, profile=plan)
+        text = rewrite_source(req.source, [], instrumented=loops, profile=plan, inner=inner)
     except UserError as exc:
         raise UserError(f"cannot instrument the program for its profile run: {exc}") from None
     built = req.build.build(text, name_hint=f"{req.path.stem}-profile", source_path=req.path)
@@ -119,11 +157,12 @@ def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dic
             f"(arguments: {' '.join(req.args) or 'none'})",
             str(req.path),
         )
-    return _parse(lines, loops, plan, req.args)
+    return _parse(lines, loops, plan, req.args, inner)
 
 
 def _parse(
-    lines: list[str], loops: list[LoopRecord], plan: dict[str, list[str]], args: list[str]
+    lines: list[str], loops: list[LoopRecord], plan: dict[str, list[str]], args: list[str],
+    inner: dict[str, dict] | None = None,
 ) -> dict[str, dict]:
     by_id = {r.id: r for r in loops}
     out: dict[str, dict] = {
@@ -131,6 +170,14 @@ def _parse(
     }
     for line in lines:
         parts = line.split("\t")
+        if len(parts) == 5 and parts[0] == INNER_TAG and parts[1] in by_id:
+            rec = by_id[parts[1]]
+            p = (inner or {}).get(rec.id)
+            if p is not None:
+                t, lo, hi = int(parts[2]), int(parts[3]), int(parts[4])
+                n = count_scalar(lo, hi, p["inner_op"], p["inner_step"])
+                out[rec.key].setdefault("inner", []).append([t, n if n is not None else 0])
+            continue
         if len(parts) != 6 or parts[0] != PROFILE_TAG or parts[1] not in by_id:
             continue
         rec = by_id[parts[1]]

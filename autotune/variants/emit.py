@@ -105,6 +105,7 @@ def rewrite_source(
     runtime: Sequence[LoopRecord] = (),
     share_of: int | None = None,
     profile: dict[str, list[str]] | None = None,
+    inner: dict[str, dict] | None = None,
 ) -> str:
     """The general edit: apply variant choices, runtime loops and instrumentation at once.
 
@@ -148,7 +149,8 @@ def rewrite_source(
         pragma = src.pragma(ws, _location(record, ws), want="for")
         insertions += instrument.loop_insertions(
             source, src.starts, pragma, record, slot,
-            None if profile is None else profile.get(record.id, []))
+            None if profile is None else profile.get(record.id, []),
+            (inner or {}).get(record.id))
 
     # Walk the original text once: insertions before replacements at equal offsets.
     ops: list[tuple[int, int, int, int, str]] = []  # (offset, kind, rank, end, text)

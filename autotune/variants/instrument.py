@@ -101,6 +101,7 @@ def find_for(source: str, starts: list[int], pragma: Pragma, record: LoopRecord)
 def loop_insertions(
     source: str, starts: list[int], pragma: Pragma, record: LoopRecord, slot: int,
     profile: list[str] | None = None,
+    inner: dict | None = None,
 ) -> list[Insertion]:
     """The begin/end insertions timing one loop (``pragma`` is its worksharing directive);
     ``profile``: C expressions whose values at the loop's entry a profile run records."""
@@ -108,7 +109,7 @@ def loop_insertions(
     start, end = find_for(source, starts, pragma, record)
     file = c_string(record.file)
     begin = render("timing_begin.c.j2", slot=slot, mode=mode, line=pragma.line, file=file,
-                   profile=profile)
+                   profile=profile, inner=inner)
     finish = render(
         "timing_end.c.j2", slot=slot, mode=mode, line=cscan.line_of(starts, end), file=file
     )
