@@ -37,9 +37,17 @@ def space_sizes(path: Path, cores: int, runtime: str) -> list[dict]:
             ungated.tunable, ungated.reason = True, ""
         gated = default_space(r, cores)
         kept, same = collapse(r, gated, runtime)
-        rows.append({"loop": r.id.replace(str(ROOT) + "/", ""), "ungated": len(default_space(
-            ungated, cores)), "gated": len(gated), "measured": len(kept), "equivalent": len(same),
-            "kept": ", ".join(sorted(r.kept)) or "-", "region": r.region_threads})
+        rows.append(
+            {
+                "loop": r.id.replace(str(ROOT) + "/", ""),
+                "ungated": len(default_space(ungated, cores)),
+                "gated": len(gated),
+                "measured": len(kept),
+                "equivalent": len(same),
+                "kept": ", ".join(sorted(r.kept)) or "-",
+                "region": r.region_threads,
+            }
+        )
     return rows
 
 
@@ -49,13 +57,28 @@ def sweep_wrong(path: Path, repetitions: int) -> dict[str, int]:
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        rc = cli(["tune", str(path), "--exhaustive", "--repetitions", str(repetitions),
-                  "--confirm-runs", "1", "--json", "-q"])
+        rc = cli(
+            [
+                "tune",
+                str(path),
+                "--exhaustive",
+                "--repetitions",
+                str(repetitions),
+                "--confirm-runs",
+                "1",
+                "--json",
+                "-q",
+            ]
+        )
     if rc != 0:
         return {}
     loops = json.loads(out.getvalue())["files"][0]["loops"]
-    return {lp["id"].replace(str(ROOT) + "/", ""):
-            sum(v["status"] == "wrong-output" for v in lp["variants"]) for lp in loops}
+    return {
+        lp["id"].replace(str(ROOT) + "/", ""): sum(
+            v["status"] == "wrong-output" for v in lp["variants"]
+        )
+        for lp in loops
+    }
 
 
 def main() -> int:
@@ -80,16 +103,50 @@ def main() -> int:
             wrong = sweep_wrong(path, args.repetitions) if args.sweep else {}
             for row in space_sizes(path, machine.cores, runtime):
                 w = wrong.get(row["loop"], "-") if args.sweep else "-"
-                rows.append([row["loop"], row["ungated"], row["gated"], row["measured"],
-                             row["equivalent"], row["kept"], "yes" if row["region"] else "-", w])
-                totals = [a + b for a, b in zip(totals, [row["ungated"], row["gated"],
-                          row["measured"], w if isinstance(w, int) else 0], strict=True)]
-    table(["loop", "space, no gate", "gated", "measured", "equivalent (not measured)",
-           "kept as written", "region threads", "wrong-output"], rows, out=sys.stdout)
-    print(f"\ntotal: {totals[0]} variants without the gate, {totals[1]} with it, {totals[2]} "
-          f"left to measure after runtime equivalence"
-          + (f"; wrong-output verdicts in the exhaustive sweeps: {totals[3]}" if args.sweep
-             else ""))
+                rows.append(
+                    [
+                        row["loop"],
+                        row["ungated"],
+                        row["gated"],
+                        row["measured"],
+                        row["equivalent"],
+                        row["kept"],
+                        "yes" if row["region"] else "-",
+                        w,
+                    ]
+                )
+                totals = [
+                    a + b
+                    for a, b in zip(
+                        totals,
+                        [
+                            row["ungated"],
+                            row["gated"],
+                            row["measured"],
+                            w if isinstance(w, int) else 0,
+                        ],
+                        strict=True,
+                    )
+                ]
+    table(
+        [
+            "loop",
+            "space, no gate",
+            "gated",
+            "measured",
+            "equivalent (not measured)",
+            "kept as written",
+            "region threads",
+            "wrong-output",
+        ],
+        rows,
+        out=sys.stdout,
+    )
+    print(
+        f"\ntotal: {totals[0]} variants without the gate, {totals[1]} with it, {totals[2]} "
+        f"left to measure after runtime equivalence"
+        + (f"; wrong-output verdicts in the exhaustive sweeps: {totals[3]}" if args.sweep else "")
+    )
     return 0
 
 

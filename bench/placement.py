@@ -24,8 +24,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BINDINGS = {"unbound": {}, "close": {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"},
-            "spread": {"OMP_PROC_BIND": "spread", "OMP_PLACES": "cores"}}
+BINDINGS = {
+    "unbound": {},
+    "close": {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"},
+    "spread": {"OMP_PROC_BIND": "spread", "OMP_PLACES": "cores"},
+}
 
 
 def best_program(path: Path, work: Path) -> tuple[Path, str]:
@@ -35,8 +38,22 @@ def best_program(path: Path, work: Path) -> tuple[Path, str]:
     out_c = work / f"{path.stem}_tuned.c"
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        rc = cli(["tune", str(path), "--top", "3", "--repetitions", "2", "--confirm-runs", "3",
-                  "--json", "-q", "--apply", str(out_c)])
+        rc = cli(
+            [
+                "tune",
+                str(path),
+                "--top",
+                "3",
+                "--repetitions",
+                "2",
+                "--confirm-runs",
+                "3",
+                "--json",
+                "-q",
+                "--apply",
+                str(out_c),
+            ]
+        )
     if rc != 0:
         return path, "nothing tuned (no worksharing loop)" if rc == 2 else "tune failed"
     doc = json.loads(out.getvalue())["files"][0]
@@ -49,8 +66,7 @@ def measure(exe: Path, runs: int) -> dict[str, float]:
     times: dict[str, list[float]] = {k: [] for k in BINDINGS}
     for _ in range(runs):
         for name, extra in BINDINGS.items():
-            env = {k: v for k, v in os.environ.items() if k not in ("OMP_PROC_BIND",
-                                                                    "OMP_PLACES")}
+            env = {k: v for k, v in os.environ.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES")}
             env.update(extra)
             t = time.perf_counter()
             subprocess.run([str(exe)], env=env, capture_output=True, check=True)
@@ -68,12 +84,16 @@ def main() -> int:
     from autotune.measure.machine import detect_machine, numa_nodes
 
     machine, nodes = detect_machine(), numa_nodes()
-    print(f"{machine.cpu_model}, {machine.cores} cores, {nodes} NUMA node(s)"
-          + (": tune leaves thread placement out of its search here" if nodes == 1 else
-             ": tune tries proc_bind(close|spread) on the whole program"))
+    print(
+        f"{machine.cpu_model}, {machine.cores} cores, {nodes} NUMA node(s)"
+        + (
+            ": tune leaves thread placement out of its search here"
+            if nodes == 1
+            else ": tune tries proc_bind(close|spread) on the whole program"
+        )
+    )
     names = args.kernels.split(",") if args.kernels else None
-    kernels = sorted(p for p in (ROOT / "kernels").glob("*.c")
-                     if names is None or p.stem in names)
+    kernels = sorted(p for p in (ROOT / "kernels").glob("*.c") if names is None or p.stem in names)
     rows = []
     with tempfile.TemporaryDirectory(prefix="placement-") as tmp:
         work = Path(tmp)
@@ -82,15 +102,28 @@ def main() -> int:
         for path in kernels:
             src, keys = best_program(path, work)
             exe = work / path.stem
-            subprocess.run(["gcc", "-O2", "-fopenmp", str(src), "-o", str(exe), "-lm"],
-                           check=True, capture_output=True)
+            subprocess.run(
+                ["gcc", "-O2", "-fopenmp", str(src), "-o", str(exe), "-lm"],
+                check=True,
+                capture_output=True,
+            )
             med = measure(exe, args.runs)
             best = min(med, key=med.get)
-            rows.append([path.stem, keys, *(f"{med[k]:.4f}" for k in BINDINGS), best,
-                         f"{med['unbound'] / med[best]:.2f}x"])
+            rows.append(
+                [
+                    path.stem,
+                    keys,
+                    *(f"{med[k]:.4f}" for k in BINDINGS),
+                    best,
+                    f"{med['unbound'] / med[best]:.2f}x",
+                ]
+            )
             print(f"{path.stem}: done", file=sys.stderr)
-    table(["kernel", "best variant", *(f"{k} s" for k in BINDINGS), "fastest",
-           "gain over unbound"], rows, out=sys.stdout)
+    table(
+        ["kernel", "best variant", *(f"{k} s" for k in BINDINGS), "fastest", "gain over unbound"],
+        rows,
+        out=sys.stdout,
+    )
     return 0
 
 

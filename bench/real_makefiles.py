@@ -39,8 +39,10 @@ def regress_project(dest: Path, name: str) -> Path:
     proj = dest / Path(name).stem
     proj.mkdir()
     shutil.copy(ROOT / "tests" / "data" / "c" / "regress" / name, proj / name)
-    (proj / "Makefile").write_text(f"CFLAGS = -O2 -fopenmp\nLDLIBS = -lm\n"
-                                   f"prog: {name}\n\t$(CC) $(CFLAGS) -w -o prog {name} $(LDLIBS)\n")
+    (proj / "Makefile").write_text(
+        f"CFLAGS = -O2 -fopenmp\nLDLIBS = -lm\n"
+        f"prog: {name}\n\t$(CC) $(CFLAGS) -w -o prog {name} $(LDLIBS)\n"
+    )
     return proj
 
 
@@ -48,8 +50,10 @@ def build_argv(name: str, proj: Path, mode: str) -> list[list[str]]:
     cc = "gcc" if mode == "plain" else "autotune-cc gcc"
     if name == "cmake_project":
         launcher = [] if mode == "plain" else ["-DUSE_AUTOTUNE=ON"]
-        return [["cmake", "-S", ".", "-B", "build", "-DCMAKE_BUILD_TYPE=Release", *launcher],
-                ["cmake", "--build", "build"]]
+        return [
+            ["cmake", "-S", ".", "-B", "build", "-DCMAKE_BUILD_TYPE=Release", *launcher],
+            ["cmake", "--build", "build"],
+        ]
     return [["make", "-s", f"CC={cc}"]]
 
 
@@ -58,8 +62,9 @@ def timed_runs(exe: Path, runs: int) -> tuple[float, str]:
     times, out = [], ""
     for _ in range(runs):
         t = time.perf_counter()
-        out = subprocess.run([str(exe)], capture_output=True, check=True, text=True,
-                             cwd=exe.parent, errors="replace").stdout
+        out = subprocess.run(
+            [str(exe)], capture_output=True, check=True, text=True, cwd=exe.parent, errors="replace"
+        ).stdout
         times.append(time.perf_counter() - t)
     return statistics.median(times), out
 
@@ -77,17 +82,23 @@ def tuned_loops(db: Path, since: float) -> int:
             if rec.get("time", 0) < since:
                 continue
             for s in rec.get("sources", []):
-                last[s.get("path", "")] = sum(lp.get("used") == "tuned"
-                                              for lp in s.get("loops", []))
+                last[s.get("path", "")] = sum(
+                    lp.get("used") == "tuned" for lp in s.get("loops", [])
+                )
     return sum(last.values())
 
 
 def one(name: str, src: Path, mode: str, work: Path, db: Path, args) -> list:  # noqa: ANN001
     proj = work / f"{name}-{mode}"
     shutil.copytree(src, proj)
-    env = dict(os.environ, AUTOTUNE_DB=str(db), AUTOTUNE_CACHE_DIR=str(work / "cache"),
-               AUTOTUNE_MODE="off" if mode == "plain" else mode, AUTOTUNE_QUIET="1",
-               AUTOTUNE_TUNE_ARGS=args.tune_args)
+    env = dict(
+        os.environ,
+        AUTOTUNE_DB=str(db),
+        AUTOTUNE_CACHE_DIR=str(work / "cache"),
+        AUTOTUNE_MODE="off" if mode == "plain" else mode,
+        AUTOTUNE_QUIET="1",
+        AUTOTUNE_TUNE_ARGS=args.tune_args,
+    )
     start = time.perf_counter()
     for argv in build_argv(name, proj, mode):
         subprocess.run(argv, cwd=proj, env=env, check=True, capture_output=True)
@@ -121,12 +132,23 @@ def main() -> int:
                 build_s, run_s, out, tuned = one(name, src, mode, work, db, args)
                 plain_out = out if mode == "plain" else plain_out
                 base = run_s if mode == "plain" else base
-                rows.append([name, mode, f"{build_s:.2f}", f"{run_s:.4f}",
-                             f"{base / run_s:.2f}x" if base else "-",
-                             "same" if out == plain_out else "DIFFERENT", tuned])
+                rows.append(
+                    [
+                        name,
+                        mode,
+                        f"{build_s:.2f}",
+                        f"{run_s:.4f}",
+                        f"{base / run_s:.2f}x" if base else "-",
+                        "same" if out == plain_out else "DIFFERENT",
+                        tuned,
+                    ]
+                )
                 print(f"{name} {mode}: done", file=sys.stderr)
-    table(["project", "mode", "build s", "program s (median)", "vs plain", "output",
-           "loops tuned"], rows, out=sys.stdout)
+    table(
+        ["project", "mode", "build s", "program s (median)", "vs plain", "output", "loops tuned"],
+        rows,
+        out=sys.stdout,
+    )
     return 0
 
 

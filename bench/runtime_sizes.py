@@ -25,9 +25,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "c" / "runtime"
-PROGRAMS = [("heat_flags.c", ["-n", "1500", "-s", "20"]),
-            ("csr_file.c", [str(DATA / "matrix.txt")]),
-            ("solver_sizes.c", ["4000000", "6"])]
+PROGRAMS = [
+    ("heat_flags.c", ["-n", "1500", "-s", "20"]),
+    ("csr_file.c", [str(DATA / "matrix.txt")]),
+    ("solver_sizes.c", ["4000000", "6"]),
+]
 
 
 def median_run(exe: Path, args: list[str], runs: int, env: dict | None = None) -> float:
@@ -63,28 +65,70 @@ def main() -> int:
             plain = build.build(text, name_hint="plain", source_path=src)
             loops = [r for r in analyze_file(str(src)).loops if r.nest]
             t = time.perf_counter()
-            prof = build.build(rewrite_source(text, [], instrumented=loops,
-                                              profile={r.id: expressions(r) for r in loops}),
-                               name_hint="profile", source_path=src)
+            prof = build.build(
+                rewrite_source(
+                    text, [], instrumented=loops, profile={r.id: expressions(r) for r in loops}
+                ),
+                name_hint="profile",
+                source_path=src,
+            )
             build_s = time.perf_counter() - t
             plain_s = median_run(plain.exe_path, prog_args, args.runs)
-            prof_s = median_run(prof.exe_path, prog_args, args.runs,
-                                dict(os.environ, AUTOTUNE_TIMING_FILE=str(work / "t.txt")))
+            prof_s = median_run(
+                prof.exe_path,
+                prog_args,
+                args.runs,
+                dict(os.environ, AUTOTUNE_TIMING_FILE=str(work / "t.txt")),
+            )
             out = io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-                rc = cli(["tune", str(src), "--args", " ".join(prog_args), "--top", "3",
-                          "--repetitions", "2", "--confirm-runs", "3", "--json", "-q"])
+                rc = cli(
+                    [
+                        "tune",
+                        str(src),
+                        "--args",
+                        " ".join(prog_args),
+                        "--top",
+                        "3",
+                        "--repetitions",
+                        "2",
+                        "--confirm-runs",
+                        "3",
+                        "--json",
+                        "-q",
+                    ]
+                )
             doc = json.loads(out.getvalue())["files"][0] if rc == 0 else {}
             tunable = sum(1 for lp in doc.get("loops", []) if lp["tunable"])
             program = doc.get("program") or {}
             speed = program.get("speedup")
-            rows.append([name, " ".join(Path(a).name for a in prog_args), f"{plain_s:.4f}",
-                         f"{prof_s:.4f}", f"{prof_s / plain_s - 1:+.1%}", f"{build_s:.2f}",
-                         f"{tunable}/{len(doc.get('loops', []))}",
-                         f"{speed:.2f}x" if speed else "original kept"])
+            rows.append(
+                [
+                    name,
+                    " ".join(Path(a).name for a in prog_args),
+                    f"{plain_s:.4f}",
+                    f"{prof_s:.4f}",
+                    f"{prof_s / plain_s - 1:+.1%}",
+                    f"{build_s:.2f}",
+                    f"{tunable}/{len(doc.get('loops', []))}",
+                    f"{speed:.2f}x" if speed else "original kept",
+                ]
+            )
             print(f"{name}: done", file=sys.stderr)
-    table(["program", "arguments", "plain s", "profile run s", "overhead", "profile build s",
-           "loops tunable", "tune: whole program"], rows, out=sys.stdout)
+    table(
+        [
+            "program",
+            "arguments",
+            "plain s",
+            "profile run s",
+            "overhead",
+            "profile build s",
+            "loops tunable",
+            "tune: whole program",
+        ],
+        rows,
+        out=sys.stdout,
+    )
     return 0
 
 

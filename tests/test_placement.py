@@ -33,8 +33,18 @@ def test_proc_bind_is_written_on_the_region_and_changes_no_result(tmp_path):
     outs = []
     for name, src in (("orig", TRIAD.read_text()), ("bound", text)):
         (tmp_path / f"{name}.c").write_text(src)
-        subprocess.run(["gcc", "-O2", "-fopenmp", str(tmp_path / f"{name}.c"), "-o",
-                        str(tmp_path / name), "-lm"], check=True)
+        subprocess.run(
+            [
+                "gcc",
+                "-O2",
+                "-fopenmp",
+                str(tmp_path / f"{name}.c"),
+                "-o",
+                str(tmp_path / name),
+                "-lm",
+            ],
+            check=True,
+        )
         outs.append(subprocess.run([str(tmp_path / name)], capture_output=True).stdout)
     assert outs[0] == outs[1]
 

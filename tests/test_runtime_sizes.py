@@ -151,7 +151,8 @@ def test_data_dependent_rows_reach_the_model_as_imbalance(env, capsys):
     rows = _row_lengths(skewed)
     assert loop["profile"]["inner"]["samples"] >= 2000
     assert abs(loop["iterations"] - sum(rows)) <= 0.05 * sum(rows)  # sampled every 10th row
-    assert main(["rank", str(DATA / "csr_file.c"), "--args", str(skewed), "--top", "3",
-                 "--json"]) == 0
+    assert (
+        main(["rank", str(DATA / "csr_file.c"), "--args", str(skewed), "--top", "3", "--json"]) == 0
+    )
     ranked = json.loads(capsys.readouterr().out)["files"][0]["loops"][0]["variants"]
     assert ranked[0]["schedule"] in ("dynamic", "guided"), ranked[:3]

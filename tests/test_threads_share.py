@@ -31,8 +31,19 @@ int main(void)
 
 def build(tmp: Path, name: str, text: str) -> Path:
     (tmp / f"{name}.c").write_text(text)
-    subprocess.run(["gcc", "-O1", "-fopenmp", "-Wall", "-Werror", str(tmp / f"{name}.c"),
-                    "-o", str(tmp / name)], check=True)
+    subprocess.run(
+        [
+            "gcc",
+            "-O1",
+            "-fopenmp",
+            "-Wall",
+            "-Werror",
+            str(tmp / f"{name}.c"),
+            "-o",
+            str(tmp / name),
+        ],
+        check=True,
+    )
     return tmp / name
 
 
@@ -44,14 +55,21 @@ def test_share_keeps_line_numbers_and_scales_with_the_cores(tmp_path):
     head, marker, rest = text.split("\n", 2)
     assert head.startswith("int omp_get_num_procs(void);") and marker == "#line 1"
     assert rest.splitlines()[loop.parallel.line - 1].endswith(
-        "num_threads((3 * omp_get_num_procs() + 1) / 2)")
-    exe = build(tmp_path, "share", text.replace("team[i] = 1;", "team[i] = omp_get_num_threads();")
-                .replace("#include <stdio.h>", "#include <stdio.h>\n#include <omp.h>", 1))
+        "num_threads((3 * omp_get_num_procs() + 1) / 2)"
+    )
+    exe = build(
+        tmp_path,
+        "share",
+        text.replace("team[i] = 1;", "team[i] = omp_get_num_threads();").replace(
+            "#include <stdio.h>", "#include <stdio.h>\n#include <omp.h>", 1
+        ),
+    )
     for cpus, expected in (("0", 2), ("0-1", 3)):  # ceil(3 * procs / 2) threads
         if len(os.sched_getaffinity(0)) < int(cpus[-1]) + 1:
             continue
-        out = subprocess.run(["taskset", "-c", cpus, str(exe)], capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(
+            ["taskset", "-c", cpus, str(exe)], capture_output=True, text=True, check=True
+        ).stdout
         assert int(out) == 64 * expected
 
 
@@ -61,8 +79,28 @@ def test_tune_threads_as_share_writes_the_share(tmp_path, capsys, monkeypatch):
     src = tmp_path / "p.c"
     src.write_text(PROBE)
     out = tmp_path / "t.c"
-    assert main(["tune", str(src), "--top", "1", "--repetitions", "1", "--confirm-runs", "1",
-                 "--threads", "1", "--threads-as", "share", "--apply", str(out), "-q"]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                str(src),
+                "--top",
+                "1",
+                "--repetitions",
+                "1",
+                "--confirm-runs",
+                "1",
+                "--threads",
+                "1",
+                "--threads-as",
+                "share",
+                "--apply",
+                str(out),
+                "-q",
+            ]
+        )
+        == 0
+    )
     text = out.read_text()
     if "num_threads" in text:
         assert "omp_get_num_procs()" in text

@@ -25,8 +25,9 @@ def keep(record: LoopRecord, dimension: str, why: str) -> None:
 
 def _order_kept(record: LoopRecord) -> bool:
     """The body forbids any change (I/O, order-dependent updates): not even the region's."""
-    return record.kept.get("schedule") is not None and \
-        record.kept.get("schedule") == record.kept.get("threads")
+    return record.kept.get("schedule") is not None and record.kept.get(
+        "schedule"
+    ) == record.kept.get("threads")
 
 
 def apply_gate(
@@ -39,8 +40,7 @@ def apply_gate(
         d = found.directive
         scope = Scope(found.func, ast)
         region = found.parallel.clauses if found.parallel not in (None, d) else None
-        legal = check_loop(found.for_node, d.clauses, scope, region,
-                           combined=found.parallel is d)
+        legal = check_loop(found.for_node, d.clauses, scope, region, combined=found.parallel is d)
         why = "; ".join(legal.order)
         if why:
             keep(record, "schedule", why)

@@ -65,7 +65,10 @@ class Legality:
 
 
 def check_loop(
-    for_node: c_ast.For, clauses: Clauses, scope: Scope, region_clauses: Clauses | None = None,
+    for_node: c_ast.For,
+    clauses: Clauses,
+    scope: Scope,
+    region_clauses: Clauses | None = None,
     combined: bool = False,
 ) -> Legality:
     """The gate's findings for one worksharing loop (``for_node`` is its ``for``);
@@ -74,8 +77,10 @@ def check_loop(
     finder = OrderFinder(scope, out)
     finder.visit(for_node.stmt)
     for name, line in racy_scalars(for_node, clauses, scope, combined):
-        out.add(f"assigns the shared variable {name} at line {line} from the iteration, "
-                "without a reduction: the value left depends on which thread writes last")
+        out.add(
+            f"assigns the shared variable {name} at line {line} from the iteration, "
+            "without a reduction: the value left depends on which thread writes last"
+        )
     for name in carried_privates(for_node, clauses):
         out.add(
             f"private variable {name} is read before it is written in an iteration: its "
@@ -397,16 +402,21 @@ def updates_floating(stmt: c_ast.Node, scope: Scope) -> bool:
     return False
 
 
-def racy_scalars(for_node: c_ast.For, clauses: Clauses, scope: Scope,
-                 combined: bool) -> list[tuple[str, int]]:
+def racy_scalars(
+    for_node: c_ast.For, clauses: Clauses, scope: Scope, combined: bool
+) -> list[tuple[str, int]]:
     """Shared scalars the body sets from iteration data outside atomic/critical.
 
     ``converged = 0`` (a constant) leaves the same value whoever writes last and
     is allowed; ``last = i`` or ``count++`` is not. For an ``omp for`` inside a
     region only globals are judged (locals may be the region's private copies).
     """
-    own = {n.strip() for group in (clauses.private, clauses.firstprivate, clauses.lastprivate)
-           for item in group for n in item.split(",")}
+    own = {
+        n.strip()
+        for group in (clauses.private, clauses.firstprivate, clauses.lastprivate)
+        for item in group
+        for n in item.split(",")
+    }
     own |= {n.strip() for item in clauses.reduction for n in item.rpartition(":")[2].split(",")}
     finder = SharedWrites()
     finder.visit(for_node.stmt)
@@ -450,8 +460,9 @@ class SharedWrites(c_ast.NodeVisitor):
 
     def visit_Assignment(self, node: c_ast.Assignment) -> None:
         lv = node.lvalue
-        if isinstance(lv, c_ast.ID) and (node.op != "=" or names_in(node.rvalue).names
-                                          or names_in(node.rvalue).calls):
+        if isinstance(lv, c_ast.ID) and (
+            node.op != "=" or names_in(node.rvalue).names or names_in(node.rvalue).calls
+        ):
             self.writes.append((lv.name, node.coord.line if node.coord else 0))
         self.generic_visit(node)
 

@@ -228,8 +228,10 @@ def region_facts(region: FoundRegion, loops: list[FoundLoop], scope: Scope) -> R
     for e in events:
         used = sorted(_loop_reads(e) & walker.thread_ids) if e.kind == "loop" else []
         if used:
-            why = (f"reads {used[0]}, which holds the thread's number or count (set in the "
-                   f"parallel region at {where}): which thread runs an iteration matters")
+            why = (
+                f"reads {used[0]}, which holds the thread's number or count (set in the "
+                f"parallel region at {where}): which thread runs an iteration matters"
+            )
             facts.schedule_kept.setdefault(id(e.for_node), why)
             facts.threads_kept.setdefault(id(e.for_node), why)
     loop_lines = sorted({e.line for e in events if e.kind == "loop"})

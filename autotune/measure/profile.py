@@ -99,9 +99,17 @@ def inner_plan(record: LoopRecord) -> dict | None:
     def at(text: str) -> str:
         return re.sub(rf"\b{re.escape(outer.var)}\b", "autotune_pi_", text)
 
-    return {"lo": outer.lower, "hi": outer.upper, "inclusive": outer.op == "<=",
-            "step": outer.step, "inner_lo": at(inner.lower), "inner_hi": at(inner.upper),
-            "inner_op": inner.op, "inner_step": inner.step, "samples": INNER_SAMPLES}
+    return {
+        "lo": outer.lower,
+        "hi": outer.upper,
+        "inclusive": outer.op == "<=",
+        "step": outer.step,
+        "inner_lo": at(inner.lower),
+        "inner_hi": at(inner.upper),
+        "inner_op": inner.op,
+        "inner_step": inner.step,
+        "samples": INNER_SAMPLES,
+    }
 
 
 def _evaluable(text: str, loop_vars: set[str]) -> bool:
@@ -161,7 +169,10 @@ def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dic
 
 
 def _parse(
-    lines: list[str], loops: list[LoopRecord], plan: dict[str, list[str]], args: list[str],
+    lines: list[str],
+    loops: list[LoopRecord],
+    plan: dict[str, list[str]],
+    args: list[str],
     inner: dict[str, dict] | None = None,
 ) -> dict[str, dict]:
     by_id = {r.id: r for r in loops}

@@ -174,8 +174,9 @@ class ProgramCheck:
         active = sorted(choices, key=lambda c: c.saving_s, reverse=True)
         while active:
             ids = [c.record.id for c in active]
-            runs = self.try_choices(original, [(c.record, c.variant) for c in active],
-                                    result.original)
+            runs = self.try_choices(
+                original, [(c.record, c.variant) for c in active], result.original
+            )
             result.tries.append((ids, runs))
             if result.original.status != "ok":
                 result.backed_off += [(c.record.id, runs.message) for c in active]
@@ -208,8 +209,9 @@ class ProgramCheck:
             )
         return result
 
-    def try_choices(self, original: BuildResult, pairs: list[tuple[LoopRecord, Variant]],
-                    base: ProgramRuns) -> ProgramRuns:
+    def try_choices(
+        self, original: BuildResult, pairs: list[tuple[LoopRecord, Variant]], base: ProgramRuns
+    ) -> ProgramRuns:
         """Build the program with ``pairs`` applied and run it interleaved with the original
         (whose runs are added to ``base``); every run's output is checked."""
         runs = ProgramRuns()

@@ -25,19 +25,31 @@ class Placement:
     decision: str = ""
 
     def to_dict(self) -> dict:
-        return {"numa_nodes": self.nodes, "bind": self.bind, "decision": self.decision,
-                "tries": [{"bind": b, **r.to_dict()} for b, r in self.tries]}
+        return {
+            "numa_nodes": self.nodes,
+            "bind": self.bind,
+            "decision": self.decision,
+            "tries": [{"bind": b, **r.to_dict()} for b, r in self.tries],
+        }
 
 
-def with_bind(pairs: list[tuple[LoopRecord, Variant]], bind: str | None
-              ) -> list[tuple[LoopRecord, Variant]]:
-    return [(r, Variant(v.schedule, v.chunk, v.threads, bind)) for r, v in pairs
-            if r.parallel is not None]
+def with_bind(
+    pairs: list[tuple[LoopRecord, Variant]], bind: str | None
+) -> list[tuple[LoopRecord, Variant]]:
+    return [
+        (r, Variant(v.schedule, v.chunk, v.threads, bind))
+        for r, v in pairs
+        if r.parallel is not None
+    ]
 
 
-def tune_placement(check: ProgramCheck, confirmation: Confirmation,
-                   pairs: list[tuple[LoopRecord, Variant]], best: ProgramRuns,
-                   nodes: int) -> Placement:
+def tune_placement(
+    check: ProgramCheck,
+    confirmation: Confirmation,
+    pairs: list[tuple[LoopRecord, Variant]],
+    best: ProgramRuns,
+    nodes: int,
+) -> Placement:
     """Try each binding on the shipped choices ``pairs`` when there are several nodes."""
     result = Placement(nodes)
     if nodes <= 1:
@@ -61,6 +73,7 @@ def tune_placement(check: ProgramCheck, confirmation: Confirmation,
         result.bind = bind
         result.decision = f"proc_bind({bind}): the program is {gain + 1:.2f}x faster"
     else:
-        result.decision = f"placement as written: proc_bind({bind}) gave {gain:+.1%} " \
-                          f"(needs > {need:.1%})"
+        result.decision = (
+            f"placement as written: proc_bind({bind}) gave {gain:+.1%} (needs > {need:.1%})"
+        )
     return result
