@@ -156,3 +156,9 @@ def test_data_dependent_rows_reach_the_model_as_imbalance(env, capsys):
     )
     ranked = json.loads(capsys.readouterr().out)["files"][0]["loops"][0]["variants"]
     assert ranked[0]["schedule"] in ("dynamic", "guided"), ranked[:3]
+
+
+def test_structure_uses_the_profile(env, capsys):
+    assert main(["structure", str(DATA / "heat_flags.c"), "--args", "-n 200 -s 3"]) == 0
+    out = capsys.readouterr().out
+    assert "profile run of the original" in out and "198 it." in out

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+from pathlib import Path
 
 from autotune.cli.common import add_source_arguments, parse_define, source_options
 from autotune.cli.render import Progress, dump_json, table
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     options = source_options(args)
     if args.sizes:
         return _predict(args, options)
-    tree = build_tree(args.file, options, cc=args.cc)
+    tree = build_tree(args.file, options, cc=args.cc, profiles=_profiles(args, options))
     if args.measure:
         return _measure(args, options, tree)
     if args.json:
@@ -129,6 +130,27 @@ def run(args: argparse.Namespace) -> int:
                       lambda n: [skel(n), where(n), size_text(n)]))
     _print_notes(tree)
     return 0
+
+
+def _profiles(args: argparse.Namespace, options) -> dict | None:  # noqa: ANN001
+    """With --args: the loops' run-time sizes from one profile run (stored, reused)."""
+    if not args.args:
+        return None
+    from autotune.frontend import analyze_options
+    from autotune.measure.profile import ProfileRequest, needs_profile, profile_with_store
+    from autotune.measure.store import Store
+
+    unit = analyze_options(args.file, options, cc=args.cc)
+    if not needs_profile(unit.loops):
+        return None
+    req = ProfileRequest(Path(args.file), _read(args.file), _build_options(args, options),
+                         _program_args(args), timeout_s=args.timeout)
+    with Store(getattr(args, "db", None)) as store:
+        doc, made = profile_with_store(req, unit.loops, store)
+    if not args.json:
+        print(f"profile run of the original with {args.args}: "
+              + ("one build and one run made now" if made else "reused from the database"))
+    return doc
 
 
 def _build_options(args: argparse.Namespace, options) -> BuildOptions:

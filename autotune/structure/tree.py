@@ -29,13 +29,15 @@ _EXPR_STATEMENTS = (c_ast.FuncCall, c_ast.Assignment, c_ast.UnaryOp, c_ast.Binar
 _ONE_THREAD = {"single", "master", "masked", "task", "critical"}
 
 
-def build_tree(path: str, options: SourceOptions, cc: str = "gcc") -> ProgramTree:
-    """The structure tree of ``path`` under ``options`` (its -D values fix the trip counts)."""
+def build_tree(path: str, options: SourceOptions, cc: str = "gcc",
+               profiles: dict[str, dict] | None = None) -> ProgramTree:
+    """The structure tree of ``path`` under ``options`` (its -D values fix the trip counts;
+    ``profiles``, from a profile run, the sizes known only at run time)."""
     try:
         text = textfile.read_bytes_text(path)
     except OSError as exc:
         raise UserError(f"cannot read: {exc.strerror}", path) from None
-    unit = analyze_options(path, options, cc=cc)
+    unit = analyze_options(path, options, cc=cc, profiles=profiles)
     ast = parse_file(path, options, cc)
     walker = StructureWalker(ast, SourceText(text), {r.id: r for r in unit.loops})
     root = walker.build()
