@@ -98,7 +98,7 @@ def _analyse(record: LoopRecord, found: FoundLoop, ast, threads: int,
         from autotune.analysis.loop import analyze_loop
 
         analyze_loop(record, found.for_node, found.enclosing, found.func, ast, threads,
-                     profiled=(profile or {}).get("values"))
+                     profiled=_profiled_values(profile))
     except Exception as exc:  # noqa: BLE001 - one odd loop must not lose the file
         record.tunable = False
         record.reason = f"analysis failed: {type(exc).__name__}: {exc}"
@@ -115,6 +115,20 @@ def _analyse(record: LoopRecord, found: FoundLoop, ast, threads: int,
         record.reason = rule
 
 
+def _profiled_values(profile: dict | None) -> dict[str, int] | None:
+    """The values the analysis uses: the mean over the loop's executions where they vary
+    (so executions x the figures approximate the run's total), else the one value."""
+    if not profile:
+        return None
+    values = dict(profile.get("values", {}))
+    runs = profile.get("executions") or 0
+    for text, (lo, hi) in profile.get("ranges", {}).items():
+        total = profile.get("sums", {}).get(text)
+        if lo != hi and runs and total is not None:
+            values[text] = int(round(total / runs))
+    return values
+
+
 def _use_profile(record: LoopRecord, profile: dict) -> None:
     """What the profile run adds beyond the values: how often the loop ran, and whether."""
     record.profile.update(args=list(profile.get("args", [])),
@@ -127,7 +141,7 @@ def _use_profile(record: LoopRecord, profile: dict) -> None:
             f"sizes change between executions ({', '.join(varying)}: "
             + ", ".join(f"{profile['ranges'][t][0]}..{profile['ranges'][t][1]}"
                         for t in varying)
-            + "): figures are for the first execution")
+            + "): figures are for the mean over its executions")
     runs = profile.get("executions")
     if runs == 0:
         record.facts = "unknown"

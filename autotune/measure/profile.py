@@ -189,7 +189,7 @@ def _parse(
                 n = count_scalar(lo, hi, p["inner_op"], p["inner_step"])
                 out[rec.key].setdefault("inner", []).append([t, n if n is not None else 0])
             continue
-        if len(parts) != 6 or parts[0] != PROFILE_TAG or parts[1] not in by_id:
+        if len(parts) != 7 or parts[0] != PROFILE_TAG or parts[1] not in by_id:
             continue
         rec = by_id[parts[1]]
         entry = out[rec.key]
@@ -200,6 +200,7 @@ def _parse(
             text = plan[rec.id][k]
             entry["values"][text] = first
             entry["ranges"][text] = [low, high]
+            entry.setdefault("sums", {})[text] = float(parts[6])
     return out
 
 
