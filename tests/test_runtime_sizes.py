@@ -164,3 +164,11 @@ def test_structure_uses_the_profile(env, capsys):
     assert main(["structure", str(DATA / "heat_flags.c"), "--args", "-n 200 -s 3"]) == 0
     out = capsys.readouterr().out
     assert "profile run of the original" in out and "198 it." in out
+
+
+def test_a_loop_that_cannot_be_instrumented_leaves_sizes_unknown(env, capsys):
+    assert main(["analyze", str(DATA / "macro_loop.c"), "--args", "5000", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (loop,) = doc["loops"]
+    assert loop["facts"] == "unknown" and not loop["tunable"]
+    assert any("no profile run" in w and "macro" in w for w in doc["warnings"])

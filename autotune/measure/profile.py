@@ -134,25 +134,44 @@ def profile_key(req: ProfileRequest) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
+class ProfileUnavailable(UserError):
+    """The profile program could not be written or built (the program itself is fine)."""
+
+
+def _profile_build(req: ProfileRequest, records: list[LoopRecord]):  # noqa: ANN202
+    """Instrument every loop (their execution counts help all of them); when that cannot
+    be written or built (a loop made by a macro, nested OpenMP loops), only the loops
+    that need a profile; ProfileUnavailable when even that fails."""
+    from autotune.variants.emit import rewrite_source
+
+    everything = [r for r in records if r.nest]
+    needed = [r for r in everything if r.facts == "unknown" or r.trip_count is None]
+    error = ""
+    for loops in (everything, needed):
+        if not loops:
+            continue
+        plan = {r.id: expressions(r) for r in loops}
+        inner = {r.id: p for r in loops if (p := inner_plan(r)) is not None}
+        try:
+            text = rewrite_source(req.source, [], instrumented=loops, profile=plan, inner=inner)
+        except UserError as exc:
+            error = f"cannot instrument the program: {exc}"
+            continue
+        built = req.build.build(text, name_hint=f"{req.path.stem}-profile", source_path=req.path)
+        if built.ok:
+            return loops, plan, inner, built
+        error = f"the profile build failed: {built.command}: {built.first_line}"
+    raise ProfileUnavailable(error or "no loop to profile", str(req.path))
+
+
 def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dict]:
     """Build the profiling original, run it once; per loop key: values, executions, args.
 
     One clear UserError when the program does not build, fails or times out.
     """
-    from autotune.variants.emit import rewrite_source
-
-    loops = [r for r in records if r.nest]
-    plan = {r.id: expressions(r) for r in loops}
-    inner = {r.id: p for r in loops if (p := inner_plan(r)) is not None}
-    try:
-        text = rewrite_source(req.source, [], instrumented=loops, profile=plan, inner=inner)
-    except UserError as exc:
-        raise UserError(f"cannot instrument the program for its profile run: {exc}") from None
-    built = req.build.build(text, name_hint=f"{req.path.stem}-profile", source_path=req.path)
-    if not built.ok:
-        raise UserError(
-            f"the profile build failed: {built.command}: {built.first_line}", str(req.path)
-        )
+    if not any(r.nest for r in records):
+        return {}
+    loops, plan, inner, built = _profile_build(req, records)
     with tempfile.TemporaryDirectory(prefix="autotune-profile-") as tmp:
         side = Path(tmp) / "timing.txt"
         res = run_program(
@@ -241,7 +260,11 @@ def analyze_with_profile(
     unit = analyze_options(path, options, threads=threads, cc=cc)
     if req is None or not needs_profile(unit.loops):
         return unit, ""
-    doc, made = profile_with_store(req, unit.loops, store)
+    try:
+        doc, made = profile_with_store(req, unit.loops, store)
+    except ProfileUnavailable as exc:  # analysis as the source allows, and say why
+        unit.warnings.append(f"no profile run: {exc}")
+        return unit, f"no profile run ({exc}): loops sized at run time stay unknown"
     unit = analyze_options(path, options, threads=threads, cc=cc, profiles=doc)
     shown = " ".join(req.args) or "(no arguments)"
     note = f"profile run of the original with {shown}: " + (
