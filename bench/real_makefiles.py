@@ -99,13 +99,13 @@ def one(name: str, src: Path, mode: str, work: Path, db: Path, args) -> list:  #
         AUTOTUNE_QUIET="1",
         AUTOTUNE_TUNE_ARGS=args.tune_args,
     )
-    start = time.perf_counter()
+    start, since = time.perf_counter(), time.time()
     for argv in build_argv(name, proj, mode):
         subprocess.run(argv, cwd=proj, env=env, check=True, capture_output=True)
     build_s = time.perf_counter() - start
     exe = proj / PROJECTS.get(name, (None, "prog"))[1]
     run_s, out = timed_runs(exe, args.runs)
-    return [build_s, run_s, out, tuned_loops(db, start) if mode != "plain" else 0]
+    return [build_s, run_s, out, tuned_loops(db, since) if mode != "plain" else 0]
 
 
 def main() -> int:
