@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,19 @@ def test_a_loop_that_cannot_be_instrumented_leaves_sizes_unknown(env, capsys):
     (loop,) = doc["loops"]
     assert loop["facts"] == "unknown" and not loop["tunable"]
     assert any("no profile run" in w and "macro" in w for w in doc["warnings"])
+
+
+def test_sizes_read_from_standard_input(env, capsys):
+    src, data = DATA / "stdin_sizes.c", DATA / "stdin_input.txt"
+    assert main(["analyze", str(src), "--stdin", str(data), "--json"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["trip_count"] == int(data.read_text().split()[0]) and loop["facts"] == "profile"
+    out = env / "tuned.c"
+    f = tune_json(capsys, src, "--stdin", str(data), apply=out)
+    assert f["loops"][0]["baseline"] is not None  # the sweep ran it with that input
+    outs = []
+    for name, path in (("o", src), ("t", out)):
+        subprocess.run(["gcc", "-O2", "-fopenmp", str(path), "-o", str(env / name)], check=True)
+        with open(data, "rb") as fh:
+            outs.append(subprocess.run([str(env / name)], stdin=fh, capture_output=True).stdout)
+    assert outs[0] == outs[1] and outs[0].startswith(b"axpy")

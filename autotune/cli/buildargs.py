@@ -42,6 +42,7 @@ def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -
     r.add_argument("--repetitions", type=int, default=3, metavar="R",
                    help="runs per variant, interleaved round-robin (default 3)")
     r.add_argument("--args", default="", metavar='"ARGS"', help="the program's own arguments")
+    r.add_argument("--stdin", metavar="FILE", help="a file the program reads as standard input")
     r.add_argument("--timeout-factor", type=float, default=20.0, metavar="F",
                    help="stop a variant F times slower than the original (default 20)")
     r.add_argument("--timeout-floor", type=float, default=2.0, metavar="S",
@@ -82,6 +83,7 @@ def sweep_options(args: argparse.Namespace) -> SweepOptions:
         rtol=args.rtol, atol=args.atol, ignore_lines=list(args.check_ignore),
         timeout_factor=args.timeout_factor, timeout_floor_s=args.timeout_floor,
         baseline_timeout_s=args.timeout, run_args=split_flags(args.args, "--args"),
+        stdin=_stdin_file(getattr(args, "stdin", None)),
         fresh=getattr(args, "fresh", False),
     )
     opts.validate()
@@ -114,6 +116,7 @@ def add_program_arguments(parser: argparse.ArgumentParser) -> None:
                         "files, structs) are measured by one instrumented run with them")
     g.add_argument("--profile", action="store_true",
                    help="make the profile run even without --args")
+    g.add_argument("--stdin", metavar="FILE", help="a file the program reads as standard input")
     g.add_argument("--ldflags", default="", metavar='"FLAGS"', help="link flags for that run")
     g.add_argument("--extra-source", action="append", default=[], metavar="FILE",
                    help="another C file of the program (repeatable)")
@@ -125,10 +128,21 @@ def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions,
     from autotune.measure.profile import ProfileRequest
     from autotune.variants.apply import read_source
 
-    if not (always or getattr(args, "args", None) is not None or getattr(args, "profile", False)):
+    if not (always or getattr(args, "args", None) is not None or getattr(args, "profile", False)
+            or getattr(args, "stdin", None)):
         return None
     if not hasattr(args, "extra_source"):
         return None
     return ProfileRequest(Path(path), read_source(path), build_options(args, opts),
                           split_flags(args.args or "", "--args"),
-                          timeout_s=getattr(args, "timeout", 600.0) or 600.0)
+                          timeout_s=getattr(args, "timeout", 600.0) or 600.0,
+                          stdin=_stdin_file(getattr(args, "stdin", None)))
+
+
+def _stdin_file(path: str | None) -> str | None:
+    """The --stdin file as an absolute path (runs may start in another directory)."""
+    if path is None:
+        return None
+    if not Path(path).is_file():
+        raise UserError(f"no such file: {path} (--stdin)")
+    return str(Path(path).resolve())

@@ -48,6 +48,7 @@ class ProfileRequest:
     args: list[str]
     cwd: str | None = None
     timeout_s: float = 600.0
+    stdin: str | None = None  # a file given as the program's standard input
 
 
 def expressions(record: LoopRecord) -> list[str]:
@@ -119,6 +120,14 @@ def _evaluable(text: str, loop_vars: set[str]) -> bool:
     return not (words & loop_vars)
 
 
+def _stdin_digest(path: str | None) -> str | None:
+    if path is None:
+        return None
+    from autotune.measure.sweep import textfile_digest
+
+    return textfile_digest(path)
+
+
 def profile_key(req: ProfileRequest) -> str:
     from autotune import textfile
 
@@ -128,6 +137,7 @@ def profile_key(req: ProfileRequest) -> str:
             "build": req.build.to_dict(),
             "args": req.args,
             "cwd": req.cwd,
+            "stdin": _stdin_digest(req.stdin),
         },
         sort_keys=True,
     )
@@ -175,7 +185,8 @@ def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dic
     with tempfile.TemporaryDirectory(prefix="autotune-profile-") as tmp:
         side = Path(tmp) / "timing.txt"
         res = run_program(
-            built.exe_path, timeout_s=req.timeout_s, cwd=req.cwd, args=req.args, timing_file=side
+            built.exe_path, timeout_s=req.timeout_s, cwd=req.cwd, args=req.args,
+            timing_file=side, stdin=req.stdin,
         )
         lines = side.read_text(errors="replace").splitlines() if side.exists() else []
     if res.status != "ok":  # the message holds the exit status and stderr's last line

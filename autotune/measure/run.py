@@ -94,7 +94,7 @@ def _last_line(text: str) -> str:
 def run_program(exe: str | Path, *, env: Mapping[str, str] | None = None,
                 timeout_s: float = 300.0, cwd: str | Path | None = None,
                 timing_file: str | Path | None = None, loop_id: str | None = None,
-                args: Sequence[str] = ()) -> RunResult:
+                args: Sequence[str] = (), stdin: str | Path | None = None) -> RunResult:
     """Run ``exe args`` once with ``env`` added to the scrubbed environment.
 
     ``timing_file``: where the instrumentation appends; None = a fresh unique
@@ -112,12 +112,21 @@ def run_program(exe: str | Path, *, env: Mapping[str, str] | None = None,
     full_env[TIMING_ENV] = str(timing_path)
     start = time.perf_counter()
     try:
+        source = open(stdin, "rb") if stdin is not None else None  # noqa: SIM115
+    except OSError as exc:
+        _cleanup(timing_path, own_file)
+        return RunResult("crash", 0.0, None, None, "", "", None,
+                         f"cannot read the standard input {stdin}: {exc.strerror}")
+    try:
         proc = subprocess.Popen(
-            [str(exe), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=full_env, cwd=cwd, start_new_session=True,
+            [str(exe), *args], stdin=source if source is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env, cwd=cwd,
+            start_new_session=True,
         )
     except OSError as exc:
         _cleanup(timing_path, own_file)
+        if source is not None:
+            source.close()
         return RunResult("crash", 0.0, None, None, "", "", None, f"cannot start: {exc}")
     timed_out = False
     try:
@@ -133,6 +142,8 @@ def run_program(exe: str | Path, *, env: Mapping[str, str] | None = None,
         _cleanup(timing_path, own_file)
         raise
     wall = time.perf_counter() - start
+    if source is not None:
+        source.close()
     _kill_group(proc)  # stray children of a finished program
     try:
         timings = parse_timing(timing_path.read_text(errors="replace"))

@@ -48,6 +48,7 @@ class SweepOptions:
     spread_warn: float = 0.10
     run_args: list[str] = field(default_factory=list)  # the program's own arguments
     cwd: str | None = None
+    stdin: str | None = None  # a file given to the program as its standard input
     fresh: bool = False  # forget stored runs of these variants and measure again
 
     def validate(self) -> None:
@@ -110,6 +111,8 @@ class Sweep:
         self.source_hash = textfile.content_hash(self.source)
         flags = build.to_dict()
         flags["run_args"] = list(options.run_args)
+        if options.stdin:  # what the program reads decides its runs, like its arguments
+            flags["stdin"] = textfile_digest(options.stdin)
         # a verdict (ok, wrong-output) holds only for the check that gave it
         flags["check"] = {"mode": options.check, "rtol": options.rtol, "atol": options.atol,
                           "ignore": list(options.ignore_lines)}
@@ -247,6 +250,7 @@ class _LoopRun:
 
     def _execute(self, exe: Path, env: dict[str, str], timeout: float) -> RunResult:
         return run_program(exe, env=env, timeout_s=timeout, cwd=self.opts.cwd,
+                           stdin=self.opts.stdin,
                            loop_id=self.record.id, args=self.opts.run_args)
 
     def _baseline_once(self) -> tuple[RunResult, Path]:
@@ -372,6 +376,15 @@ class _LoopRun:
         ignore = self.sweep._ignore
         return verify.compare_outputs(verify.drop_lines(ref, ignore),
                                       verify.drop_lines(got, ignore), o.rtol, o.atol)
+
+
+def textfile_digest(path: str) -> str:
+    """Content hash of a file the program reads (its stdin), or its name if unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return str(path)
 
 
 def _unique(variants: Sequence[Variant]) -> list[Variant]:

@@ -140,7 +140,8 @@ class ProgramCheck:
         )
 
     def _run(self, exe: Path, timeout: float) -> RunResult:
-        return run_program(exe, timeout_s=timeout, cwd=self.options.cwd, args=self.options.run_args)
+        return run_program(exe, timeout_s=timeout, cwd=self.options.cwd,
+                           args=self.options.run_args, stdin=self.options.stdin)
 
     def _same(self, res: RunResult) -> tuple[bool, str]:
         if self.options.check == "none" or self.reference is None:
