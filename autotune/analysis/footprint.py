@@ -48,13 +48,17 @@ def progressions(acc: dict, collapse: int, runs: Runs | None
             and not dom[m].get("unknown") and dom[m]["var"] not in below[m]):
         axis = m
     pts = Points(1)
+    override: tuple[np.ndarray, np.ndarray] | None = None
     for i, lv in enumerate(dom):
         var = lv["var"]
         if lv.get("unknown"):
             if var and var in used:
                 raise Unknown(f"{acc['text']}: index uses a data-dependent loop variable")
             continue
-        start, cnt = pts.counts(lv)
+        if override is not None:  # ranges merged over the level above (see _merge_next)
+            (start, cnt), override = override, None
+        else:
+            start, cnt = pts.counts(lv)
         if i == collapse - 1 and runs is not None:
             pts, start, cnt = split_runs(pts, start, cnt, lv["step"], runs)
         if i < collapse - 1:  # outer collapsed levels: needed for linear iteration numbers
@@ -67,6 +71,10 @@ def progressions(acc: dict, collapse: int, runs: Runs | None
             pts.payload["count"] = np.asarray(cnt, dtype=np.int64)
             pts = pts.filter(np.asarray(cnt) > 0)
         elif var in used or var in below[i]:
+            merged = _merge_next(pts, dom, i, var, start, cnt, used, below)
+            if merged is not None:
+                pts, override = merged
+                continue
             pts = pts.expand(var, start, cnt, lv["step"])
         else:
             pts = pts.filter(np.asarray(cnt) > 0)
@@ -77,6 +85,36 @@ def progressions(acc: dict, collapse: int, runs: Runs | None
         idx = np.trunc(idx)
     idx = idx.astype(np.int64)
     return idx, np.zeros(pts.n, dtype=np.int64), np.ones(pts.n, dtype=np.int64)
+
+
+def _merge_next(pts: Points, dom: list[dict], i: int, var: str, start: np.ndarray,
+                cnt: np.ndarray, used: set[str], below: list[set[str]]
+                ) -> tuple[Points, tuple[np.ndarray, np.ndarray]] | None:
+    """A level whose variable only bounds the next one (``j <= i`` with the index in
+    ``j`` alone): the footprint is the union over ``i`` of the next level's ranges,
+    so merge those ranges instead of enumerating every (i, j) pair, which made a
+    triangular nest's cost grow with its square. Exact; None when it does not apply.
+    """
+    if var in used or i + 1 >= len(dom) or pts.columns:
+        return None
+    nxt = dom[i + 1]
+    if nxt.get("unknown") or nxt["step"] != 1 or var in below[i + 1]:
+        return None
+    if var not in exprs.free_vars(nxt["start"]) | exprs.free_vars(nxt["limit"]):
+        return None
+    outer = pts.expand(var, start, cnt, dom[i]["step"])
+    lo, n = outer.counts(nxt)
+    keep = n > 0
+    lo, hi = np.asarray(lo, dtype=np.int64)[keep], (np.asarray(lo) + n)[keep].astype(np.int64)
+    if len(lo) == 0:
+        return Points(0), (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    order = np.argsort(lo, kind="stable")
+    lo, hi = lo[order], hi[order]
+    reach = np.maximum.accumulate(hi)
+    new = np.r_[True, lo[1:] > reach[:-1]]  # a gap before this range: a new interval
+    starts = lo[new]
+    ends = np.maximum.reduceat(hi, np.nonzero(new)[0])
+    return Points(len(starts)), (starts, ends - starts)
 
 
 def _bound_vars_below(dom: list[dict]) -> list[set[str]]:
@@ -274,25 +312,42 @@ def thread_chunk_samples(trip: int, threads: int, schedule: str | None, chunk: i
     return out
 
 
+def representative_threads(samples: list, keep: int | None) -> list:
+    """At most ``keep`` threads whose maximum stands for all: the first, the last, and
+    the ones with most iterations (a triangular nest's heaviest rows are last)."""
+    if keep is None or len(samples) <= keep:
+        return samples
+    busiest = sorted(range(len(samples)), key=lambda t: -samples[t][2])
+    chosen = list(dict.fromkeys([0, len(samples) - 1, *busiest]))[:keep]
+    return [samples[t] for t in sorted(chosen)]
+
+
 def per_thread(arrays: list[dict], collapse: int, trip: int, threads: int,
                schedule: str | None, chunk: int | None,
-               total: int | None = None) -> tuple[int | None, bool]:
+               total: int | None = None, sample_threads: int | None = None,
+               run_cap: int = RUN_CAP) -> tuple[int | None, bool]:
     """Max over threads of the distinct bytes each thread touches; (bytes, exact?).
 
     ``total`` (the whole loop's footprint) caps extrapolated estimates.
+    ``sample_threads``/``run_cap`` bound the cost for ranking: only that many
+    representative threads, and chunks beyond ``run_cap`` per thread extrapolated
+    (the result is then not exact: the largest of the threads computed).
     """
     best: int | None = 0
     exact = True
-    for starts, sizes, thread_iters in thread_chunk_samples(trip, threads, schedule, chunk,
-                                                             RUN_CAP):
+    samples = thread_chunk_samples(trip, threads, schedule, chunk, run_cap)
+    chosen = representative_threads(samples, sample_threads)
+    if len(chosen) < len(samples):
+        exact = False
+    for starts, sizes, thread_iters in chosen:
         if len(starts) == 0:
             continue
-        if len(starts) > RUN_CAP:
-            sample = list(zip(starts[:RUN_CAP].tolist(), sizes[:RUN_CAP].tolist(), strict=True))
+        if len(starts) > run_cap:
+            sample = list(zip(starts[:run_cap].tolist(), sizes[:run_cap].tolist(), strict=True))
             part, _ = footprint(arrays, collapse, sample)
             if part is None:
                 return None, False
-            est = math.ceil(part * thread_iters / max(1, int(sizes[:RUN_CAP].sum())))
+            est = math.ceil(part * thread_iters / max(1, int(sizes[:run_cap].sum())))
             if total is None:
                 total = footprint(arrays, collapse, None)[0]
             value = est if total is None else min(est, total)

@@ -19,6 +19,8 @@ from autotune.analysis.tripcount import Header, NotCanonical, count_scalar, pars
 from autotune.frontend.records import LoopLevel, LoopRecord, OpCounts
 
 WORK_CAP = 5_000_000  # longest work_per_iteration list we keep
+RANK_THREADS = 3  # threads whose footprint is computed per variant when ranking
+RANK_RUN_CAP = 512  # chunks per thread computed exactly when ranking; more extrapolated
 
 
 def analyze_loop(record: LoopRecord, for_node: c_ast.For, enclosing: list[c_ast.For],
@@ -253,6 +255,9 @@ def per_thread_footprint(record: LoopRecord, threads: int, schedule: str,
     if record.trip_count is None or record.footprint_bytes is None:
         return None
     collapse = max(1, record.directive.clauses.collapse or 1)
+    # ranking asks for dozens of variants: three representative threads and 512 chunks
+    # each bound the cost (the analysis's own figure stays exact)
     value, _ = per_thread(record.arrays, collapse, record.trip_count, threads, schedule, chunk,
-                          record.footprint_bytes)
+                          record.footprint_bytes, sample_threads=RANK_THREADS,
+                          run_cap=RANK_RUN_CAP)
     return value
