@@ -10,123 +10,210 @@ from autotune.analysis.loop import per_thread_footprint
 # (name, C snippet, brute-force levels, innermost touches, collapse)
 N = 23
 CASES = [
-    ("streaming",
-     """double a[1003], b[1003], c[1003];
+    (
+        "streaming",
+        """double a[1003], b[1003], c[1003];
      void f(double s) { int i;
      #pragma omp parallel for
      for (i = 0; i < 1003; i++) c[i] = a[i] + s * b[i]; }""",
-     [("i", lambda e: range(0, 1003))],
-     [("a", 8, lambda e: e["i"]), ("b", 8, lambda e: e["i"]), ("c", 8, lambda e: e["i"])], 1),
-    ("stencil5",
-     f"""double u[{N}][{N}], v[{N}][{N}];
+        [("i", lambda e: range(0, 1003))],
+        [("a", 8, lambda e: e["i"]), ("b", 8, lambda e: e["i"]), ("c", 8, lambda e: e["i"])],
+        1,
+    ),
+    (
+        "stencil5",
+        f"""double u[{N}][{N}], v[{N}][{N}];
      void f(void) {{ int i, j;
      #pragma omp parallel for
      for (i = 1; i < {N} - 1; i++)
        for (j = 1; j < {N} - 1; j++)
          v[i][j] = 0.25 * (u[i-1][j] + u[i+1][j] + u[i][j-1] + u[i][j+1]) - u[i][j]; }}""",
-     [("i", lambda e: range(1, N - 1)), ("j", lambda e: range(1, N - 1))],
-     [("v", 8, lambda e: e["i"] * N + e["j"])]
-     + [("u", 8, lambda e, di=di, dj=dj: (e["i"] + di) * N + e["j"] + dj)
-        for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1), (0, 0))], 1),
-    ("matmul",
-     """float A[13][11], B[11][17], C[13][17];
+        [("i", lambda e: range(1, N - 1)), ("j", lambda e: range(1, N - 1))],
+        [("v", 8, lambda e: e["i"] * N + e["j"])]
+        + [
+            ("u", 8, lambda e, di=di, dj=dj: (e["i"] + di) * N + e["j"] + dj)
+            for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1), (0, 0))
+        ],
+        1,
+    ),
+    (
+        "matmul",
+        """float A[13][11], B[11][17], C[13][17];
      void f(void) { int i, j, k;
      #pragma omp parallel for
      for (i = 0; i < 13; i++)
        for (j = 0; j < 17; j++)
          for (k = 0; k < 11; k++)
            C[i][j] += A[i][k] * B[k][j]; }""",
-     [("i", lambda e: range(13)), ("j", lambda e: range(17)), ("k", lambda e: range(11))],
-     [("A", 4, lambda e: e["i"] * 11 + e["k"]), ("B", 4, lambda e: e["k"] * 17 + e["j"]),
-      ("C", 4, lambda e: e["i"] * 17 + e["j"])], 1),
-    ("lower_triangle",
-     """double a[40][40], x[40], y[40];
+        [("i", lambda e: range(13)), ("j", lambda e: range(17)), ("k", lambda e: range(11))],
+        [
+            ("A", 4, lambda e: e["i"] * 11 + e["k"]),
+            ("B", 4, lambda e: e["k"] * 17 + e["j"]),
+            ("C", 4, lambda e: e["i"] * 17 + e["j"]),
+        ],
+        1,
+    ),
+    (
+        "lower_triangle",
+        """double a[40][40], x[40], y[40];
      void f(void) { int i, j;
      #pragma omp parallel for
      for (i = 0; i < 37; i++)
        for (j = 0; j <= i; j++)
          y[i] += a[i][j] * x[j]; }""",
-     [("i", lambda e: range(37)), ("j", lambda e: range(0, e["i"] + 1))],
-     [("a", 8, lambda e: e["i"] * 40 + e["j"]), ("x", 8, lambda e: e["j"]),
-      ("y", 8, lambda e: e["i"])], 1),
-    ("upper_triangle_transposed",
-     """double a[40][40], y[40];
+        [("i", lambda e: range(37)), ("j", lambda e: range(0, e["i"] + 1))],
+        [
+            ("a", 8, lambda e: e["i"] * 40 + e["j"]),
+            ("x", 8, lambda e: e["j"]),
+            ("y", 8, lambda e: e["i"]),
+        ],
+        1,
+    ),
+    (
+        "upper_triangle_transposed",
+        """double a[40][40], y[40];
      void f(void) { int i, j;
      #pragma omp parallel for
      for (i = 0; i < 37; i++)
        for (j = i; j < 37; j++)
          y[i] += a[j][i] + a[i][j]; }""",
-     [("i", lambda e: range(37)), ("j", lambda e: range(e["i"], 37))],
-     [("a", 8, lambda e: e["j"] * 40 + e["i"]), ("a", 8, lambda e: e["i"] * 40 + e["j"]),
-      ("y", 8, lambda e: e["i"])], 1),
-    ("decrementing",
-     """int a[200], b[200];
+        [("i", lambda e: range(37)), ("j", lambda e: range(e["i"], 37))],
+        [
+            ("a", 8, lambda e: e["j"] * 40 + e["i"]),
+            ("a", 8, lambda e: e["i"] * 40 + e["j"]),
+            ("y", 8, lambda e: e["i"]),
+        ],
+        1,
+    ),
+    (
+        "decrementing",
+        """int a[200], b[200];
      void f(void) { int i;
      #pragma omp parallel for
      for (i = 150; i >= 3; i--) a[i] = b[150 - i] + b[i - 3]; }""",
-     [("i", lambda e: range(150, 2, -1))],
-     [("a", 4, lambda e: e["i"]), ("b", 4, lambda e: 150 - e["i"]),
-      ("b", 4, lambda e: e["i"] - 3)], 1),
-    ("step3",
-     """double a[400], b[400];
+        [("i", lambda e: range(150, 2, -1))],
+        [
+            ("a", 4, lambda e: e["i"]),
+            ("b", 4, lambda e: 150 - e["i"]),
+            ("b", 4, lambda e: e["i"] - 3),
+        ],
+        1,
+    ),
+    (
+        "step3",
+        """double a[400], b[400];
      void f(void) { int i;
      #pragma omp parallel for
      for (i = 2; i < 301; i += 3) a[i] = b[i + 1] + b[2 * i - 4] + b[i + 6]; }""",
-     [("i", lambda e: range(2, 301, 3))],
-     [("a", 8, lambda e: e["i"]), ("b", 8, lambda e: e["i"] + 1),
-      ("b", 8, lambda e: 2 * e["i"] - 4), ("b", 8, lambda e: e["i"] + 6)], 1),
-    ("step_down_assign",
-     """double a[400];
+        [("i", lambda e: range(2, 301, 3))],
+        [
+            ("a", 8, lambda e: e["i"]),
+            ("b", 8, lambda e: e["i"] + 1),
+            ("b", 8, lambda e: 2 * e["i"] - 4),
+            ("b", 8, lambda e: e["i"] + 6),
+        ],
+        1,
+    ),
+    (
+        "step_down_assign",
+        """double a[400];
      void f(void) { int i;
      #pragma omp parallel for
      for (i = 299; i > 10; i = i - 4) a[i] = a[i - 2] * 2.0; }""",
-     [("i", lambda e: range(299, 10, -4))],
-     [("a", 8, lambda e: e["i"]), ("a", 8, lambda e: e["i"] - 2)], 1),
-    ("collapse2",
-     """double a[30][20], b[30][20];
+        [("i", lambda e: range(299, 10, -4))],
+        [("a", 8, lambda e: e["i"]), ("a", 8, lambda e: e["i"] - 2)],
+        1,
+    ),
+    (
+        "collapse2",
+        """double a[30][20], b[30][20];
      void f(void) { int i, j;
      #pragma omp parallel for collapse(2)
      for (i = 0; i < 29; i++)
        for (j = 0; j < 19; j++)
          a[i][j] = b[i][j + 1] + b[i + 1][j]; }""",
-     [("i", lambda e: range(29)), ("j", lambda e: range(19))],
-     [("a", 8, lambda e: e["i"] * 20 + e["j"]), ("b", 8, lambda e: e["i"] * 20 + e["j"] + 1),
-      ("b", 8, lambda e: (e["i"] + 1) * 20 + e["j"])], 2),
-    ("linearised_mixed_strides",
-     """double A[31 * 31];
+        [("i", lambda e: range(29)), ("j", lambda e: range(19))],
+        [
+            ("a", 8, lambda e: e["i"] * 20 + e["j"]),
+            ("b", 8, lambda e: e["i"] * 20 + e["j"] + 1),
+            ("b", 8, lambda e: (e["i"] + 1) * 20 + e["j"]),
+        ],
+        2,
+    ),
+    (
+        "linearised_mixed_strides",
+        """double A[31 * 31];
      void f(void) { int i, j;
      #pragma omp parallel for
      for (i = 0; i < 31; i++)
        for (j = 0; j < i; j++)
          A[i * 31 + j] += A[j * 31 + i]; }""",
-     [("i", lambda e: range(31)), ("j", lambda e: range(e["i"]))],
-     [("A", 8, lambda e: e["i"] * 31 + e["j"]), ("A", 8, lambda e: e["j"] * 31 + e["i"])], 1),
-    ("three_level_triangle",
-     """double a[20][20], b[20];
+        [("i", lambda e: range(31)), ("j", lambda e: range(e["i"]))],
+        [("A", 8, lambda e: e["i"] * 31 + e["j"]), ("A", 8, lambda e: e["j"] * 31 + e["i"])],
+        1,
+    ),
+    (
+        "three_level_triangle",
+        """double a[20][20], b[20];
      void f(void) { int i, j, k;
      #pragma omp parallel for
      for (i = 0; i < 20; i++)
        for (j = 0; j < i; j++)
          for (k = j; k < i; k++)
            b[k] += a[j][k]; }""",
-     [("i", lambda e: range(20)), ("j", lambda e: range(e["i"])),
-      ("k", lambda e: range(e["j"], e["i"]))],
-     [("b", 8, lambda e: e["k"]), ("a", 8, lambda e: e["j"] * 20 + e["k"])], 1),
-    ("nonaffine_index",
-     """double a[2000], b[100];
+        [
+            ("i", lambda e: range(20)),
+            ("j", lambda e: range(e["i"])),
+            ("k", lambda e: range(e["j"], e["i"])),
+        ],
+        [("b", 8, lambda e: e["k"]), ("a", 8, lambda e: e["j"] * 20 + e["k"])],
+        1,
+    ),
+    (
+        "rank_k_update",  # A[j][k] over j <= i: the j ranges are merged, not enumerated
+        """double A[30][9], C[30][30];
+     void f(void) { int i, j, k;
+     #pragma omp parallel for
+     for (i = 3; i < 30; i++)
+       for (j = 2; j <= i - 1; j++)
+         for (k = 0; k < 9; k++)
+           C[i][j] += A[i][k] * A[j][k]; }""",
+        [
+            ("i", lambda e: range(3, 30)),
+            ("j", lambda e: range(2, e["i"])),
+            ("k", lambda e: range(9)),
+        ],
+        [
+            ("C", 8, lambda e: e["i"] * 30 + e["j"]),
+            ("A", 8, lambda e: e["i"] * 9 + e["k"]),
+            ("A", 8, lambda e: e["j"] * 9 + e["k"]),
+        ],
+        1,
+    ),
+    (
+        "nonaffine_index",
+        """double a[2000], b[100];
      void f(void) { int i;
      #pragma omp parallel for
      for (i = 0; i < 40; i++) b[i / 2] = a[i * i] + a[i % 7]; }""",
-     [("i", lambda e: range(40))],
-     [("b", 8, lambda e: e["i"] // 2), ("a", 8, lambda e: e["i"] * e["i"]),
-      ("a", 8, lambda e: e["i"] % 7)], 1),
-    ("not_equal_and_reverse_index",
-     """double a[100], b[100];
+        [("i", lambda e: range(40))],
+        [
+            ("b", 8, lambda e: e["i"] // 2),
+            ("a", 8, lambda e: e["i"] * e["i"]),
+            ("a", 8, lambda e: e["i"] % 7),
+        ],
+        1,
+    ),
+    (
+        "not_equal_and_reverse_index",
+        """double a[100], b[100];
      void f(void) { int i;
      #pragma omp parallel for
      for (i = 4; i != 64; i += 2) a[99 - i] = b[i / 2 + 1]; }""",
-     [("i", lambda e: range(4, 64, 2))],
-     [("a", 8, lambda e: 99 - e["i"]), ("b", 8, lambda e: e["i"] // 2 + 1)], 1),
+        [("i", lambda e: range(4, 64, 2))],
+        [("a", 8, lambda e: 99 - e["i"]), ("b", 8, lambda e: e["i"] // 2 + 1)],
+        1,
+    ),
 ]
 
 
@@ -162,8 +249,9 @@ def round_robin(chunks: list[range], p: int) -> list[set[int]]:
     return owned
 
 
-@pytest.mark.parametrize("schedule,chunk", [("static", 4), ("dynamic", 3), ("dynamic", None),
-                                            ("guided", 2)])
+@pytest.mark.parametrize(
+    "schedule,chunk", [("static", 4), ("dynamic", 3), ("dynamic", None), ("guided", 2)]
+)
 def test_chunked_schedules_against_round_robin(schedule, chunk):
     """Per-thread footprint under the documented round-robin chunk hand-out."""
     code = """double u[60][60], v[60][60];
@@ -172,10 +260,14 @@ def test_chunked_schedules_against_round_robin(schedule, chunk):
     for (i = 1; i < 59; i++)
       for (j = 0; j < 60; j++)
         v[i][j] = u[i - 1][j] + u[i + 1][j]; }"""
-    ref = brute([("i", lambda e: range(1, 59)), ("j", lambda e: range(60))],
-                [("v", 8, lambda e: e["i"] * 60 + e["j"]),
-                 ("u", 8, lambda e: (e["i"] - 1) * 60 + e["j"]),
-                 ("u", 8, lambda e: (e["i"] + 1) * 60 + e["j"])])
+    ref = brute(
+        [("i", lambda e: range(1, 59)), ("j", lambda e: range(60))],
+        [
+            ("v", 8, lambda e: e["i"] * 60 + e["j"]),
+            ("u", 8, lambda e: (e["i"] - 1) * 60 + e["j"]),
+            ("u", 8, lambda e: (e["i"] + 1) * 60 + e["j"]),
+        ],
+    )
     n, p = ref["trip"], 3
     c = chunk or 1
     if schedule == "guided":
@@ -234,9 +326,11 @@ def test_imperfect_nest_with_sibling_loops():
       for (j = 0; j < 60; j++) s[i] += a[i][j];
       for (k = 0; k < i % 10; k++) t[i][k] = s[i];
     } }"""
-    ref = brute([("i", lambda e: range(50)), ("j", lambda e: range(60))],
-                [("a", 8, lambda e: e["i"] * 60 + e["j"])],
-                at_depth={0: [("s", 8, lambda e: e["i"])]})
+    ref = brute(
+        [("i", lambda e: range(50)), ("j", lambda e: range(60))],
+        [("a", 8, lambda e: e["i"] * 60 + e["j"])],
+        at_depth={0: [("s", 8, lambda e: e["i"])]},
+    )
     tk = {(i, k) for i in range(50) for k in range(i % 10)}
     r = analyze(code)
     assert r.iterations == 50 * 60  # the busier inner loop is the nest
@@ -304,12 +398,21 @@ def test_per_thread_footprint_from_json_plain_data():
       for (j = 1; j < 79; j++) a[i][j] = b[i - 1][j] + b[i][j + 1]; }"""
     r = analyze(code, threads=2)
     d = Directive("omp parallel for collapse(2)", "parallel for", "t.c", 1, Clauses(collapse=2))
-    clone = LoopRecord("x", "t.c", 1, "f", d, d, trip_count=r.trip_count,
-                       footprint_bytes=r.footprint_bytes,
-                       arrays=json.loads(json.dumps(r.arrays)))
+    clone = LoopRecord(
+        "x",
+        "t.c",
+        1,
+        "f",
+        d,
+        d,
+        trip_count=r.trip_count,
+        footprint_bytes=r.footprint_bytes,
+        arrays=json.loads(json.dumps(r.arrays)),
+    )
     for p, sched, chunk in ((2, "static", None), (3, "dynamic", 5), (4, "guided", None)):
         assert per_thread_footprint(clone, p, sched, chunk) == per_thread_footprint(
-            r, p, sched, chunk)
+            r, p, sched, chunk
+        )
     assert per_thread_footprint(clone, 2, "static", None) == r.footprint_bytes_per_thread
 
 
@@ -331,3 +434,40 @@ def test_member_array_of_an_element_counts_the_element():
     r = analyze(code)
     assert array(r, "grid")["elem_size"] == 40
     assert r.footprint_bytes == 40 * 30
+
+
+@pytest.mark.parametrize(
+    "schedule,chunk", [("static", None), ("static", 2), ("dynamic", 3), ("guided", 1)]
+)
+def test_triangular_rows_per_thread_against_brute_force(schedule, chunk):
+    """The merged-range path (j only bounded by i) gives each thread's exact footprint."""
+    code = """double A[40][7], C[40][40];
+    void f(void) { int i, j, k;
+    #pragma omp parallel for
+    for (i = 0; i < 40; i++)
+      for (j = 0; j <= i; j++)
+        for (k = 0; k < 7; k++)
+          C[i][j] += A[j][k]; }"""
+    ref = brute(
+        [("i", lambda e: range(40)), ("j", lambda e: range(e["i"] + 1)), ("k", lambda e: range(7))],
+        [("C", 8, lambda e: e["i"] * 40 + e["j"]), ("A", 8, lambda e: e["j"] * 7 + e["k"])],
+    )
+    n, p = ref["trip"], 3
+    if schedule == "static" and chunk is None:
+        from analysis_support import static_blocks
+
+        owned = [set(b) for b in static_blocks(n, p)]
+    else:
+        c = chunk or 1
+        if schedule == "guided":
+            sizes, rem = [], n
+            while rem:
+                sizes.append(min(rem, max(-(-rem // p), c)))
+                rem -= sizes[-1]
+        else:
+            sizes = [min(c, n - s) for s in range(0, n, c)]
+        starts = [sum(sizes[:k]) for k in range(len(sizes))]
+        owned = round_robin([range(s, s + z) for s, z in zip(starts, sizes, strict=True)], p)
+    expect = max(distinct_bytes(ref, lambda it, o=o: it in o) for o in owned)
+    r = analyze(code, threads=p)
+    assert per_thread_footprint(r, p, schedule, chunk) == expect
