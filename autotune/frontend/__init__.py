@@ -135,12 +135,14 @@ def _use_profile(record: LoopRecord, profile: dict) -> None:
                           executions=profile.get("executions"),
                           values=dict(profile.get("values", {})),
                           ranges=dict(profile.get("ranges", {})))
+    record.profile["medians"] = dict(profile.get("medians", {}))
     varying = sorted(t for t, (lo, hi) in profile.get("ranges", {}).items() if lo != hi)
     if varying:
+        medians = profile.get("medians", {})
         record.warnings.append(
-            f"sizes change between executions ({', '.join(varying)}: "
-            + ", ".join(f"{profile['ranges'][t][0]}..{profile['ranges'][t][1]}"
-                        for t in varying)
+            f"sizes change between its {profile.get('executions')} executions ("
+            + "; ".join(f"{t}: min {profile['ranges'][t][0]}, median "
+                        f"{medians.get(t, '?')}, max {profile['ranges'][t][1]}" for t in varying)
             + "): figures are for the mean over its executions")
     runs = profile.get("executions")
     if runs == 0:

@@ -31,6 +31,7 @@ from autotune.measure.run import run_program
 
 PROFILE_TAG = "autotune-profile"
 INNER_TAG = "autotune-inner"
+VALUES_TAG = "autotune-values"  # each value over the first 255 executions (for a median)
 MAX_EXPRESSIONS = 48  # per loop (the C side keeps as many)
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
 _CALL = re.compile(r"\b(?!sizeof\b)[A-Za-z_]\w*\s*\(")
@@ -211,6 +212,13 @@ def _parse(
     }
     for line in lines:
         parts = line.split("\t")
+        if len(parts) >= 3 and parts[0] == VALUES_TAG and parts[1] in by_id:
+            rec = by_id[parts[1]]
+            k = int(parts[2])
+            if k < len(plan[rec.id]) and len(parts) > 3:
+                vals = sorted(int(v) for v in parts[3:])
+                out[rec.key].setdefault("medians", {})[plan[rec.id][k]] = vals[len(vals) // 2]
+            continue
         if len(parts) == 5 and parts[0] == INNER_TAG and parts[1] in by_id:
             rec = by_id[parts[1]]
             p = (inner or {}).get(rec.id)
