@@ -120,3 +120,18 @@ def test_no_loop_files_are_one_line_errors(tmp_path, capsys):
         assert main([command[0], str(empty), *command[1:]]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "no OpenMP worksharing loop" in err
+
+
+def test_data_files_that_are_not_utf8_are_one_line_errors(tmp_path, capsys):
+    samples = tmp_path / "s.txt"
+    samples.write_bytes(b"1.0\n2.\xe9\n")
+    table = tmp_path / "m.csv"
+    table.write_bytes(b"p,n,seconds\n1,100,1.0\n2,100,0.6\xe9\n")
+    for argv in (
+        ["compose", str(samples), str(samples)],
+        ["isoefficiency", "--measurements", str(table)],
+        ["predict", str(table), "--skeleton", "farm", "--at", "n=200,p=2"],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err and ":" in err, (argv, err)
