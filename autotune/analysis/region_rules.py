@@ -24,7 +24,8 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import lvalues, walk
 from autotune.analysis.body import THREAD_API
-from autotune.analysis.legality import SAFE_FUNCS, assigned_names, names_in, written_root
+from autotune.analysis.legality import SAFE_FUNCS
+from autotune.analysis.names import assigned_names, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, FoundLoop, FoundRegion

@@ -1,0 +1,115 @@
+"""Does a ``critical`` section commute? Only then may its loop's order change.
+
+A section whose statements are commutative updates (``x += e``, ``x = x * e``,
+``if (v > m) m = v;``) whose operands read nothing the section writes leaves the
+same result in any entry order (up to floating-point reassociation, which the
+gate notes); anything else (appending to a list, an argmax with its index) does
+not.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.names import assigned_names, is_floating, names_in, written_root
+from autotune.analysis.ops import math_name
+from autotune.analysis.symbols import Scope
+from autotune.frontend.runs import block_items
+
+COMMUTATIVE_ASSIGN = frozenset({"+=", "-=", "*=", "|=", "&=", "^="})
+COMMUTATIVE_BINOP = frozenset({"+", "*", "|", "&", "^"})
+
+
+def critical_order(stmt: c_ast.Node, scope: Scope) -> str:
+    """Why a critical section's effect depends on entry order ('' when it commutes)."""
+    items = _flatten(stmt)
+    written = {w for s in items for w in assigned_names(s)}
+    for s in items:
+        why = _commuting(s, written)
+        if why:
+            return why
+    return ""
+
+
+def _flatten(stmt: c_ast.Node) -> list[c_ast.Node]:
+    out = []
+    for s in block_items(stmt):
+        out += _flatten(s) if isinstance(s, c_ast.Compound) else [s]
+    return out
+
+
+def _commuting(s: c_ast.Node, written: set[str]) -> str:
+    """'' when ``s`` is a commutative update whose operands read nothing the section writes."""
+    line = s.coord.line if s.coord else 0
+    if isinstance(s, c_ast.UnaryOp) and s.op in ("++", "--", "p++", "p--"):
+        return _operands_ok([s.expr], written, line)
+    if isinstance(s, c_ast.Assignment):
+        target = written_root(s.lvalue)
+        if s.op in COMMUTATIVE_ASSIGN:
+            return _operands_ok([s.rvalue, *_subscripts(s.lvalue)], written, line)
+        if (
+            s.op == "="
+            and isinstance(s.rvalue, c_ast.BinaryOp)
+            and s.rvalue.op in COMMUTATIVE_BINOP
+        ):
+            a, b = s.rvalue.left, s.rvalue.right
+            for self_ref, other in ((a, b), (b, a)):
+                if _same(self_ref, s.lvalue):
+                    return _operands_ok([other, *_subscripts(s.lvalue)], written, line)
+        return f"assigns {target or 'a value'} at line {line} from shared state"
+    if isinstance(s, c_ast.If) and s.iffalse is None:
+        body = _flatten(s.iftrue)
+        cond = s.cond
+        if (
+            len(body) == 1
+            and isinstance(body[0], c_ast.Assignment)
+            and body[0].op == "="
+            and isinstance(cond, c_ast.BinaryOp)
+            and cond.op in ("<", ">", "<=", ">=")
+            and (_same(cond.left, body[0].lvalue) or _same(cond.right, body[0].lvalue))
+        ):
+            target = written_root(body[0].lvalue)
+            return _operands_ok([body[0].rvalue], written - {target}, line)
+        return f"makes a decision at line {line} on shared state"
+    if isinstance(s, c_ast.Decl | c_ast.EmptyStatement):
+        return ""
+    return f"runs a {type(s).__name__} statement at line {line}"
+
+
+def _subscripts(lv: c_ast.Node) -> list[c_ast.Node]:
+    out = []
+    while isinstance(lv, c_ast.ArrayRef | c_ast.StructRef):
+        if isinstance(lv, c_ast.ArrayRef):
+            out.append(lv.subscript)
+        lv = lv.name
+    return out
+
+
+def _same(a: c_ast.Node, b: c_ast.Node) -> bool:
+    if isinstance(a, c_ast.ID) and isinstance(b, c_ast.ID):
+        return a.name == b.name
+    if isinstance(a, c_ast.ArrayRef) and isinstance(b, c_ast.ArrayRef):
+        return _same(a.name, b.name) and _same(a.subscript, b.subscript)
+    if isinstance(a, c_ast.Constant) and isinstance(b, c_ast.Constant):
+        return a.value == b.value
+    return False
+
+
+def _operands_ok(exprs_: list[c_ast.Node], written: set[str], line: int) -> str:
+    for e in exprs_:
+        reads = names_in(e)
+        clash = sorted(reads.names & written)
+        if clash:
+            return f"uses {clash[0]}, which it also updates, at line {line}"
+        bad = [c for c in reads.calls if not math_name(c)]
+        if bad:
+            return f"calls {bad[0]}() at line {line}"
+    return ""
+
+
+def updates_floating(stmt: c_ast.Node, scope: Scope) -> bool:
+    for s in _flatten(stmt):
+        for name in assigned_names(s):
+            if is_floating(scope, name, s):
+                return True
+    return False

@@ -1,0 +1,86 @@
+"""Names in pycparser expressions: what is read, what is written, of which type.
+
+Shared by the legality gate's rules (``legality``, ``critical``, ``privates``,
+``region_rules``).
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.astutil import lvalues
+from autotune.analysis.symbols import Scope
+
+FLOAT_TYPES = frozenset({"float", "double", "_Float16", "_Float32", "_Float64", "__float128"})
+
+
+def is_floating(scope: Scope, name: str, at: c_ast.Node) -> bool:
+    """Whether ``name`` (as seen from ``at``) is a floating-point scalar or array."""
+    decl, _ = scope.find_decl(name, at)
+    t = decl.type if decl is not None else None
+    for _ in range(8):
+        if isinstance(t, c_ast.TypeDecl | c_ast.ArrayDecl | c_ast.PtrDecl):
+            t = t.type
+        elif isinstance(t, c_ast.IdentifierType):
+            names = set(t.names)
+            if names & FLOAT_TYPES:
+                return True
+            alias = scope.info.typedefs.get(t.names[-1]) if len(t.names) == 1 else None
+            if alias is None:
+                return False
+            t = getattr(alias, "type", None)
+        else:
+            return False
+    return False
+
+
+def call_name(node: c_ast.FuncCall) -> str | None:
+    return node.name.name if isinstance(node.name, c_ast.ID) else None
+
+
+def written_root(lv: c_ast.Node) -> str | None:
+    """``a[i][j]``, ``s.x``, ``*p`` -> the variable written (``a``, ``s``, ``p``)."""
+    while True:
+        if isinstance(lv, c_ast.ID):
+            return lv.name
+        if isinstance(lv, c_ast.ArrayRef):
+            lv = lv.name
+        elif isinstance(lv, c_ast.StructRef):
+            lv = lv.name
+        elif isinstance(lv, c_ast.UnaryOp) and lv.op == "*":
+            lv = lv.expr
+        elif isinstance(lv, c_ast.Cast):
+            lv = lv.expr
+        else:
+            return None
+
+
+class NameReads(c_ast.NodeVisitor):
+    """Every identifier an expression mentions, and whether it calls anything."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.calls: list[str] = []
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        self.names.add(node.name)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        self.calls.append(call_name(node) or "(function pointer)")
+        if node.args is not None:
+            self.visit(node.args)
+
+    def visit_StructRef(self, node: c_ast.StructRef) -> None:
+        self.visit(node.name)  # the field name is not a variable
+
+
+def names_in(node: c_ast.Node | None) -> NameReads:
+    reads = NameReads()
+    if node is not None:
+        reads.visit(node)
+    return reads
+
+
+def assigned_names(s: c_ast.Node) -> set[str]:
+    """Root names of everything ``s`` assigns."""
+    return {n for n in map(written_root, lvalues(s)) if n}
