@@ -16,7 +16,9 @@ visible:
 
 Floating-point reductions are legal but reassociate: they are noted so that
 verification compares with a visible tolerance. Each rule reports a reason
-in words (``analyze`` prints it); see docs/analysis.md.
+in words (``analyze`` prints it); see docs/analysis.md. The rules on critical
+sections live in ``critical``, those on private and shared scalars in
+``privates``, the parallel region's in ``region_rules``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import walk
 from autotune.analysis.critical import critical_order, updates_floating
-from autotune.analysis.names import call_name, is_floating, names_in, written_root
+from autotune.analysis.names import call_name, is_floating, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.privates import carried_privates, racy_scalars
 from autotune.analysis.symbols import Scope
