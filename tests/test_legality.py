@@ -89,3 +89,30 @@ def test_exhaustive_tune_finds_no_wrong_output(name, env, capsys):
                 assert v["threads"] is None
             if "schedule" in kept:
                 assert v["schedule"] is None
+
+
+def test_the_gate_also_judges_loops_sized_at_run_time(tmp_path):
+    """A loop whose size only a profile run knows still gets the gate's verdict, so a
+    stored variant can never be applied to it past the gate."""
+    from autotune.errors import UserError
+    from autotune.frontend import analyze_file
+    from autotune.variants.apply import apply_variants
+    from autotune.variants.space import Variant
+
+    src = tmp_path / "p.c"
+    src.write_text("""#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 10;
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        printf("%d\\n", i);
+    return 0;
+}
+""")
+    (loop,) = analyze_file(str(src)).loops
+    assert not loop.tunable and not loop.only_size_unknown
+    assert "printf" in loop.reason and set(loop.kept) == {"schedule", "threads"}
+    with pytest.raises(UserError, match="not tunable"):
+        apply_variants(src.read_text(), [(loop, Variant("dynamic", 1, None))])

@@ -190,3 +190,31 @@ def test_sizes_read_from_standard_input(env, capsys):
         with open(data, "rb") as fh:
             outs.append(subprocess.run([str(env / name)], stdin=fh, capture_output=True).stdout)
     assert outs[0] == outs[1] and outs[0].startswith(b"axpy")
+
+
+def test_build_hook_applies_a_variant_tuned_with_a_profile(tmp_path, capsys):
+    """Apply mode has no arguments to profile with: a stored variant of a loop sized at
+    run time is still compiled (the gate's verdicts hold), not refused."""
+    from buildhook_support import (
+        by_source,
+        hook_env,
+        report,
+        run,
+        save_choices,
+        symbols,
+        warnings_in,
+        wrapper_exe,
+    )
+
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    shutil.copy(DATA / "heat_flags.c", proj / "heat.c")
+    env = hook_env(tmp_path, AUTOTUNE_MODE="apply")
+    db = Path(env["AUTOTUNE_DB"])
+    save_choices(db, proj / "heat.c", {}, "dynamic,8,t-")
+    build = run([wrapper_exe(), "gcc", "-O2", "-fopenmp", "-c", "heat.c"], proj, env)
+    assert warnings_in(build.stderr) == [], build.stderr
+    assert "GOMP_loop_nonmonotonic_dynamic" in symbols(
+        proj / "heat.o"
+    ) or "GOMP_loop_dynamic" in symbols(proj / "heat.o")
+    assert by_source(report(db, capsys))["heat.c"]["used"] == "tuned"

@@ -35,7 +35,7 @@ def apply_gate(
 ) -> None:
     """Fill ``kept`` and ``reassociates`` of every record; untune what has nothing left."""
     for found, record in pairs:
-        if found.for_node is None or not record.tunable:
+        if found.for_node is None or not (record.tunable or record.only_size_unknown):
             continue
         d = found.directive
         scope = Scope(found.func, ast)
@@ -74,11 +74,13 @@ def apply_gate(
         members = [by_node[k] for k in facts.members if k in by_node]
         # every loop of the region must allow it: one that prints, or uses thread ids,
         # would see the region's new thread count too
-        if all(r.tunable and not _order_kept(r) for r in members):
+        if all((r.tunable or r.only_size_unknown) and not _order_kept(r) for r in members):
             for key in facts.region_free:
                 if key in by_node:
                     by_node[key].region_threads = True
     for _, record in pairs:
-        if record.tunable and all(dim in record.kept for dim in DIMENSIONS):
+        if (record.tunable or record.only_size_unknown) and all(
+                dim in record.kept for dim in DIMENSIONS):
+            legal = "; ".join(dict.fromkeys(record.kept[d] for d in DIMENSIONS))
+            record.reason = "; ".join(r for r in (legal, record.reason) if r)
             record.tunable = False
-            record.reason = "; ".join(dict.fromkeys(record.kept[d] for d in DIMENSIONS))

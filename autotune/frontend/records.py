@@ -127,6 +127,16 @@ class LoopRecord:
     warnings: list[str] = field(default_factory=list)
 
     @property
+    def only_size_unknown(self) -> bool:
+        """Not tunable only because its trip count is not in the source (a profile run
+        tells it): a variant tuned with that profile may still be applied to it, as the
+        build hook does, within what the legality gate keeps."""
+        parts = [p for p in self.reason.split("; ") if p]
+        return (not self.tunable and bool(parts)
+                and all(p.startswith("trip count of the parallel loop is unknown")
+                        for p in parts))
+
+    @property
     def key(self) -> str:
         """The loop's name within one file content (``line:column``): stored runs
         and tuned choices use it with the content hash, so a file reached by

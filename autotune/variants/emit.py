@@ -28,7 +28,7 @@ def check_variant(record: LoopRecord, variant: Variant) -> None:
     loc = _location(record)
     if variant.is_baseline:
         return
-    if not record.tunable:
+    if not record.tunable and not record.only_size_unknown:
         raise EmitError(f"loop is not tunable: {record.reason or 'no reason given'}", loc)
     for dim, changed in (("schedule", variant.schedule is not None),
                          ("threads", variant.threads is not None)):
