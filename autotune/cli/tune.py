@@ -259,8 +259,8 @@ def print_confirmation(c: Confirmation, out) -> None:  # noqa: ANN001
     o = c.original
     print(f"\nwhole program (plain builds, {len(o.times_s)} run(s) of the original): "
           f"{c.decision}", file=out)
-    if c.tuned is not None and o.median_s and c.tuned.median_s:
-        print(f"  original {o.median_s:.4g} s, tuned {c.tuned.median_s:.4g} s (median wall "
-              "time of the whole program)", file=out)
+    if c.decided is not None:
+        print(f"  original {c.decided[0]:.4g} s, tuned {c.decided[1]:.4g} s (median wall "
+              "time of the whole program when it was accepted)", file=out)
     for loop_id, why in c.backed_off:
         print(f"  backed off {loop_id}: {why}", file=out)

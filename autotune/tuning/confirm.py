@@ -88,12 +88,15 @@ class Confirmation:
     backed_off: list[tuple[str, str]] = field(default_factory=list)  # (loop id, why)
     tries: list[tuple[list[str], ProgramRuns]] = field(default_factory=list)
     decision: str = ""
+    decided: tuple[float, float] | None = None  # (original, tuned) medians when accepted
 
     @property
     def speedup(self) -> float | None:
-        if self.tuned is None or not self.tuned.median_s or not self.original.median_s:
+        """Original over tuned median at the moment the tuned set was accepted (later
+        steps add original runs to interleave with; they do not change this verdict)."""
+        if self.tuned is None or self.decided is None:
             return None
-        return self.original.median_s / self.tuned.median_s
+        return self.decided[0] / self.decided[1]
 
     def to_dict(self) -> dict:
         return {
@@ -140,8 +143,13 @@ class ProgramCheck:
         )
 
     def _run(self, exe: Path, timeout: float) -> RunResult:
-        return run_program(exe, timeout_s=timeout, cwd=self.options.cwd,
-                           args=self.options.run_args, stdin=self.options.stdin)
+        return run_program(
+            exe,
+            timeout_s=timeout,
+            cwd=self.options.cwd,
+            args=self.options.run_args,
+            stdin=self.options.stdin,
+        )
 
     def _same(self, res: RunResult) -> tuple[bool, str]:
         if self.options.check == "none" or self.reference is None:
@@ -187,6 +195,7 @@ class ProgramCheck:
                 need = required_gain(result.original, runs)
                 if gain > need:
                     result.tuned, result.kept = runs, list(active)
+                    result.decided = (result.original.median_s, runs.median_s)
                     result.decision = (
                         f"the tuned program is {gain + 1:.2f}x faster than the "
                         f"original as a whole ({len(runs.times_s)} interleaved "
