@@ -242,6 +242,21 @@ def test_per_thread_uneven_split_follows_libgomp():
     assert per_thread_footprint(r, 20, "static", None) == 8  # idle threads are ignored
 
 
+def chunk_owners(n: int, p: int, schedule: str, chunk: int | None) -> list[set[int]]:
+    """Iterations each thread owns under the documented round-robin chunk hand-out
+    (guided chunks shrink as libgomp's do), computed independently of the analysis."""
+    c = chunk or 1
+    if schedule == "guided":
+        sizes, rem = [], n
+        while rem:
+            sizes.append(min(rem, max(-(-rem // p), c)))
+            rem -= sizes[-1]
+    else:
+        sizes = [min(c, n - s) for s in range(0, n, c)]
+    starts = [sum(sizes[:k]) for k in range(len(sizes))]
+    return round_robin([range(s, s + z) for s, z in zip(starts, sizes, strict=True)], p)
+
+
 def round_robin(chunks: list[range], p: int) -> list[set[int]]:
     owned = [set() for _ in range(p)]
     for k, c in enumerate(chunks):
@@ -269,16 +284,7 @@ def test_chunked_schedules_against_round_robin(schedule, chunk):
         ],
     )
     n, p = ref["trip"], 3
-    c = chunk or 1
-    if schedule == "guided":
-        sizes, rem = [], n
-        while rem:
-            sizes.append(min(rem, max(-(-rem // p), c)))
-            rem -= sizes[-1]
-    else:
-        sizes = [min(c, n - s) for s in range(0, n, c)]
-    starts = [sum(sizes[:k]) for k in range(len(sizes))]
-    owned = round_robin([range(s, s + z) for s, z in zip(starts, sizes, strict=True)], p)
+    owned = chunk_owners(n, p, schedule, chunk)
     expect = max(distinct_bytes(ref, lambda it, o=o: it in o) for o in owned)
     r = analyze(code, threads=p)
     assert per_thread_footprint(r, p, schedule, chunk) == expect
@@ -458,16 +464,7 @@ def test_triangular_rows_per_thread_against_brute_force(schedule, chunk):
 
         owned = [set(b) for b in static_blocks(n, p)]
     else:
-        c = chunk or 1
-        if schedule == "guided":
-            sizes, rem = [], n
-            while rem:
-                sizes.append(min(rem, max(-(-rem // p), c)))
-                rem -= sizes[-1]
-        else:
-            sizes = [min(c, n - s) for s in range(0, n, c)]
-        starts = [sum(sizes[:k]) for k in range(len(sizes))]
-        owned = round_robin([range(s, s + z) for s, z in zip(starts, sizes, strict=True)], p)
+        owned = chunk_owners(n, p, schedule, chunk)
     expect = max(distinct_bytes(ref, lambda it, o=o: it in o) for o in owned)
     r = analyze(code, threads=p)
     assert per_thread_footprint(r, p, schedule, chunk) == expect

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tune_support import SMALL_BUDGET
+
 from autotune.cli.main import main
 from autotune.cli.predict import _parse_epsilon
 
@@ -75,41 +77,10 @@ def test_structure_measure_plot_is_written_and_said(tmp_path, capsys, monkeypatc
 def test_tune_says_where_its_results_went(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
     db = tmp_path / "r.db"
-    rc = main(
-        [
-            "tune",
-            str(ROOT / "kernels" / "tiny.c"),
-            "--top",
-            "1",
-            "--repetitions",
-            "1",
-            "--confirm-runs",
-            "1",
-            "--db",
-            str(db),
-            "-q",
-        ]
-    )
-    assert rc == 0 and db.exists()
+    tune = ["tune", str(ROOT / "kernels" / "tiny.c"), *SMALL_BUDGET, "--db", str(db)]
+    assert main([*tune, "-q"]) == 0 and db.exists()
     assert f"runs and decisions stored in {db}" in capsys.readouterr().out
-    assert (
-        main(
-            [
-                "tune",
-                str(ROOT / "kernels" / "tiny.c"),
-                "--top",
-                "1",
-                "--repetitions",
-                "1",
-                "--confirm-runs",
-                "1",
-                "--db",
-                str(db),
-                "--json",
-            ]
-        )
-        == 0
-    )
+    assert main([*tune, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["database"] == str(db)
 
 

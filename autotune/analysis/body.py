@@ -14,7 +14,6 @@ caller's arrays); other calls are warned about.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -25,6 +24,7 @@ from autotune.analysis.astutil import decl_ids, deref_as_arrayref, written_names
 from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.ops import BINOP_KIND, math_name
+from autotune.analysis.profiled import ProfiledValues
 from autotune.analysis.symbols import ArrayInfo, Scope, _params, struct_member_type
 from autotune.analysis.tripcount import Header, NotCanonical, parse_header
 
@@ -84,28 +84,10 @@ class Ctx:
     depth: int = 0
 
 
-def names_of(node: c_ast.Node) -> set[str]:
-    """Identifiers an expression mentions (struct field names excluded)."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.ID):
-            out.add(n.name)
-        elif isinstance(n, c_ast.StructRef):
-            stack.append(n.name)
-            continue
-        stack.extend(c for _, c in n.children())
-    return out
-
-
 class Walker:
     """Builds the LoopNode tree and collects what makes a loop non-tunable."""
 
     def __init__(self, region: c_ast.Node, profiled: dict[str, int] | None = None) -> None:
-        # values measured at the loop's entry by a profile run: C expression text -> value
-        self.profiled = dict(profiled or {})
-        self.used_profile: set[str] = set()
         self.warnings: list[str] = []
         self.thread_api: list[str] = []
         self.referenced: set[str] = set()
@@ -117,6 +99,8 @@ class Walker:
         self.region_decls: set[int] = decl_ids(region)
         self.region_writes: set[str] = written_names(region)
         self.region = region
+        # values measured at the loop's entry by a profile run (run-time sizes)
+        self.profiled = ProfiledValues(profiled, self.region_writes)
 
     def warn(self, text: str) -> None:
         if text not in self.warnings:
@@ -144,36 +128,8 @@ class Walker:
         return ctx.scope.constant(name, at)
 
     def build(self, ctx: Ctx, node: c_ast.Node, at: c_ast.Node) -> Expr:
-        if self.profiled:
-            node = self._with_profile(node)
+        node = self.profiled.substitute(node)
         return exprs.build(node, lambda n: self.resolve(ctx, n, at), ctx.scope.sizeof)
-
-    def _with_profile(self, node: c_ast.Node) -> c_ast.Node:
-        """``node`` with every sub-expression the profile run measured as its value.
-
-        Only what the loop nest does not write is replaced (a value read at the
-        loop's entry holds for the whole loop only then); the AST is not changed.
-        """
-        text = exprs.to_c_node(node)
-        if text in self.profiled and not (names_of(node) & self.region_writes):
-            self.used_profile.add(text)
-            return c_ast.Constant("long long", str(self.profiled[text]), node.coord)
-        children = dict(node.children())
-        if not children:
-            return node
-        changed = {name: self._with_profile(child) for name, child in children.items()}
-        if all(changed[n] is children[n] for n in children):
-            return node
-        clone = copy.copy(node)
-        for name, child in changed.items():
-            if "[" in name:  # a list member (ExprList.exprs[0]): rebuild the list
-                attr, idx = name[:-1].split("[")
-                items = list(getattr(clone, attr))
-                items[int(idx)] = child
-                setattr(clone, attr, items)
-            else:
-                setattr(clone, name, child)
-        return clone
 
     # ---- loops ---------------------------------------------------------------
     def loop(self, node: c_ast.For, ctx: Ctx,

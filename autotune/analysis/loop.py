@@ -75,9 +75,9 @@ def analyze_loop(record: LoopRecord, for_node: c_ast.For, enclosing: list[c_ast.
         reasons.append(f"uses threadprivate data: {', '.join(tp)}")
     record.nest_locals = sorted({n.name for n in walk(for_node.stmt)
                                  if isinstance(n, c_ast.Decl) and n.name})
-    if walker.used_profile:
+    if walker.profiled.used:
         record.facts = "profile"
-        record.profile["used"] = sorted(walker.used_profile)
+        record.profile["used"] = sorted(walker.profiled.used)
     elif trip is None:
         record.facts = "unknown"
     if reasons:

@@ -68,7 +68,7 @@ class BuildOptions:
             "defines": {k: self.defines[k] for k in sorted(self.defines)},
             "include_dirs": [str(Path(d).resolve()) for d in self.include_dirs],
             "extra_sources": {
-                str(Path(p).resolve()): _file_hash(Path(p)) for p in self.extra_sources
+                str(Path(p).resolve()): file_hash(Path(p)) for p in self.extra_sources
             },
         }
 
@@ -108,7 +108,8 @@ def _cc_argv(cc: str) -> list[str]:
     return argv
 
 
-def _file_hash(path: Path) -> str:
+def file_hash(path: Path) -> str:
+    """SHA-256 of a file the build or the runs depend on; one user line if unreadable."""
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError as exc:
@@ -198,7 +199,7 @@ def build(source_text: str, *, cc: str = "gcc", cflags: Sequence[str] = DEFAULT_
     search = [p for p in (source_dir,) if p] + [Path(d).resolve() for d in include_dirs]
     _local_headers(source_text, source_dir or Path.cwd(), search, headers)
     for extra in extra_sources:
-        headers[str(Path(extra).resolve())] = _file_hash(Path(extra))
+        headers[str(Path(extra).resolve())] = file_hash(Path(extra))
     blob = json.dumps({
         "text": textfile.content_hash(source_text),
         "argv": argv, "version": compiler_version(cc), "deps": headers, "name": name,

@@ -124,9 +124,9 @@ def _evaluable(text: str, loop_vars: set[str]) -> bool:
 def _stdin_digest(path: str | None) -> str | None:
     if path is None:
         return None
-    from autotune.measure.sweep import textfile_digest
+    from autotune.measure.build import file_hash
 
-    return textfile_digest(path)
+    return file_hash(Path(path))
 
 
 def profile_key(req: ProfileRequest) -> str:

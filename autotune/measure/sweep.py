@@ -23,7 +23,7 @@ from typing import Any
 from autotune import textfile
 from autotune.errors import UserError
 from autotune.measure import verify
-from autotune.measure.build import BuildOptions, BuildResult
+from autotune.measure.build import BuildOptions, BuildResult, file_hash
 from autotune.measure.machine import Machine, detect_machine
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.measure.run import RunResult, run_program
@@ -112,7 +112,7 @@ class Sweep:
         flags = build.to_dict()
         flags["run_args"] = list(options.run_args)
         if options.stdin:  # what the program reads decides its runs, like its arguments
-            flags["stdin"] = textfile_digest(options.stdin)
+            flags["stdin"] = file_hash(Path(options.stdin))
         # a verdict (ok, wrong-output) holds only for the check that gave it
         flags["check"] = {"mode": options.check, "rtol": options.rtol, "atol": options.atol,
                           "ignore": list(options.ignore_lines)}
@@ -376,15 +376,6 @@ class _LoopRun:
         ignore = self.sweep._ignore
         return verify.compare_outputs(verify.drop_lines(ref, ignore),
                                       verify.drop_lines(got, ignore), o.rtol, o.atol)
-
-
-def textfile_digest(path: str) -> str:
-    """Content hash of a file the program reads (its stdin), or its name if unreadable."""
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
-    except OSError:
-        return str(path)
 
 
 def _unique(variants: Sequence[Variant]) -> list[Variant]:
