@@ -1,98 +1,129 @@
-"""Ranking quality of the power-law models, leave one kernel out.
+"""Ranking quality of the power-law models and of the sequential search.
 
-For every kernel in kernels/: measure its loops' whole default variant space
-(exhaustive sweep; runs already in the database are reused), fit the faithful
-and the extended model on the *other* kernels, rank the held-out kernel's
-variants, and compare with random choice at the same budget (K = 5).
-Prints per loop Kendall tau, mean absolute relative error, regret@1, regret@5,
-whether the true best was pruned, and the geometric means.
+Two sources of exhaustively measured loops:
 
-    python bench/ranking_quality.py [--repetitions 3] [--db PATH] [--kernels DIR]
+- ``--kernels DIR`` (default: the project's kernels/): every loop's whole
+  default variant space is measured here (runs already in the database are
+  reused); the models are then fitted leave one kernel out, so each kernel is
+  ranked by coefficients that never saw it;
+- ``--recorded DIR``: sweeps recorded on another machine (the layout of
+  ``../shared/recorded-16core``: measurements.csv, machine.txt, sources).
+  Nothing is measured; the loops are analysed for the recorded machine and
+  ranked with the shipped coefficients (or ``--coefficients FILE``).
+
+For the faithful model, the extended model, the sequential search with each
+as its prior, and random choice at the same budget (K = 5), it prints
+regret@1, regret@5 (geometric means over loops), how often the fastest was
+measured, Kendall tau, MARE before and after anchoring on the measured
+original, and the programs measured per loop. See bench/replay.py for the
+definitions.
+
+    python bench/ranking_quality.py [--recorded DIR] [--repetitions 3] [--db PATH]
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import statistics
-import zlib
+import json
+import sys
 from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from autotune.frontend import analyze_file
-from autotune.measure.build import BuildOptions
-from autotune.measure.machine import detect_machine
-from autotune.measure.store import Store
-from autotune.measure.sweep import Sweep, SweepOptions
-from autotune.models.quality import geomean_regret
-from autotune.tuning import calibrate as cal
-from autotune.variants.space import BASELINE, default_space
+import recorded  # noqa: E402
+import replay  # noqa: E402
+
+from autotune.frontend import analyze_file  # noqa: E402
+from autotune.measure.build import BuildOptions  # noqa: E402
+from autotune.measure.machine import detect_machine  # noqa: E402
+from autotune.measure.store import Store  # noqa: E402
+from autotune.measure.sweep import Sweep, SweepOptions  # noqa: E402
+from autotune.models.defaults import load_model  # noqa: E402
+from autotune.models.powerlaw import make_model  # noqa: E402
+from autotune.tuning import calibrate as cal  # noqa: E402
+from autotune.variants.space import default_space  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-K = 5
+GOALS = ("goals: regret@5 <= 2%, best found >= 80%, regret@1 <= 5%, tau >= 0.7, "
+         "MARE <= 15%")
 
 
-def random_regret(measured: list[float], k: int, trials: int = 2000, seed: int = 0) -> float:
-    """Expected regret@k of picking k variants at random (Monte Carlo)."""
-    rng = random.Random(seed)
-    best = min(measured)
-    vals = [min(rng.sample(measured, min(k, len(measured)))) / best - 1 for _ in range(trials)]
-    return statistics.fmean(vals)
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repetitions", type=int, default=3)
-    ap.add_argument("--db", default=None)
-    ap.add_argument("--kernels", default=str(ROOT / "kernels"))
-    args = ap.parse_args()
+def measured_kernels(directory: str, repetitions: int, db: str | None):  # noqa: ANN201
+    """(machine, samples, loops): every kernel loop's default space measured here."""
     machine = detect_machine()
     samples: list[cal.Sample] = []
-    with Store(args.db) as store:
-        for f in cal.kernel_files(args.kernels):
+    loops: list[tuple[str, replay.ReplayLoop]] = []
+    with Store(db) as store:
+        for f in cal.kernel_files(directory):
             unit = analyze_file(str(f), threads=machine.cores)
             for r in unit.loops:
                 if not r.tunable:
                     continue
-                sweep = Sweep(f, BuildOptions(), SweepOptions(repetitions=args.repetitions),
+                sweep = Sweep(f, BuildOptions(), SweepOptions(repetitions=repetitions),
                               store, machine=machine)
                 res = sweep.measure_loop(r, default_space(r, machine.cores))
                 print(f"measured {r.id}: {len(res.variants)} variants "
                       f"({res.runs_measured} new runs, {res.runs_resumed} reused)", flush=True)
-                for vr in [res.baseline, *res.variants]:
-                    if vr is not None and vr.ok and vr.measured_s:
-                        samples.append(cal.Sample(f.name, r, vr.variant or BASELINE,
-                                                  vr.measured_s, None))
-    result = cal.CalibrationResult()
-    cal.leave_one_kernel_out(samples, machine, result, k=K)
-    print(f"\n{'loop':34s} {'model':9s} {'tau':>6s} {'MARE':>7s} {'reg@1':>7s} {'reg@5':>7s} "
-          f"{'pruned':>6s}")
-    for h in result.held_out:
-        def pct(x: float | None) -> str:
-            return "-" if x is None else f"{x:.1%}"
-        tau = "-" if h.tau is None else f"{h.tau:.2f}"
-        print(f"{h.kernel:34s} {h.model:9s} {tau:>6s} {pct(h.mare):>7s} {pct(h.regret1):>7s} "
-              f"{pct(h.regret5):>7s} {str(h.best_pruned):>6s}")
-    by_loop: dict[str, list[float]] = {}
-    for s in samples:
-        by_loop.setdefault(s.record.id, []).append(s.wall_s)
-    rnd = [random_regret(v, K, seed=zlib.crc32(k.encode())) for k, v in by_loop.items()]
-    print("\nsummary (goals: regret@5 <= 2% geomean, best in top 5 for >= 80% of loops, "
-          "tau >= 0.6, MARE <= 10%)")
-    for name in cal.MODEL_NAMES:
-        hs = [h for h in result.held_out if h.model == name]
-        if not hs:
-            continue
-        taus = [h.tau for h in hs if h.tau is not None]
-        mares = [h.mare for h in hs if h.mare is not None]
-        in_top = [not h.best_pruned for h in hs if h.best_pruned is not None]
-        print(f"{name:9s} geomean regret@1 {geomean_regret([h.regret1 for h in hs]):.1%}  "
-              f"regret@5 {geomean_regret([h.regret5 for h in hs]):.1%}  "
-              f"best in top {K}: {np.mean(in_top):.0%}  mean tau {np.mean(taus):.2f}  "
-              f"mean MARE {np.mean(mares):.1%}")
-    print(f"random    geomean regret@5 {geomean_regret(rnd):.1%} (expected, same budget)")
-    print("seed 004 published mean abs relative error: 6.12%..52.64%, mean 20.2%")
+                if res.baseline is None or not res.baseline.ok:
+                    continue
+                times = {vr.variant: vr.measured_s for vr in res.variants
+                         if vr.ok and vr.measured_s}
+                loops.append((f.name, replay.ReplayLoop(r.id, r, res.baseline.measured_s,
+                                                        times)))
+                for v, t in [(res.baseline.variant, res.baseline.measured_s), *times.items()]:
+                    samples.append(cal.Sample(f.name, r, v, t, None))
+    return machine, samples, loops
+
+
+def kernels_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
+    machine, samples, loops = measured_kernels(args.kernels, args.repetitions, args.db)
+    scores: list[replay.LoopScore] = []
+    for kernel in sorted({k for k, _ in loops}):
+        train = [s for s in samples if s.kernel != kernel]
+        models = {}
+        for name in cal.MODEL_NAMES:
+            X, y, _, groups = cal._xy(train, machine, name, "wall")
+            models[name] = make_model(name, target="wall").fit(X, y, groups=groups)
+        for k, loop in loops:
+            if k == kernel:
+                scores += replay.replay_loop(loop, models, machine)
+    return scores
+
+
+def recorded_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
+    machine, loops = recorded.load(Path(args.recorded))
+    models = {n: load_model(n, args.coefficients) for n in cal.MODEL_NAMES}
+    scores: list[replay.LoopScore] = []
+    for lp in loops:
+        loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times)
+        scores += replay.replay_loop(loop, models, machine)
+    return scores
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--recorded", metavar="DIR", help="replay sweeps recorded elsewhere")
+    ap.add_argument("--coefficients", metavar="FILE", help="with --recorded: coefficients "
+                    "file (default: the shipped ones)")
+    ap.add_argument("--repetitions", type=int, default=3)
+    ap.add_argument("--db", default=None)
+    ap.add_argument("--kernels", default=str(ROOT / "kernels"))
+    ap.add_argument("--per-loop", action="store_true", help="also print every loop's scores")
+    ap.add_argument("--json", metavar="FILE", help="write the per-loop scores and summary")
+    args = ap.parse_args()
+    scores = recorded_mode(args) if args.recorded else kernels_mode(args)
+    if args.per_loop:
+        for s in scores:
+            print(s)
+    rows = replay.summarize(scores)
+    where = args.recorded or f"{args.kernels} (leave one kernel out, measured here)"
+    replay.print_summary(rows, f"ranking quality on {where}, budget K = {replay.K}")
+    print(GOALS)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"summary": rows,
+                                               "loops": [s.__dict__ for s in scores]},
+                                              indent=2, default=str))
+        print(f"written: {args.json}")
     return 0
 
 

@@ -1,0 +1,166 @@
+"""Model-guided sequential search: measure one variant at a time, learn from each.
+
+The power-law model ranks a loop's variants well on average, but on a given
+loop and machine it is off by a loop-specific level (the absolute time) and
+by effects it does not model (a slow core that only dynamic schedules work
+around, oversubscription that happens to win). Measuring the model's top K
+blindly spends the budget on near-duplicates of its first guess. Instead:
+
+1. the original is measured first (it anchors the level);
+2. a Gaussian process models the *residual* log(measured) - log(predicted)
+   over a few coordinates of each variant (log thread count, schedule kind,
+   relative chunk size), so its prior mean is the power-law prediction and
+   each measurement moves the predictions of similar variants;
+3. the next variant is the one with the largest expected improvement over
+   the fastest so far; the search stops at the budget, or early when no
+   remaining variant has a plausible chance (``stop_probability``) of beating
+   the fastest by ``min_gain``.
+
+Nothing here compiles or runs: ``measure`` is a callback, so the same search
+runs on real measurements (``tuning/tune.py``) and replays recorded sweeps
+(``bench/ranking_quality.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.stats import norm
+from sklearn.gaussian_process import GaussianProcessRegressor
+from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
+
+from autotune.frontend.records import LoopRecord
+from autotune.measure.machine import Machine
+from autotune.models.features import loop_features
+from autotune.variants.space import Variant
+
+# Prior variances in squared log units. The level (how far the model's absolute
+# time is off for this loop) is unknown to a factor of several; the effects the
+# model misses between variants are a few tens of percent; a median of three
+# runs is good to a few percent.
+LEVEL_VARIANCE = 4.0
+VARIANT_VARIANCE = 0.2
+NOISE_VARIANCE = 0.003
+# Length scales of the residual: a thread count that doubles (log2 units), a
+# different schedule kind (0/1 indicators), a chunk that grows by a factor of
+# the loop's trip count ** 0.5 (log of chunk over log of trip count).
+LENGTH_SCALES = (1.5, 1.0, 1.0, 0.5)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One variant as the search sees it: the model's prediction and where it lies."""
+
+    variant: Variant
+    predicted_s: float
+    coords: tuple[float, ...]
+
+
+def variant_coords(record: LoopRecord, variant: Variant, machine: Machine) -> tuple[float, ...]:
+    """(log2 threads, dynamic?, guided?, log chunk / log trip count) of a variant as run."""
+    f = loop_features(record, variant, machine)
+    span = max(1.0, math.log2(max(f.n, 2)))
+    return (math.log2(f.threads), float(f.schedule == "dynamic"), float(f.schedule == "guided"),
+            math.log2(max(f.x3_max_chunk_iters, 1.0)) / span)
+
+
+@dataclass
+class SearchStep:
+    variant: Variant
+    expected_gain: float  # expected improvement (log units) when it was chosen
+    win_probability: float  # P(it beats the fastest so far by min_gain), when chosen
+    measured_s: float | None = None  # None: it failed (crash, wrong output, ...)
+
+
+@dataclass
+class SearchResult:
+    steps: list[SearchStep] = field(default_factory=list)
+    stopped: str = ""  # why the search stopped
+    baseline_s: float | None = None
+    # predictions (s) of every candidate after anchoring on the original alone,
+    # and after every measurement (the posterior mean)
+    anchored_s: dict[Variant, float] = field(default_factory=dict)
+    posterior_s: dict[Variant, float] = field(default_factory=dict)
+
+    @property
+    def measured(self) -> list[SearchStep]:
+        return [s for s in self.steps if s.measured_s is not None]
+
+    @property
+    def best(self) -> SearchStep | None:
+        ok = self.measured
+        return min(ok, key=lambda s: s.measured_s) if ok else None
+
+
+class SequentialSearch:
+    """Chooses up to ``budget`` variants of one loop, one measurement at a time."""
+
+    def __init__(self, budget: int = 5, min_gain: float = 0.03,
+                 stop_probability: float = 0.05, level_variance: float = LEVEL_VARIANCE,
+                 variant_variance: float = VARIANT_VARIANCE,
+                 noise_variance: float = NOISE_VARIANCE,
+                 length_scales: Sequence[float] = LENGTH_SCALES) -> None:
+        if budget < 1:
+            raise ValueError("budget must be at least 1")
+        self.budget = budget
+        self.min_gain = min_gain
+        self.stop_probability = stop_probability
+        self.kernel = (ConstantKernel(level_variance, "fixed")
+                       + ConstantKernel(variant_variance, "fixed")
+                       * RBF(list(length_scales), "fixed")
+                       + WhiteKernel(noise_variance, "fixed"))
+
+    def run(self, baseline: Candidate, baseline_s: float, candidates: Sequence[Candidate],
+            measure: Callable[[Variant], float | None]) -> SearchResult:
+        """Search ``candidates`` given the original's measured time ``baseline_s``."""
+        result = SearchResult(baseline_s=baseline_s)
+        Z = np.array([c.coords for c in candidates], dtype=float).reshape(len(candidates), -1)
+        prior = np.log([max(c.predicted_s, 1e-12) for c in candidates])
+        seen_z = [np.asarray(baseline.coords, dtype=float)]
+        seen_r = [math.log(baseline_s) - math.log(max(baseline.predicted_s, 1e-12))]
+        best = math.log(baseline_s)
+        open_ = np.ones(len(candidates), dtype=bool)
+        mu = self._posterior(seen_z, seen_r, Z, prior)[0]
+        result.anchored_s = {c.variant: float(math.exp(m)) for c, m in zip(candidates, mu)}
+        while len(result.steps) < self.budget and open_.any():
+            mu, sd = self._posterior(seen_z, seen_r, Z, prior)
+            gain, p_win = _improvement(mu, sd, best, math.log1p(self.min_gain))
+            gain[~open_], p_win[~open_] = -np.inf, 0.0
+            if p_win.max() < self.stop_probability:
+                result.stopped = (f"no remaining variant has a {self.stop_probability:.0%} "
+                                  f"chance of beating the fastest by {self.min_gain:.0%}")
+                break
+            i = int(np.argmax(gain))
+            open_[i] = False
+            step = SearchStep(candidates[i].variant, float(gain[i]), float(p_win[i]))
+            step.measured_s = measure(step.variant)
+            result.steps.append(step)
+            if step.measured_s is not None and step.measured_s > 0:
+                seen_z.append(Z[i])
+                seen_r.append(math.log(step.measured_s) - prior[i])
+                best = min(best, math.log(step.measured_s))
+        if not result.stopped:
+            result.stopped = ("budget spent" if len(result.steps) >= self.budget
+                              else "every candidate measured")
+        mu = self._posterior(seen_z, seen_r, Z, prior)[0]
+        result.posterior_s = {c.variant: float(math.exp(m)) for c, m in zip(candidates, mu)}
+        return result
+
+    def _posterior(self, seen_z: list[np.ndarray], seen_r: list[float], Z: np.ndarray,
+                   prior: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Posterior mean and standard deviation of every candidate's log time."""
+        gp = GaussianProcessRegressor(self.kernel, optimizer=None)
+        gp.fit(np.vstack(seen_z), np.asarray(seen_r))
+        mean, std = gp.predict(Z, return_std=True)
+        return prior + mean, np.maximum(std, 1e-9)
+
+
+def _improvement(mu: np.ndarray, sd: np.ndarray, best: float, margin: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Expected improvement below ``best`` and P(below best - margin), in log time."""
+    z = (best - mu) / sd
+    expected = (best - mu) * norm.cdf(z) + sd * norm.pdf(z)
+    return expected, norm.cdf((best - margin - mu) / sd)

@@ -1,0 +1,184 @@
+"""Replay tuning strategies on exhaustively measured loops, offline.
+
+Every strategy starts from the measured original and may measure variants:
+what it ends with is the fastest of the original and what it measured, so
+regret = (that time) / (fastest of the original and every variant) - 1.
+
+- ``topk`` (per model): the model's first k variants (k = 1 and K);
+- ``sequential``: ``autotune.tuning.search.SequentialSearch`` with budget K,
+  its prior the model's predictions;
+- ``random``: k variants drawn at random (expected value over many draws).
+
+Also per loop, for each model: Kendall tau and mean absolute relative error
+(MARE) of its predictions over every variant, raw and after anchoring on the
+measured original (every prediction times measured/predicted original).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import zlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from autotune.frontend.records import LoopRecord
+from autotune.measure.machine import Machine
+from autotune.models.features import feature_matrix
+from autotune.models.quality import geomean_regret, kendall_tau, mean_abs_rel_error
+from autotune.tuning.search import Candidate, SequentialSearch, variant_coords
+from autotune.variants.equivalence import collapse
+from autotune.variants.space import BASELINE, Variant
+
+K = 5
+
+
+@dataclass
+class ReplayLoop:
+    name: str
+    record: LoopRecord
+    baseline_s: float
+    times: dict[Variant, float]  # every variant but the original
+
+
+@dataclass
+class LoopScore:
+    loop: str
+    method: str
+    regret1: float | None = None
+    regret5: float | None = None
+    best_found: bool | None = None  # the fastest (original included) was measured
+    tau: float | None = None
+    mare: float | None = None
+    mare_anchored: float | None = None
+    used: float = 0.0  # programs measured, the original included
+    notes: dict = field(default_factory=dict)
+
+
+def _regret(got: float, best: float) -> float:
+    return got / best - 1.0
+
+
+def model_scores(loop: ReplayLoop, model, name: str, machine: Machine, k: int = K  # noqa: ANN001
+                 ) -> tuple[LoopScore, np.ndarray, float]:
+    """Top-k scores of one model; also its predictions (variants) and the original's."""
+    variants = list(loop.times)
+    y = np.array([loop.times[v] for v in variants])
+    X, _ = feature_matrix([(loop.record, v) for v in [BASELINE, *variants]], machine,
+                          list(model.feature_names_))
+    pred = np.asarray(model.predict(X), dtype=float)
+    base_pred, pred = float(pred[0]), pred[1:]
+    best = min(loop.baseline_s, float(y.min()))
+    order = np.argsort(pred, kind="stable")
+    true_best = int(np.argmin(y))
+    score = LoopScore(loop.name, name)
+    score.regret1 = _regret(min(loop.baseline_s, float(y[order[0]])), best)
+    score.regret5 = _regret(min(loop.baseline_s, float(y[order[:k]].min())), best)
+    score.best_found = loop.baseline_s <= y.min() or true_best in set(order[:k].tolist())
+    score.tau = kendall_tau(pred, list(y))
+    score.mare = mean_abs_rel_error(pred, list(y))
+    score.mare_anchored = mean_abs_rel_error(pred * loop.baseline_s / base_pred, list(y))
+    score.used = 1 + min(k, len(variants))
+    return score, pred, base_pred
+
+
+def sequential_score(loop: ReplayLoop, pred: np.ndarray, base_pred: float, machine: Machine,
+                     k: int = K, name: str = "sequential") -> LoopScore:
+    variants = list(loop.times)
+    y = np.array([loop.times[v] for v in variants])
+    best = min(loop.baseline_s, float(y.min()))
+    cands = [Candidate(v, float(p), variant_coords(loop.record, v, machine))
+             for v, p in zip(variants, pred)]
+    base = Candidate(BASELINE, base_pred, variant_coords(loop.record, BASELINE, machine))
+    res = SequentialSearch(budget=k).run(base, loop.baseline_s, cands, loop.times.get)
+    got = [s.measured_s for s in res.measured]
+    score = LoopScore(loop.name, name)
+    score.regret1 = _regret(min([loop.baseline_s, *got[:1]]), best)
+    score.regret5 = _regret(min([loop.baseline_s, *got]), best)
+    score.best_found = min([loop.baseline_s, *got]) <= best
+    post = [res.posterior_s[v] for v in variants]
+    score.tau = kendall_tau(post, list(y))
+    score.mare = mean_abs_rel_error(post, list(y))
+    score.mare_anchored = mean_abs_rel_error([res.anchored_s[v] for v in variants], list(y))
+    score.used = 1 + len(res.steps)
+    score.notes["stopped"] = res.stopped
+    return score
+
+
+def random_score(loop: ReplayLoop, k: int = K, trials: int = 2000) -> LoopScore:
+    y = list(loop.times.values())
+    best = min(loop.baseline_s, min(y))
+    rng = random.Random(zlib.crc32(loop.name.encode()))
+    draws = [min(rng.sample(y, min(k, len(y)))) for _ in range(trials)]
+    score = LoopScore(loop.name, "random")
+    score.regret1 = statistics.fmean(_regret(min(loop.baseline_s, rng.choice(y)), best)
+                                     for _ in range(trials))
+    score.regret5 = statistics.fmean(_regret(min(loop.baseline_s, d), best) for d in draws)
+    score.best_found = None
+    score.used = 1 + min(k, len(y))
+    return score
+
+
+def replay_loop(loop: ReplayLoop, models: dict, machine: Machine, runtime: str = "libgomp",  # noqa: ANN001
+                k: int = K) -> list[LoopScore]:
+    """Every method's score on one loop; ``models`` maps a name to a fitted model.
+
+    Variants the runtime runs identically to another (or to the original) are
+    dropped first, as ``rank`` does. The sequential search is run with each
+    model as its prior.
+    """
+    keep, _ = collapse(loop.record, list(loop.times), runtime)
+    loop = ReplayLoop(loop.name, loop.record, loop.baseline_s, {v: loop.times[v] for v in keep})
+    if len(loop.times) < 2:
+        return []
+    scores = []
+    for name, model in models.items():
+        score, pred, base_pred = model_scores(loop, model, name, machine, k)
+        scores.append(score)
+        scores.append(sequential_score(loop, pred, base_pred, machine, k,
+                                       name=f"sequential({name})"))
+    scores.append(random_score(loop, k))
+    return scores
+
+
+def summarize(scores: list[LoopScore]) -> list[dict]:
+    """One row per method: geomean regrets, share of loops where the best was found, means."""
+    rows = []
+    for method in dict.fromkeys(s.method for s in scores):
+        ss = [s for s in scores if s.method == method]
+
+        def mean(attr: str, agg=np.mean) -> float | None:  # noqa: ANN001
+            vals = [getattr(s, attr) for s in ss if getattr(s, attr) is not None]
+            return float(agg(vals)) if vals else None
+
+        rows.append({
+            "method": method, "loops": len(ss),
+            "regret@1": geomean_regret([s.regret1 for s in ss]),
+            "regret@5": geomean_regret([s.regret5 for s in ss]),
+            "best found": mean("best_found"),
+            "tau": mean("tau"),
+            "MARE (median loop)": mean("mare", np.median),
+            "MARE anchored": mean("mare_anchored", np.median),
+            "measured": mean("used"),
+        })
+    return rows
+
+
+def print_summary(rows: list[dict], title: str) -> None:
+    print(f"\n{title}")
+    cols = list(rows[0])
+    print("  ".join(f"{c:>20s}" if i == 0 else f"{c:>11s}" for i, c in enumerate(cols)))
+    for r in rows:
+        cells = []
+        for c in cols:
+            v = r[c]
+            if c in ("method",):
+                cells.append(f"{v:>20s}")
+            elif v is None:
+                cells.append(f"{'-':>11s}")
+            elif c in ("tau", "measured", "loops"):
+                cells.append(f"{v:>11.2f}" if isinstance(v, float) else f"{v:>11d}")
+            else:
+                cells.append(f"{v:>11.1%}")
+        print("  ".join(cells))
