@@ -44,8 +44,7 @@ from autotune.tuning import calibrate as cal  # noqa: E402
 from autotune.variants.space import default_space  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-GOALS = ("goals: regret@5 <= 2%, best found >= 80%, regret@1 <= 5%, tau >= 0.7, "
-         "MARE <= 15%")
+GOALS = "goals: regret@5 <= 2%, best found >= 80%, regret@1 <= 5%, tau >= 0.7, MARE <= 15%"
 
 
 def measured_kernels(directory: str, repetitions: int, db: str | None):  # noqa: ANN201
@@ -59,17 +58,21 @@ def measured_kernels(directory: str, repetitions: int, db: str | None):  # noqa:
             for r in unit.loops:
                 if not r.tunable:
                     continue
-                sweep = Sweep(f, BuildOptions(), SweepOptions(repetitions=repetitions),
-                              store, machine=machine)
+                sweep = Sweep(
+                    f, BuildOptions(), SweepOptions(repetitions=repetitions), store, machine=machine
+                )
                 res = sweep.measure_loop(r, default_space(r, machine.cores))
-                print(f"measured {r.id}: {len(res.variants)} variants "
-                      f"({res.runs_measured} new runs, {res.runs_resumed} reused)", flush=True)
+                print(
+                    f"measured {r.id}: {len(res.variants)} variants "
+                    f"({res.runs_measured} new runs, {res.runs_resumed} reused)",
+                    flush=True,
+                )
                 if res.baseline is None or not res.baseline.ok:
                     continue
-                times = {vr.variant: vr.measured_s for vr in res.variants
-                         if vr.ok and vr.measured_s}
-                loops.append((f.name, replay.ReplayLoop(r.id, r, res.baseline.measured_s,
-                                                        times)))
+                times = {
+                    vr.variant: vr.measured_s for vr in res.variants if vr.ok and vr.measured_s
+                }
+                loops.append((f.name, replay.ReplayLoop(r.id, r, res.baseline.measured_s, times)))
                 for v, t in [(res.baseline.variant, res.baseline.measured_s), *times.items()]:
                     samples.append(cal.Sample(f.name, r, v, t, None))
     return machine, samples, loops
@@ -103,8 +106,11 @@ def recorded_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--recorded", metavar="DIR", help="replay sweeps recorded elsewhere")
-    ap.add_argument("--coefficients", metavar="FILE", help="with --recorded: coefficients "
-                    "file (default: the shipped ones)")
+    ap.add_argument(
+        "--coefficients",
+        metavar="FILE",
+        help="with --recorded: coefficients file (default: the shipped ones)",
+    )
     ap.add_argument("--repetitions", type=int, default=3)
     ap.add_argument("--db", default=None)
     ap.add_argument("--kernels", default=str(ROOT / "kernels"))
@@ -120,9 +126,11 @@ def main() -> int:
     replay.print_summary(rows, f"ranking quality on {where}, budget K = {replay.K}")
     print(GOALS)
     if args.json:
-        Path(args.json).write_text(json.dumps({"summary": rows,
-                                               "loops": [s.__dict__ for s in scores]},
-                                              indent=2, default=str))
+        Path(args.json).write_text(
+            json.dumps(
+                {"summary": rows, "loops": [s.__dict__ for s in scores]}, indent=2, default=str
+            )
+        )
         print(f"written: {args.json}")
     return 0
 

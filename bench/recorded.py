@@ -49,9 +49,17 @@ def recorded_machine(directory: Path) -> Machine:
     l3_bytes = int(float(l3.group(1)) * 2**20) if l3 else 32 * 2**20
     first = text.splitlines()[0].strip()
     model = re.search(r"Model name:\s*(.+)", text)
-    return Machine(cpu_model=(model.group(1).strip() if model else first), cores=cores,
-                   l1d_bytes=48 * 1024, l1d_assoc=12, l2_bytes=l2_bytes, l2_assoc=16,
-                   l3_bytes=l3_bytes, l3_assoc=16, line_bytes=64)
+    return Machine(
+        cpu_model=(model.group(1).strip() if model else first),
+        cores=cores,
+        l1d_bytes=48 * 1024,
+        l1d_assoc=12,
+        l2_bytes=l2_bytes,
+        l2_assoc=16,
+        l3_bytes=l3_bytes,
+        l3_assoc=16,
+        line_bytes=64,
+    )
 
 
 def _defines(text: str) -> dict[str, str]:
@@ -68,13 +76,18 @@ def _variant(row: dict) -> Variant:
     return Variant(row["schedule"] or None, chunk, int(row["threads"]) if row["threads"] else None)
 
 
-def load(directory: Path = DEFAULT_DIR, cores: int | None = None) -> tuple[Machine, list[RecordedLoop]]:
+def load(
+    directory: Path = DEFAULT_DIR, cores: int | None = None
+) -> tuple[Machine, list[RecordedLoop]]:
     """Every recorded loop with its analysis record (loops the front end misses are skipped)."""
     directory = Path(directory)
     machine = recorded_machine(directory)
     src = directory / "polybench"
-    rows = [r for r in csv.DictReader((directory / "measurements.csv").open())
-            if r["status"] == "ok" and r["median_s"]]
+    rows = [
+        r
+        for r in csv.DictReader((directory / "measurements.csv").open())
+        if r["status"] == "ok" and r["median_s"]
+    ]
     loops: dict[tuple[str, str, int], RecordedLoop] = {}
     units = {}
     for r in rows:
@@ -84,16 +97,19 @@ def load(directory: Path = DEFAULT_DIR, cores: int | None = None) -> tuple[Machi
             if ukey not in units:
                 path = src / r["file"]
                 try:
-                    units[ukey] = analyze_file(str(path), defines=_defines(r["defines"]),
-                                               include_dirs=[str(src / "utilities"),
-                                                             str(path.parent)],
-                                               threads=cores or machine.cores)
+                    units[ukey] = analyze_file(
+                        str(path),
+                        defines=_defines(r["defines"]),
+                        include_dirs=[str(src / "utilities"), str(path.parent)],
+                        threads=cores or machine.cores,
+                    )
                 except UserError as exc:
                     print(f"skipped {r['file']}: {exc}")
                     units[ukey] = None
             unit = units[ukey]
-            rec = None if unit is None else next(
-                (lr for lr in unit.loops if lr.line == key[2]), None)
+            rec = (
+                None if unit is None else next((lr for lr in unit.loops if lr.line == key[2]), None)
+            )
             if rec is None:
                 continue
             loops[key] = RecordedLoop(key[0], key[1], key[2], rec, float("nan"))

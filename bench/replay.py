@@ -60,13 +60,19 @@ def _regret(got: float, best: float) -> float:
     return got / best - 1.0
 
 
-def model_scores(loop: ReplayLoop, model, name: str, machine: Machine, k: int = K  # noqa: ANN001
-                 ) -> tuple[LoopScore, np.ndarray, float]:
+def model_scores(
+    loop: ReplayLoop,
+    model,
+    name: str,
+    machine: Machine,
+    k: int = K,  # noqa: ANN001
+) -> tuple[LoopScore, np.ndarray, float]:
     """Top-k scores of one model; also its predictions (variants) and the original's."""
     variants = list(loop.times)
     y = np.array([loop.times[v] for v in variants])
-    X, _ = feature_matrix([(loop.record, v) for v in [BASELINE, *variants]], machine,
-                          list(model.feature_names_))
+    X, _ = feature_matrix(
+        [(loop.record, v) for v in [BASELINE, *variants]], machine, list(model.feature_names_)
+    )
     pred = np.asarray(model.predict(X), dtype=float)
     base_pred, pred = float(pred[0]), pred[1:]
     best = min(loop.baseline_s, float(y.min()))
@@ -83,13 +89,21 @@ def model_scores(loop: ReplayLoop, model, name: str, machine: Machine, k: int = 
     return score, pred, base_pred
 
 
-def sequential_score(loop: ReplayLoop, pred: np.ndarray, base_pred: float, machine: Machine,
-                     k: int = K, name: str = "sequential") -> LoopScore:
+def sequential_score(
+    loop: ReplayLoop,
+    pred: np.ndarray,
+    base_pred: float,
+    machine: Machine,
+    k: int = K,
+    name: str = "sequential",
+) -> LoopScore:
     variants = list(loop.times)
     y = np.array([loop.times[v] for v in variants])
     best = min(loop.baseline_s, float(y.min()))
-    cands = [Candidate(v, float(p), variant_coords(loop.record, v, machine))
-             for v, p in zip(variants, pred)]
+    cands = [
+        Candidate(v, float(p), variant_coords(loop.record, v, machine))
+        for v, p in zip(variants, pred, strict=True)
+    ]
     base = Candidate(BASELINE, base_pred, variant_coords(loop.record, BASELINE, machine))
     res = SequentialSearch(budget=k).run(base, loop.baseline_s, cands, loop.times.get)
     got = [s.measured_s for s in res.measured]
@@ -112,16 +126,22 @@ def random_score(loop: ReplayLoop, k: int = K, trials: int = 2000) -> LoopScore:
     rng = random.Random(zlib.crc32(loop.name.encode()))
     draws = [min(rng.sample(y, min(k, len(y)))) for _ in range(trials)]
     score = LoopScore(loop.name, "random")
-    score.regret1 = statistics.fmean(_regret(min(loop.baseline_s, rng.choice(y)), best)
-                                     for _ in range(trials))
+    score.regret1 = statistics.fmean(
+        _regret(min(loop.baseline_s, rng.choice(y)), best) for _ in range(trials)
+    )
     score.regret5 = statistics.fmean(_regret(min(loop.baseline_s, d), best) for d in draws)
     score.best_found = None
     score.used = 1 + min(k, len(y))
     return score
 
 
-def replay_loop(loop: ReplayLoop, models: dict, machine: Machine, runtime: str = "libgomp",  # noqa: ANN001
-                k: int = K) -> list[LoopScore]:
+def replay_loop(
+    loop: ReplayLoop,
+    models: dict,
+    machine: Machine,
+    runtime: str = "libgomp",  # noqa: ANN001
+    k: int = K,
+) -> list[LoopScore]:
     """Every method's score on one loop; ``models`` maps a name to a fitted model.
 
     Variants the runtime runs identically to another (or to the original) are
@@ -136,8 +156,9 @@ def replay_loop(loop: ReplayLoop, models: dict, machine: Machine, runtime: str =
     for name, model in models.items():
         score, pred, base_pred = model_scores(loop, model, name, machine, k)
         scores.append(score)
-        scores.append(sequential_score(loop, pred, base_pred, machine, k,
-                                       name=f"sequential({name})"))
+        scores.append(
+            sequential_score(loop, pred, base_pred, machine, k, name=f"sequential({name})")
+        )
     scores.append(random_score(loop, k))
     return scores
 
@@ -148,20 +169,23 @@ def summarize(scores: list[LoopScore]) -> list[dict]:
     for method in dict.fromkeys(s.method for s in scores):
         ss = [s for s in scores if s.method == method]
 
-        def mean(attr: str, agg=np.mean) -> float | None:  # noqa: ANN001
+        def mean(attr: str, agg=np.mean, ss=ss) -> float | None:  # noqa: ANN001
             vals = [getattr(s, attr) for s in ss if getattr(s, attr) is not None]
             return float(agg(vals)) if vals else None
 
-        rows.append({
-            "method": method, "loops": len(ss),
-            "regret@1": geomean_regret([s.regret1 for s in ss]),
-            "regret@5": geomean_regret([s.regret5 for s in ss]),
-            "best found": mean("best_found"),
-            "tau": mean("tau"),
-            "MARE (median loop)": mean("mare", np.median),
-            "MARE anchored": mean("mare_anchored", np.median),
-            "measured": mean("used"),
-        })
+        rows.append(
+            {
+                "method": method,
+                "loops": len(ss),
+                "regret@1": geomean_regret([s.regret1 for s in ss]),
+                "regret@5": geomean_regret([s.regret5 for s in ss]),
+                "best found": mean("best_found"),
+                "tau": mean("tau"),
+                "MARE (median loop)": mean("mare", np.median),
+                "MARE anchored": mean("mare_anchored", np.median),
+                "measured": mean("used"),
+            }
+        )
     return rows
 
 

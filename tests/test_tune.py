@@ -79,7 +79,8 @@ def test_rank_orders_by_prediction_without_building(env, capsys):
 
 def test_tune_measures_only_top_k_plus_original(env, capsys):
     src = write(env, "stream.c", STREAM)
-    rc = main(["tune", src, "--top", "2", "--repetitions", "1", "--json", *SPACE])
+    rc = main(["tune", src, "--top", "2", "--search", "top", "--repetitions", "1", "--json",
+               *SPACE])
     assert rc == 0
     (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
     measured = [v for v in loop["variants"] if v["measured_s"] is not None]
@@ -91,6 +92,26 @@ def test_tune_measures_only_top_k_plus_original(env, capsys):
     if loop["best"] is not None:
         chosen = next(v for v in loop["variants"] if v["key"] == loop["best"]["key"])
         assert chosen["status"] == "ok" and chosen["measured_s"] < loop["baseline"]
+
+
+def test_sequential_search_measures_at_most_k_one_at_a_time(env, capsys):
+    """The default search: the original, then at most K variants, each chosen after the
+    previous one was measured; the steps are reported in the order they were taken."""
+    src = write(env, "stream.c", STREAM)
+    rc = main(["tune", src, "--top", "3", "--repetitions", "1", "--json", *SPACE])
+    assert rc == 0
+    (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
+    measured = [v for v in loop["variants"] if v["measured_s"] is not None]
+    steps = loop["search"]["steps"]
+    assert 1 <= len(steps) <= 3 and loop["measured_programs"] == 1 + len(steps)
+    assert sorted(s["key"] for s in steps) == sorted(v["key"] for v in measured)
+    assert loop["search"]["stopped"]
+    quality = loop["quality"]  # absolute error of the model, raw and anchored on the original
+    assert quality["mean_abs_rel_error"] is not None
+    assert quality["mean_abs_rel_error_anchored"] is not None
+    if loop["best"] is not None:
+        chosen = next(v for v in measured if v["key"] == loop["best"]["key"])
+        assert chosen["measured_s"] == min(v["measured_s"] for v in measured)
 
 
 def test_tune_refuses_a_loop_whose_result_depends_on_the_schedule(env, capsys):

@@ -53,7 +53,7 @@ def result(base: list[float], *variants: VariantResult) -> LoopResult:
 def test_a_failed_variant_is_never_chosen_however_fast():
     sweep = FakeSweep([result([1.0, 1.01, 1.0], vres(A, [0.1, 0.1, 0.1], "wrong-output"),
                               vres(B, [0.8, 0.81, 0.8]))])
-    res = tune_loop(sweep, ranking(), top=2)
+    res = tune_loop(sweep, ranking(), top=2, search="top")
     assert res.best.variant == B and res.speedup == 1.0 / 0.8
     assert sweep.calls == [(3, [A.key, B.key])]  # only the top 2: C pruned
     assert res.measured_programs == 3
@@ -61,25 +61,25 @@ def test_a_failed_variant_is_never_chosen_however_fast():
 
 def test_a_gain_within_the_noise_keeps_the_original():
     sweep = FakeSweep([result([1.0, 1.02, 0.99], vres(A, [0.99, 0.98, 0.985]))])
-    res = tune_loop(sweep, ranking(), top=1)
+    res = tune_loop(sweep, ranking(), top=1, search="top")
     assert res.best is None and res.speedup == 1.0 and "original kept" in res.decision
 
 
 def test_noisy_winner_is_confirmed_or_dropped_on_more_runs():
     noisy = result([1.0, 4.0, 1.1], vres(A, [0.3, 2.0, 0.4]))  # spreads far above 25%
     dropped = FakeSweep([noisy, result([1.0] * 9, vres(A, [0.99] * 9))])
-    res = tune_loop(dropped, ranking(), top=1)
+    res = tune_loop(dropped, ranking(), top=1, search="top")
     assert dropped.calls == [(3, [A.key]), (9, [A.key])]  # only the two contenders, 3x runs
     assert res.best is None and "re-measuring" in res.decision
     kept = FakeSweep([noisy, result([1.0] * 9, vres(A, [0.5] * 9))])
-    res = tune_loop(kept, ranking(), top=1)
+    res = tune_loop(kept, ranking(), top=1, search="top")
     assert res.best.variant == A and res.speedup == 2.0 and "confirmed" in res.decision
     assert kept.options.repetitions == 3  # the user's setting is restored
 
 
 def test_quiet_timings_need_no_confirmation():
     sweep = FakeSweep([result([1.0, 1.01, 1.0], vres(A, [0.5, 0.51, 0.5]))])
-    res = tune_loop(sweep, ranking(), top=1)
+    res = tune_loop(sweep, ranking(), top=1, search="top")
     assert res.best.variant == A and len(sweep.calls) == 1
 
 
@@ -87,5 +87,5 @@ def test_one_slow_outlier_does_not_veto_a_clear_gain():
     """A single 10x-slow run (common on a shared VM) must not hide a 2x gain."""
     base = [1.0, 1.01, 0.99, 1.0, 10.0, 1.02, 0.98, 1.0, 1.01]
     sweep = FakeSweep([result(base, vres(A, [0.5, 0.5, 0.51, 5.0, 0.49, 0.5, 0.5, 0.52, 0.5]))])
-    res = tune_loop(sweep, ranking(), top=1)
+    res = tune_loop(sweep, ranking(), top=1, search="top")
     assert res.best.variant == A and len(sweep.calls) == 1  # quiet by the robust measure

@@ -37,7 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_model_arguments(parser)
     g = parser.add_argument_group("tuning")
     g.add_argument("--top", type=int, default=5, metavar="K",
-                   help="measure only the model's K best predicted variants (default 5)")
+                   help="measure at most K variants besides the original (default 5)")
+    g.add_argument("--search", choices=["sequential", "top"], default="sequential",
+                   help="how the K are chosen: one at a time, each guided by the model and "
+                        "by what was measured so far, stopping early when nothing left can "
+                        "plausibly win (sequential, default); or the model's K best "
+                        "predicted, measured together (top)")
     g.add_argument("--exhaustive", action="store_true",
                    help="measure the whole space as well (experiments; reports model quality)")
     out = g.add_mutually_exclusive_group()
@@ -91,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
                 sweep.machine.cores)) * len(tunable_regions([r.record for r in rankings])))
             with Progress(planned, "tune", quiet=args.quiet or args.json) as bar:
                 sweep.on_run = lambda note: bar.advance(1, note)
-                results = [tune_loop(sweep, r, args.top, args.exhaustive) for r in rankings]
+                results = [tune_loop(sweep, r, args.top, args.exhaustive, args.search)
+                           for r in rankings]
                 source = sweep.source
                 check = ProgramCheck(path, source, build, sweep_opts, args.confirm_runs,
                                      on_run=lambda note: bar.advance(1, note))
@@ -184,6 +190,7 @@ def loop_json(r: LoopTuneResult) -> dict:
         "measured_programs": r.measured_programs,
         "compiles": r.compiles,
         "quality": r.quality.to_dict() if r.quality else None,
+        "search": r.search.to_dict() if r.search else None,
         "kept": dict(r.ranking.record.kept),
         "reassociates": list(r.ranking.record.reassociates),
         "equivalent": [e.to_dict() for e in r.ranking.equivalent],
@@ -215,17 +222,11 @@ def print_report(path: str, chosen, results: list[LoopTuneResult], written: str 
         if r.ranking.error or r.baseline is None:
             continue
         print_gate_notes(r.ranking, out)
-        rows = [["original", "-", "-", "-", r.ranking.baseline_predicted_s,
-                 r.baseline.measured_s, "1.00x", r.baseline.status]]
-        for i, v in enumerate(r.ranking.variants, 1):
-            if v.status == "pruned" and i > top:
-                continue
-            speed = (f"{r.baseline.measured_s / v.measured_s:.2f}x"
-                     if v.measured_s and r.baseline.measured_s else "-")
-            rows.append([i, v.variant.schedule, v.variant.chunk or "-", v.variant.threads,
-                         v.predicted_s, v.measured_s, speed, v.status])
-        table(["rank", "schedule", "chunk", "threads", "predicted s", "loop s (measured)",
-               "speedup", "status"], rows, out=out)
+        table(["model rank", "step", "schedule", "chunk", "threads", "predicted s",
+               "loop s (measured)", "speedup", "status"], _rows(r, top), out=out)
+        if r.search is not None:
+            print(f"sequential search: {len(r.search.steps)} step(s), stopped: "
+                  f"{r.search.stopped}", file=out)
         pruned = sum(1 for v in r.ranking.variants if v.status == "pruned")
         print(f"measured {r.measured_programs} of {len(r.ranking.variants) + 1} programs "
               f"({pruned} pruned by the model), {r.compiles} compile(s)", file=out)
@@ -235,8 +236,10 @@ def print_report(path: str, chosen, results: list[LoopTuneResult], written: str 
             mare = "-" if q.mean_abs_rel_error is None else f"{q.mean_abs_rel_error:.1%}"
             regret = ", ".join(f"regret@{k} {v:.1%}" for k, v in sorted(q.regret.items())
                                if v is not None)
+            anchored = ("" if q.mean_abs_rel_error_anchored is None else
+                        f" ({q.mean_abs_rel_error_anchored:.1%} once anchored on the original)")
             print(f"model quality on the measured variants: Kendall tau {tau}, mean abs "
-                  f"relative error {mare}{', ' + regret if regret else ''}"
+                  f"relative error {mare}{anchored}{', ' + regret if regret else ''}"
                   f"{', true best pruned' if q.best_pruned else ''}", file=out)
         for w in r.warnings or []:
             print(f"warning: {w}", file=out)
@@ -252,6 +255,26 @@ def print_report(path: str, chosen, results: list[LoopTuneResult], written: str 
         print(f"thread placement: {placement.decision}", file=out)
     if written:
         print(f"\ntuned source written to {written}", file=out)
+
+
+def _rows(r: LoopTuneResult, top: int) -> list[list]:
+    """The original, then the measured variants fastest first (so the chosen one, the
+    fastest verified, leads them), then failures, then the model's next unmeasured picks."""
+    steps = {s.variant.key: i for i, s in enumerate(r.search.steps, 1)} if r.search else {}
+    base = r.baseline.measured_s
+    rows = [["original", "-", "-", "-", "-", r.ranking.baseline_predicted_s, base, "1.00x",
+             r.baseline.status]]
+    ranked = list(enumerate(r.ranking.variants, 1))
+    ok = sorted([(i, v) for i, v in ranked if v.status == "ok" and v.measured_s],
+                key=lambda iv: iv[1].measured_s)
+    failed = [(i, v) for i, v in ranked if v.status not in ("ok", "pruned")]
+    pruned = [(i, v) for i, v in ranked if v.status == "pruned" and i <= top]
+    for i, v in ok + failed + pruned:
+        speed = f"{base / v.measured_s:.2f}x" if v.measured_s and base else "-"
+        status = "ok, chosen" if r.best is not None and v is r.best else v.status
+        rows.append([i, steps.get(v.variant.key, "-"), v.variant.schedule, v.variant.chunk or "-",
+                     v.variant.threads, v.predicted_s, v.measured_s, speed, status])
+    return rows
 
 
 def print_confirmation(c: Confirmation, out) -> None:  # noqa: ANN001

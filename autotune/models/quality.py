@@ -37,11 +37,14 @@ class QualityReport:
     regret: dict[int, float | None] = field(default_factory=dict)  # k -> regret@k
     best_pruned: bool | None = None
     exhaustive: bool = False
+    # the same error after scaling every prediction by measured / predicted
+    # original: what is left once the loop's level is known from one run
+    mean_abs_rel_error_anchored: float | None = None
 
     def to_dict(self) -> dict:
         d = asdict(self)
         d["regret"] = {str(k): v for k, v in self.regret.items()}
-        for key in ("kendall_tau", "mean_abs_rel_error"):
+        for key in ("kendall_tau", "mean_abs_rel_error", "mean_abs_rel_error_anchored"):
             if d[key] is not None and not math.isfinite(d[key]):
                 d[key] = None
         return d
@@ -114,8 +117,13 @@ def evaluate(
     k: int = 5,
     regret_ks: Sequence[int] = (1, 5),
     target: str = "wall",
+    anchor: float | None = None,
 ) -> QualityReport:
-    """Quality report for one loop: predicted and measured times of the same variants."""
+    """Quality report for one loop: predicted and measured times of the same variants.
+
+    ``anchor`` (measured / predicted time of the original) also gives the error
+    of the predictions scaled by it.
+    """
     p, m = _arrays(predicted, measured)
     n_measured = int(np.isfinite(m).sum())
     ks = sorted(set(regret_ks) | {k})
@@ -129,6 +137,8 @@ def evaluate(
         regret={kk: regret_at_k(p, m, kk) for kk in ks},
         best_pruned=best_pruned(p, m, k),
         exhaustive=n_measured == len(p),
+        mean_abs_rel_error_anchored=(None if anchor is None or not math.isfinite(anchor)
+                                     else mean_abs_rel_error(p * anchor, m)),
     )
 
 

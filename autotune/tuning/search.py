@@ -63,8 +63,12 @@ def variant_coords(record: LoopRecord, variant: Variant, machine: Machine) -> tu
     """(log2 threads, dynamic?, guided?, log chunk / log trip count) of a variant as run."""
     f = loop_features(record, variant, machine)
     span = max(1.0, math.log2(max(f.n, 2)))
-    return (math.log2(f.threads), float(f.schedule == "dynamic"), float(f.schedule == "guided"),
-            math.log2(max(f.x3_max_chunk_iters, 1.0)) / span)
+    return (
+        math.log2(f.threads),
+        float(f.schedule == "dynamic"),
+        float(f.schedule == "guided"),
+        math.log2(max(f.x3_max_chunk_iters, 1.0)) / span,
+    )
 
 
 @dataclass
@@ -85,6 +89,20 @@ class SearchResult:
     anchored_s: dict[Variant, float] = field(default_factory=dict)
     posterior_s: dict[Variant, float] = field(default_factory=dict)
 
+    def to_dict(self) -> dict:
+        return {
+            "stopped": self.stopped,
+            "steps": [
+                {
+                    "key": s.variant.key,
+                    "measured_s": s.measured_s,
+                    "expected_gain": s.expected_gain,
+                    "win_probability": s.win_probability,
+                }
+                for s in self.steps
+            ],
+        }
+
     @property
     def measured(self) -> list[SearchStep]:
         return [s for s in self.steps if s.measured_s is not None]
@@ -98,23 +116,34 @@ class SearchResult:
 class SequentialSearch:
     """Chooses up to ``budget`` variants of one loop, one measurement at a time."""
 
-    def __init__(self, budget: int = 5, min_gain: float = 0.03,
-                 stop_probability: float = 0.05, level_variance: float = LEVEL_VARIANCE,
-                 variant_variance: float = VARIANT_VARIANCE,
-                 noise_variance: float = NOISE_VARIANCE,
-                 length_scales: Sequence[float] = LENGTH_SCALES) -> None:
+    def __init__(
+        self,
+        budget: int = 5,
+        min_gain: float = 0.03,
+        stop_probability: float = 0.05,
+        level_variance: float = LEVEL_VARIANCE,
+        variant_variance: float = VARIANT_VARIANCE,
+        noise_variance: float = NOISE_VARIANCE,
+        length_scales: Sequence[float] = LENGTH_SCALES,
+    ) -> None:
         if budget < 1:
             raise ValueError("budget must be at least 1")
         self.budget = budget
         self.min_gain = min_gain
         self.stop_probability = stop_probability
-        self.kernel = (ConstantKernel(level_variance, "fixed")
-                       + ConstantKernel(variant_variance, "fixed")
-                       * RBF(list(length_scales), "fixed")
-                       + WhiteKernel(noise_variance, "fixed"))
+        self.kernel = (
+            ConstantKernel(level_variance, "fixed")
+            + ConstantKernel(variant_variance, "fixed") * RBF(list(length_scales), "fixed")
+            + WhiteKernel(noise_variance, "fixed")
+        )
 
-    def run(self, baseline: Candidate, baseline_s: float, candidates: Sequence[Candidate],
-            measure: Callable[[Variant], float | None]) -> SearchResult:
+    def run(
+        self,
+        baseline: Candidate,
+        baseline_s: float,
+        candidates: Sequence[Candidate],
+        measure: Callable[[Variant], float | None],
+    ) -> SearchResult:
         """Search ``candidates`` given the original's measured time ``baseline_s``."""
         result = SearchResult(baseline_s=baseline_s)
         Z = np.array([c.coords for c in candidates], dtype=float).reshape(len(candidates), -1)
@@ -123,15 +152,16 @@ class SequentialSearch:
         seen_r = [math.log(baseline_s) - math.log(max(baseline.predicted_s, 1e-12))]
         best = math.log(baseline_s)
         open_ = np.ones(len(candidates), dtype=bool)
-        mu = self._posterior(seen_z, seen_r, Z, prior)[0]
-        result.anchored_s = {c.variant: float(math.exp(m)) for c, m in zip(candidates, mu)}
+        result.anchored_s = self._predictions(seen_z, seen_r, Z, prior, candidates)
         while len(result.steps) < self.budget and open_.any():
             mu, sd = self._posterior(seen_z, seen_r, Z, prior)
             gain, p_win = _improvement(mu, sd, best, math.log1p(self.min_gain))
             gain[~open_], p_win[~open_] = -np.inf, 0.0
             if p_win.max() < self.stop_probability:
-                result.stopped = (f"no remaining variant has a {self.stop_probability:.0%} "
-                                  f"chance of beating the fastest by {self.min_gain:.0%}")
+                result.stopped = (
+                    f"no remaining variant has a {self.stop_probability:.0%} "
+                    f"chance of beating the fastest by {self.min_gain:.0%}"
+                )
                 break
             i = int(np.argmax(gain))
             open_[i] = False
@@ -143,14 +173,26 @@ class SequentialSearch:
                 seen_r.append(math.log(step.measured_s) - prior[i])
                 best = min(best, math.log(step.measured_s))
         if not result.stopped:
-            result.stopped = ("budget spent" if len(result.steps) >= self.budget
-                              else "every candidate measured")
-        mu = self._posterior(seen_z, seen_r, Z, prior)[0]
-        result.posterior_s = {c.variant: float(math.exp(m)) for c, m in zip(candidates, mu)}
+            result.stopped = (
+                "budget spent" if len(result.steps) >= self.budget else "every candidate measured"
+            )
+        result.posterior_s = self._predictions(seen_z, seen_r, Z, prior, candidates)
         return result
 
-    def _posterior(self, seen_z: list[np.ndarray], seen_r: list[float], Z: np.ndarray,
-                   prior: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _predictions(
+        self,
+        seen_z: list[np.ndarray],
+        seen_r: list[float],
+        Z: np.ndarray,
+        prior: np.ndarray,
+        candidates: Sequence[Candidate],
+    ) -> dict[Variant, float]:
+        mu = self._posterior(seen_z, seen_r, Z, prior)[0]
+        return {c.variant: float(math.exp(m)) for c, m in zip(candidates, mu, strict=True)}
+
+    def _posterior(
+        self, seen_z: list[np.ndarray], seen_r: list[float], Z: np.ndarray, prior: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Posterior mean and standard deviation of every candidate's log time."""
         gp = GaussianProcessRegressor(self.kernel, optimizer=None)
         gp.fit(np.vstack(seen_z), np.asarray(seen_r))
@@ -158,8 +200,9 @@ class SequentialSearch:
         return prior + mean, np.maximum(std, 1e-9)
 
 
-def _improvement(mu: np.ndarray, sd: np.ndarray, best: float, margin: float
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def _improvement(
+    mu: np.ndarray, sd: np.ndarray, best: float, margin: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Expected improvement below ``best`` and P(below best - margin), in log time."""
     z = (best - mu) / sd
     expected = (best - mu) * norm.cdf(z) + sd * norm.pdf(z)

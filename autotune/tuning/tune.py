@@ -13,10 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from autotune.measure.results import LoopResult, VariantResult
+from autotune.models.features import FeatureError
 from autotune.models.quality import QualityReport, evaluate
 from autotune.tuning.confirm import Choice, Confirmation, ProgramCheck
 from autotune.tuning.ranking import LoopRanking, RankedVariant
 from autotune.tuning.region_threads import RegionResult, tunable_regions, tune_regions
+from autotune.tuning.search import Candidate, SearchResult, SequentialSearch, variant_coords
+from autotune.variants.space import BASELINE, Variant
 
 MIN_GAIN = 0.03  # a winner must beat the original by at least 3% ...
 NOISE_SHARE = 0.5  # ... and by half the larger relative spread of the two medians
@@ -36,6 +39,7 @@ class LoopTuneResult:
     compiles: int = 0
     decision: str = ""  # one line: why this choice
     warnings: list[str] | None = None
+    search: SearchResult | None = None  # the sequential search, when it chose the variants
 
     @property
     def id(self) -> str:
@@ -60,22 +64,31 @@ def required_gain(baseline: VariantResult, best: VariantResult) -> float:
     return max(MIN_GAIN, NOISE_SHARE * max(robust_spread(baseline), robust_spread(best)))
 
 
-def tune_loop(sweep, ranking: LoopRanking, top: int, exhaustive: bool = False  # noqa: ANN001
-              ) -> LoopTuneResult:
-    """Measure the original and the top ``top`` predicted variants; pick the winner."""
+SEARCHES = ("sequential", "top")
+
+
+def tune_loop(sweep, ranking: LoopRanking, top: int, exhaustive: bool = False,  # noqa: ANN001
+              search: str = "sequential") -> LoopTuneResult:
+    """Measure the original and at most ``top`` variants; pick the winner.
+
+    ``search="sequential"`` chooses the variants one at a time, each informed by
+    what was measured so far (``tuning/search.py``); ``"top"`` measures the
+    model's first ``top`` together; ``exhaustive`` measures every variant.
+    """
     result = LoopTuneResult(ranking)
     if ranking.error:
         result.decision = f"not tuned: {ranking.error}"
         return result
-    candidates = ranking.variants if exhaustive else ranking.variants[:top]
-    measured: LoopResult = sweep.measure_loop(ranking.record, [c.variant for c in candidates])
-    if measured.skipped:
-        result.decision = f"not tuned: {measured.skipped}"
+    if search not in SEARCHES:
+        raise ValueError(f"unknown search {search!r}")
+    by_key: dict[str, VariantResult] = {}
+    if exhaustive or search == "top":
+        candidates = ranking.variants if exhaustive else ranking.variants[:top]
+        measured = sweep.measure_loop(ranking.record, [c.variant for c in candidates])
+        if not _take(result, measured, by_key):
+            return result
+    elif not _search(sweep, result, top, by_key):
         return result
-    result.baseline = measured.baseline
-    result.binaries, result.compiles = measured.binaries, measured.compiles
-    result.warnings = list(measured.warnings)
-    by_key = {vr.key: vr for vr in measured.variants}
     for rv in ranking.variants:
         vr = by_key.get(rv.variant.key)
         if vr is not None:
@@ -85,15 +98,68 @@ def tune_loop(sweep, ranking: LoopRanking, top: int, exhaustive: bool = False  #
     result.quality = evaluate([rv.predicted_s for rv in ranking.variants],
                               [rv.measured_s if rv.status == "ok" else None
                                for rv in ranking.variants], k=top,
-                              target=sweep_target(sweep))
-    contender = _fastest_ok(result)
-    confirmed = contender is not None and _remeasure_if_noisy(sweep, result, by_key, contender)
-    _choose(result, by_key, only=contender if confirmed else None)
-    if confirmed:
-        runs = len(by_key[contender.variant.key].times_s)
+                              target=sweep_target(sweep), anchor=_anchor(result))
+    raced = _race(sweep, result, by_key)
+    _choose(result, by_key)
+    if raced:
+        runs = max(len(by_key[k].times_s) for k in raced)
         result.decision += (f" (confirmed with {runs} runs each)" if result.best
                             else f" (after re-measuring with {runs} runs each)")
     return result
+
+
+def _anchor(result: LoopTuneResult) -> float | None:
+    """measured / predicted time of the original (None when either is missing)."""
+    base, pred = result.baseline, result.ranking.baseline_predicted_s
+    if base is None or not base.ok or not base.measured_s or not pred:
+        return None
+    return base.measured_s / pred
+
+
+def _take(result: LoopTuneResult, measured: LoopResult, by_key: dict[str, VariantResult]
+          ) -> bool:
+    """Record one sweep's answer; False when the loop could not be measured at all."""
+    if measured.skipped:
+        result.decision = f"not tuned: {measured.skipped}"
+        return False
+    result.baseline = measured.baseline
+    result.binaries = max(result.binaries, measured.binaries)
+    result.compiles += measured.compiles
+    result.warnings = list(dict.fromkeys([*(result.warnings or []), *measured.warnings]))
+    by_key.update({vr.key: vr for vr in measured.variants})
+    return True
+
+
+def _search(sweep, result: LoopTuneResult, budget: int,  # noqa: ANN001
+            by_key: dict[str, VariantResult]) -> bool:
+    """The sequential search: the original first, then one variant per measurement."""
+    ranking = result.ranking
+    if not _take(result, sweep.measure_loop(ranking.record, []), by_key):
+        return False
+    base = result.baseline
+    if base is None or not base.ok or not base.measured_s:
+        return True  # _choose explains it
+    machine = sweep.machine
+    try:
+        cands = [Candidate(rv.variant, rv.predicted_s,
+                           variant_coords(ranking.record, rv.variant, machine))
+                 for rv in ranking.variants]
+        origin = Candidate(BASELINE, ranking.baseline_predicted_s,
+                           variant_coords(ranking.record, BASELINE, machine))
+    except FeatureError:  # ranked without features: fall back to the model's order
+        return _take(result, sweep.measure_loop(
+            ranking.record, [rv.variant for rv in ranking.variants[:budget]]), by_key)
+
+    def measure(variant: Variant) -> float | None:
+        if not _take(result, sweep.measure_loop(ranking.record, [variant]), by_key):
+            return None
+        vr = by_key.get(variant.key)
+        return vr.measured_s if vr is not None and vr.ok and vr.measured_s else None
+
+    found = SequentialSearch(budget=budget, min_gain=MIN_GAIN).run(
+        origin, base.measured_s, cands, measure)
+    result.search = found
+    return True
 
 
 def _fastest_ok(result: LoopTuneResult) -> RankedVariant | None:
@@ -101,37 +167,59 @@ def _fastest_ok(result: LoopTuneResult) -> RankedVariant | None:
     return min(ok, key=lambda rv: rv.measured_s) if ok else None
 
 
-def _remeasure_if_noisy(sweep, result: LoopTuneResult, by_key: dict[str, VariantResult],  # noqa: ANN001
-                        contender: RankedVariant) -> bool:
-    """Give the original and the fastest variant more runs when their timings are noisy.
+def _race(sweep, result: LoopTuneResult, by_key: dict[str, VariantResult]  # noqa: ANN001
+          ) -> set[str]:
+    """Settle near-ties and noisy timings with more interleaved runs; the keys raced.
 
     On a shared VM a few runs can be 10x slow, and a median of three then
-    decides nothing. Only the two contenders get more interleaved repetitions
-    (the sweep resumes, so the runs already stored count); the choice is then
-    made between them on the larger sample. True when they were re-measured.
+    decides nothing. The original and every variant within the noise band of
+    the fastest (or the fastest alone, when its timings are noisy) get
+    ``CONFIRM_FACTOR`` times the repetitions, interleaved (stored runs count).
+    When the fastest is then one that was not raced, it is raced too, so the
+    decision is made on comparable medians and the printed table agrees with it.
     """
-    base = result.baseline
-    if base is None or not base.ok or not base.measured_s:
-        return False
-    if base.measured_s <= contender.measured_s * (1 + MIN_GAIN):
-        return False  # not even the median suggests a gain
-    if max(robust_spread(base), robust_spread(by_key[contender.variant.key])) <= CONFIRM_SPREAD:
-        return False
+    raced: set[str] = set()
+    for _ in range(3):
+        base, fastest = result.baseline, _fastest_ok(result)
+        if base is None or not base.ok or not base.measured_s or fastest is None:
+            return raced
+        if fastest.variant.key in raced:
+            return raced
+        if base.measured_s <= fastest.measured_s * (1 + MIN_GAIN) and not raced:
+            return raced  # not even the median suggests a gain
+        band = required_gain(base, by_key[fastest.variant.key])
+        near = [rv for rv in result.ranking.variants if rv.status == "ok" and rv.measured_s
+                and rv.measured_s <= fastest.measured_s * (1 + band)]
+        spread = max(robust_spread(base), *(robust_spread(by_key[rv.variant.key])
+                                            for rv in near))
+        if not raced and len(near) == 1 and spread <= CONFIRM_SPREAD:
+            return raced  # one clear, quiet winner
+        raced |= {rv.variant.key for rv in near}
+        if not _remeasure(sweep, result, by_key, sorted(raced)):
+            return raced
+    return raced
+
+
+def _remeasure(sweep, result: LoopTuneResult, by_key: dict[str, VariantResult],  # noqa: ANN001
+               keys: list[str]) -> bool:
     opts = sweep.options
     reps = opts.repetitions
     opts.repetitions = reps * CONFIRM_FACTOR
     try:
-        again: LoopResult = sweep.measure_loop(result.ranking.record, [contender.variant])
+        again: LoopResult = sweep.measure_loop(result.ranking.record,
+                                               [by_key[k].variant for k in keys])
     finally:
         opts.repetitions = reps
     if again.skipped or again.baseline is None or not again.variants:
         return False
     result.baseline = again.baseline
-    vr = again.variants[0]
-    by_key[vr.key] = vr
-    contender.measured_s, contender.status, contender.message = vr.measured_s, vr.status, \
-        vr.message
-    contender.runs = len(vr.times_s)
+    for vr in again.variants:
+        by_key[vr.key] = vr
+    for rv in result.ranking.variants:
+        vr = by_key.get(rv.variant.key)
+        if vr is not None and rv.variant.key in keys:
+            rv.measured_s, rv.status, rv.message = vr.measured_s, vr.status, vr.message
+            rv.runs = len(vr.times_s)
     return True
 
 
@@ -139,13 +227,10 @@ def sweep_target(sweep) -> str:  # noqa: ANN001
     return getattr(sweep, "target", "wall")
 
 
-def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult],
-            only: RankedVariant | None = None) -> None:
-    """Pick the fastest verified variant that beats the original beyond noise;
-    ``only`` restricts the choice to one re-measured contender."""
+def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
+    """Pick the fastest verified variant that beats the original beyond noise."""
     base = result.baseline
-    pool = [only] if only is not None else result.ranking.variants
-    ok = [rv for rv in pool if rv.status == "ok" and rv.measured_s]
+    ok = [rv for rv in result.ranking.variants if rv.status == "ok" and rv.measured_s]
     if base is None or not base.ok or not base.measured_s:
         result.decision = "original could not be measured: nothing chosen"
         return

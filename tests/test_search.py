@@ -1,0 +1,191 @@
+"""The sequential, model-guided search: budget, safety, and finding a known optimum.
+
+The loop is a real one (a triangular update parsed and analysed from C), so
+the search's coordinates and the model's predictions come from the real
+pipeline; only the measured times are scripted, which makes the optimum known.
+The end-to-end run with gcc is in test_tune.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from autotune.frontend import analyze_file
+from autotune.measure.machine import Machine
+from autotune.measure.results import LoopResult, VariantResult
+from autotune.tuning.modelchoice import choose_model
+from autotune.tuning.ranking import rank_loop
+from autotune.tuning.search import Candidate, SequentialSearch, variant_coords
+from autotune.tuning.tune import tune_loop
+from autotune.variants.space import BASELINE, Variant, default_space
+
+TRIANGULAR = r"""
+#define N 1200
+double a[N][N], x[N], y[N];
+int main(void) {
+  for (int i = 0; i < N; i++) { x[i] = i; for (int j = 0; j < N; j++) a[i][j] = i ^ j; }
+#pragma omp parallel for
+  for (int i = 0; i < N; i++) {
+    double s = 0.0;
+    for (int j = 0; j <= i; j++) s += a[i][j] * x[j];
+    y[i] = s;
+  }
+  return (int)y[N - 1] & 1;
+}
+"""
+MACHINE = Machine("test cpu", 8, 32768, 8, 1 << 20, 16, 32 << 20, 16, 64)
+
+
+@pytest.fixture(scope="module")
+def loop(tmp_path_factory):  # noqa: ANN201
+    src = tmp_path_factory.mktemp("search") / "tri.c"
+    src.write_text(TRIANGULAR)
+    (record,) = analyze_file(str(src), threads=MACHINE.cores).loops
+    ranking = rank_loop(
+        record,
+        default_space(record, MACHINE.cores),
+        choose_model(MACHINE),
+        MACHINE,
+        runtime="libgomp",
+    )
+    assert not ranking.error and len(ranking.variants) > 20
+    return record, ranking
+
+
+def scripted_times(ranking) -> dict[Variant, float]:  # noqa: ANN001
+    """A machine where the model is wrong about oversubscription, as on a many-core VM
+    where 2 threads per core won: every variant with more threads than cores runs 2.5x
+    faster than predicted, static 1.5x slower. Otherwise the model's order holds, so the
+    optimum is the model's best oversubscribed variant, which its top 5 do not contain."""
+    times = {}
+    for rv in ranking.variants:
+        v = rv.variant
+        factor = (0.4 if v.threads > MACHINE.cores else 1.0) * (
+            1.5 if v.schedule == "static" else 1.0
+        )
+        times[v] = rv.predicted_s * factor
+    return times
+
+
+def candidates(record, ranking):  # noqa: ANN001, ANN201
+    cands = [
+        Candidate(rv.variant, rv.predicted_s, variant_coords(record, rv.variant, MACHINE))
+        for rv in ranking.variants
+    ]
+    origin = Candidate(
+        BASELINE, ranking.baseline_predicted_s, variant_coords(record, BASELINE, MACHINE)
+    )
+    return origin, cands
+
+
+def test_search_finds_a_known_optimum_the_model_does_not_rank_first(loop):
+    record, ranking = loop
+    times = scripted_times(ranking)
+    optimum = min(times, key=times.get)
+    model_top5 = [rv.variant for rv in ranking.variants[:5]]
+    assert optimum not in model_top5  # the model alone would miss it with K = 5
+    origin, cands = candidates(record, ranking)
+    calls: list[Variant] = []
+
+    def measure(v: Variant) -> float:
+        calls.append(v)
+        return times[v]
+
+    original = ranking.baseline_predicted_s * 1.5  # static as written
+    found = SequentialSearch(budget=5).run(origin, original, cands, measure)
+    assert found.best.variant == optimum
+    assert len(calls) == len(set(calls)) <= 5
+    assert set(found.posterior_s) == set(times)
+
+
+def test_search_stops_early_when_nothing_left_can_win(loop):
+    """The original measured far faster than every variant is predicted, and the first
+    measurement agrees: the search stops before spending its budget."""
+    record, ranking = loop
+    origin, cands = candidates(record, ranking)
+    slow = {rv.variant: 50.0 for rv in ranking.variants}
+    found = SequentialSearch(budget=5).run(origin, 0.01, cands, slow.get)
+    assert len(found.steps) < 5 and "chance" in found.stopped
+
+
+@dataclass
+class ScriptedSweep:
+    """Answers measure_loop from scripted times, like Sweep: the original is part of
+    every answer, a variant's status comes from the script."""
+
+    times: dict[Variant, float]
+    failing: set[Variant] = field(default_factory=set)
+    baseline_s: float = 1.0
+    machine: Machine = MACHINE
+    options: object = field(default_factory=lambda: type("O", (), {"repetitions": 3})())
+    calls: list[list[Variant]] = field(default_factory=list)
+
+    def measure_loop(self, record, variants):  # noqa: ANN001
+        self.calls.append(list(variants))
+        reps = self.options.repetitions
+        b = self.baseline_s
+        base = VariantResult(BASELINE, "ok", times_s=[b] * reps, measured_s=b, spread=0.0)
+        out = []
+        for v in variants:
+            if v in self.failing:
+                out.append(VariantResult(v, "wrong-output", message="output differs"))
+            else:
+                t = self.times[v]
+                out.append(VariantResult(v, "ok", times_s=[t] * reps, measured_s=t, spread=0.0))
+        return LoopResult(record.id, base, out)
+
+
+def test_tune_spends_at_most_k_plus_one_programs_and_never_picks_a_failure(loop):
+    record, ranking = loop
+    times = scripted_times(ranking)
+    optimum = min(times, key=times.get)
+    ranking = rank_loop(
+        record,
+        default_space(record, MACHINE.cores),
+        choose_model(MACHINE),
+        MACHINE,
+        runtime="libgomp",
+    )
+    # the fastest computes a wrong result
+    sweep = ScriptedSweep(times, failing={optimum}, baseline_s=ranking.baseline_predicted_s * 1.5)
+    res = tune_loop(sweep, ranking, top=5)
+    measured = {v for call in sweep.calls for v in call}
+    assert sweep.calls[0] == [] and len(measured) <= 5  # the original first, then <= K
+    assert res.measured_programs == 1 + len(measured) <= 6
+    assert res.best is None or (
+        res.best.variant != optimum
+        and res.best.status == "ok"
+        and res.best.measured_s < sweep.baseline_s
+    )
+
+
+def test_tune_keeps_the_original_when_every_variant_is_slower(loop):
+    record, ranking = loop
+    ranking = rank_loop(
+        record,
+        default_space(record, MACHINE.cores),
+        choose_model(MACHINE),
+        MACHINE,
+        runtime="libgomp",
+    )
+    sweep = ScriptedSweep({rv.variant: 1.3 for rv in ranking.variants})
+    res = tune_loop(sweep, ranking, top=5)
+    assert res.best is None and res.speedup == 1.0 and "original kept" in res.decision
+
+
+def test_near_ties_are_raced_and_the_decision_is_the_fastest_median(loop):
+    """Two variants within the noise band of each other both get the extra runs; the
+    one chosen is the fastest of the larger samples."""
+    record, _ = loop
+    a, b = Variant("dynamic", 64, 8), Variant("guided", None, 8)
+    ranking = rank_loop(record, [a, b], choose_model(MACHINE), MACHINE, runtime="libgomp")
+    sweep = ScriptedSweep({a: 0.50, b: 0.505})
+    res = tune_loop(sweep, ranking, top=2, search="top")
+    assert sweep.calls[-1] and {v.key for v in sweep.calls[-1]} == {a.key, b.key}
+    assert res.best.variant == a and "confirmed" in res.decision
+    measured = sorted(
+        (rv for rv in ranking.variants if rv.measured_s), key=lambda rv: rv.measured_s
+    )
+    assert measured[0] is res.best
