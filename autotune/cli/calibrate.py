@@ -10,29 +10,67 @@ from pathlib import Path
 
 from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
+from autotune.tuning import calibrate as cal
 
 REPO_KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kernels", metavar="DIR", default=None,
-                        help="directory of calibration kernels (default: ./kernels, else the "
-                             "project's own kernels/)")
-    parser.add_argument("--sample", type=int, default=10, metavar="N",
-                        help="variants measured per loop (a reproducible sample; default 10; "
-                             "0 = the whole default space)")
+    parser.add_argument(
+        "--kernels",
+        metavar="DIR",
+        default=None,
+        help="directory of calibration kernels (default: ./kernels, else the "
+        "project's own kernels/)",
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=10,
+        metavar="N",
+        help="variants measured per loop (a reproducible sample with every "
+        "schedule kind and thread count; default 10, at least 4; "
+        "0 = the whole default space)",
+    )
     parser.add_argument("--repetitions", type=int, default=3, metavar="R")
+    parser.add_argument(
+        "--run-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="stop any run of a kernel after this long (default 60)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="adopt the new coefficients even if they rank held-out kernels "
+        "worse than the coefficients in use",
+    )
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
+        "--show",
+        action="store_true",
+        help="print the coefficients in use on this machine and where they came "
+        "from; measure nothing",
+    )
+    what.add_argument(
+        "--reset",
+        action="store_true",
+        help="forget this machine's calibration (back to the shipped defaults)",
+    )
     parser.add_argument("--db", metavar="PATH", help="results database (default: user cache)")
     parser.add_argument("--cc", default="gcc")
-    parser.add_argument("--save", metavar="FILE.json",
-                        help="also write the coefficients to FILE.json (the shipped-defaults "
-                             "format)")
+    parser.add_argument(
+        "--save",
+        metavar="FILE.json",
+        help="also write the coefficients to FILE.json (the shipped-defaults format)",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("-q", "--quiet", action="store_true")
 
 
 def kernels_dir(arg: str | None) -> Path:
-    for cand in ([Path(arg)] if arg else [Path("kernels"), REPO_KERNELS]):
+    for cand in [Path(arg)] if arg else [Path("kernels"), REPO_KERNELS]:
         if cand.is_dir() and any(cand.glob("*.c")):
             return cand
     raise UserError(f"no calibration kernels found in {arg or 'kernels/'}; pass --kernels DIR")
@@ -45,12 +83,18 @@ def run(args: argparse.Namespace) -> int:
     from autotune.measure.store import Store
     from autotune.measure.sweep import Sweep, SweepOptions
     from autotune.models.defaults import coefficients_document
-    from autotune.tuning import calibrate as cal
-    from autotune.tuning.modelchoice import PREFERENCE
-    from autotune.variants.space import BASELINE, default_space
+    from autotune.tuning.modelchoice import PREFERENCE, choose_model
+    from autotune.variants.space import default_space
 
-    if args.sample == 1 or args.sample < 0:
-        raise UserError("--sample must be 0 (whole space) or at least 2")
+    if args.show or args.reset:
+        return show_or_reset(args)
+    if args.sample < 0 or 0 < args.sample < cal.MIN_SAMPLE:
+        raise UserError(
+            f"--sample must be 0 (whole space) or at least {cal.MIN_SAMPLE}: fewer "
+            "variants per loop cannot separate threads, chunks and schedules"
+        )
+    if args.run_timeout <= 0:
+        raise UserError("--run-timeout must be positive")
     machine = detect_machine(args.cc)
     files = cal.kernel_files(kernels_dir(args.kernels))
     result = cal.CalibrationResult()
@@ -68,33 +112,49 @@ def run(args: argparse.Namespace) -> int:
                 space = default_space(r, machine.cores)
                 plans.append((f, r, cal.sample_space(space, args.sample or len(space), seed)))
     total = sum((len(v) + 1) * args.repetitions for _, _, v in plans)
-    with Store(args.db) as store, Progress(total, "calibrate",
-                                           quiet=args.quiet or args.json) as bar:
+    with (
+        Store(args.db) as store,
+        Progress(total, "calibrate", quiet=args.quiet or args.json) as bar,
+    ):
         for f, record, variants in plans:
-            sweep = Sweep(f, BuildOptions(cc=args.cc),
-                          SweepOptions(repetitions=args.repetitions), store, machine=machine,
-                          on_run=lambda note: bar.advance(1, note))
+            opts = SweepOptions(
+                repetitions=args.repetitions,
+                baseline_timeout_s=args.run_timeout,
+                timeout_floor_s=min(2.0, args.run_timeout),
+            )
+            sweep = Sweep(
+                f,
+                BuildOptions(cc=args.cc),
+                opts,
+                store,
+                machine=machine,
+                on_run=lambda note: bar.advance(1, note),
+            )
             try:
                 res = sweep.measure_loop(record, variants)
             except UserError as exc:
                 skipped.append(f"{record.id}: {exc}")
                 continue
-            for vr in [res.baseline, *res.variants]:
-                if vr is not None and vr.ok and vr.measured_s:
-                    cpu = sorted(vr.cpu_s)[len(vr.cpu_s) // 2] if vr.cpu_s else None
-                    result.samples.append(cal.Sample(f.name, record, vr.variant or BASELINE,
-                                                     vr.measured_s, cpu))
+            result.samples += cal.samples_of(f.name, record, res, result)
         if not result.samples:
             raise UserError("no kernel could be measured: " + "; ".join(skipped[:3]))
         cal.fit_models(result.samples, machine, result)
         cal.leave_one_kernel_out(result.samples, machine, result)
-        fp = store.add_machine(machine)
-        for (name, target), model in result.models.items():
-            store.save_model(name, fp, target, model.to_dict())
-        store.save_model(PREFERENCE, fp, "wall",
-                         {"model": result.preferred, "reason": result.reason})
+        current = choose_model(machine, store, target="wall")
+        cal.decide_adoption(result, current.model, result.samples, machine)
+        result.current["source"] = current.source
+        if result.models and (result.adopted or args.force):
+            fp = store.add_machine(machine)
+            for (name, target), model in result.models.items():
+                store.save_model(name, fp, target, model.to_dict())
+            store.save_model(
+                PREFERENCE, fp, "wall", {"model": result.preferred, "reason": result.reason}
+            )
+            if not result.adopted:
+                result.verdict += " (adopted anyway: --force)"
+            result.adopted = True
         args.db_path = str(store.path)
-    if args.save:
+    if args.save and result.models:
         doc = coefficients_document(result.models.values(), machine)
         doc["preference"] = {"model": result.preferred, "reason": result.reason}
         Path(args.save).write_text(json.dumps(doc, indent=2) + "\n")
@@ -105,34 +165,144 @@ def run(args: argparse.Namespace) -> int:
 def report(result, machine, skipped: list[str], args, out=None) -> None:  # noqa: ANN001
     out = out or sys.stdout
     if args.json:
-        dump_json({
-            "machine": machine.to_dict(),
-            "samples": len(result.samples),
-            "fit": [{"model": n, "target": t, **q, "coef": result.models[(n, t)].coefficients(),
-                     "intercept": float(result.models[(n, t)].intercept_)}
-                    for (n, t), q in result.fit_quality.items()],
-            "held_out": [h.__dict__ for h in result.held_out],
-            "preferred": result.preferred,
-            "database": getattr(args, "db_path", None),
-            "reason": result.reason,
-            "skipped": skipped,
-        }, out)
+        dump_json(
+            {
+                "machine": machine.to_dict(),
+                "samples": len(result.samples),
+                "fit": [
+                    {
+                        "model": n,
+                        "target": t,
+                        **q,
+                        "coef": result.models[(n, t)].coefficients(),
+                        "intercept": float(result.models[(n, t)].intercept_),
+                    }
+                    for (n, t), q in result.fit_quality.items()
+                ],
+                "held_out": [h.__dict__ for h in result.held_out],
+                "preferred": result.preferred,
+                "database": getattr(args, "db_path", None),
+                "reason": result.reason,
+                "refused": result.refused,
+                "stragglers_dropped": result.stragglers,
+                "noisy_variants_left_out": result.noisy,
+                "current": result.current,
+                "adopted": result.adopted,
+                "verdict": result.verdict,
+                "skipped": skipped,
+            },
+            out,
+        )
         return
-    print(f"calibrated on {machine.cpu_model} ({machine.cores} cores, fingerprint "
-          f"{machine.fingerprint}) from {len(result.samples)} measured variants", file=out)
-    rows = [[n, t, q["samples"], q["r2_log"], f"{q['mean_abs_rel_error']:.1%}"]
-            for (n, t), q in sorted(result.fit_quality.items())]
+    print(
+        f"calibrated on {machine.cpu_model} ({machine.cores} cores, fingerprint "
+        f"{machine.fingerprint}) from {len(result.samples)} measured variants",
+        file=out,
+    )
+    rows = [
+        [n, t, q["samples"], q["r2_log"], f"{q['mean_abs_rel_error']:.1%}"]
+        for (n, t), q in sorted(result.fit_quality.items())
+    ]
     table(["model", "target", "samples", "R^2 (log)", "mean abs rel error"], rows, out=out)
     print("\nleave-one-kernel-out ranking quality (wall time):", file=out)
-    rows = [[h.kernel, h.model, h.tau, None if h.mare is None else f"{h.mare:.1%}",
-             None if h.regret1 is None else f"{h.regret1:.1%}", h.best_pruned]
-            for h in result.held_out]
+    rows = [
+        [
+            h.kernel,
+            h.model,
+            h.tau,
+            None if h.mare is None else f"{h.mare:.1%}",
+            None if h.regret1 is None else f"{h.regret1:.1%}",
+            h.best_pruned,
+        ]
+        for h in result.held_out
+    ]
     table(["loop", "model", "tau", "MARE", "regret@1", "best pruned"], rows, out=out)
     print(f"\ndefault model: {result.preferred}: {result.reason}", file=out)
+    for name, why in result.refused.items():
+        print(f"not fitted: {name}: {why}", file=out)
+    if result.stragglers or result.noisy:
+        print(
+            f"left out: {result.stragglers} straggling run(s) (over "
+            f"{cal.STRAGGLER_FACTOR:g}x their variant's median), {result.noisy} variant(s) "
+            f"whose runs spread over {cal.NOISY_SPREAD:.0%}",
+            file=out,
+        )
+    print(f"new coefficients: {result.verdict}", file=out)
+    if result.current.get("source"):
+        print(
+            f"coefficients in use {'before' if result.adopted else 'and kept'}: "
+            f"{result.current['source']}",
+            file=out,
+        )
     for s in skipped:
         print(f"skipped: {s}", file=out)
     if getattr(args, "db_path", None):
-        print(f"runs and coefficients stored in {args.db_path} (machine {machine.fingerprint})",
-              file=out)
-    if args.save:
+        print(
+            f"runs {'and coefficients ' if result.adopted else ''}stored in {args.db_path} "
+            f"(machine {machine.fingerprint})",
+            file=out,
+        )
+    if args.save and result.models:
         print(f"coefficients also written to {args.save}", file=out)
+
+
+def show_or_reset(args: argparse.Namespace, out=None) -> int:  # noqa: ANN001
+    """``--show``: the coefficients in use here; ``--reset``: forget this machine's."""
+    from autotune.measure.machine import detect_machine
+    from autotune.measure.store import Store
+    from autotune.tuning.modelchoice import choose_model
+
+    out = out or sys.stdout
+    machine = detect_machine(args.cc)
+    with Store(args.db) as store:
+        if args.reset:
+            removed = store.delete_models(machine.fingerprint)
+            if args.json:
+                dump_json(
+                    {
+                        "machine": machine.fingerprint,
+                        "removed": removed,
+                        "database": str(store.path),
+                    },
+                    out,
+                )
+            else:
+                print(
+                    f"forgot {removed} calibrated model row(s) of machine "
+                    f"{machine.fingerprint} in {store.path}; rank and tune now use the "
+                    "shipped defaults",
+                    file=out,
+                )
+            return 0
+        chosen = choose_model(machine, store)
+        model = chosen.model
+        coef = model.coefficients()
+        if args.json:
+            dump_json(
+                {
+                    "machine": machine.to_dict(),
+                    "model": chosen.name,
+                    "target": chosen.target,
+                    "source": chosen.source,
+                    "why": chosen.why,
+                    "calibrated": chosen.calibrated,
+                    "coef": coef,
+                    "intercept": float(model.intercept_),
+                    "database": str(store.path),
+                },
+                out,
+            )
+            return 0
+        print(
+            f"machine {machine.cpu_model} ({machine.cores} cores, fingerprint "
+            f"{machine.fingerprint})",
+            file=out,
+        )
+        print(f"model {chosen.name}, target {chosen.target} time: {chosen.why}", file=out)
+        print(f"coefficients: {chosen.source}", file=out)
+        table(
+            ["feature", "exponent"],
+            [[k, v] for k, v in coef.items()] + [["(log intercept)", float(model.intercept_)]],
+            out=out,
+        )
+    return 0

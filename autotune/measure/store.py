@@ -116,8 +116,9 @@ class Store:
         self.path = Path(path) if path else default_db_path()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S,
-                                        isolation_level=None)
+            self.conn = sqlite3.connect(
+                str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None
+            )
             self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             self._set_wal()
             self._create_schema()
@@ -153,7 +154,8 @@ class Store:
             elif row[0] > SCHEMA_VERSION:
                 raise UserError(
                     f"{self.path}: database schema {row[0]} is newer than this autotune "
-                    f"({SCHEMA_VERSION}); use another --db")
+                    f"({SCHEMA_VERSION}); use another --db"
+                )
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -182,36 +184,44 @@ class Store:
     def add_machine(self, machine) -> str:  # noqa: ANN001 - a measure.machine.Machine
         fp = machine.fingerprint
         with self._write() as c:
-            c.execute("INSERT OR IGNORE INTO machines VALUES (?, ?, ?)",
-                      (fp, json.dumps(machine.to_dict(), sort_keys=True), time.time()))
+            c.execute(
+                "INSERT OR IGNORE INTO machines VALUES (?, ?, ?)",
+                (fp, json.dumps(machine.to_dict(), sort_keys=True), time.time()),
+            )
         return fp
 
     def machine_info(self, fingerprint: str) -> dict | None:
-        row = self.conn.execute("SELECT info FROM machines WHERE fingerprint = ?",
-                                (fingerprint,)).fetchone()
+        row = self.conn.execute(
+            "SELECT info FROM machines WHERE fingerprint = ?", (fingerprint,)
+        ).fetchone()
         return json.loads(row[0]) if row else None
 
     def add_source(self, source_hash: str, path: str) -> None:
         with self._write() as c:
-            c.execute("INSERT OR IGNORE INTO sources VALUES (?, ?, ?)",
-                      (source_hash, str(path), time.time()))
+            c.execute(
+                "INSERT OR IGNORE INTO sources VALUES (?, ?, ?)",
+                (source_hash, str(path), time.time()),
+            )
 
     def add_loop(self, source_hash: str, record) -> None:  # noqa: ANN001 - a LoopRecord
         with self._write() as c:
-            c.execute("INSERT OR REPLACE INTO loops VALUES (?, ?, ?)",
-                      (source_hash, record.key, json.dumps(record.to_dict(), default=str)))
+            c.execute(
+                "INSERT OR REPLACE INTO loops VALUES (?, ?, ?)",
+                (source_hash, record.key, json.dumps(record.to_dict(), default=str)),
+            )
 
     def loop_record(self, source_hash: str, loop_id: str) -> dict | None:
         row = self.conn.execute(
-            "SELECT record FROM loops WHERE source_hash = ? AND loop_id = ?",
-            (source_hash, loop_id)).fetchone()
+            "SELECT record FROM loops WHERE source_hash = ? AND loop_id = ?", (source_hash, loop_id)
+        ).fetchone()
         return json.loads(row[0]) if row else None
 
     def add_variants(self, source_hash: str, loop_id: str, variants) -> None:  # noqa: ANN001
         with self._write() as c:
             c.executemany(
                 "INSERT OR IGNORE INTO variants VALUES (?, ?, ?, ?, ?, ?)",
-                [(source_hash, loop_id, v.key, v.schedule, v.chunk, v.threads) for v in variants])
+                [(source_hash, loop_id, v.key, v.schedule, v.chunk, v.threads) for v in variants],
+            )
 
     # -- runs -------------------------------------------------------------
     def add_run(self, row: RunRow, replace: bool = False) -> None:
@@ -223,10 +233,12 @@ class Store:
             c.execute(
                 f"{verb} INTO runs ({', '.join(_RUN_COLS)}) "
                 f"VALUES ({', '.join('?' * len(_RUN_COLS))})",
-                [values[k] for k in _RUN_COLS])
+                [values[k] for k in _RUN_COLS],
+            )
 
-    def stored_runs(self, ctx: RunContext, variant_keys: list[str] | None = None,
-                    mode: str | None = None) -> dict[tuple[str, int], RunRow]:
+    def stored_runs(
+        self, ctx: RunContext, variant_keys: list[str] | None = None, mode: str | None = None
+    ) -> dict[tuple[str, int], RunRow]:
         """Runs already measured in this context, by (variant key, repetition)."""
         rows = self.conn.execute(
             f"SELECT {', '.join(_RUN_COLS)} FROM runs WHERE machine = ? AND source_hash = ? "
@@ -245,16 +257,29 @@ class Store:
             cur = c.executemany(
                 "DELETE FROM runs WHERE machine = ? AND source_hash = ? AND flags_key = ? "
                 "AND loop_id = ? AND mode = ? AND variant_key = ?",
-                [(ctx.machine, ctx.source_hash, ctx.flags_key, ctx.loop_id, mode, k)
-                 for k in variant_keys])
+                [
+                    (ctx.machine, ctx.source_hash, ctx.flags_key, ctx.loop_id, mode, k)
+                    for k in variant_keys
+                ],
+            )
             return cur.rowcount
 
-    def runs(self, *, machine: str | None = None, source_hash: str | None = None,
-             loop_id: str | None = None, status: str | None = None) -> list[RunRow]:
+    def runs(
+        self,
+        *,
+        machine: str | None = None,
+        source_hash: str | None = None,
+        loop_id: str | None = None,
+        status: str | None = None,
+    ) -> list[RunRow]:
         """Runs filtered by any of the given fields (for calibration and reports)."""
         where, args = [], []
-        for col, val in (("machine", machine), ("source_hash", source_hash),
-                         ("loop_id", loop_id), ("status", status)):
+        for col, val in (
+            ("machine", machine),
+            ("source_hash", source_hash),
+            ("loop_id", loop_id),
+            ("status", status),
+        ):
             if val is not None:
                 where.append(f"{col} = ?")
                 args.append(val)
@@ -267,8 +292,10 @@ class Store:
     def put_output(self, text: str) -> str:
         sha = text_sha(text)
         with self._write() as c:
-            c.execute("INSERT OR IGNORE INTO outputs VALUES (?, ?)",
-                      (sha, zlib.compress(text.encode("utf-8", "replace"))))
+            c.execute(
+                "INSERT OR IGNORE INTO outputs VALUES (?, ?)",
+                (sha, zlib.compress(text.encode("utf-8", "replace"))),
+            )
         return sha
 
     def get_output(self, sha: str | None) -> str | None:
@@ -280,8 +307,10 @@ class Store:
     # -- profile runs (run-time sizes) ----------------------------------------
     def save_profile(self, key: str, doc: dict) -> None:
         with self._write() as c:
-            c.execute("INSERT OR REPLACE INTO profiles (key, doc, created) VALUES (?, ?, ?)",
-                      (key, json.dumps(doc, sort_keys=True), time.time()))
+            c.execute(
+                "INSERT OR REPLACE INTO profiles (key, doc, created) VALUES (?, ?, ?)",
+                (key, json.dumps(doc, sort_keys=True), time.time()),
+            )
 
     def load_profile(self, key: str) -> dict | None:
         row = self.conn.execute("SELECT doc FROM profiles WHERE key = ?", (key,)).fetchone()
@@ -293,8 +322,14 @@ class Store:
             cur = c.execute(
                 "INSERT INTO models (name, machine, target, params, created) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (name, machine, target, json.dumps(params, sort_keys=True), time.time()))
+                (name, machine, target, json.dumps(params, sort_keys=True), time.time()),
+            )
             return int(cur.lastrowid)
+
+    def delete_models(self, machine: str) -> int:
+        """Forget every model calibrated for ``machine``; the number of rows removed."""
+        with self._write() as c:
+            return c.execute("DELETE FROM models WHERE machine = ?", (machine,)).rowcount
 
     def load_model(self, name: str, machine: str, target: str | None = None) -> dict | None:
         """The newest parameters saved for (name, machine[, target]), or None."""
@@ -303,27 +338,47 @@ class Store:
         if target is not None:
             sql += " AND target = ?"
             args.append(target)
-        row = self.conn.execute(sql + " ORDER BY created DESC, id DESC LIMIT 1",
-                                args).fetchone()
+        row = self.conn.execute(sql + " ORDER BY created DESC, id DESC LIMIT 1", args).fetchone()
         if row is None:
             return None
         return {"params": json.loads(row[0]), "target": row[1], "created": row[2]}
 
     # -- tuned choices (build hook, tune --apply) ----------------------------
-    def save_tuned(self, *, source_hash: str, flags_key: str, machine: str, loop_id: str,
-                   variant_key: str, baseline_s: float | None, best_s: float | None) -> None:
+    def save_tuned(
+        self,
+        *,
+        source_hash: str,
+        flags_key: str,
+        machine: str,
+        loop_id: str,
+        variant_key: str,
+        baseline_s: float | None,
+        best_s: float | None,
+    ) -> None:
         with self._write() as c:
             c.execute(
                 "INSERT OR REPLACE INTO tuned (source_hash, flags_key, machine, loop_id, "
                 "variant_key, baseline_s, best_s, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (source_hash, flags_key, machine, loop_id, variant_key, baseline_s, best_s,
-                 time.time()))
+                (
+                    source_hash,
+                    flags_key,
+                    machine,
+                    loop_id,
+                    variant_key,
+                    baseline_s,
+                    best_s,
+                    time.time(),
+                ),
+            )
 
     def tuned(self, *, source_hash: str, flags_key: str, machine: str) -> dict[str, dict]:
         """Chosen variant per loop id for one source + flags + machine."""
         rows = self.conn.execute(
             "SELECT loop_id, variant_key, baseline_s, best_s, created FROM tuned "
             "WHERE source_hash = ? AND flags_key = ? AND machine = ?",
-            (source_hash, flags_key, machine)).fetchall()
-        return {r[0]: {"variant_key": r[1], "baseline_s": r[2], "best_s": r[3],
-                       "created": r[4]} for r in rows}
+            (source_hash, flags_key, machine),
+        ).fetchall()
+        return {
+            r[0]: {"variant_key": r[1], "baseline_s": r[2], "best_s": r[3], "created": r[4]}
+            for r in rows
+        }

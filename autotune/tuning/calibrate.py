@@ -19,7 +19,7 @@ from autotune.measure.machine import Machine
 from autotune.models.features import FeatureError, feature_matrix
 from autotune.models.powerlaw import make_model
 from autotune.models.quality import evaluate, geomean_regret
-from autotune.variants.space import Variant
+from autotune.variants.space import BASELINE, Variant
 
 MODEL_NAMES = ("faithful", "extended")
 
@@ -54,21 +54,77 @@ class CalibrationResult:
     preferred: str = "extended"
     reason: str = ""
     fit_quality: dict[tuple[str, str], dict] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)  # model -> why it was not fitted
+    stragglers: int = 0  # runs dropped as stragglers
+    noisy: int = 0  # variants not used: their runs spread too much
+    current: dict[str, float] = field(default_factory=dict)  # the coefficients in use, scored
+    adopted: bool = False
+    verdict: str = ""  # why the new coefficients were (not) adopted
+
+
+MIN_SAMPLE = 4  # variants per loop: fewer cannot separate threads, chunk and schedule
+STRAGGLER_FACTOR = 5.0  # a run this many times the variant's lower median is dropped
+NOISY_SPREAD = 0.5  # a variant whose remaining runs spread more is not used
+ADOPT_TOLERANCE = 0.002  # regret@5 differences below this are a tie (tau decides)
 
 
 def sample_space(space: list[Variant], size: int, seed: int = 0) -> list[Variant]:
     """A reproducible sample, always keeping one static variant per thread count
-    so every loop anchors the thread-count exponent."""
+    (so every loop anchors the thread-count exponent) and, room permitting, one
+    variant of each other schedule kind (so the schedule factors can be fitted)."""
     if len(space) <= size:
         return list(space)
-    anchors = {}
+    anchors: dict[object, Variant] = {}
     for v in space:
         if v.schedule == "static" and v.chunk is None:
             anchors.setdefault(v.threads, v)
-    rest = [v for v in space if v not in anchors.values()]
     rng = random.Random(seed)
+    for kind in ("dynamic", "guided"):
+        kinds = [v for v in space if v.schedule == kind]
+        if kinds and len(anchors) < size:
+            anchors[kind] = rng.choice(kinds)
+    rest = [v for v in space if v not in anchors.values()]
     pick = rng.sample(rest, max(0, size - len(anchors)))
     return list(anchors.values()) + pick
+
+
+def robust_time(times: list[float]) -> tuple[float | None, int]:
+    """(median of the runs left after dropping stragglers, runs dropped).
+
+    A shared machine sometimes stalls one run for minutes; such a run says
+    nothing about the variant. Runs above STRAGGLER_FACTOR times the lower
+    median are dropped; None when what is left still spreads by more than
+    NOISY_SPREAD (the variant is then not used as data).
+    """
+    ts = sorted(t for t in times if t and t > 0)
+    if not ts:
+        return None, 0
+    low = ts[(len(ts) - 1) // 2]
+    kept = [t for t in ts if t <= STRAGGLER_FACTOR * low]
+    median = kept[len(kept) // 2]
+    if len(kept) > 1 and (kept[-1] - kept[0]) / median > NOISY_SPREAD:
+        return None, len(ts) - len(kept)
+    return median, len(ts) - len(kept)
+
+
+def unidentifiable(samples: list[Sample], machine: Machine, name: str) -> str:
+    """Why ``name`` cannot be fitted on ``samples`` ('' when it can).
+
+    Every exponent needs its feature to vary independently of the others:
+    a sample of static variants only, say, leaves the schedule factors
+    undetermined and the fit extrapolates wildly.
+    """
+    X, y, names, _ = _xy(samples, machine, name, "wall")
+    if len(y) < 2 * (len(names) + 1):
+        return f"{len(y)} measured variants, at least {2 * (len(names) + 1)} needed"
+    logs = np.log(np.where(X > 0, X, 1.0))
+    flat = [n for n, col in zip(names, logs.T, strict=True) if np.ptp(col) == 0]
+    if flat:
+        return f"{', '.join(flat)} never varied in the sample"
+    design = np.column_stack([np.ones(len(y)), logs])
+    if np.linalg.matrix_rank(design) < design.shape[1]:
+        return "features vary together in the sample (measure more variants per loop)"
+    return ""
 
 
 def _xy(samples: list[Sample], machine: Machine, name: str, target: str):  # noqa: ANN202
@@ -83,6 +139,10 @@ def _xy(samples: list[Sample], machine: Machine, name: str, target: str):  # noq
 def fit_models(samples: list[Sample], machine: Machine, result: CalibrationResult) -> None:
     for target in ("wall", "cpu"):
         for name in MODEL_NAMES:
+            why = unidentifiable(samples, machine, name)
+            if why:
+                result.refused[name] = why
+                continue
             X, y, names, groups = _xy(samples, machine, name, target)
             if len(y) < len(names) + 2:
                 continue
@@ -97,15 +157,17 @@ def fit_models(samples: list[Sample], machine: Machine, result: CalibrationResul
             }
 
 
-def leave_one_kernel_out(samples: list[Sample], machine: Machine, result: CalibrationResult,
-                         k: int = 5) -> None:
+def leave_one_kernel_out(
+    samples: list[Sample], machine: Machine, result: CalibrationResult, k: int = 5
+) -> None:
     """Fit on all kernels but one, rank the held-out kernel's measured variants."""
     kernels = sorted({s.kernel for s in samples})
-    scores: dict[str, list[HeldOut]] = {n: [] for n in MODEL_NAMES}
+    names = [n for n in MODEL_NAMES if n not in result.refused]
+    scores: dict[str, list[HeldOut]] = {n: [] for n in names}
     for held in kernels:
         train = [s for s in samples if s.kernel != held]
         test = [s for s in samples if s.kernel == held]
-        for name in MODEL_NAMES:
+        for name in names:
             try:
                 X, y, _, groups = _xy(train, machine, name, "wall")
                 model = make_model(name, target="wall").fit(X, y, groups=groups)
@@ -117,24 +179,132 @@ def leave_one_kernel_out(samples: list[Sample], machine: Machine, result: Calibr
                 if len(yt) < 2:
                     continue
                 q = evaluate(model.predict(Xt), yt, k=k)
-                h = HeldOut(loop_id, name, q.kendall_tau, q.mean_abs_rel_error,
-                            q.regret.get(1), q.regret.get(5), q.best_pruned)
+                h = HeldOut(
+                    loop_id,
+                    name,
+                    q.kendall_tau,
+                    q.mean_abs_rel_error,
+                    q.regret.get(1),
+                    q.regret.get(5),
+                    q.best_pruned,
+                )
                 result.held_out.append(h)
                 scores[name].append(h)
     summary = {}
     for name, hs in scores.items():
         taus = [h.tau for h in hs if h.tau is not None]
-        summary[name] = (geomean_regret([h.regret5 for h in hs]) or 0.0,
-                         -float(np.mean(taus)) if taus else 0.0)
-    if all(scores.values()):
+        summary[name] = (
+            geomean_regret([h.regret5 for h in hs]) or 0.0,
+            -float(np.mean(taus)) if taus else 0.0,
+        )
+    if len(names) == 1:
+        result.preferred = names[0]
+        result.reason = f"the only model the sample could fit ({', '.join(result.refused)} not)"
+    elif all(scores.values()):
         result.preferred = min(summary, key=lambda n: summary[n])
         r5, tau = summary[result.preferred]
         other = [n for n in MODEL_NAMES if n != result.preferred][0]
         o_r5, o_tau = summary[other]
-        result.reason = (f"ranked held-out kernels better (geomean regret@5 {r5:.1%} vs "
-                         f"{o_r5:.1%}, mean tau {-tau:.2f} vs {-o_tau:.2f})")
+        result.reason = (
+            f"ranked held-out kernels better (geomean regret@5 {r5:.1%} vs "
+            f"{o_r5:.1%}, mean tau {-tau:.2f} vs {-o_tau:.2f})"
+        )
     else:
         result.reason = "too few kernels to compare; extended by default"
+
+
+def held_out_score(result: CalibrationResult, name: str) -> tuple[float, float] | None:
+    """(geomean regret@5, mean tau) of ``name`` over the held-out kernels, if scored."""
+    hs = [h for h in result.held_out if h.model == name]
+    taus = [h.tau for h in hs if h.tau is not None]
+    r5 = geomean_regret([h.regret5 for h in hs])
+    if r5 is None:
+        return None
+    return r5, float(np.mean(taus)) if taus else 0.0
+
+
+def score_model(
+    model,
+    samples: list[Sample],
+    machine: Machine,
+    k: int = 5,  # noqa: ANN001
+) -> tuple[float, float] | None:
+    """(geomean regret@5, mean tau) of a fitted model ranking every sampled loop."""
+    regrets, taus = [], []
+    for loop_id in sorted({s.record.id for s in samples}):
+        rows = [s for s in samples if s.record.id == loop_id]
+        try:
+            X, y, _, _ = _xy(rows, machine, list(model.feature_names_), "wall")
+        except FeatureError:
+            continue
+        if len(y) < 2:
+            continue
+        q = evaluate(model.predict(X), y, k=k)
+        regrets.append(q.regret.get(5))
+        if q.kendall_tau is not None:
+            taus.append(q.kendall_tau)
+    r5 = geomean_regret(regrets)
+    return None if r5 is None else (r5, float(np.mean(taus)) if taus else 0.0)
+
+
+def decide_adoption(
+    result: CalibrationResult,
+    current_model,
+    samples: list[Sample],  # noqa: ANN001
+    machine: Machine,
+) -> None:
+    """Adopt the new coefficients only if they rank kernels they did not see at least
+    as well as the coefficients in use rank the same kernels.
+
+    The comparison favours the current coefficients (they may have been fitted
+    on these very kernels), so calibrating cannot make the default worse.
+    """
+    if (result.preferred, "wall") not in result.models:
+        result.verdict = "nothing was fitted: " + "; ".join(
+            f"{n}: {why}" for n, why in result.refused.items()
+        )
+        return
+    new = held_out_score(result, result.preferred)
+    cur = score_model(current_model, samples, machine) if current_model is not None else None
+    if cur is not None:
+        result.current = {"regret5": cur[0], "tau": cur[1]}
+    if new is None:
+        result.verdict = "the new coefficients could not be scored on held-out kernels"
+        return
+    if cur is None:
+        result.adopted = True
+        result.verdict = "no coefficients in use could be scored: the new ones are adopted"
+        return
+    better = new[0] < cur[0] - ADOPT_TOLERANCE or (
+        abs(new[0] - cur[0]) <= ADOPT_TOLERANCE and new[1] >= cur[1]
+    )
+    result.adopted = better
+    result.verdict = (
+        f"held-out regret@5 {new[0]:.1%} and tau {new[1]:.2f} against {cur[0]:.1%} and "
+        f"{cur[1]:.2f} for the coefficients in use: "
+        + ("adopted" if better else "not adopted, the coefficients in use stay")
+    )
+
+
+def samples_of(
+    kernel: str,
+    record: LoopRecord,
+    measured,
+    result: CalibrationResult,  # noqa: ANN001
+) -> list[Sample]:
+    """Training rows from one loop's sweep: stragglers dropped, noisy variants left out."""
+    out = []
+    for vr in [measured.baseline, *measured.variants]:
+        if vr is None or not vr.ok or not vr.times_s:
+            continue
+        wall, dropped = robust_time(list(vr.times_s))
+        result.stragglers += dropped
+        if wall is None:
+            result.noisy += 1
+            continue
+        cpu = sorted(vr.cpu_s)[len(vr.cpu_s) // 2] if vr.cpu_s else None
+        out.append(Sample(kernel, record, vr.variant or BASELINE, wall, cpu))
+    return out
 
 
 def kernel_files(directory: str | Path) -> list[Path]:
