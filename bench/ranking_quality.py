@@ -36,12 +36,13 @@ import replay  # noqa: E402
 from autotune.frontend import analyze_file  # noqa: E402
 from autotune.measure.build import BuildOptions  # noqa: E402
 from autotune.measure.machine import detect_machine  # noqa: E402
+from autotune.measure.microbench import run_microbenchmarks  # noqa: E402
 from autotune.measure.store import Store  # noqa: E402
 from autotune.measure.sweep import Sweep, SweepOptions  # noqa: E402
 from autotune.models.defaults import load_model  # noqa: E402
 from autotune.models.powerlaw import make_model  # noqa: E402
 from autotune.tuning import calibrate as cal  # noqa: E402
-from autotune.variants.space import default_space  # noqa: E402
+from autotune.variants.space import default_space, default_thread_counts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GOALS = "goals: regret@5 <= 2%, best found >= 80%, regret@1 <= 5%, tau >= 0.7, MARE <= 15%"
@@ -80,16 +81,20 @@ def measured_kernels(directory: str, repetitions: int, db: str | None):  # noqa:
 
 def kernels_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
     machine, samples, loops = measured_kernels(args.kernels, args.repetitions, args.db)
+    profile = None
+    if args.microbench:
+        profile = run_microbenchmarks(machine, default_thread_counts(machine.cores))
+        print("runtime profile:", profile.to_dict())
     scores: list[replay.LoopScore] = []
     for kernel in sorted({k for k, _ in loops}):
         train = [s for s in samples if s.kernel != kernel]
         models = {}
         for name in cal.MODEL_NAMES:
-            X, y, _, groups = cal._xy(train, machine, name, "wall")
+            X, y, _, groups = cal._xy(train, machine, name, "wall", profile)
             models[name] = make_model(name, target="wall").fit(X, y, groups=groups)
         for k, loop in loops:
             if k == kernel:
-                scores += replay.replay_loop(loop, models, machine)
+                scores += replay.replay_loop(loop, models, machine, profile=profile)
     return scores
 
 
@@ -114,6 +119,12 @@ def main() -> int:
     ap.add_argument("--repetitions", type=int, default=3)
     ap.add_argument("--db", default=None)
     ap.add_argument("--kernels", default=str(ROOT / "kernels"))
+    ap.add_argument(
+        "--microbench",
+        action="store_true",
+        help="kernels: measure the runtime "
+        "micro-benchmarks here and fit and rank with them as model inputs",
+    )
     ap.add_argument("--per-loop", action="store_true", help="also print every loop's scores")
     ap.add_argument("--json", metavar="FILE", help="write the per-loop scores and summary")
     args = ap.parse_args()

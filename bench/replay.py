@@ -25,6 +25,7 @@ import numpy as np
 
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
+from autotune.measure.microbench import RuntimeProfile
 from autotune.models.features import feature_matrix
 from autotune.models.quality import geomean_regret, kendall_tau, mean_abs_rel_error
 from autotune.tuning.search import Candidate, SequentialSearch, variant_coords
@@ -66,12 +67,16 @@ def model_scores(
     name: str,
     machine: Machine,
     k: int = K,  # noqa: ANN001
+    profile: RuntimeProfile | None = None,
 ) -> tuple[LoopScore, np.ndarray, float]:
     """Top-k scores of one model; also its predictions (variants) and the original's."""
     variants = list(loop.times)
     y = np.array([loop.times[v] for v in variants])
     X, _ = feature_matrix(
-        [(loop.record, v) for v in [BASELINE, *variants]], machine, list(model.feature_names_)
+        [(loop.record, v) for v in [BASELINE, *variants]],
+        machine,
+        list(model.feature_names_),
+        profile,
     )
     pred = np.asarray(model.predict(X), dtype=float)
     base_pred, pred = float(pred[0]), pred[1:]
@@ -141,6 +146,7 @@ def replay_loop(
     machine: Machine,
     runtime: str = "libgomp",  # noqa: ANN001
     k: int = K,
+    profile: RuntimeProfile | None = None,
 ) -> list[LoopScore]:
     """Every method's score on one loop; ``models`` maps a name to a fitted model.
 
@@ -154,7 +160,7 @@ def replay_loop(
         return []
     scores = []
     for name, model in models.items():
-        score, pred, base_pred = model_scores(loop, model, name, machine, k)
+        score, pred, base_pred = model_scores(loop, model, name, machine, k, profile)
         scores.append(score)
         scores.append(
             sequential_score(loop, pred, base_pred, machine, k, name=f"sequential({name})")

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from autotune.cli.main import main
 from autotune.frontend import analyze_file
 from autotune.measure.machine import detect_machine
+from autotune.measure.microbench import FIGURES, RuntimeProfile, run_microbenchmarks
+from autotune.measure.store import Store
 from autotune.models.defaults import load_model
-from autotune.models.features import feature_matrix
+from autotune.models.features import feature_matrix, loop_features
 from autotune.tuning import calibrate as cal
+from autotune.tuning.modelchoice import choose_model
 from autotune.variants.space import Variant, default_space
 
 KERNEL = r"""#include <stdio.h>
@@ -66,6 +71,8 @@ def test_calibrate_fits_stores_and_rank_uses_it(tmp_path, monkeypatch, capsys):
     model = load_model("faithful", save)  # the saved file is a valid coefficients file
     assert len(model.coef_) == 4 and "fitted on" in model.metadata_["label"]
     assert data["adopted"] and data["verdict"] and data["current"]["source"]
+    assert data["runtime_profile"]["by_threads"]  # the micro-benchmarks ran
+    assert choose_model(detect_machine(), Store(db)).profile is not None
     assert main(["rank", str(kdir / "light.c"), "--db", str(db)]) == 0
     assert "calibrated on this machine" in capsys.readouterr().out
     assert main(["calibrate", "--show", "--db", str(db)]) == 0
@@ -129,3 +136,43 @@ def test_new_coefficients_that_rank_worse_are_not_adopted(tmp_path):
     result.held_out = [cal.HeldOut("k.c:7", "extended", 1.0, 0.1, 0.0, 0.0, False)]
     cal.decide_adoption(result, current, samples, machine)
     assert result.adopted
+
+
+def test_microbenchmarks_measure_this_machines_runtime():
+    """The micro-benchmarks are compiled with gcc and run: every figure, sane units."""
+    machine = detect_machine()
+    profile = run_microbenchmarks(machine, [1, 2])
+    assert sorted(profile.by_threads) == [1, 2]
+    for f in profile.by_threads.values():
+        assert set(f) == set(FIGURES)
+        assert 0 < f["forkjoin_s"] < 0.01 and 0 < f["barrier_s"] < 0.01
+        assert 0 < f["op_s"] < 1e-7 and f["bandwidth_gbs"] > 0.1
+        assert 0.2 < f["static_penalty"] < 20
+    assert RuntimeProfile.from_dict(profile.to_dict()) == profile
+    assert profile.figure("forkjoin_s", 2) == profile.by_threads[2]["forkjoin_s"]
+
+
+def test_a_measured_runtime_profile_reaches_the_model_features(tmp_path):
+    """A slow core makes static's share late and dynamic chunks cost what was measured."""
+    src = tmp_path / "k.c"
+    src.write_text(KERNEL.format(n=30000, body="i * 0.5"))
+    (record,) = analyze_file(str(src), threads=2).loops
+    machine = detect_machine()
+    row = {
+        "forkjoin_s": 1e-6,
+        "barrier_s": 5e-7,
+        "dispatch_s": 1e-7,
+        "static_penalty": 2.0,
+        "bandwidth_gbs": 20.0,
+        "op_s": 1e-9,
+    }
+    profile = RuntimeProfile({1: {**row, "static_penalty": 1.0}, 2: dict(row)})
+    static, dynamic = Variant("static", None, 2), Variant("dynamic", 4, 2)
+    plain = {v: loop_features(record, v, machine) for v in (static, dynamic)}
+    fitted = {v: loop_features(record, v, machine, profile=profile) for v in (static, dynamic)}
+    assert fitted[static].imbalance == pytest.approx(2.0 * plain[static].imbalance)
+    assert fitted[dynamic].imbalance == plain[dynamic].imbalance
+    chunks = fitted[dynamic].dispatches / 2
+    work = fitted[dynamic].x2_ops_per_thread
+    expected = 1 + (chunks * 1e-7 / 1e-9 + 1e-6 / 1e-9) / work
+    assert fitted[dynamic].dispatch_overhead == pytest.approx(expected)

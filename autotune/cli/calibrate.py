@@ -41,6 +41,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop any run of a kernel after this long (default 60)",
     )
     parser.add_argument(
+        "--no-microbench",
+        action="store_true",
+        help="skip the runtime micro-benchmarks (fork/join, barrier, chunk dispatch, "
+        "slow-core penalty of static, memory bandwidth by thread count); the model then "
+        "uses nominal figures",
+    )
+    parser.add_argument(
         "--force",
         action="store_true",
         help="adopt the new coefficients even if they rank held-out kernels "
@@ -80,11 +87,11 @@ def run(args: argparse.Namespace) -> int:
     from autotune.frontend import analyze_file
     from autotune.measure.build import BuildOptions
     from autotune.measure.machine import detect_machine
+    from autotune.measure.microbench import run_microbenchmarks
     from autotune.measure.store import Store
     from autotune.measure.sweep import Sweep, SweepOptions
     from autotune.models.defaults import coefficients_document
-    from autotune.tuning.modelchoice import PREFERENCE, choose_model
-    from autotune.variants.space import default_space
+    from autotune.variants.space import default_space, default_thread_counts
 
     if args.show or args.reset:
         return show_or_reset(args)
@@ -111,11 +118,19 @@ def run(args: argparse.Namespace) -> int:
                 seed = zlib.crc32(r.id.encode())
                 space = default_space(r, machine.cores)
                 plans.append((f, r, cal.sample_space(space, args.sample or len(space), seed)))
-    total = sum((len(v) + 1) * args.repetitions for _, _, v in plans)
+    counts = [] if args.no_microbench else default_thread_counts(machine.cores)
+    total = sum((len(v) + 1) * args.repetitions for _, _, v in plans) + len(counts)
     with (
         Store(args.db) as store,
         Progress(total, "calibrate", quiet=args.quiet or args.json) as bar,
     ):
+        if counts:
+            try:
+                result.profile = run_microbenchmarks(
+                    machine, counts, args.cc, on_step=lambda note: bar.advance(1, note)
+                )
+            except UserError as exc:
+                skipped.append(f"{exc}; nominal runtime costs used")
         for f, record, variants in plans:
             opts = SweepOptions(
                 repetitions=args.repetitions,
@@ -138,21 +153,7 @@ def run(args: argparse.Namespace) -> int:
             result.samples += cal.samples_of(f.name, record, res, result)
         if not result.samples:
             raise UserError("no kernel could be measured: " + "; ".join(skipped[:3]))
-        cal.fit_models(result.samples, machine, result)
-        cal.leave_one_kernel_out(result.samples, machine, result)
-        current = choose_model(machine, store, target="wall")
-        cal.decide_adoption(result, current.model, result.samples, machine)
-        result.current["source"] = current.source
-        if result.models and (result.adopted or args.force):
-            fp = store.add_machine(machine)
-            for (name, target), model in result.models.items():
-                store.save_model(name, fp, target, model.to_dict())
-            store.save_model(
-                PREFERENCE, fp, "wall", {"model": result.preferred, "reason": result.reason}
-            )
-            if not result.adopted:
-                result.verdict += " (adopted anyway: --force)"
-            result.adopted = True
+        cal.conclude(result, machine, store, force=args.force)
         args.db_path = str(store.path)
     if args.save and result.models:
         doc = coefficients_document(result.models.values(), machine)
@@ -189,6 +190,7 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:  # noqa
                 "current": result.current,
                 "adopted": result.adopted,
                 "verdict": result.verdict,
+                "runtime_profile": result.profile.to_dict() if result.profile else None,
                 "skipped": skipped,
             },
             out,
@@ -227,6 +229,9 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:  # noqa
             f"whose runs spread over {cal.NOISY_SPREAD:.0%}",
             file=out,
         )
+    if result.profile is not None:
+        print("\nthis machine's OpenMP runtime (micro-benchmarks, median of 7 trials):", file=out)
+        print_profile(result.profile, out)
     print(f"new coefficients: {result.verdict}", file=out)
     if result.current.get("source"):
         print(
@@ -244,6 +249,34 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:  # noqa
         )
     if args.save and result.models:
         print(f"coefficients also written to {args.save}", file=out)
+
+
+def print_profile(profile, out) -> None:  # noqa: ANN001
+    rows = [
+        [
+            t,
+            f["forkjoin_s"] * 1e6,
+            f["barrier_s"] * 1e6,
+            f["dispatch_s"] * 1e9,
+            f["static_penalty"],
+            f["bandwidth_gbs"],
+        ]
+        for t, f in sorted(profile.by_threads.items())
+    ]
+    table(
+        [
+            "threads",
+            "fork/join us",
+            "barrier us",
+            "dynamic chunk ns",
+            "static slow-core x",
+            "triad GB/s",
+        ],
+        rows,
+        out=out,
+    )
+    op = profile.by_threads[min(profile.by_threads)]["op_s"]
+    print(f"one weighted operation: {op * 1e9:.3f} ns on one thread", file=out)
 
 
 def show_or_reset(args: argparse.Namespace, out=None) -> int:  # noqa: ANN001
@@ -288,6 +321,7 @@ def show_or_reset(args: argparse.Namespace, out=None) -> int:  # noqa: ANN001
                     "calibrated": chosen.calibrated,
                     "coef": coef,
                     "intercept": float(model.intercept_),
+                    "runtime_profile": chosen.profile.to_dict() if chosen.profile else None,
                     "database": str(store.path),
                 },
                 out,
@@ -305,4 +339,9 @@ def show_or_reset(args: argparse.Namespace, out=None) -> int:  # noqa: ANN001
             [[k, v] for k, v in coef.items()] + [["(log intercept)", float(model.intercept_)]],
             out=out,
         )
+        if chosen.profile is not None:
+            print("measured runtime costs the model uses:", file=out)
+            print_profile(chosen.profile, out)
+        else:
+            print("runtime costs: nominal figures (no micro-benchmarks stored)", file=out)
     return 0

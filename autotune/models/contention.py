@@ -42,8 +42,13 @@ def _stride(flat: str, var: str) -> int | None:
             return -ev(node.operand, env)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
             a, b = ev(node.left, env), ev(node.right, env)
-            return a + b if isinstance(node.op, ast.Add) else a - b if isinstance(
-                node.op, ast.Sub) else a * b
+            return (
+                a + b
+                if isinstance(node.op, ast.Add)
+                else a - b
+                if isinstance(node.op, ast.Sub)
+                else a * b
+            )
         raise ValueError("not affine")
 
     try:
@@ -71,8 +76,9 @@ def written_unit_stride_elem(record: LoopRecord) -> int | None:
     return min(sizes) if sizes else None
 
 
-def false_sharing(record: LoopRecord, schedule: str, chunk: int | None, threads: int,
-                  machine: Machine) -> float:
+def false_sharing(
+    record: LoopRecord, schedule: str, chunk: int | None, threads: int, machine: Machine
+) -> float:
     """1 + the share of a cache line that other threads' chunks write (0 = none)."""
     if threads <= 1:
         return 1.0
@@ -96,7 +102,11 @@ def memory_boundness(record: LoopRecord, machine: Machine, total_ops: float) -> 
     return spill / (1.0 + intensity / BALANCE_OPS_PER_BYTE)
 
 
-def bandwidth_factor(threads: int, machine: Machine, boundness: float) -> float:
-    """p_eff ** m: the speedup a memory-bound loop does not get from its threads."""
+def bandwidth_factor(
+    threads: int, machine: Machine, boundness: float, bandwidth_speedup: float = 1.0
+) -> float:
+    """(p_eff / bandwidth speedup) ** m: the speedup a memory-bound loop does not get
+    from its threads. Without a measured bandwidth curve, memory bandwidth is taken
+    not to grow with threads at all."""
     p_eff = max(1, min(threads, machine.cores))
-    return float(p_eff) ** boundness
+    return max(1.0, p_eff / max(bandwidth_speedup, 1.0)) ** boundness

@@ -21,6 +21,7 @@ import numpy as np
 
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
+from autotune.measure.microbench import RuntimeProfile
 from autotune.models import contention
 from autotune.models.schedule_sim import ScheduleResult, normalize_schedule, simulate
 from autotune.variants.space import Variant
@@ -61,8 +62,11 @@ DISPATCH_COST_SERIAL_OPS = {"static": 4.0, "dynamic": 15.0, "guided": 15.0}  # 1
 REGION_COST_OPS = 3000.0  # one run with 1 < threads <= cores
 REGION_COST_OVERSUBSCRIBED_OPS = 60000.0  # one run with threads > cores
 
-MODEL_KINDS = {"faithful": FAITHFUL_FEATURES, "powerlaw": FAITHFUL_FEATURES,
-               "extended": EXTENDED_FEATURES}
+MODEL_KINDS = {
+    "faithful": FAITHFUL_FEATURES,
+    "powerlaw": FAITHFUL_FEATURES,
+    "extended": EXTENDED_FEATURES,
+}
 
 
 class FeatureError(ValueError):
@@ -197,8 +201,9 @@ def _footprint_function() -> Callable[..., int | None] | None:
     return None
 
 
-def _footprint(record: LoopRecord, threads: int, schedule: str, chunk: int | None,
-               sim: ScheduleResult) -> tuple[int, str]:
+def _footprint(
+    record: LoopRecord, threads: int, schedule: str, chunk: int | None, sim: ScheduleResult
+) -> tuple[int, str]:
     """Df: distinct bytes the busiest thread touches in one run, and where it came from."""
     per_thread_footprint = _footprint_function()
     if per_thread_footprint is not None:
@@ -215,8 +220,12 @@ def _footprint(record: LoopRecord, threads: int, schedule: str, chunk: int | Non
         value = cache[key]
         if value is not None:
             return int(value), "analysis"
-    if (record.footprint_bytes_per_thread is not None and record.threads == threads
-            and schedule == "static" and chunk is None):
+    if (
+        record.footprint_bytes_per_thread is not None
+        and record.threads == threads
+        and schedule == "static"
+        and chunk is None
+    ):
         return int(record.footprint_bytes_per_thread), "record"
     total, source = record.footprint_bytes, "proportional"
     if total is None:
@@ -237,29 +246,55 @@ SYNC_COST_OPS = 20.0
 SYNC_CONTENDED_COST_OPS = 200.0
 
 
-def overhead_cost_ops(schedule: str, threads: int, dispatches: int, cores: int,
-                      sync_ops: float = 0.0) -> float:
-    """Nominal OpenMP runtime cost per thread of one run, in weighted-op units."""
+def overhead_cost_ops(
+    schedule: str,
+    threads: int,
+    dispatches: int,
+    cores: int,
+    sync_ops: float = 0.0,
+    profile: RuntimeProfile | None = None,
+) -> float:
+    """OpenMP runtime cost per thread of one run, in weighted-op units.
+
+    Nominal figures, or this machine's measured ones when ``profile`` is given
+    (a static chunk stays open-coded: a few ops).
+    """
     per_dispatch = (DISPATCH_COST_OPS if threads > 1 else DISPATCH_COST_SERIAL_OPS)[schedule]
+    region = (
+        REGION_COST_OVERSUBSCRIBED_OPS
+        if threads > cores
+        else REGION_COST_OPS
+        if threads > 1
+        else 0.0
+    )
+    if profile is not None:
+        op = max(profile.figure("op_s", 1), 1e-12)
+        if schedule != "static":
+            per_dispatch = max(profile.figure("dispatch_s", threads), 0.0) / op
+        region = max(profile.figure("forkjoin_s", threads), 0.0) / op if threads > 1 else 0.0
     cost = per_dispatch * dispatches / threads
     sync = SYNC_CONTENDED_COST_OPS if threads > 1 else SYNC_COST_OPS
     cost += sync * sync_ops / threads
-    if threads > cores:
-        cost += REGION_COST_OVERSUBSCRIBED_OPS
-    elif threads > 1:
-        cost += REGION_COST_OPS
-    return cost
+    return cost + region
 
 
 _FROM_RECORD = object()
 
 
-def loop_features(record: LoopRecord, variant: Variant, machine: Machine,
-                  work: object = _FROM_RECORD) -> LoopFeatures:
+def loop_features(
+    record: LoopRecord,
+    variant: Variant,
+    machine: Machine,
+    work: object = _FROM_RECORD,
+    profile: RuntimeProfile | None = None,
+) -> LoopFeatures:
     """Features of ``variant`` of ``record`` on ``machine``.
 
     ``work`` lets a caller pass the record's per-iteration work array once for
     many variants (None = uniform); by default it is read from the record.
+    ``profile`` (the machine's measured runtime costs) replaces the nominal
+    overhead figures, scales a static schedule's imbalance by the measured
+    slow-core penalty, and damps thread speedup by the measured bandwidth curve.
     """
     schedule, chunk, p, notes = resolve_variant(record, variant, machine)
     n = record.trip_count
@@ -289,8 +324,15 @@ def loop_features(record: LoopRecord, variant: Variant, machine: Machine,
     capacity = share * (machine.l1d_bytes * machine.l1d_assoc + machine.l2_bytes * machine.l2_assoc)
 
     ops_per_thread_run = total / p
-    overhead_ops = overhead_cost_ops(schedule, p, sim.dispatches, machine.cores,
-                                     record.sync_ops or 0.0)
+    overhead_ops = overhead_cost_ops(
+        schedule, p, sim.dispatches, machine.cores, record.sync_ops or 0.0, profile
+    )
+    imbalance = sim.core_imbalance(machine.cores)
+    bw_speedup = 1.0
+    if profile is not None:
+        if schedule == "static" and p > 1:
+            imbalance *= max(1.0, profile.figure("static_penalty", p))
+        bw_speedup = profile.bandwidth_speedup(min(p, machine.cores))
     return LoopFeatures(
         loop_id=record.id,
         variant=variant.key,
@@ -305,7 +347,7 @@ def loop_features(record: LoopRecord, variant: Variant, machine: Machine,
         x2_ops_per_thread=executions * ops_per_thread_run,
         x3_max_chunk_iters=float(max(sim.max_chunk_iters, 1)),
         x4_threads=float(p),
-        imbalance=sim.core_imbalance(machine.cores),
+        imbalance=imbalance,
         dispatches=int(sim.dispatches),
         dispatch_overhead=1.0 + overhead_ops / ops_per_thread_run,
         oversubscription=max(1.0, p / max(machine.cores, 1)),
@@ -313,7 +355,8 @@ def loop_features(record: LoopRecord, variant: Variant, machine: Machine,
         sched_guided=1.0 if schedule == "guided" else 0.0,
         false_sharing=contention.false_sharing(record, schedule, chunk, p, machine),
         bandwidth=contention.bandwidth_factor(
-            p, machine, contention.memory_boundness(record, machine, total)),
+            p, machine, contention.memory_boundness(record, machine, total), bw_speedup
+        ),
         loop_work=executions * total,
         loop_bytes=executions * float(max(record.footprint_bytes or df * p, machine.line_bytes)),
         approximate=sim.approximate,
@@ -341,6 +384,7 @@ def feature_matrix(
     records_and_variants: Iterable[tuple[LoopRecord, Variant]],
     machine: Machine,
     model_kind: str | Sequence[str] = "faithful",
+    profile: RuntimeProfile | None = None,
 ) -> tuple[np.ndarray, list[str]]:
     """Rows of model features for (record, variant) pairs; names in column order."""
     names = feature_names(model_kind)
@@ -351,7 +395,7 @@ def feature_matrix(
         if key not in work_cache:
             n = record.trip_count or len(record.work_per_iteration or [])
             work_cache[key] = (record, _work_array(record, int(n)))
-        feats = loop_features(record, variant, machine, work_cache[key][1])
+        feats = loop_features(record, variant, machine, work_cache[key][1], profile)
         rows.append(feats.vector(names))
     X = np.asarray(rows, dtype=float).reshape(len(rows), len(names))
     return X, names

@@ -16,9 +16,11 @@ import numpy as np
 
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
+from autotune.measure.microbench import PROFILE_NAME, RuntimeProfile
 from autotune.models.features import FeatureError, feature_matrix
 from autotune.models.powerlaw import make_model
 from autotune.models.quality import evaluate, geomean_regret
+from autotune.tuning.modelchoice import PREFERENCE, choose_model
 from autotune.variants.space import BASELINE, Variant
 
 MODEL_NAMES = ("faithful", "extended")
@@ -60,6 +62,7 @@ class CalibrationResult:
     current: dict[str, float] = field(default_factory=dict)  # the coefficients in use, scored
     adopted: bool = False
     verdict: str = ""  # why the new coefficients were (not) adopted
+    profile: RuntimeProfile | None = None  # this machine's runtime costs, when measured
 
 
 MIN_SAMPLE = 4  # variants per loop: fewer cannot separate threads, chunk and schedule
@@ -107,14 +110,16 @@ def robust_time(times: list[float]) -> tuple[float | None, int]:
     return median, len(ts) - len(kept)
 
 
-def unidentifiable(samples: list[Sample], machine: Machine, name: str) -> str:
+def unidentifiable(
+    samples: list[Sample], machine: Machine, name: str, profile: RuntimeProfile | None = None
+) -> str:
     """Why ``name`` cannot be fitted on ``samples`` ('' when it can).
 
     Every exponent needs its feature to vary independently of the others:
     a sample of static variants only, say, leaves the schedule factors
     undetermined and the fit extrapolates wildly.
     """
-    X, y, names, _ = _xy(samples, machine, name, "wall")
+    X, y, names, _ = _xy(samples, machine, name, "wall", profile)
     if len(y) < 2 * (len(names) + 1):
         return f"{len(y)} measured variants, at least {2 * (len(names) + 1)} needed"
     logs = np.log(np.where(X > 0, X, 1.0))
@@ -127,9 +132,15 @@ def unidentifiable(samples: list[Sample], machine: Machine, name: str) -> str:
     return ""
 
 
-def _xy(samples: list[Sample], machine: Machine, name: str, target: str):  # noqa: ANN202
+def _xy(
+    samples: list[Sample],
+    machine: Machine,
+    name,
+    target: str,  # noqa: ANN001, ANN202
+    profile: RuntimeProfile | None = None,
+):
     rows = [(s.record, s.variant) for s in samples]
-    X, names = feature_matrix(rows, machine, name)
+    X, names = feature_matrix(rows, machine, name, profile)
     y = np.array([s.wall_s if target == "wall" else (s.cpu_s or np.nan) for s in samples])
     groups = np.array([s.record.id for s in samples])
     keep = np.isfinite(y) & (y > 0)
@@ -139,11 +150,11 @@ def _xy(samples: list[Sample], machine: Machine, name: str, target: str):  # noq
 def fit_models(samples: list[Sample], machine: Machine, result: CalibrationResult) -> None:
     for target in ("wall", "cpu"):
         for name in MODEL_NAMES:
-            why = unidentifiable(samples, machine, name)
+            why = unidentifiable(samples, machine, name, result.profile)
             if why:
                 result.refused[name] = why
                 continue
-            X, y, names, groups = _xy(samples, machine, name, target)
+            X, y, names, groups = _xy(samples, machine, name, target, result.profile)
             if len(y) < len(names) + 2:
                 continue
             model = make_model(name, target=target).fit(X, y, groups=groups)
@@ -169,13 +180,13 @@ def leave_one_kernel_out(
         test = [s for s in samples if s.kernel == held]
         for name in names:
             try:
-                X, y, _, groups = _xy(train, machine, name, "wall")
+                X, y, _, groups = _xy(train, machine, name, "wall", result.profile)
                 model = make_model(name, target="wall").fit(X, y, groups=groups)
             except (FeatureError, ValueError, np.linalg.LinAlgError):
                 continue
             for loop_id in sorted({s.record.id for s in test}):
                 rows = [s for s in test if s.record.id == loop_id]
-                Xt, yt, _, _ = _xy(rows, machine, name, "wall")
+                Xt, yt, _, _ = _xy(rows, machine, name, "wall", result.profile)
                 if len(yt) < 2:
                     continue
                 q = evaluate(model.predict(Xt), yt, k=k)
@@ -228,13 +239,14 @@ def score_model(
     samples: list[Sample],
     machine: Machine,
     k: int = 5,  # noqa: ANN001
+    profile: RuntimeProfile | None = None,
 ) -> tuple[float, float] | None:
     """(geomean regret@5, mean tau) of a fitted model ranking every sampled loop."""
     regrets, taus = [], []
     for loop_id in sorted({s.record.id for s in samples}):
         rows = [s for s in samples if s.record.id == loop_id]
         try:
-            X, y, _, _ = _xy(rows, machine, list(model.feature_names_), "wall")
+            X, y, _, _ = _xy(rows, machine, list(model.feature_names_), "wall", profile)
         except FeatureError:
             continue
         if len(y) < 2:
@@ -252,6 +264,7 @@ def decide_adoption(
     current_model,
     samples: list[Sample],  # noqa: ANN001
     machine: Machine,
+    current_profile: RuntimeProfile | None = None,
 ) -> None:
     """Adopt the new coefficients only if they rank kernels they did not see at least
     as well as the coefficients in use rank the same kernels.
@@ -265,7 +278,11 @@ def decide_adoption(
         )
         return
     new = held_out_score(result, result.preferred)
-    cur = score_model(current_model, samples, machine) if current_model is not None else None
+    cur = (
+        score_model(current_model, samples, machine, profile=current_profile)
+        if current_model is not None
+        else None
+    )
     if cur is not None:
         result.current = {"regret5": cur[0], "tau": cur[1]}
     if new is None:
@@ -309,3 +326,33 @@ def samples_of(
 
 def kernel_files(directory: str | Path) -> list[Path]:
     return sorted(Path(directory).glob("*.c"))
+
+
+def conclude(
+    result: CalibrationResult,
+    machine: Machine,
+    store,
+    force: bool = False,  # noqa: ANN001
+) -> None:
+    """Fit, judge on held-out kernels against the coefficients in use, and store the
+    new coefficients (with the runtime profile they were fitted with) only if adopted.
+
+    An adopted calibration replaces everything stored for this machine before.
+    """
+    fit_models(result.samples, machine, result)
+    leave_one_kernel_out(result.samples, machine, result)
+    current = choose_model(machine, store, target="wall")
+    decide_adoption(result, current.model, result.samples, machine, current.profile)
+    result.current["source"] = current.source
+    if not result.models or not (result.adopted or force):
+        return
+    fp = store.add_machine(machine)
+    store.delete_models(fp)
+    for (name, target), model in result.models.items():
+        store.save_model(name, fp, target, model.to_dict())
+    store.save_model(PREFERENCE, fp, "wall", {"model": result.preferred, "reason": result.reason})
+    if result.profile is not None:
+        store.save_model(PROFILE_NAME, fp, "machine", result.profile.to_dict())
+    if not result.adopted:
+        result.verdict += " (adopted anyway: --force)"
+    result.adopted = True

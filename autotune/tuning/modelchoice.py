@@ -14,6 +14,7 @@ from typing import Any
 
 from autotune.errors import UserError
 from autotune.measure.machine import Machine
+from autotune.measure.microbench import PROFILE_NAME, RuntimeProfile
 from autotune.models import defaults
 from autotune.models.powerlaw import ALIASES, MODELS
 
@@ -28,6 +29,7 @@ class ChosenModel:
     source: str  # "calibrated on this machine (...)" or "shipped defaults (fitted on ...)"
     calibrated: bool
     why: str  # why this model kind (preference reason)
+    profile: RuntimeProfile | None = None  # measured runtime costs the model was fitted with
 
 
 def _preference_from_store(store, machine: Machine) -> dict | None:
@@ -45,8 +47,23 @@ def _shipped_preference() -> dict:
     return doc.get("preference") or {}
 
 
-def choose_model(machine: Machine, store=None, name: str = "auto",  # noqa: ANN001
-                 target: str = "wall") -> ChosenModel:
+def stored_profile(store, machine: Machine) -> RuntimeProfile | None:  # noqa: ANN001
+    """The runtime profile calibration measured on this machine, if any."""
+    row = store.load_model(PROFILE_NAME, machine.fingerprint) if store is not None else None
+    if row is None:
+        return None
+    try:
+        return RuntimeProfile.from_dict(row["params"])
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def choose_model(
+    machine: Machine,
+    store=None,
+    name: str = "auto",  # noqa: ANN001
+    target: str = "wall",
+) -> ChosenModel:
     """The model to rank with; raises UserError when none is available."""
     if target not in ("wall", "cpu"):
         raise UserError(f"unknown target {target!r}: choose wall or cpu")
@@ -63,10 +80,22 @@ def choose_model(machine: Machine, store=None, name: str = "auto",  # noqa: ANN0
         row = store.load_model(kind, machine.fingerprint, target)
         if row is not None:
             model = MODELS[kind].from_json(row["params"])
-            return ChosenModel(model, kind, target,
-                               f"calibrated on this machine ({machine.fingerprint})", True, why)
+            return ChosenModel(
+                model,
+                kind,
+                target,
+                f"calibrated on this machine ({machine.fingerprint})",
+                True,
+                why,
+                stored_profile(store, machine),
+            )
     model = defaults.load_model(kind, target=target)
     label = model.metadata_.get("label", "")
-    return ChosenModel(model, kind, target,
-                       f"shipped defaults ({label}); run 'autotune calibrate' for this machine",
-                       False, why)
+    return ChosenModel(
+        model,
+        kind,
+        target,
+        f"shipped defaults ({label}); run 'autotune calibrate' for this machine",
+        False,
+        why,
+    )

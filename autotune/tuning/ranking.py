@@ -50,8 +50,13 @@ class LoopRanking:
         return self.record.id
 
 
-def rank_loop(record: LoopRecord, variants: list[Variant], chosen: ChosenModel,
-              machine: Machine, runtime: str = "unknown") -> LoopRanking:
+def rank_loop(
+    record: LoopRecord,
+    variants: list[Variant],
+    chosen: ChosenModel,
+    machine: Machine,
+    runtime: str = "unknown",
+) -> LoopRanking:
     """Predict every variant's time with ``chosen`` and sort, fastest first.
 
     The baseline (the loop as written) is predicted too so that the gain a
@@ -69,7 +74,9 @@ def rank_loop(record: LoopRecord, variants: list[Variant], chosen: ChosenModel,
     model = chosen.model
     names = list(model.feature_names_)
     try:
-        X, _ = feature_matrix([(record, v) for v in [BASELINE, *variants]], machine, names)
+        X, _ = feature_matrix(
+            [(record, v) for v in [BASELINE, *variants]], machine, names, profile=chosen.profile
+        )
     except FeatureError as exc:
         ranking.error = str(exc)
         return ranking
