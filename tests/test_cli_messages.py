@@ -47,6 +47,7 @@ def test_predict_plot_when_an_estimate_fails_is_no_traceback(tmp_path, capsys):
             "n=800,p=4",
             "--plot",
             str(tmp_path / "p.png"),
+            "--strict",
         ]
     )
     captured = capsys.readouterr()

@@ -76,8 +76,8 @@ def fmm_spline(x: np.ndarray, y: np.ndarray) -> FmmSpline:
     ab = np.zeros((3, m))
     rhs = np.zeros(m)
     ab[1, 1:-1] = 2.0 * (h[:-1] + h[1:])
-    ab[0, 2:] = h[1:]          # coefficient of M_{i+1} in row i
-    ab[2, :-2] = h[:-1]        # coefficient of M_{i-1} in row i
+    ab[0, 2:] = h[1:]  # coefficient of M_{i+1} in row i
+    ab[2, :-2] = h[:-1]  # coefficient of M_{i-1} in row i
     rhs[1:-1] = 6.0 * (delta[1:] - delta[:-1])
     if m >= 4:
         third_left = 6.0 * _third_divided_difference(x[:4], y[:4])

@@ -8,11 +8,17 @@ import numpy as np
 
 from autotune.cli.render import save_figure
 from autotune.errors import UserError
-from autotune.skeletons.estimators import PAPER_NAMES, make_estimator
+from autotune.skeletons.estimators import LABELS, make_estimator
 from autotune.skeletons.predictor import Prediction
 from autotune.skeletons.selection import Choice
 
-_COLOURS = {"spline": "tab:blue", "loess": "tab:orange", "lmpoly": "tab:green", "lm": "tab:gray"}
+_COLOURS = {
+    "spline": "tab:blue",
+    "loess": "tab:orange",
+    "lmpoly": "tab:green",
+    "lm": "tab:gray",
+    "powerlaw": "tab:purple",
+}
 
 
 def _panel(ax, choice: Choice) -> None:
@@ -28,8 +34,7 @@ def _panel(ax, choice: Choice) -> None:
         except UserError:
             continue
         style = "-" if r.method == choice.chosen or r.method in choice.components else "--"
-        ax.plot(grid, curve, style, color=_COLOURS[r.method], lw=1.2,
-                label=PAPER_NAMES[r.method])
+        ax.plot(grid, curve, style, color=_COLOURS[r.method], lw=1.2, label=LABELS[r.method])
     ax.plot(x, y, "ko", ms=4, label="measured")
     if choice.holdout:
         held = np.isin(x, choice.holdout)
@@ -64,6 +69,69 @@ def plot_prediction(pred: Prediction, path: str | Path) -> Path:
         _panel(ax, choice)
     total = "failed" if pred.time is None else f"{pred.time:.4g}"
     fig.suptitle(f"{pred.skeleton.kind}: T({pred.n_text},{pred.p}) estimate {total}", fontsize=11)
+    fig.tight_layout()
+    path = Path(path)
+    save_figure(fig, str(path), dpi=110)
+    return path
+
+
+def plot_scalability(points, pred: Prediction, path: str | Path, macro: str = "n") -> Path:  # noqa: ANN001
+    """Two labelled panels over p, one line per measured size: the parallel penalty
+    Abar(n,p) = T(n,p) - W(n,p), and the Karp-Flatt serial fraction f(n,p). The
+    target's estimate is marked on both."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from autotune.skeletons.scalability import karp_flatt
+
+    by_n: dict[float, dict[int, float]] = {}
+    for n, p, t, *_ in points:
+        by_n.setdefault(float(n), {})[int(p)] = float(t)
+    fig, (ax_a, ax_f) = plt.subplots(1, 2, figsize=(11, 4.2))
+    sk = pred.skeleton
+    for n, row in sorted(by_n.items()):
+        t1 = row.get(1)
+        if t1 is None:
+            continue
+        pes = sorted(row)
+        # W(n,p) from the skeleton with T(n) := T(n,1) (dc's tree form needs T(n/r^d),
+        # which the grid does not have: T(n)/p is drawn instead)
+        tree = sk.kind == "dc" and sk.branching
+        abar = [row[p] - (t1 / p if tree else sk.work(lambda _x, t1=t1: t1, n, p)) for p in pes]
+        ax_a.plot(pes, abar, "o-", ms=4, label=f"{macro}={n:g}")
+        fs = [(p, karp_flatt(row[p], t1, p)) for p in pes if p > 1]
+        if fs:
+            ax_f.plot([p for p, _ in fs], [f for _, f in fs], "o-", ms=4, label=f"{macro}={n:g}")
+    if pred.abar.has_value:
+        ax_a.plot(
+            [pred.p],
+            [pred.abar.value],
+            "r*",
+            ms=13,
+            label=f"estimate {macro}={pred.n_text}, p={pred.p}",
+        )
+    if pred.serial_fraction is not None:
+        ax_f.plot(
+            [pred.p],
+            [pred.serial_fraction],
+            "r*",
+            ms=13,
+            label=f"estimate {macro}={pred.n_text}, p={pred.p}",
+        )
+    ax_a.set_xlabel("threads p")
+    ax_a.set_ylabel("Abar(n,p) = T(n,p) - W(n,p)  (s, loop time)")
+    ax_a.set_title(
+        f"parallel penalty ({sk.kind}: W = {sk.formula().split('+')[0].strip()})", fontsize=10
+    )
+    ax_f.set_xlabel("threads p")
+    ax_f.set_ylabel("serial fraction f(n,p) (Karp-Flatt, dimensionless)")
+    ax_f.set_title("Karp-Flatt: (T(n,p)/T(n) - 1/p) / (1 - 1/p)", fontsize=10)
+    for ax in (ax_a, ax_f):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("measured grid, T(n) := T(n,1)", fontsize=11)
     fig.tight_layout()
     path = Path(path)
     save_figure(fig, str(path), dpi=110)

@@ -18,10 +18,11 @@ scale``, which only has to hand over its (n, p, time) rows.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from autotune.errors import UserError
+from autotune.skeletons.estimators import METHOD_NAMES
 from autotune.skeletons.scalability import Reference, karp_flatt, reference_times
 from autotune.skeletons.selection import (
     DEFAULT_EPSILON,
@@ -45,17 +46,24 @@ class Prediction:
     p: int
     reference: str
     direction: str
-    t_seq: Choice                    # T(n) at the target size
-    abar: Choice                     # Abar(n, p) at the target
-    work: float | None               # W(n, p), e.g. T(n)/p
-    time: float | None               # W + Abar
+    t_seq: Choice  # T(n) at the target size
+    abar: Choice  # Abar(n, p) at the target
+    work: float | None  # W(n, p), e.g. T(n)/p
+    time: float | None  # W + Abar
     serial_fraction: float | None
-    measured: float | None = None    # T(n, p) if the full table has it
-    error: float | None = None       # (time - measured) / measured
+    measured: float | None = None  # T(n, p) if the full table has it
+    error: float | None = None  # (time - measured) / measured
     inner: list[Choice] = field(default_factory=list)  # n,p direction: Abar(n*, p_j)
     notes: list[str] = field(default_factory=list)
     failure: str | None = None
-    fixed_n: bool = False            # the table had one unnamed size
+    fixed_n: bool = False  # the table had one unnamed size
+    uncertainty: float | None = None  # relative, from the chosen methods' check errors
+    suggestions: list[str] = field(default_factory=list)  # measurements that would help
+
+    @property
+    def unchecked(self) -> bool:
+        """The estimate rests on a method no check accepted (given, clearly marked)."""
+        return any(c.unchecked for c in (self.t_seq, self.abar, *self.inner))
 
     @property
     def n_text(self) -> str:
@@ -73,14 +81,26 @@ class Prediction:
 
     def to_dict(self) -> dict:
         return {
-            "skeleton": self.skeleton.to_dict(), "formula": self.skeleton.formula(),
-            "n": None if self.fixed_n else self.n, "p": self.p, "reference": self.reference,
+            "skeleton": self.skeleton.to_dict(),
+            "formula": self.skeleton.formula(),
+            "n": None if self.fixed_n else self.n,
+            "p": self.p,
+            "reference": self.reference,
             "direction": self.direction,
-            "T_n": self.t_seq.to_dict(), "Abar": self.abar.to_dict(), "work": self.work,
-            "T_n_p": self.time, "serial_fraction": self.serial_fraction,
-            "measured": self.measured, "relative_error": self.error,
-            "inner": [c.to_dict() for c in self.inner], "notes": self.notes,
-            "ok": self.ok, "failure": self.failure,
+            "T_n": self.t_seq.to_dict(),
+            "Abar": self.abar.to_dict(),
+            "work": self.work,
+            "T_n_p": self.time,
+            "serial_fraction": self.serial_fraction,
+            "measured": self.measured,
+            "relative_error": self.error,
+            "inner": [c.to_dict() for c in self.inner],
+            "notes": self.notes,
+            "ok": self.ok,
+            "failure": self.failure,
+            "unchecked": self.unchecked,
+            "uncertainty": self.uncertainty,
+            "suggestions": self.suggestions,
         }
 
 
@@ -95,26 +115,48 @@ def parse_known(expr: str | None) -> Callable[[Measurement], bool] | None:
             raise UserError(f"cannot read condition {part!r}; write e.g. n<=100 or p<=6")
         var, op, num = m.group(1), m.group(2), float(m.group(3))
         tests.append((var, op, num))
-    ops = {"<=": float.__le__, ">=": float.__ge__, "<": float.__lt__, ">": float.__gt__,
-           "==": float.__eq__, "=": float.__eq__, "!=": float.__ne__}
+    ops = {
+        "<=": float.__le__,
+        ">=": float.__ge__,
+        "<": float.__lt__,
+        ">": float.__gt__,
+        "==": float.__eq__,
+        "=": float.__eq__,
+        "!=": float.__ne__,
+    }
 
     def keep(r: Measurement) -> bool:
         return all(ops[op](float(r.n if var == "n" else r.p), num) for var, op, num in tests)
+
     return keep
 
 
 def predict_point(
-    rows: TimeTable | Iterable[object], skeleton: Skeleton | str = "parmap",
-    n: float | None = None, p: int | None = None, method: str = "auto", *,
-    method_abar: str | None = None, mode: str = "real-life", epsilon: float = DEFAULT_EPSILON,
-    holdout: int = 1, mean_strategy: str = "two-best", reference: str = "auto",
-    known: str | Callable[[Measurement], bool] | None = None, degree: int = 3,
+    rows: TimeTable | Iterable[object],
+    skeleton: Skeleton | str = "parmap",
+    n: float | None = None,
+    p: int | None = None,
+    method: str = "auto",
+    *,
+    method_abar: str | None = None,
+    mode: str = "real-life",
+    epsilon: float = DEFAULT_EPSILON,
+    holdout: int = 1,
+    mean_strategy: str = "two-best",
+    reference: str = "auto",
+    known: str | Callable[[Measurement], bool] | None = None,
+    degree: int = 3,
+    best_effort: bool = False,
+    methods: Sequence[str] = METHOD_NAMES,
 ) -> Prediction:
     """Estimate T(n, p); the (n, p) row itself, if present, is only used to report the error.
 
     ``known`` restricts the rows the estimate may use (``"n<=100"``), the way the
     paper hides the values it predicts; ``mode="known"`` chooses the methods by
     their error on the hidden true values (the paper's "predict a known value").
+    ``best_effort`` gives the best estimate, marked unchecked, where the paper's
+    protocol fails, and says which measurements would help; measured noise
+    (``Measurement.noise``) raises each choice's epsilon to what the data allow.
     """
     table = rows if isinstance(rows, TimeTable) else from_rows(rows)
     sk = skeleton if isinstance(skeleton, Skeleton) else Skeleton(skeleton)
@@ -131,12 +173,27 @@ def predict_point(
     full_ref = reference_times(table, reference)
     keep = parse_known(known) if isinstance(known, str) or known is None else known
     train = table.filtered(lambda r: not (r.n == n and r.p == p) and (keep is None or keep(r)))
-    ref = Reference(full_ref.kind, full_ref.p0,
-                    {r.n: (full_ref.p0 or 1) * r.time for r in train.rows if r.p == full_ref.p0},
-                    full_ref.note)
+    ref = Reference(
+        full_ref.kind,
+        full_ref.p0,
+        {r.n: (full_ref.p0 or 1) * r.time for r in train.rows if r.p == full_ref.p0},
+        full_ref.note,
+    )
     measured = table.time(n, p)
-    common = dict(mode=mode, epsilon=epsilon, holdout=holdout, mean_strategy=mean_strategy,
-                  degree=degree)
+    common = dict(
+        mode=mode,
+        epsilon=epsilon,
+        holdout=holdout,
+        mean_strategy=mean_strategy,
+        degree=degree,
+        best_effort=best_effort,
+        methods=methods,
+    )
+    p0 = full_ref.p0 or 1
+
+    def ref_noise(x: float) -> float:
+        return p0 * table.noise(x, full_ref.p0)
+
     notes = list(table.notes)
     if mode == "known" and measured is None:
         raise UserError(f"choosing on the known value needs T({n:g},{p}) in the table")
@@ -147,32 +204,56 @@ def predict_point(
         t_choice = measured_choice(f"T({n_text})", "n", n, ref.times[n])
     else:
         xs = sorted(ref.times)
-        t_choice = choose(xs, [ref.times[x] for x in xs], n, series="T(n)", axis="n",
-                          method=method, actual=full_ref.times.get(n), **common)
+        t_choice = choose(
+            xs,
+            [ref.times[x] for x in xs],
+            n,
+            series="T(n)",
+            axis="n",
+            method=method,
+            actual=full_ref.times.get(n),
+            noise=[ref_noise(x) for x in xs],
+            **common,
+        )
 
     curve: list[Choice] = []  # a fitted T(.) for sizes off the grid (dc needs T(n/r^d))
 
     def seq(x: float) -> float:
         if x in ref.times:
             return ref.times[x]
-        if x == n and t_choice.ok:
+        if x == n and t_choice.has_value:
             return float(t_choice.value)
         if not curve:
             if t_choice.measured:
                 xs_ = sorted(ref.times)
-                curve.append(choose(xs_, [ref.times[v] for v in xs_], x, series="T(n)",
-                                    axis="n", method=method, **{**common, "mode": "real-life"}))
+                curve.append(
+                    choose(
+                        xs_,
+                        [ref.times[v] for v in xs_],
+                        x,
+                        series="T(n)",
+                        axis="n",
+                        method=method,
+                        **{**common, "mode": "real-life"},
+                    )
+                )
             else:
                 curve.append(t_choice)
-        if not curve[0].ok:
-            raise UserError(f"T({x:g}) is needed by the {sk.kind} skeleton but cannot be "
-                            f"estimated: {curve[0].reason}")
+        if not curve[0].has_value:
+            raise UserError(
+                f"T({x:g}) is needed by the {sk.kind} skeleton but cannot be "
+                f"estimated: {curve[0].reason}"
+            )
         return float(curve[0].evaluate([x])[0])
 
     def true_seq(x: float) -> float:
         return full_ref.times[x] if x in full_ref.times else seq(x)
 
-    work = sk.work(seq, n, p) if t_choice.ok else None
+    work = sk.work(seq, n, p) if t_choice.has_value else None
+
+    def abar_noise(x: float, q: int) -> float:
+        """Noise of T(x,q) - W(x,q): both terms' noises (W ~ T(x)/q), in quadrature."""
+        return (table.noise(x, q) ** 2 + (ref_noise(x) / max(q, 1)) ** 2) ** 0.5
 
     # --- Abar at the target -------------------------------------------------------------
     m_abar = method_abar or method
@@ -188,21 +269,41 @@ def predict_point(
 
     if p == full_ref.p0 and full_ref.kind != "absolute":
         direction = "none"
-        abar = measured_choice(f"Abar({n_text},p)", "p", p, 0.0,
-                               f"zero by definition at the reference PE count p={p}")
+        abar = measured_choice(
+            f"Abar({n_text},p)", "p", p, 0.0, f"zero by definition at the reference PE count p={p}"
+        )
     elif n in ref.times and len(at_n) >= 2:
         direction = "p"
         xs = [float(q) for q, _ in at_n]
         ys = [t - sk.work(seq, n, q) for q, t in at_n]
-        abar = choose(xs, ys, p, series=f"Abar({n_text},p)", axis="p", method=m_abar,
-                      actual=actual_abar, nonsense=_abar_nonsense(sk, seq, n, None), **common)
+        abar = choose(
+            xs,
+            ys,
+            p,
+            series=f"Abar({n_text},p)",
+            axis="p",
+            method=m_abar,
+            actual=actual_abar,
+            nonsense=_abar_nonsense(sk, seq, n, None),
+            noise=[abar_noise(n, int(q)) for q in xs],
+            **common,
+        )
     elif len(size_p) >= 2:
         direction = "n"
         xs = size_p
         ys = [table.time(x, p) - sk.work(seq, x, p) for x in xs]
-        abar = choose(xs, ys, n, series=f"Abar(n,p={p})", axis="n", method=m_abar,
-                      actual=actual_abar, nonsense=_abar_nonsense(sk, seq, None, p),
-                      **common)
+        abar = choose(
+            xs,
+            ys,
+            n,
+            series=f"Abar(n,p={p})",
+            axis="n",
+            method=m_abar,
+            actual=actual_abar,
+            nonsense=_abar_nonsense(sk, seq, None, p),
+            noise=[abar_noise(x, p) for x in xs],
+            **common,
+        )
     else:
         direction = "n,p"
         xs, ys = [], []
@@ -214,39 +315,125 @@ def predict_point(
                 continue
             if len(sizes) < 2:
                 continue
-            c = choose(sizes, [table.time(x, q) - sk.work(seq, x, q) for x in sizes], n,
-                       series=f"Abar(n,p={q})", axis="n", method=m_abar,
-                       nonsense=_abar_nonsense(sk, seq, None, q),
-                       **{**common, "mode": "real-life"})
+            c = choose(
+                sizes,
+                [table.time(x, q) - sk.work(seq, x, q) for x in sizes],
+                n,
+                series=f"Abar(n,p={q})",
+                axis="n",
+                method=m_abar,
+                nonsense=_abar_nonsense(sk, seq, None, q),
+                noise=[abar_noise(x, q) for x in sizes],
+                **{**common, "mode": "real-life"},
+            )
             inner.append(c)
-            if c.ok:
+            if c.has_value:
                 xs.append(float(q))
                 ys.append(float(c.value))
             else:
                 notes.append(f"Abar(n={n:g},p={q}) not estimated: {c.reason}")
         if len(xs) < 2:
-            raise UserError(f"cannot estimate Abar({n:g},{p}): need the target p measured at two "
-                            "or more sizes, or the target size measured at two or more p")
-        abar = choose(xs, ys, p, series=f"Abar({n_text},p)", axis="p", method=m_abar,
-                      actual=actual_abar, nonsense=_abar_nonsense(sk, seq, n, None), **common)
+            raise UserError(
+                f"cannot estimate Abar({n:g},{p}): need the target p measured at two "
+                "or more sizes, or the target size measured at two or more p"
+            )
+        abar = choose(
+            xs,
+            ys,
+            p,
+            series=f"Abar({n_text},p)",
+            axis="p",
+            method=m_abar,
+            actual=actual_abar,
+            nonsense=_abar_nonsense(sk, seq, n, None),
+            **common,
+        )
 
-    time = work + abar.value if (work is not None and abar.ok) else None
+    time = work + abar.value if (work is not None and abar.has_value) else None
     failure = None
-    if not t_choice.ok:
+    if not t_choice.has_value:
         failure = f"T(n) at n={n:g}: {t_choice.reason}"
-    elif not abar.ok:
+    elif not abar.has_value:
         failure = f"{abar.series} at {abar.axis}={abar.at:g}: {abar.reason}"
-    t_n = float(t_choice.value) if t_choice.ok else None
+    t_n = float(t_choice.value) if t_choice.has_value else None
     result = Prediction(
-        sk, n, p, ref.note, direction, t_choice, abar, work, time,
+        sk,
+        n,
+        p,
+        ref.note,
+        direction,
+        t_choice,
+        abar,
+        work,
+        time,
         karp_flatt(time, t_n, p) if (time is not None and t_n) else None,
-        measured, (time - measured) / measured if (time is not None and measured) else None,
-        inner, notes, failure, fixed_n=table.fixed_n)
+        measured,
+        (time - measured) / measured if (time is not None and measured) else None,
+        inner,
+        notes,
+        failure,
+        fixed_n=table.fixed_n,
+    )
+    result.uncertainty = _uncertainty(result)
+    result.suggestions = _suggestions(result, table, ref.times, full_ref.p0)
     return result
 
 
-def _abar_nonsense(sk: Skeleton, seq: Callable[[float], float], n: float | None,
-                   p: int | None) -> Callable[[float, float], str | None]:
+def _uncertainty(pred: Prediction) -> float | None:
+    """Relative uncertainty of T(n,p): each component's check error, in quadrature.
+
+    A measured component adds nothing; one that could not be checked makes the
+    uncertainty unknown (None).
+    """
+    if pred.time is None or not pred.time:
+        return None
+    parts = []
+    for choice, size in ((pred.t_seq, pred.work), (pred.abar, pred.abar.value)):
+        if choice.measured:
+            continue
+        err = choice.check_error
+        if err is None or size is None:
+            return None
+        parts.append(err * abs(size))
+    return float(sum(v * v for v in parts) ** 0.5 / abs(pred.time))
+
+
+def _suggestions(
+    pred: Prediction, table: TimeTable, ref_times: dict[float, float], p0: int
+) -> list[str]:
+    """Which measurement would most help a choice that failed or went unchecked."""
+    out = []
+    sizes = sorted(ref_times)
+    if not (pred.t_seq.ok or pred.t_seq.measured) and sizes and not pred.fixed_n:
+        nxt = round(_between(sizes[-1], pred.n))
+        out.append(
+            f"T(n): measure p={p0} at a size nearer the target, e.g. n={nxt:g} "
+            f"(largest measured: {sizes[-1]:g})"
+        )
+    weak = [c for c in (pred.abar, *pred.inner) if not (c.ok or c.measured)]
+    if weak:
+        pes = table.pes()
+        if pred.direction in ("n", "n,p") and pes:
+            out.append(
+                f"Abar: measure the thread counts {', '.join(map(str, pes))} at "
+                f"one more size, nearer n={pred.n:g}"
+            )
+        if pred.direction in ("p", "n,p") and pes and pred.p > pes[-1]:
+            out.append(
+                f"Abar: measure more thread counts between {pes[-1]} and {pred.p}, e.g. "
+                f"p={int(round(_between(pes[-1], pred.p)))}"
+            )
+    return out
+
+
+def _between(lo: float, hi: float) -> float:
+    """The geometric midpoint of two positive values (a step towards the target)."""
+    return float((lo * hi) ** 0.5) if lo > 0 and hi > 0 else hi
+
+
+def _abar_nonsense(
+    sk: Skeleton, seq: Callable[[float], float], n: float | None, p: int | None
+) -> Callable[[float, float], str | None]:
     """Abar itself may be negative; the nonsense is a negative T(n, p) = W + Abar."""
 
     def check(x: float, value: float) -> str | None:

@@ -24,8 +24,8 @@ REFERENCES = ("auto", "absolute", "relative", "scaled")
 
 @dataclass
 class Reference:
-    kind: str                 # absolute | relative | scaled
-    p0: int                   # PE count whose runs define T(n) (0 = sequential runs)
+    kind: str  # absolute | relative | scaled
+    p0: int  # PE count whose runs define T(n) (0 = sequential runs)
     times: dict[float, float]  # n -> T(n)
     note: str
 
@@ -41,14 +41,16 @@ def reference_times(table: TimeTable, reference: str = "auto") -> Reference:
         kind = "absolute" if has_seq else "relative" if has_one else "scaled"
     if kind == "absolute":
         if not has_seq:
-            raise UserError("absolute reference needs sequential runs (p = seq)",
-                            location=table.source)
+            raise UserError(
+                "absolute reference needs sequential runs (p = seq)", location=table.source
+            )
         times = {r.n: r.time for r in table.rows if r.p == SEQ}
         return Reference(kind, SEQ, times, "absolute reference point: T(n) = sequential time")
     if kind == "relative":
         if not has_one:
-            raise UserError("relative reference needs runs on one PE (p = 1)",
-                            location=table.source)
+            raise UserError(
+                "relative reference needs runs on one PE (p = 1)", location=table.source
+            )
         times = {r.n: r.time for r in table.rows if r.p == 1}
         return Reference(kind, 1, times, "relative reference point: T(n) := T(n,1)")
     pes = table.pes()
@@ -56,9 +58,13 @@ def reference_times(table: TimeTable, reference: str = "auto") -> Reference:
         raise UserError("the table has no parallel runs", location=table.source)
     p0 = pes[0]
     times = {r.n: p0 * r.time for r in table.rows if r.p == p0}
-    return Reference("scaled", p0, times,
-                     f"scaled reference point: T(n) := {p0} * T(n,{p0}) (perfect speedup "
-                     f"up to {p0} PEs assumed)")
+    return Reference(
+        "scaled",
+        p0,
+        times,
+        f"scaled reference point: T(n) := {p0} * T(n,{p0}) (perfect speedup "
+        f"up to {p0} PEs assumed)",
+    )
 
 
 def karp_flatt(t_np: float, t_n: float, p: int) -> float | None:
@@ -79,26 +85,41 @@ class PenaltyTable:
     def by_p(self) -> tuple[list[str], list[list[object]]]:
         """Rows per size: Abar and f for every p."""
         headers = ["n"] + [f"Abar p={p}" for p in self.pes] + [f"f p={p}" for p in self.pes]
-        rows = [[f"{n:g}"] + [self.abar.get((n, p)) for p in self.pes]
-                + [self.serial.get((n, p)) for p in self.pes] for n in self.sizes]
+        rows = [
+            [f"{n:g}"]
+            + [self.abar.get((n, p)) for p in self.pes]
+            + [self.serial.get((n, p)) for p in self.pes]
+            for n in self.sizes
+        ]
         return headers, rows
 
     def by_n(self) -> tuple[list[str], list[list[object]]]:
         """Rows per PE count: Abar and f for every size."""
-        headers = (["p"] + [f"Abar n={n:g}" for n in self.sizes]
-                   + [f"f n={n:g}" for n in self.sizes])
-        rows = [[p] + [self.abar.get((n, p)) for n in self.sizes]
-                + [self.serial.get((n, p)) for n in self.sizes] for p in self.pes]
+        headers = ["p"] + [f"Abar n={n:g}" for n in self.sizes] + [f"f n={n:g}" for n in self.sizes]
+        rows = [
+            [p]
+            + [self.abar.get((n, p)) for n in self.sizes]
+            + [self.serial.get((n, p)) for n in self.sizes]
+            for p in self.pes
+        ]
         return headers, rows
 
     def to_dict(self) -> dict:
-        return {"reference": self.reference.note,
-                "points": [{"n": n, "p": p, "abar": a, "serial_fraction": self.serial.get((n, p))}
-                           for (n, p), a in sorted(self.abar.items())]}
+        return {
+            "reference": self.reference.note,
+            "points": [
+                {"n": n, "p": p, "abar": a, "serial_fraction": self.serial.get((n, p))}
+                for (n, p), a in sorted(self.abar.items())
+            ],
+        }
 
 
-def penalty_table(table: TimeTable, skeleton: Skeleton | None = None,
-                  reference: str = "auto", seq_method: str = "spline") -> PenaltyTable:
+def penalty_table(
+    table: TimeTable,
+    skeleton: Skeleton | None = None,
+    reference: str = "auto",
+    seq_method: str = "spline",
+) -> PenaltyTable:
     """Abar(n, p) = T(n, p) - W(n, p) and f(n, p) at every measured point.
 
     A skeleton that needs T at unmeasured sizes (dc: T(n/r^d)) gets it from
@@ -131,11 +152,11 @@ def penalty_table(table: TimeTable, skeleton: Skeleton | None = None,
 class ImbalanceRow:
     p: int
     measured: float
-    imbalance: float          # (m mod p)/p
-    balanced: float           # T(n)/p
-    static: float             # ceil(m/p) T(n)/m
-    abar_balanced: float      # measured - balanced
-    abar_static: float        # measured - static
+    imbalance: float  # (m mod p)/p
+    balanced: float  # T(n)/p
+    static: float  # ceil(m/p) T(n)/m
+    abar_balanced: float  # measured - balanced
+    abar_static: float  # measured - static
 
 
 def farm_imbalance(table: TimeTable, tasks: int, reference: str = "auto") -> list[ImbalanceRow]:
@@ -157,10 +178,26 @@ def farm_imbalance(table: TimeTable, tasks: int, reference: str = "auto") -> lis
         balanced = t_n / r.p
         static = farm.work(lambda _n: t_n, r.n, r.p)
         # round away float noise so that a balanced reference shows a clean zero
-        rows.append(ImbalanceRow(r.p, r.time, imbalance(tasks, r.p), balanced, static,
-                                 round(r.time - balanced, 12), round(r.time - static, 12)))
+        rows.append(
+            ImbalanceRow(
+                r.p,
+                r.time,
+                imbalance(tasks, r.p),
+                balanced,
+                static,
+                round(r.time - balanced, 12),
+                round(r.time - static, 12),
+            )
+        )
     return rows
 
 
-__all__ = ["PenaltyTable", "Reference", "farm_imbalance", "imbalance_slowdown", "karp_flatt",
-           "penalty_table", "reference_times"]
+__all__ = [
+    "PenaltyTable",
+    "Reference",
+    "farm_imbalance",
+    "imbalance_slowdown",
+    "karp_flatt",
+    "penalty_table",
+    "reference_times",
+]

@@ -38,10 +38,10 @@ class Skeleton:
     """A skeleton and its parameters; ``work`` is W(n, p) given T(.)."""
 
     kind: str = "parmap"
-    tasks: int | None = None        # farm: number of statically distributed tasks
-    iterations: int | None = None   # iteration: k
-    branching: int | None = None    # dc: r
-    depth: int | None = None        # dc: d
+    tasks: int | None = None  # farm: number of statically distributed tasks
+    iterations: int | None = None  # iteration: k
+    branching: int | None = None  # dc: r
+    depth: int | None = None  # dc: d
 
     def __post_init__(self) -> None:
         if self.kind not in SKELETONS:
@@ -63,7 +63,7 @@ class Skeleton:
         if self.kind == "iteration" and self.iterations:
             return t * math.ceil(self.iterations / p) / self.iterations
         if self.kind == "dc" and self.branching:
-            leaves = self.branching ** self.depth
+            leaves = self.branching**self.depth
             leaf = seq(n / leaves)
             return leaves / p * leaf + (t - leaves * leaf)
         return t / p
@@ -76,24 +76,32 @@ class Skeleton:
         if self.kind == "dc" and self.branching:
             rd = f"{self.branching}^{self.depth}"
             return f"({rd}/p) T(n/{rd}) + O(n) + Abar(n,p), O(n) = T(n) - {rd} T(n/{rd})"
-        return {"parmap": "(n/p) T(1) + Abar(n,p) = T(n)/p + Abar(n,p)",
-                "farm": "T(n/p) + Abar(n,p) = T(n)/p + Abar(n,p)",
-                "iteration": "(k/p) s(n) + Abar(n,p) = T(n)/p + Abar(n,p)",
-                "dc": "T(n)/p + Abar(n,p) (give --branching/--depth for the tree form)",
-                }[self.kind]
+        return {
+            "parmap": "(n/p) T(1) + Abar(n,p) = T(n)/p + Abar(n,p)",
+            "farm": "T(n/p) + Abar(n,p) = T(n)/p + Abar(n,p)",
+            "iteration": "(k/p) s(n) + Abar(n,p) = T(n)/p + Abar(n,p)",
+            "dc": "T(n)/p + Abar(n,p) (give --branching/--depth for the tree form)",
+        }[self.kind]
 
     def to_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
-def flat_dc_time(seq: SeqTime, level_penalty: Callable[[float, int], float], n: float, p: int,
-                 branching: int, depth: int, overhead: float = 0.0) -> float:
+def flat_dc_time(
+    seq: SeqTime,
+    level_penalty: Callable[[float, int], float],
+    n: float,
+    p: int,
+    branching: int,
+    depth: int,
+    overhead: float = 0.0,
+) -> float:
     """The paper's flat divide and conquer time with per-level penalties.
 
     T(n, p) = sum_{i<d} r^i Abar(n/r^i, p) + (r^d/p) T(n/r^d) + O(n, n/r^d, p).
     """
-    penalty = sum(branching ** i * level_penalty(n / branching ** i, p) for i in range(depth))
-    leaves = branching ** depth
+    penalty = sum(branching**i * level_penalty(n / branching**i, p) for i in range(depth))
+    leaves = branching**depth
     return penalty + leaves / p * seq(n / leaves) + overhead
 
 

@@ -36,8 +36,9 @@ _WIDE_TIME = re.compile(r"^t_n(?:_(\d+|seq))?$")
 @dataclass(frozen=True)
 class Measurement:
     n: float
-    p: int      # SEQ (0) for a sequential run
+    p: int  # SEQ (0) for a sequential run
     time: float
+    noise: float = 0.0  # absolute: the repetitions' spread (0 = unknown)
 
 
 @dataclass
@@ -46,7 +47,7 @@ class TimeTable:
 
     rows: list[Measurement]
     source: str = "<rows>"
-    fixed_n: bool = False        # a by-p table: one unnamed problem size
+    fixed_n: bool = False  # a by-p table: one unnamed problem size
     n_label: str = "n"
     notes: list[str] = field(default_factory=list)
 
@@ -56,6 +57,16 @@ class TimeTable:
                 return r.time
         return None
 
+    def noise(self, n: float, p: int) -> float:
+        for r in self.rows:
+            if r.n == n and r.p == p:
+                return r.noise
+        return 0.0
+
+    @property
+    def has_noise(self) -> bool:
+        return any(r.noise > 0 for r in self.rows)
+
     def sizes(self) -> list[float]:
         return sorted({r.n for r in self.rows})
 
@@ -63,32 +74,57 @@ class TimeTable:
         return sorted({r.p for r in self.rows if r.p != SEQ})
 
     def filtered(self, keep: Callable[[Measurement], bool]) -> TimeTable:
-        return TimeTable([r for r in self.rows if keep(r)], self.source, self.fixed_n,
-                         self.n_label, list(self.notes))
+        return TimeTable(
+            [r for r in self.rows if keep(r)],
+            self.source,
+            self.fixed_n,
+            self.n_label,
+            list(self.notes),
+        )
 
 
 def from_rows(rows: Iterable[object], source: str = "<rows>") -> TimeTable:
-    """Build a table from (n, p, time) tuples, dicts or Measurements; averages repeats."""
+    """Build a table from (n, p, time[, noise]) tuples, dicts or Measurements.
+
+    Repeated (n, p) rows are averaged, and their standard deviation becomes the
+    point's noise unless a noise was given.
+    """
     acc: dict[tuple[float, int], list[float]] = {}
+    given: dict[tuple[float, int], float] = {}
     for i, row in enumerate(rows):
+        noise = 0.0
         if isinstance(row, Measurement):
-            n, p, t = row.n, row.p, row.time
+            n, p, t, noise = row.n, row.p, row.time, row.noise
         elif isinstance(row, dict):
-            n, p, t = row["n"], row["p"], row["time"]
+            n, p, t, noise = row["n"], row["p"], row["time"], row.get("noise", 0.0)
+        elif len(row) == 4:  # type: ignore[arg-type]
+            n, p, t, noise = row  # type: ignore[misc]
         else:
             n, p, t = row  # type: ignore[misc]
         n, p, t = _number(n, source, i), _pe(p, source, i), _number(t, source, i)
         if t < 0:
             raise UserError(f"negative time {t:g} at n={n:g}, p={p}", location=f"{source}:{i}")
         acc.setdefault((n, p), []).append(t)
+        if noise:
+            given[(n, p)] = max(given.get((n, p), 0.0), abs(float(noise)))
     if not acc:
         raise UserError("the table has no measurements", location=source)
-    out = [Measurement(n, p, sum(v) / len(v)) for (n, p), v in sorted(acc.items())]
+    out = [
+        Measurement(n, p, sum(v) / len(v), given.get((n, p)) or _std(v))
+        for (n, p), v in sorted(acc.items())
+    ]
     table = TimeTable(out, source)
     repeats = sum(1 for v in acc.values() if len(v) > 1)
     if repeats:
         table.notes.append(f"{repeats} (n, p) points had repeated rows; their mean is used")
     return table
+
+
+def _std(values: list[float]) -> float:
+    if len(values) < 2:
+        return 0.0
+    m = sum(values) / len(values)
+    return (sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5
 
 
 def read_table(path: str | Path, where: dict[str, str] | None = None) -> TimeTable:
@@ -102,8 +138,11 @@ def read_table(path: str | Path, where: dict[str, str] | None = None) -> TimeTab
 
 
 def parse_table(text: str, source: str, where: dict[str, str] | None = None) -> TimeTable:
-    lines = [(i + 1, ln) for i, ln in enumerate(text.splitlines())
-             if ln.strip() and not ln.lstrip().startswith("#")]
+    lines = [
+        (i + 1, ln)
+        for i, ln in enumerate(text.splitlines())
+        if ln.strip() and not ln.lstrip().startswith("#")
+    ]
     if not lines:
         raise UserError("empty table (only comments or blank lines)", location=source)
     records = list(csv.reader(io.StringIO("\n".join(ln for _, ln in lines))))
@@ -127,8 +166,9 @@ def parse_table(text: str, source: str, where: dict[str, str] | None = None) -> 
         for ln, rec in body:
             t = _cell(rec, time_col, source, ln)
             if t is not None:
-                triples.append((_num(rec, n_col, source, ln), _pe_cell(rec, p_col, source, ln),
-                                t, ln))
+                triples.append(
+                    (_num(rec, n_col, source, ln), _pe_cell(rec, p_col, source, ln), t, ln)
+                )
     elif n_col is not None and wide:
         layout, fixed = "wide", False
         for ln, rec in body:
@@ -147,7 +187,9 @@ def parse_table(text: str, source: str, where: dict[str, str] | None = None) -> 
     else:
         raise UserError(
             "unrecognised header: expected n,p,time (long), n,T_n_1,T_n_7,... (wide) "
-            f"or p,T_n_p (one size); got {','.join(records[0])}", location=loc0)
+            f"or p,T_n_p (one size); got {','.join(records[0])}",
+            location=loc0,
+        )
     for _n, p, t, ln in triples:
         if t < 0:
             raise UserError(f"negative time {t:g}", location=f"{source}:{ln}")
@@ -160,8 +202,9 @@ def parse_table(text: str, source: str, where: dict[str, str] | None = None) -> 
     return table
 
 
-def _select(header: list[str], body: list[tuple[int, list[str]]], where: dict[str, str],
-            source: str) -> list[tuple[int, list[str]]]:
+def _select(
+    header: list[str], body: list[tuple[int, list[str]]], where: dict[str, str], source: str
+) -> list[tuple[int, list[str]]]:
     """Apply ``where`` and insist on it when a text column mixes several data sets."""
     for key, value in where.items():
         col = header.index(key)
@@ -169,14 +212,22 @@ def _select(header: list[str], body: list[tuple[int, list[str]]], where: dict[st
         if not body:
             raise UserError(f"no rows with {key}={value}", location=source)
     for i, h in enumerate(header):
-        if h in where or h in ("n", "p") or h.startswith("n_") or h in TIME_NAMES \
-                or _WIDE_TIME.match(h):
+        if (
+            h in where
+            or h in ("n", "p")
+            or h.startswith("n_")
+            or h in TIME_NAMES
+            or _WIDE_TIME.match(h)
+        ):
             continue
         values = {rec[i].strip() for _, rec in body if i < len(rec) and rec[i].strip()}
         if values and not all(_is_float(v) for v in values) and len(values) > 1:
             shown = ", ".join(sorted(values)[:4])
-            raise UserError(f"column {h!r} holds several data sets ({shown}); choose one with "
-                            f"--where {h}=VALUE", location=source)
+            raise UserError(
+                f"column {h!r} holds several data sets ({shown}); choose one with "
+                f"--where {h}=VALUE",
+                location=source,
+            )
     return body
 
 
@@ -221,6 +272,7 @@ def _pe(v: object, source: str, ln: int) -> int:
         return SEQ
     x = _number(v, source, ln)
     if x != int(x) or x < 0:
-        raise UserError(f"p must be a whole number of PEs (or 'seq'), got {v!r}",
-                        location=f"{source}:{ln}")
+        raise UserError(
+            f"p must be a whole number of PEs (or 'seq'), got {v!r}", location=f"{source}:{ln}"
+        )
     return int(x)
