@@ -42,6 +42,7 @@ KERNELS = {
     "histogram.c": ("N", 16000000),
 }
 METHODS = ("auto", *ALL_METHODS, "mean")
+EPSILON = 0.10  # what `autotune scale` uses by default
 
 
 def held_back(points, largest: int, pmax: int) -> dict[str, tuple[list, tuple[int, int]]]:  # noqa: ANN001
@@ -93,7 +94,15 @@ def one_run(
             for m in METHODS:
                 try:
                     pred = predict_point(
-                        rows, "parmap", n, p, m, best_effort=True, methods=ALL_METHODS, holdout=2
+                        rows,
+                        "parmap",
+                        n,
+                        p,
+                        m,
+                        best_effort=True,
+                        methods=ALL_METHODS,
+                        holdout=2,
+                        epsilon=EPSILON,
                     )
                 except Exception as exc:  # noqa: BLE001 - a bench records every failure
                     errs[m] = f"error: {exc}"
