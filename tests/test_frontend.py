@@ -28,9 +28,11 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 
 
 def test_parse_omp_clauses_kept_verbatim():
-    kind, c = parse_omp("omp parallel for schedule( dynamic , 8 ) reduction(+:s,t) "
-                        "private(i, j) firstprivate(x) lastprivate(y) nowait collapse(2) "
-                        "num_threads(n/2) if(n > 100) proc_bind(close)")
+    kind, c = parse_omp(
+        "omp parallel for schedule( dynamic , 8 ) reduction(+:s,t) "
+        "private(i, j) firstprivate(x) lastprivate(y) nowait collapse(2) "
+        "num_threads(n/2) if(n > 100) proc_bind(close)"
+    )
     assert kind == "parallel for"
     assert (c.schedule, c.chunk, c.collapse) == ("dynamic", "8", 2)
     assert c.reduction == ["+:s,t"] and c.private == ["i", "j"]
@@ -43,7 +45,11 @@ def test_parse_omp_clauses_kept_verbatim():
 
 
 def test_finds_loops_with_system_headers_and_macros(tmp_path):
-    src = write(tmp_path, "prog.c", HEADERS + """
+    src = write(
+        tmp_path,
+        "prog.c",
+        HEADERS
+        + """
 #ifndef N
 #define N 1000
 #endif
@@ -67,7 +73,8 @@ int main(void) {
   printf("%f\\n", s);
   return 0;
 }
-""")
+""",
+    )
     unit = analyze_file(src, defines={"N": "500"})
     lines = [(r.line, r.directive.kind) for r in unit.loops]
     assert lines == [(17, "parallel for"), (22, "for"), (25, "for")]
@@ -107,8 +114,12 @@ def test_include_dir_and_cflags_defines(tmp_path):
     inc = tmp_path / "inc"
     inc.mkdir()
     (inc / "sizes.h").write_text("#define LEN (M * 2)\n")
-    src = write(tmp_path, "p.c", '#include "sizes.h"\nint a[LEN];\nvoid f(void) {\n'
-                "#pragma omp parallel for\n  for (int i = 0; i < LEN; i++) a[i] = i;\n}\n")
+    src = write(
+        tmp_path,
+        "p.c",
+        '#include "sizes.h"\nint a[LEN];\nvoid f(void) {\n'
+        "#pragma omp parallel for\n  for (int i = 0; i < LEN; i++) a[i] = i;\n}\n",
+    )
     with pytest.raises(UserError):
         analyze_file(src)  # M undefined: the parse (or preprocess) fails clearly
     unit = analyze_file(src, include_dirs=[str(inc)], cflags=["-DM=21"])
@@ -116,7 +127,10 @@ def test_include_dir_and_cflags_defines(tmp_path):
 
 
 def test_orphaned_and_non_loop_directives(tmp_path):
-    src = write(tmp_path, "o.c", """
+    src = write(
+        tmp_path,
+        "o.c",
+        """
 void work(double *a, int n) {
   int i;
 #pragma omp for schedule(dynamic, 4)
@@ -130,7 +144,8 @@ void ordered_loop(double *a) {
     a[i] = a[i] + 1.0;
   }
 }
-""")
+""",
+    )
     unit = analyze_file(src)
     orphan, ordered = unit.loops
     assert orphan.parallel is None and orphan.directive.clauses.schedule == "dynamic"
@@ -138,7 +153,11 @@ void ordered_loop(double *a) {
 
 
 def test_analyze_json_fields(capsys, tmp_path):
-    src = write(tmp_path, "j.c", HEADERS + """
+    src = write(
+        tmp_path,
+        "j.c",
+        HEADERS
+        + """
 #define N 64
 double x[N];
 int main(void) {
@@ -147,13 +166,27 @@ int main(void) {
   printf("%f\\n", x[3]);
   return 0;
 }
-""")
+""",
+    )
     assert main(["analyze", src, "--json", "--threads", "2"]) == 0
     data = json.loads(capsys.readouterr().out)
     (loop,) = data["loops"]
-    for key in ("id", "file", "line", "function", "directive", "clauses", "trip_count",
-                "iterations", "weighted_ops", "ops", "footprint_bytes",
-                "footprint_bytes_per_thread", "tunable", "reason"):
+    for key in (
+        "id",
+        "file",
+        "line",
+        "function",
+        "directive",
+        "clauses",
+        "trip_count",
+        "iterations",
+        "weighted_ops",
+        "ops",
+        "footprint_bytes",
+        "footprint_bytes_per_thread",
+        "tunable",
+        "reason",
+    ):
         assert key in loop, key
     assert loop["line"] == 12 and loop["directive"] == "parallel for"
     assert loop["clauses"]["schedule"] == "static" and loop["clauses"]["chunk"] == "4"
@@ -166,7 +199,11 @@ def test_stub_headers_parse_common_programs(tmp_path):
     from autotune.frontend.options import SourceOptions
     from autotune.frontend.preprocess import preprocess
 
-    src = write(tmp_path, "s.c", HEADERS + """#include <stdint.h>
+    src = write(
+        tmp_path,
+        "s.c",
+        HEADERS
+        + """#include <stdint.h>
 #include <time.h>
 #include <limits.h>
 #include <float.h>
@@ -184,7 +221,8 @@ int main(void) {
   free(x);
   return EXIT_SUCCESS;
 }
-""")
+""",
+    )
     pre = preprocess(src, SourceOptions(), use_stubs=True)
     assert pre.used_stubs and "-nostdinc" in pre.argv
     ast = parse_text(pre.text, src)
@@ -192,7 +230,10 @@ int main(void) {
 
 
 def test_atomic_and_critical_executions_are_counted(tmp_path):
-    src = write(tmp_path, "sync.c", """
+    src = write(
+        tmp_path,
+        "sync.c",
+        """
 #define N 100
 int hist[8]; double total;
 void f(const int *key) {
@@ -206,6 +247,39 @@ void f(const int *key) {
     total += key[i];
   }
 }
-""")
+""",
+    )
     (loop,) = analyze_file(src).loops
     assert loop.sync_ops == 100 * 3 + 100  # inner atomic per iteration + critical per row
+
+
+def test_a_file_under_usr_local_src_is_the_users_code(tmp_path):
+    """Where a file lives does not make it a system header: the preprocessor's line
+    markers do. A program under /usr/local/src analyses like the same file elsewhere."""
+    import os
+    import shutil
+    import uuid
+
+    src = "/usr/local/src"
+    if not (os.path.isdir(src) and os.access(src, os.W_OK)):
+        pytest.skip("/usr/local/src is not writable here")
+    text = (
+        "#include <stdio.h>\n#define N 1000\ndouble a[N];\nint main(void) {\n"
+        "#pragma omp parallel for\n  for (int i = 0; i < N; i++) a[i] = i * 2.0;\n"
+        '  printf("%f\\n", a[N - 1]);\n  return 0;\n}\n'
+    )
+    home = tmp_path / "prog.c"
+    home.write_text(text)
+    folder = os.path.join(src, f"autotune-test-{uuid.uuid4().hex[:8]}")
+    os.makedirs(folder)
+    try:
+        there = os.path.join(folder, "prog.c")
+        with open(there, "w") as fh:
+            fh.write(text)
+        here_loops = analyze_file(str(home)).loops
+        there_loops = analyze_file(there).loops
+    finally:
+        shutil.rmtree(folder)
+    assert len(here_loops) == len(there_loops) == 1
+    assert there_loops[0].trip_count == here_loops[0].trip_count == 1000
+    assert there_loops[0].tunable == here_loops[0].tunable

@@ -10,7 +10,12 @@ from pycparser import c_ast, c_parser
 from autotune.errors import UserError
 from autotune.frontend.knr import add_implicit_int
 from autotune.frontend.options import SourceOptions
-from autotune.frontend.preprocess import find_compiler, first_compiler_error, preprocess
+from autotune.frontend.preprocess import (
+    find_compiler,
+    first_compiler_error,
+    is_system_file,
+    preprocess,
+)
 
 _COORD = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
 
@@ -26,10 +31,15 @@ def parse_text(text: str, filename: str) -> c_ast.FileAST:
             where = f"{m.group('file')}:{m.group('line')}"
             raise UserError(f"cannot parse C: {m.group('msg').strip()}", location=where) from None
         raise UserError(f"cannot parse C: {exc}", location=filename) from None
-    except (RecursionError, ValueError, TypeError, AttributeError, IndexError,
-            AssertionError) as exc:  # pycparser asserts on some unbalanced braces
-        raise UserError(f"cannot parse C: {type(exc).__name__}: {exc}",
-                        location=filename) from None
+    except (
+        RecursionError,
+        ValueError,
+        TypeError,
+        AttributeError,
+        IndexError,
+        AssertionError,
+    ) as exc:  # pycparser asserts on some unbalanced braces
+        raise UserError(f"cannot parse C: {type(exc).__name__}: {exc}", location=filename) from None
 
 
 def parse_file(path: str, options: SourceOptions, cc: str = "gcc") -> c_ast.FileAST:
@@ -58,8 +68,11 @@ def parse_file(path: str, options: SourceOptions, cc: str = "gcc") -> c_ast.File
     compiler_says = compiler_syntax_error(path, options, cc)
     if compiler_says:
         raise UserError(compiler_says) from None
-    raise UserError(f"{error.message} (the compiler accepts this file: a construct autotune's "
-                    "C parser does not support)", location=error.location)
+    raise UserError(
+        f"{error.message} (the compiler accepts this file: a construct autotune's "
+        "C parser does not support)",
+        location=error.location,
+    )
 
 
 def compiler_syntax_error(path: str, options: SourceOptions, cc: str) -> str | None:
@@ -81,5 +94,4 @@ def compiler_syntax_error(path: str, options: SourceOptions, cc: str) -> str | N
 def _in_system_header(location: str | None) -> bool:
     if not location:
         return False
-    file = location.rsplit(":", 1)[0]
-    return file.startswith("/usr/") or file.startswith("<")
+    return is_system_file(location.rsplit(":", 1)[0])

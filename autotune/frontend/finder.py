@@ -13,15 +13,36 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.frontend.pragmas import STANDALONE, parse_omp
+from autotune.frontend.preprocess import is_system_file
 from autotune.frontend.records import Directive
 
 WORKSHARING_LOOP_KINDS = {
-    "for", "for simd", "parallel for", "parallel for simd", "loop", "parallel loop",
-    "distribute parallel for", "teams distribute parallel for",
-    "target teams distribute parallel for", "target parallel for", "taskloop",
+    "for",
+    "for simd",
+    "parallel for",
+    "parallel for simd",
+    "loop",
+    "parallel loop",
+    "distribute parallel for",
+    "teams distribute parallel for",
+    "target teams distribute parallel for",
+    "target parallel for",
+    "taskloop",
 }
-REGION_KINDS = {"parallel", "sections", "parallel sections", "task", "single", "master",
-                "masked", "critical", "taskgroup", "target", "teams", "target teams"}
+REGION_KINDS = {
+    "parallel",
+    "sections",
+    "parallel sections",
+    "task",
+    "single",
+    "master",
+    "masked",
+    "critical",
+    "taskgroup",
+    "target",
+    "teams",
+    "target teams",
+}
 
 
 @dataclass
@@ -58,10 +79,6 @@ def make_directive(pragma: c_ast.Pragma) -> Directive | None:
         line=int(coord.line) if coord else 0,
         clauses=clauses,
     )
-
-
-def is_system_file(name: str | None) -> bool:
-    return bool(name) and (str(name).startswith("/usr/") or str(name).startswith("<"))
 
 
 class OmpFinder(c_ast.NodeVisitor):
@@ -169,8 +186,10 @@ class OmpFinder(c_ast.NodeVisitor):
 
     def _loop(self, d: Directive, stmt: c_ast.Node) -> None:
         for_node = _unwrap_for(stmt)
-        owner = d if d.kind.startswith("parallel") or "parallel for" in d.kind else (
-            self._parallel[-1] if self._parallel else None
+        owner = (
+            d
+            if d.kind.startswith("parallel") or "parallel for" in d.kind
+            else (self._parallel[-1] if self._parallel else None)
         )
         found = FoundLoop(
             directive=d,

@@ -78,8 +78,9 @@ def find_compiler(cc: str = "gcc") -> str:
     return exe
 
 
-def preprocess(path: str, options: SourceOptions, cc: str = "gcc",
-               use_stubs: bool = False) -> Preprocessed:
+def preprocess(
+    path: str, options: SourceOptions, cc: str = "gcc", use_stubs: bool = False
+) -> Preprocessed:
     """``cc -E`` the file with the user's flags; raise UserError on failure."""
     if not Path(path).is_file():
         raise UserError("no such file", location=path)
@@ -98,8 +99,33 @@ def preprocess(path: str, options: SourceOptions, cc: str = "gcc",
     if proc.returncode != 0:
         raise UserError(first_compiler_error(proc.stderr.decode("utf-8", "replace"), path))
     # the source's bytes as every command reads them (a Latin-1 literal survives)
-    text = textfile.decode(proc.stdout)
+    text = mark_system_headers(textfile.decode(proc.stdout))
     return Preprocessed(clean_extensions(text), argv, used_stubs=use_stubs)
+
+
+SYSTEM_PREFIX = "<system>"
+_LINEMARKER = re.compile(r'^(# \d+ ")([^"]*)("(?: \d+)*)$', re.MULTILINE)
+
+
+def mark_system_headers(text: str) -> str:
+    """Prefix the file names of system headers with ``<system>`` in the line markers.
+
+    The preprocessor flags a system header with a 3 in its line marker
+    (``# 1 "/usr/include/stdio.h" 1 3 4``); that, not where a file lives, is
+    what makes it one: a user's file under /usr/local/src is the user's code.
+    """
+
+    def mark(m: re.Match[str]) -> str:
+        if "3" not in m.group(3)[1:].split() or m.group(2).startswith("<"):
+            return m.group(0)
+        return f"{m.group(1)}{SYSTEM_PREFIX}{m.group(2)}{m.group(3)}"
+
+    return _LINEMARKER.sub(mark, text)
+
+
+def is_system_file(name: str | None) -> bool:
+    """True for a system header (marked by ``mark_system_headers``) or ``<built-in>``."""
+    return bool(name) and str(name).startswith("<")
 
 
 def first_compiler_error(stderr: str, path: str) -> str:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, is_system_file, make_directive
+from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, make_directive
+from autotune.frontend.preprocess import is_system_file
 from autotune.frontend.records import Directive
 from autotune.structure.facts import constant
 
