@@ -131,6 +131,8 @@ class Choice:
     def evaluate(self, at: Sequence[float] | np.ndarray) -> np.ndarray:
         """The chosen method refitted on all points, evaluated at ``at`` (T(n/r^d), plots)."""
         at = np.atleast_1d(np.asarray(at, dtype=float))
+        if self.chosen in ("nearest", "zero") and self.value is not None:
+            return np.full(at.shape, float(self.value))  # the best-effort constant
         comps = self.components
         if not comps or self.measured:
             raise ValueError("no fitted method behind this value")
@@ -366,6 +368,21 @@ def choose(
                 False,
                 True,
             )
+        if best_effort and len(xs):
+            near = int(np.argmin(np.abs(xs - at)))
+            for name, held, what in (
+                ("nearest", float(ys[near]), f"the value at {axis}={xs[near]:g} held constant"),
+                ("zero", 0.0, "zero (no penalty: ideal speedup, a lower bound)"),
+            ):
+                if nonsense(at, held) is None:
+                    return done(
+                        name,
+                        held,
+                        f"UNCHECKED best estimate ({why}; no method's trend gives a "
+                        f"sensible value): {what}; take more measurements",
+                        False,
+                        True,
+                    )
         return done(None, None, f"{why}: take more measurements", False)
     best = ranked[0]
     if best.abs_error < epsilon:
