@@ -73,13 +73,16 @@ def size_sweep() -> None:
         src.write_text(SYRK)
         for n, m in ((240, 200), (600, 500), (1200, 1000), (2400, 2000), (4800, 4000)):
             t0 = time.perf_counter()
-            (rec,) = analyze_file(str(src), defines={"N": str(n), "M": str(m)},
-                                  threads=machine.cores).loops
+            (rec,) = analyze_file(
+                str(src), defines={"N": str(n), "M": str(m)}, threads=machine.cores
+            ).loops
             t1 = time.perf_counter()
             ranking = rank_loop(rec, default_space(rec, machine.cores), chosen, machine)
             t2 = time.perf_counter()
-            print(f"{n:>5d} x {m:<5d} {rec.iterations or 0:12d} {t1 - t0:10.3f} {t2 - t1:8.3f} "
-                  f"{len(ranking.variants):9d}")
+            print(
+                f"{n:>5d} x {m:<5d} {rec.iterations or 0:12d} {t1 - t0:10.3f} {t2 - t1:8.3f} "
+                f"{len(ranking.variants):9d}"
+            )
 
 
 if __name__ == "__main__":

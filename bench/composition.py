@@ -53,14 +53,20 @@ def sweeps() -> dict[str, list[tuple[str, object, object]]]:
     u2 = stats.uniform(1.0, 0.5)
     n1 = stats.norm(1.0, 1.0)
     return {
-        "uniform": [(f"m={m:g}", stats.uniform(0.0, 1.0 / m), u2)
-                    for m in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 2 / 3, 0.8, 0.9, 1.0, 1.5)],
-        "exponential": [(f"theta={t:g}", stats.expon(scale=1.0), stats.expon(scale=1.0 / t))
-                        for t in (0.1, 0.2, 0.5, 0.8, 1.0, 1.25, 2.0, 5.0, 10.0)],
-        "normal-mu": [(f"mu={mu:g}", n1, stats.norm(mu, 1.0))
-                      for mu in (1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 5.0)],
-        "normal-sigma": [(f"sigma={s:g}", n1, stats.norm(1.0, s))
-                         for s in (1.0, 1.5, 2.0, 3.0, 4.0, 5.0)],
+        "uniform": [
+            (f"m={m:g}", stats.uniform(0.0, 1.0 / m), u2)
+            for m in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 2 / 3, 0.8, 0.9, 1.0, 1.5)
+        ],
+        "exponential": [
+            (f"theta={t:g}", stats.expon(scale=1.0), stats.expon(scale=1.0 / t))
+            for t in (0.1, 0.2, 0.5, 0.8, 1.0, 1.25, 2.0, 5.0, 10.0)
+        ],
+        "normal-mu": [
+            (f"mu={mu:g}", n1, stats.norm(mu, 1.0)) for mu in (1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 5.0)
+        ],
+        "normal-sigma": [
+            (f"sigma={s:g}", n1, stats.norm(1.0, s)) for s in (1.0, 1.5, 2.0, 3.0, 4.0, 5.0)
+        ],
     }
 
 
@@ -78,11 +84,13 @@ def main() -> int:
         worst = {m: (0.0, "") for m in METHODS}
         worst_any_k = 0.0
         for label, d1, d2 in cases:
-            y = np.maximum(d1.rvs(args.samples, random_state=rng),
-                           d2.rvs(args.samples, random_state=rng))
+            y = np.maximum(
+                d1.rvs(args.samples, random_state=rng), d2.rvs(args.samples, random_state=rng)
+            )
             mc = [float(np.mean(y**k)) for k in (1, 2, 3, 4)]
-            ref = [exact_max_moment(FrozenDistribution(d1), FrozenDistribution(d2), k)
-                   for k in (1, 2)]
+            ref = [
+                exact_max_moment(FrozenDistribution(d1), FrozenDistribution(d2), k) for k in (1, 2)
+            ]
             comp = compose(moments_of(d1), moments_of(d2), (1, 2, 3, 4))
             row: list[object] = [label, mc[0], round(100 * (mc[0] - ref[0]) / ref[0], 3)]
             any_k = max(100 * abs(comp.values["lambda"][k] - mc[k]) / mc[k] for k in range(4))
@@ -100,17 +108,38 @@ def main() -> int:
         heads += [f"e1 {m[:5]}" for m in METHODS] + [f"e2 {m[:5]}" for m in METHODS] + ["fit"]
         print(f"\n== {name}: relative error % of E[Y] (e1) and E[Y^2] (e2)")
         print(table(heads, rows))
-        summary.append([name, PUBLISHED[name],
-                        f"{worst['lambda'][0]:.1f}% at {worst['lambda'][1]}", f"{worst_any_k:.1f}%",
-                        f"{worst['exact'][0]:.1f}% at {worst['exact'][1]}",
-                        f"{worst['heuristic'][0]:.1f}%", f"{worst['deterministic'][0]:.1f}%"])
+        summary.append(
+            [
+                name,
+                PUBLISHED[name],
+                f"{worst['lambda'][0]:.1f}% at {worst['lambda'][1]}",
+                f"{worst_any_k:.1f}%",
+                f"{worst['exact'][0]:.1f}% at {worst['exact'][1]}",
+                f"{worst['heuristic'][0]:.1f}%",
+                f"{worst['deterministic'][0]:.1f}%",
+            ]
+        )
     conv = "|pred - MC| / pred (eq. 6)" if args.eq6 else "|pred - MC| / MC"
     print(f"\n== maxima of the E[Y] error over each sweep ({conv})")
-    print(table(["sweep", "published (lambda)", "ours: lambda (eq. 5)", "lambda, any k<=4",
-                 "ours: exact (order stats)", "heuristic (eq. 4)", "deterministic"], summary))
-    print(f"\nMonte Carlo: {args.samples} pairs per case, seed {args.seed}; MC-exact% is the MC "
-          "error against the exact integral on the true distributions; fit '*' = lambda fit "
-          f"not exact. {time.monotonic() - start:.1f} s")
+    print(
+        table(
+            [
+                "sweep",
+                "published (lambda)",
+                "ours: lambda (eq. 5)",
+                "lambda, any k<=4",
+                "ours: exact (order stats)",
+                "heuristic (eq. 4)",
+                "deterministic",
+            ],
+            summary,
+        )
+    )
+    print(
+        f"\nMonte Carlo: {args.samples} pairs per case, seed {args.seed}; MC-exact% is the MC "
+        "error against the exact integral on the true distributions; fit '*' = lambda fit "
+        f"not exact. {time.monotonic() - start:.1f} s"
+    )
     return 0
 
 

@@ -35,8 +35,9 @@ def main() -> int:
         ("edges halve, traces as printed", ("M",), False),
         ("N and M halve, traces corrected", ("M", "N"), True),
     ]
-    fitted = {name: HypercubeDC(split=split).fit(paper_traces(corr))
-              for name, split, corr in variants}
+    fitted = {
+        name: HypercubeDC(split=split).fit(paper_traces(corr)) for name, split, corr in variants
+    }
     default = fitted[variants[0][0]]
     print("== component costs: our least-squares refit vs the legible parts of Table 3")
     rows = []
@@ -44,23 +45,49 @@ def main() -> int:
         for label, corr in (("corrected", True), ("as printed", False)):
             lc = HypercubeDC().fit(paper_traces(corr)).components_[c]
             coef = ", ".join(f"{f}: {v:.3e}" for f, v in zip(lc.features, lc.coef_, strict=True))
-            rows.append([c, label, f"{lc.intercept_:.3e}", coef, f"{lc.r2_:.4f}",
-                         PAPER_TABLE3[c] if corr else ""])
-    print(table(["function", "traces", "intercept", "slopes", "R^2",
-                 "paper Table 3 (legible)"], rows))
+            rows.append(
+                [
+                    c,
+                    label,
+                    f"{lc.intercept_:.3e}",
+                    coef,
+                    f"{lc.r2_:.4f}",
+                    PAPER_TABLE3[c] if corr else "",
+                ]
+            )
+    print(
+        table(["function", "traces", "intercept", "slopes", "R^2", "paper Table 3 (legible)"], rows)
+    )
 
     print("\n== worked example: N = 1024000, M = 2048000, P = 8, K = 1024000 words")
     rows = []
     for name, _, _ in variants:
         p = fitted[name].predict_one({"N": 1024000, "M": 2048000}, 8, L, G)
-        rows.append([name, f"{p.communication_s:.6f}", f"{p.computation_s:.6f}",
-                     f"{p.total_s:.6f}", f"{100 * relative_error(p.total_s, PAPER_TOTAL):+.1f}%",
-                     f"{100 * relative_error(p.total_s, PAPER_MEASURED):+.1f}%"])
-    rows.append(["paper", f"{PAPER_COMM:.6f}", f"{PAPER_TOTAL - PAPER_COMM:.6f}",
-                 f"{PAPER_TOTAL:.6f}", "",
-                 f"{100 * relative_error(PAPER_TOTAL, PAPER_MEASURED):+.2f}%"])
-    print(table(["model", "communication", "computation", "total", "vs paper pred",
-                 "vs measured"], rows))
+        rows.append(
+            [
+                name,
+                f"{p.communication_s:.6f}",
+                f"{p.computation_s:.6f}",
+                f"{p.total_s:.6f}",
+                f"{100 * relative_error(p.total_s, PAPER_TOTAL):+.1f}%",
+                f"{100 * relative_error(p.total_s, PAPER_MEASURED):+.1f}%",
+            ]
+        )
+    rows.append(
+        [
+            "paper",
+            f"{PAPER_COMM:.6f}",
+            f"{PAPER_TOTAL - PAPER_COMM:.6f}",
+            f"{PAPER_TOTAL:.6f}",
+            "",
+            f"{100 * relative_error(PAPER_TOTAL, PAPER_MEASURED):+.2f}%",
+        ]
+    )
+    print(
+        table(
+            ["model", "communication", "computation", "total", "vs paper pred", "vs measured"], rows
+        )
+    )
 
     print("\n== every row of Table 4 (P = 8), relative error vs measured")
     rows = []
@@ -70,14 +97,29 @@ def main() -> int:
             pred = fitted[name].predict_one({"N": n, "M": m}, p, L, G).total_s
             row.append(f"{pred:.4f} ({100 * relative_error(pred, t):+.1f}%)")
         rows.append(row)
-    print(table(["N", "M", "measured", *(name.split(",")[0] + (", printed" if "printed" in name
-                                                               else "")
-                                         for name, _, _ in variants)], rows))
+    print(
+        table(
+            [
+                "N",
+                "M",
+                "measured",
+                *(
+                    name.split(",")[0] + (", printed" if "printed" in name else "")
+                    for name, _, _ in variants
+                ),
+            ],
+            rows,
+        )
+    )
     lv = default.predict_one({"N": 1024000, "M": 2048000}, 8, L, G)
-    print("\ndefault model, worked example per level: "
-          + "; ".join(f"j={x.level}: div {x.divide_s:.4f} comb {x.combine_s:.4f} "
-                      f"ex {x.exchange_s:.4f}" for x in lv.levels)
-          + f"; leaf seq {lv.sequential_s:.4f}")
+    print(
+        "\ndefault model, worked example per level: "
+        + "; ".join(
+            f"j={x.level}: div {x.divide_s:.4f} comb {x.combine_s:.4f} ex {x.exchange_s:.4f}"
+            for x in lv.levels
+        )
+        + f"; leaf seq {lv.sequential_s:.4f}"
+    )
     return 0
 
 

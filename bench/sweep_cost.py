@@ -28,8 +28,13 @@ def main() -> int:
     ap.add_argument("--modes", default="runtime", help="runtime,per-variant")
     ap.add_argument("--repetitions", type=int, default=3)
     ap.add_argument("--kernels", default="", help="comma-separated names (default: all)")
-    ap.add_argument("-D", dest="defines", action="append", default=[],
-                    help="define for every kernel, e.g. -D REPS=2")
+    ap.add_argument(
+        "-D",
+        dest="defines",
+        action="append",
+        default=[],
+        help="define for every kernel, e.g. -D REPS=2",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="sweep-cost-") as tmp:
         os.environ["AUTOTUNE_CACHE_DIR"] = str(Path(tmp) / "cache")
@@ -50,10 +55,14 @@ def run(args: argparse.Namespace, tmp: Path) -> int:
     wanted = {k for k in args.kernels.split(",") if k}
     files = [f for f in sorted((ROOT / "kernels").glob("*.c")) if not wanted or f.stem in wanted]
     modes = [m for m in args.modes.split(",") if m]
-    print(f"machine: {machine.cpu_model}, {machine.cores} cores; {args.repetitions} "
-          f"repetition(s); exhaustive space per loop")
-    head = (f"{'kernel':14s} {'loop':6s} {'mode':12s} {'variants':>8s} {'runs':>6s} "
-            f"{'compiles':>8s} {'wall s':>8s} {'ok':>4s} {'failed':>6s}")
+    print(
+        f"machine: {machine.cpu_model}, {machine.cores} cores; {args.repetitions} "
+        f"repetition(s); exhaustive space per loop"
+    )
+    head = (
+        f"{'kernel':14s} {'loop':6s} {'mode':12s} {'variants':>8s} {'runs':>6s} "
+        f"{'compiles':>8s} {'wall s':>8s} {'ok':>4s} {'failed':>6s}"
+    )
     print(head)
     print("-" * len(head))
     totals: dict[str, list[float]] = {m: [0, 0, 0, 0.0] for m in modes}
@@ -70,9 +79,13 @@ def run(args: argparse.Namespace, tmp: Path) -> int:
             variants = exhaustive_space(record, machine.cores)
             for mode in modes:
                 with Store(tmp / f"{f.stem}-{record.line}-{mode}.db") as store:
-                    sweep = Sweep(f, BuildOptions(defines=defines),
-                                  SweepOptions(repetitions=args.repetitions, compile_mode=mode),
-                                  store, machine=machine)
+                    sweep = Sweep(
+                        f,
+                        BuildOptions(defines=defines),
+                        SweepOptions(repetitions=args.repetitions, compile_mode=mode),
+                        store,
+                        machine=machine,
+                    )
                     t0 = time.perf_counter()
                     try:
                         res = sweep.measure_loop(record, variants)
@@ -88,13 +101,18 @@ def run(args: argparse.Namespace, tmp: Path) -> int:
                 tot[1] += res.runs_measured
                 tot[2] += res.compiles
                 tot[3] += wall
-                print(f"{f.stem:14s} {record.line:<6d} {mode:12s} {len(variants):8d} "
-                      f"{res.runs_measured:6d} {res.compiles:8d} {wall:8.1f} {ok:4d} "
-                      f"{len(variants) - ok:6d} {why}", flush=True)
+                print(
+                    f"{f.stem:14s} {record.line:<6d} {mode:12s} {len(variants):8d} "
+                    f"{res.runs_measured:6d} {res.compiles:8d} {wall:8.1f} {ok:4d} "
+                    f"{len(variants) - ok:6d} {why}",
+                    flush=True,
+                )
     print("-" * len(head))
     for mode, (nv, runs, compiles, wall) in totals.items():
-        print(f"{'total':14s} {'':6s} {mode:12s} {int(nv):8d} {int(runs):6d} {int(compiles):8d} "
-              f"{wall:8.1f}")
+        print(
+            f"{'total':14s} {'':6s} {mode:12s} {int(nv):8d} {int(runs):6d} {int(compiles):8d} "
+            f"{wall:8.1f}"
+        )
     return 0
 
 

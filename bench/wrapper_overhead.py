@@ -49,8 +49,9 @@ def timed(argv: list[str], cwd: Path, env: dict) -> tuple[float, float]:
     """(wall seconds, CPU seconds of all children) of one command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    subprocess.run(
+        argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -67,20 +68,30 @@ def tune(proj: Path, db: Path) -> None:
 
     with Store(db) as store:
         fp = store.add_machine(detect_machine("gcc"))
-        jobs = [(proj / "src/stencil.c", "dynamic,4,t2", DEFINES),
-                (proj / "main.c", "guided,-,t-", DEFINES)]
+        jobs = [
+            (proj / "src/stencil.c", "dynamic,4,t2", DEFINES),
+            (proj / "main.c", "guided,-,t-", DEFINES),
+        ]
         if (proj / "kernel.c").exists():
             jobs.append((proj / "kernel.c", "dynamic,8,t-", {}))
         for path, key, defines in jobs:
             unit = analyze_file(str(path), defines=defines, include_dirs=[str(proj / "include")])
             for rec in unit.loops:
-                save_winner(store, source_text=path.read_text(), defines=defines,
-                            machine_fp=fp, record=rec, variant=Variant.from_key(key),
-                            baseline_s=1.0, best_s=0.5)
+                save_winner(
+                    store,
+                    source_text=path.read_text(),
+                    defines=defines,
+                    machine_fp=fp,
+                    record=rec,
+                    variant=Variant.from_key(key),
+                    baseline_s=1.0,
+                    best_s=0.5,
+                )
 
 
-def compare(label: str, plain_cmd, wrapped_cmd, cwd: Path, env: dict, reps: int,
-            before=None) -> None:  # noqa: ANN001
+def compare(
+    label: str, plain_cmd, wrapped_cmd, cwd: Path, env: dict, reps: int, before=None
+) -> None:  # noqa: ANN001
     rows = {"plain": [], "wrapped": []}
     for _ in range(reps):
         for name, cmd in (("plain", plain_cmd), ("wrapped", wrapped_cmd)):
@@ -91,9 +102,11 @@ def compare(label: str, plain_cmd, wrapped_cmd, cwd: Path, env: dict, reps: int,
     ww = statistics.median(w for w, _ in rows["wrapped"])
     pc = statistics.median(c for _, c in rows["plain"])
     wc = statistics.median(c for _, c in rows["wrapped"])
-    print(f"  {label:<34} plain {pw * 1000:7.1f} ms  wrapped {ww * 1000:7.1f} ms  "
-          f"wall {100 * (ww - pw) / pw:+6.1f}%   cpu {pc * 1000:6.1f} -> {wc * 1000:6.1f} ms "
-          f"({100 * (wc - pc) / pc:+6.1f}%)")
+    print(
+        f"  {label:<34} plain {pw * 1000:7.1f} ms  wrapped {ww * 1000:7.1f} ms  "
+        f"wall {100 * (ww - pw) / pw:+6.1f}%   cpu {pc * 1000:6.1f} -> {wc * 1000:6.1f} ms "
+        f"({100 * (wc - pc) / pc:+6.1f}%)"
+    )
 
 
 def main() -> int:
@@ -116,28 +129,42 @@ def main() -> int:
         base.update(AUTOTUNE_DB=str(tmp / "results.db"), AUTOTUNE_CACHE_DIR=str(tmp / "cache"))
         tune(proj, tmp / "results.db")
         script = wrapper()
-        launcher = subprocess.run([script, "--launcher"], capture_output=True, text=True,
-                                  check=True).stdout.split()
-        print(f"median of {args.reps} runs each, plain and wrapped alternating; "
-              f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+        launcher = subprocess.run(
+            [script, "--launcher"], capture_output=True, text=True, check=True
+        ).stdout.split()
+        print(
+            f"median of {args.reps} runs each, plain and wrapped alternating; "
+            f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
+        )
         as_is = dict(base)
         cached = {k: v for k, v in base.items() if k != "PYTHONDONTWRITEBYTECODE"}
         cached["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-        bytecode_note = (" (PYTHONDONTWRITEBYTECODE set: modules compiled on every run)"
-                         if base.get("PYTHONDONTWRITEBYTECODE") else "")
+        bytecode_note = (
+            " (PYTHONDONTWRITEBYTECODE set: modules compiled on every run)"
+            if base.get("PYTHONDONTWRITEBYTECODE")
+            else ""
+        )
         settings = [
             (f"console script {script}, environment as is{bytecode_note}", [script], as_is),
             ("console script, with a bytecode cache", [script], cached),
-            ("launcher (autotune-cc --launcher: python -S launch.py), environment as is",
-             launcher, as_is),
+            (
+                "launcher (autotune-cc --launcher: python -S launch.py), environment as is",
+                launcher,
+                as_is,
+            ),
             ("launcher, with a bytecode cache", launcher, cached),
         ]
         clean = ["make", "-s", "clean"]
         for label, cc, env in settings:
             wrapped_cc = " ".join(cc) + " gcc"
             subprocess.run(clean, cwd=proj, env=env, check=True, stdout=subprocess.DEVNULL)
-            subprocess.run(["make", "-s", f"CC={wrapped_cc}"], cwd=proj, env=env, check=True,
-                           stdout=subprocess.DEVNULL)  # warm-up: fills the caches
+            subprocess.run(
+                ["make", "-s", f"CC={wrapped_cc}"],
+                cwd=proj,
+                env=env,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )  # warm-up: fills the caches
             last = (tmp / "results.builds.jsonl").read_text().splitlines()[-4:]
             cached_n = sum('"cached": true' in ln for ln in last)
             print(f"\n{label}\n  (warm-up build: {cached_n}/4 decisions came from the cache)")
@@ -145,19 +172,37 @@ def main() -> int:
             def do_clean(env=env) -> None:  # noqa: ANN001
                 subprocess.run(clean, cwd=proj, env=env, check=True, stdout=subprocess.DEVNULL)
 
-            compare("make -j1 (4 C + 1 asm + link)", ["make", "-s", "CC=gcc"],
-                    ["make", "-s", f"CC={wrapped_cc}"], proj, env, args.reps, do_clean)
-            flags = ["-Iinclude", "-DN=3000", "-DSTEPS=4", "-O2", "-fopenmp", "-MMD", "-MP",
-                     "-c"]
+            compare(
+                "make -j1 (4 C + 1 asm + link)",
+                ["make", "-s", "CC=gcc"],
+                ["make", "-s", f"CC={wrapped_cc}"],
+                proj,
+                env,
+                args.reps,
+                do_clean,
+            )
+            flags = ["-Iinclude", "-DN=3000", "-DSTEPS=4", "-O2", "-fopenmp", "-MMD", "-MP", "-c"]
             for rel, what in (("src/stencil.c", "tuned"), ("src/reduce.c", "original")):
                 one = [*flags, rel, "-o", str(tmp / "one.o")]
-                compare(f"one compile ({what}: {rel})", ["gcc", *one], [*cc, "gcc", *one],
-                        proj, env, args.reps)
+                compare(
+                    f"one compile ({what}: {rel})",
+                    ["gcc", *one],
+                    [*cc, "gcc", *one],
+                    proj,
+                    env,
+                    args.reps,
+                )
             for rel, what in (("kernel.c", "tuned"), ("kernel_untuned.c", "original")):
                 if (proj / rel).exists():
                     one = ["-O3", "-fopenmp", "-c", rel, "-o", str(tmp / "one.o")]
-                    compare(f"NAS-style kernel -O3 ({what})", ["gcc", *one],
-                            [*cc, "gcc", *one], proj, env, args.reps)
+                    compare(
+                        f"NAS-style kernel -O3 ({what})",
+                        ["gcc", *one],
+                        [*cc, "gcc", *one],
+                        proj,
+                        env,
+                        args.reps,
+                    )
     return 0
 
 

@@ -26,8 +26,11 @@ def find_loops(ast: c_ast.FileAST) -> list[tuple[c_ast.For, list[c_ast.For], c_a
         if isinstance(node, c_ast.Compound):
             items = node.block_items or []
             for k, item in enumerate(items[:-1]):
-                if (isinstance(item, c_ast.Pragma) and " for" in f" {item.string}"
-                        and isinstance(items[k + 1], c_ast.For)):
+                if (
+                    isinstance(item, c_ast.Pragma)
+                    and " for" in f" {item.string}"
+                    and isinstance(items[k + 1], c_ast.For)
+                ):
                     found.append((items[k + 1], list(stack), func, item.string))
         inner = stack + [node] if isinstance(node, c_ast.For) else stack
         for _, child in node.children():
@@ -64,8 +67,12 @@ Level = tuple[str, Callable[[dict], Iterable[int]]]
 Touch = tuple[str, int, Callable[[dict], int]]  # (array, element size, flat index)
 
 
-def brute(levels: list[Level], touches: list[Touch], collapse: int = 1,
-          at_depth: dict[int, list[Touch]] | None = None) -> dict:
+def brute(
+    levels: list[Level],
+    touches: list[Touch],
+    collapse: int = 1,
+    at_depth: dict[int, list[Touch]] | None = None,
+) -> dict:
     """Run a nest: trip count, innermost iterations, and (iteration, array, index) touches.
 
     ``touches`` happen in the innermost body; ``at_depth[d]`` lists touches made

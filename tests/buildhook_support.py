@@ -27,8 +27,11 @@ def wrapper_exe() -> str:
 
 def hook_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     """A clean environment: own database, cache and temp dir; wrapper first on PATH."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("AUTOTUNE_") and k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("AUTOTUNE_") and k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")
+    }
     tmp = tmp_path / "tmp"
     tmp.mkdir(exist_ok=True)
     env.update(
@@ -47,8 +50,9 @@ def copy_project(name: str, dest: Path) -> Path:
     return target
 
 
-def run(argv: list[str], cwd: Path, env: dict[str, str] | None = None,
-        check: bool = True) -> subprocess.CompletedProcess:
+def run(
+    argv: list[str], cwd: Path, env: dict[str, str] | None = None, check: bool = True
+) -> subprocess.CompletedProcess:
     proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     if check and proc.returncode != 0:
         raise AssertionError(f"{argv} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
@@ -63,8 +67,14 @@ def symbols(obj: Path) -> str:
     return run(["nm", str(obj)], obj.parent).stdout
 
 
-def save_choices(db: Path, source: Path, defines: dict[str, str], variant_key: str,
-                 include_dirs: list[str] | None = None, cc: str = "gcc") -> list[str]:
+def save_choices(
+    db: Path,
+    source: Path,
+    defines: dict[str, str],
+    variant_key: str,
+    include_dirs: list[str] | None = None,
+    cc: str = "gcc",
+) -> list[str]:
     """Store ``variant_key`` as the tuned winner of every loop of ``source``, as tune does.
 
     Goes through the tuner's own persistence code (``save_winner``) and the
@@ -80,9 +90,16 @@ def save_choices(db: Path, source: Path, defines: dict[str, str], variant_key: s
     with Store(db) as store:
         fp = store.add_machine(detect_machine(cc))
         for rec in unit.loops:
-            save_winner(store, source_text=source.read_text(), defines=defines, machine_fp=fp,
-                        record=rec, variant=Variant.from_key(variant_key), baseline_s=0.02,
-                        best_s=0.01)
+            save_winner(
+                store,
+                source_text=source.read_text(),
+                defines=defines,
+                machine_fp=fp,
+                record=rec,
+                variant=Variant.from_key(variant_key),
+                baseline_s=0.02,
+                best_s=0.01,
+            )
     return [r.id for r in unit.loops]
 
 

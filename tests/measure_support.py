@@ -43,10 +43,17 @@ def make_record(path: Path) -> LoopRecord:
     source = path.read_text()
     line = pragma_line(source)
     text = source.splitlines()[line - 1].strip()
-    d = Directive(text=text.removeprefix("#pragma").strip(), kind="parallel for",
-                  file=str(path), line=line)
-    return LoopRecord(id=f"{path}:{line + 1}", file=str(path), line=line + 1,
-                      function="main", directive=d, parallel=d)
+    d = Directive(
+        text=text.removeprefix("#pragma").strip(), kind="parallel for", file=str(path), line=line
+    )
+    return LoopRecord(
+        id=f"{path}:{line + 1}",
+        file=str(path),
+        line=line + 1,
+        function="main",
+        directive=d,
+        parallel=d,
+    )
 
 
 class InjectingEmitter:
@@ -69,11 +76,13 @@ class InjectingEmitter:
 
 def inject_before_return(statement: str) -> Callable[[str], str]:
     """A fault that runs ``statement`` just before ``main`` returns 0 (after the loop)."""
+
     def fault(text: str) -> str:
         head, sep, tail = text.rpartition("return 0;")
         if not sep:
             raise ValueError("no 'return 0;' to inject before")
         return f"{head}{statement} {sep}{tail}"
+
     return fault
 
 
@@ -87,6 +96,6 @@ def _scale_printed_result(text: str) -> str:
 
 # The printed result off by 0.1%: far outside the verification tolerance.
 WRONG_RESULT = _scale_printed_result
-INFINITE_LOOP = inject_before_return("for (;;) { __asm__ volatile(\"\"); }")
+INFINITE_LOOP = inject_before_return('for (;;) { __asm__ volatile(""); }')
 SEGFAULT = inject_before_return("{ volatile int *p = 0; *p = 1; }")
 SYNTAX_ERROR = inject_before_return("this is not C @@@;")

@@ -19,15 +19,21 @@ def one_loop(body: str, decls: str = "", n: int = 10) -> str:
 
 
 HAND = [
-    ("a[i] = b[i] * c[i] + d[i] / s - sqrt(b[i]);", {"mul": 1, "add": 1, "div": 1, "sub": 1,
-                                                     "sqrt": 1}),
+    (
+        "a[i] = b[i] * c[i] + d[i] / s - sqrt(b[i]);",
+        {"mul": 1, "add": 1, "div": 1, "sub": 1, "sqrt": 1},
+    ),
     ("a[2 * i + 1] += b[i + 3 * 2];", {"add": 1}),  # subscripts are not work
     ("a[idx[i] + 1] = -b[i] * 2.0;", {"neg": 1, "mul": 1}),
     ("x *= 2.0; x -= b[i]; y /= x; k = i % 3;", {"mul": 1, "sub": 1, "div": 1, "mod": 1}),
-    ("a[i] = (b[i] > 0.0 && c[i] < 1.0) ? exp(b[i]) : pow(c[i], 2.0);",
-     {"cmp": 2, "logic": 1, "exp": 0.5, "pow": 0.5}),
-    ("if (b[i] < s) { a[i] = b[i] + 1.0; } else { a[i] = b[i] * b[i] * b[i]; }",
-     {"cmp": 1, "add": 0.5, "mul": 1.0}),
+    (
+        "a[i] = (b[i] > 0.0 && c[i] < 1.0) ? exp(b[i]) : pow(c[i], 2.0);",
+        {"cmp": 2, "logic": 1, "exp": 0.5, "pow": 0.5},
+    ),
+    (
+        "if (b[i] < s) { a[i] = b[i] + 1.0; } else { a[i] = b[i] * b[i] * b[i]; }",
+        {"cmp": 1, "add": 0.5, "mul": 1.0},
+    ),
     ("if (b[i] != 0.0) a[i] = 1.0 / b[i];", {"cmp": 1, "div": 0.5}),
     ("a[i] = fabsf(b[i]) + (double) (i * 3);", {"fabs": 1, "add": 1, "mul": 1}),
     ("for (j = 0; j < 4; j++) a[i] += b[j] * c[j];", {"add": 4, "mul": 4}),
@@ -56,8 +62,9 @@ def test_division_and_sqrt_cost_more_than_add():
 
 
 def test_weight_table_json_round_trip_and_use(tmp_path):
-    table = WeightTable.from_json(json.dumps({"weights": {"div": 2.0, "mul": 3.0},
-                                              "source": "calibrated here"}))
+    table = WeightTable.from_json(
+        json.dumps({"weights": {"div": 2.0, "mul": 3.0}, "source": "calibrated here"})
+    )
     assert table.weight("div") == 2.0 and table.weight("add") == 1.0
     path = tmp_path / "w.json"
     table.save(path)

@@ -142,8 +142,7 @@ def test_inner_symbolic_bound_keeps_outer_trip():
     r = analyze(code)
     assert r.tunable and r.trip_count == 30
     assert r.iterations is None
-    assert any("m" in s for s in r.symbolic) or any("counted as one trip" in w
-                                                    for w in r.warnings)
+    assert any("m" in s for s in r.symbolic) or any("counted as one trip" in w for w in r.warnings)
 
 
 def test_csr_inner_loop_estimate():

@@ -55,8 +55,10 @@ def test_noncanonical_parallel_loop_is_not_tunable():
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
-@pytest.mark.parametrize("n,p,schedule,chunk", [(10, 4, "static", None), (7, 3, "static", None),
-                                                (23, 3, "static", 4), (5, 8, "static", None)])
+@pytest.mark.parametrize(
+    "n,p,schedule,chunk",
+    [(10, 4, "static", None), (7, 3, "static", None), (23, 3, "static", 4), (5, 8, "static", None)],
+)
 def test_static_split_matches_libgomp(tmp_path, n, p, schedule, chunk):
     """Our per-thread iteration sets are the ones libgomp really hands out."""
     sched = f"schedule({schedule}{', ' + str(chunk) if chunk else ''})"
@@ -114,20 +116,32 @@ int main(void)
     rc = main(["analyze", str(src), "-D", f"N={n}", "--threads", "3", "--json"])
     assert rc == 0
     loop = json.loads(capsys.readouterr().out)["loops"][0]
-    ref = brute([("i", lambda e: range(n)), ("j", lambda e: range(e["i"] + 1))],
-                [("a", 8, lambda e: e["i"] * n + e["j"]), ("x", 8, lambda e: e["j"])],
-                at_depth={0: [("y", 8, lambda e: e["i"])]})
+    ref = brute(
+        [("i", lambda e: range(n)), ("j", lambda e: range(e["i"] + 1))],
+        [("a", 8, lambda e: e["i"] * n + e["j"]), ("x", 8, lambda e: e["j"])],
+        at_depth={0: [("y", 8, lambda e: e["i"])]},
+    )
     assert loop["trip_count"] == n and loop["iterations"] == ref["iterations"]
     assert loop["footprint_bytes"] == distinct_bytes(ref)
     assert loop["footprint_bytes_per_thread"] == per_thread_static(ref, 3)
-    assert loop["ops"] == {"add": ref["iterations"], "mul": ref["iterations"],
-                           "sqrt": ref["iterations"]}
+    assert loop["ops"] == {
+        "add": ref["iterations"],
+        "mul": ref["iterations"],
+        "sqrt": ref["iterations"],
+    }
     assert loop["tunable"] is True
 
 
-@pytest.mark.parametrize("n,p,schedule,chunk", [
-    (10, 3, "static", 2), (1000, 4, "dynamic", 7), (17, 2, "dynamic", 1), (5, 8, "static", 3),
-    (100, 3, "guided", 4)])
+@pytest.mark.parametrize(
+    "n,p,schedule,chunk",
+    [
+        (10, 3, "static", 2),
+        (1000, 4, "dynamic", 7),
+        (17, 2, "dynamic", 1),
+        (5, 8, "static", 3),
+        (100, 3, "guided", 4),
+    ],
+)
 def test_chunk_samples_agree_with_full_chunk_lists(n, p, schedule, chunk):
     from autotune.analysis.footprint import thread_chunk_samples
 

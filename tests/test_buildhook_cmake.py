@@ -60,6 +60,6 @@ def test_cmake_project_with_autotune_enable(tmp_path, capsys):
     # the module also defines the tuning target, with the target's definitions
     targets = run(["cmake", "--build", str(tmp_path / "tuned"), "--target", "help"], proj, env)
     assert "autotune-tune-saxpy" in targets.stdout
-    flags = (tmp_path / "tuned" / "CMakeFiles" / "autotune-tune-saxpy.dir" / "build.make")
+    flags = tmp_path / "tuned" / "CMakeFiles" / "autotune-tune-saxpy.dir" / "build.make"
     rules = flags.read_text()
     assert "tune" in rules and "--extra-source" in rules and "-DN=20000" in rules

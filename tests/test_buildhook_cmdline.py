@@ -17,8 +17,10 @@ def parse(line: str):
 
 
 def test_sources_outputs_and_flags():
-    cmd = parse("gcc -Iinc -I other -DN=10 -D M -DX=1 -UX -O3 -fopenmp -MMD -MP -MF d/a.d "
-                "-c src/a.c -o build/a.o")
+    cmd = parse(
+        "gcc -Iinc -I other -DN=10 -D M -DX=1 -UX -O3 -fopenmp -MMD -MP -MF d/a.d "
+        "-c src/a.c -o build/a.o"
+    )
     assert [(s.path, s.index) for s in cmd.sources] == [("src/a.c", 15)]
     assert cmd.args[cmd.sources[0].index] == "src/a.c"
     assert cmd.defines == {"N": "10", "M": "1"} and cmd.undefined == ["X"]
@@ -34,19 +36,22 @@ def test_option_values_are_not_inputs():
     assert cmd.cpp_flags[:2] == ["-fopenmp", "-include"]
 
 
-@pytest.mark.parametrize("line, reason", [
-    ("gcc -fopenmp -E a.c", "-E"),
-    ("gcc -fopenmp -S a.c", "-S"),
-    ("gcc -fopenmp -M a.c", "-M/-MM"),
-    ("gcc -fopenmp -fsyntax-only a.c", "-fsyntax-only"),
-    ("gcc -c a.c", "without -fopenmp"),
-    ("gcc -fopenmp -fno-openmp -c a.c", "without -fopenmp"),
-    ("g++ -fopenmp -c a.c", "as C++"),
-    ("gcc -fopenmp -c a.cpp b.s c.o", "no C source"),
-    ("gcc -fopenmp -x c++ -c a.c", "no C source"),
-    ("gcc -fopenmp -I- -c a.c", "-I-"),
-    ("gcc -fopenmp --coverage -c a.c", "coverage"),
-])
+@pytest.mark.parametrize(
+    "line, reason",
+    [
+        ("gcc -fopenmp -E a.c", "-E"),
+        ("gcc -fopenmp -S a.c", "-S"),
+        ("gcc -fopenmp -M a.c", "-M/-MM"),
+        ("gcc -fopenmp -fsyntax-only a.c", "-fsyntax-only"),
+        ("gcc -c a.c", "without -fopenmp"),
+        ("gcc -fopenmp -fno-openmp -c a.c", "without -fopenmp"),
+        ("g++ -fopenmp -c a.c", "as C++"),
+        ("gcc -fopenmp -c a.cpp b.s c.o", "no C source"),
+        ("gcc -fopenmp -x c++ -c a.c", "no C source"),
+        ("gcc -fopenmp -I- -c a.c", "-I-"),
+        ("gcc -fopenmp --coverage -c a.c", "coverage"),
+    ],
+)
 def test_commands_passed_through(line, reason):
     assert reason in parse(line).passthrough_reason()
 
@@ -54,7 +59,10 @@ def test_commands_passed_through(line, reason):
 def test_language_switches():
     cmd = parse("gcc -fopenmp -x c a.inc -x none b.inc c.c -xc d.txt")
     assert [(s.path, s.forced) for s in cmd.sources] == [
-        ("a.inc", True), ("c.c", False), ("d.txt", True)]
+        ("a.inc", True),
+        ("c.c", False),
+        ("d.txt", True),
+    ]
     assert cmd.other_inputs == ["b.inc"]
     assert parse("gcc -fopenmp -MD -M -c a.c").passthrough_reason() == ""  # -MD: still compiles
 
@@ -72,14 +80,22 @@ def test_response_files(tmp_path):
     outer = tmp_path / "outer.rsp"
     outer.write_text(f"-fopenmp\n-c\n@{inner} src.c\n")
     args, used = expand_response_files([f"@{outer}", "@missing.rsp"])
-    assert used and args == ["-fopenmp", "-c", "-DNAME=two words", "-I/a b", "back slash",
-                             "src.c", "@missing.rsp"]
+    assert used and args == [
+        "-fopenmp",
+        "-c",
+        "-DNAME=two words",
+        "-I/a b",
+        "back slash",
+        "src.c",
+        "@missing.rsp",
+    ]
     cmd = parse_command(["gcc", f"@{outer}"])
     assert cmd.used_response_file and cmd.defines == {"NAME": "two words"}
     assert [s.path for s in cmd.sources] == ["src.c"]
 
 
-@pytest.mark.parametrize("arg", ["plain", "with space", "it's", 'say "hi"', "back\\slash", "",
-                                 "tab\there"])
+@pytest.mark.parametrize(
+    "arg", ["plain", "with space", "it's", 'say "hi"', "back\\slash", "", "tab\there"]
+)
 def test_response_quoting_round_trips(arg):
     assert split_response_text(quote_response_arg(arg) + " next") == [arg, "next"]

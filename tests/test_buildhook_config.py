@@ -10,9 +10,16 @@ from autotune.buildhook import config, depfile
 from autotune.measure import paths
 
 
-@pytest.mark.parametrize("env", [
-    {}, {"AUTOTUNE_DB": "~/x/r.db"}, {"AUTOTUNE_CACHE_DIR": "/c"}, {"XDG_CACHE_HOME": "/xdg"},
-    {"AUTOTUNE_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/xdg", "AUTOTUNE_DB": "/d.db"}])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {},
+        {"AUTOTUNE_DB": "~/x/r.db"},
+        {"AUTOTUNE_CACHE_DIR": "/c"},
+        {"XDG_CACHE_HOME": "/xdg"},
+        {"AUTOTUNE_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/xdg", "AUTOTUNE_DB": "/d.db"},
+    ],
+)
 def test_default_paths_agree_with_the_store(monkeypatch, env):
     for k in ("AUTOTUNE_DB", "AUTOTUNE_CACHE_DIR", "XDG_CACHE_HOME"):
         monkeypatch.delenv(k, raising=False)
@@ -26,7 +33,8 @@ def test_config_file_found_upward_and_overridden_by_env(tmp_path, monkeypatch):
     for k in ("AUTOTUNE_MODE", "AUTOTUNE_DB", "AUTOTUNE_QUIET", "AUTOTUNE_CONFIG"):
         monkeypatch.delenv(k, raising=False)
     (tmp_path / ".autotune.toml").write_text(
-        'mode = "rank"\ndb = "res/a.db"\nquiet = true\ntune_args = "--top 2"\n')
+        'mode = "rank"\ndb = "res/a.db"\nquiet = true\ntune_args = "--top 2"\n'
+    )
     deep = tmp_path / "a" / "b"
     deep.mkdir(parents=True)
     cfg = config.load_config(str(deep))
@@ -58,8 +66,21 @@ def test_dependency_file_of_a_moved_source_is_rewritten_byte_for_byte(tmp_path):
 
     def deps(source, *flags: str) -> str:
         dep = tmp_path / "out.d"
-        subprocess.run(["gcc", "-c", *flags, "-iquote", str(tmp_path), "-MF", str(dep),
-                        str(source), "-o", str(tmp_path / "a.o")], check=True)
+        subprocess.run(
+            [
+                "gcc",
+                "-c",
+                *flags,
+                "-iquote",
+                str(tmp_path),
+                "-MF",
+                str(dep),
+                str(source),
+                "-o",
+                str(tmp_path / "a.o"),
+            ],
+            check=True,
+        )
         return dep.read_text()
 
     for flags in (["-MD"], ["-MMD", "-MP"], ["-MD", "-MT", "t1", "-MT", "t2.o"]):

@@ -22,6 +22,7 @@ def test_keys_agree_with_tune_persistence(tmp_path):
         assert keys.defines_key(defines) == persist.defines_key(defines)
     assert keys.defines_key({"N": "1"}) != keys.defines_key({"N": "2"})
     d = Directive("omp parallel for", "parallel for", "a.c", 11)
-    rec = LoopRecord(id="a.c:12", file="a.c", line=12, function="f", directive=d, parallel=d,
-                     column=5)
+    rec = LoopRecord(
+        id="a.c:12", file="a.c", line=12, function="f", directive=d, parallel=d, column=5
+    )
     assert keys.loop_key(rec.line, rec.column) == persist.loop_key(rec)

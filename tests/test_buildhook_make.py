@@ -65,7 +65,8 @@ def test_parallel_build_compiles_tuned_loops(tmp_path, plain, capsys):
     rep = by_source(report(db, capsys))
     assert rep["stencil.c"]["used"] == "tuned"
     assert [(ld["used"], ld["variant"]) for ld in rep["stencil.c"]["loops"]] == [
-        ("tuned", "dynamic,4,t2")]
+        ("tuned", "dynamic,4,t2")
+    ]
     assert rep["main.c"]["loops"][0]["variant"] == "guided,-,t-"
     assert rep["reduce.c"]["used"] == "original" and "no tuned result" in rep["reduce.c"]["reason"]
     assert set(rep) == {"main.c", "stencil.c", "reduce.c", "gnu_ext.c"}  # not the .s, not the link
@@ -134,9 +135,15 @@ def test_unparseable_source_compiles_original(tmp_path, plain, capsys):
     col = text.splitlines()[line - 1].index("for") + 1
     with Store(db) as store:
         fp = store.conn.execute("SELECT fingerprint FROM machines").fetchone()[0]
-        store.save_tuned(source_hash=keys.content_hash(text), flags_key=keys.defines_key(DEFINES),
-                         machine=fp, loop_id=keys.loop_key(line, col),
-                         variant_key="dynamic,8,t-", baseline_s=1.0, best_s=0.5)
+        store.save_tuned(
+            source_hash=keys.content_hash(text),
+            flags_key=keys.defines_key(DEFINES),
+            machine=fp,
+            loop_id=keys.loop_key(line, col),
+            variant_key="dynamic,8,t-",
+            baseline_s=1.0,
+            best_s=0.5,
+        )
     build = run(["make", "-j4", "CC=autotune-cc gcc"], proj, env)
     assert run(["./prog"], proj).stdout == plain["out"]
     lines = warnings_in(build.stderr)

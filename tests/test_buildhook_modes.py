@@ -37,9 +37,10 @@ def expected(proj) -> str:
 def fake_tune_env(tmp_path: Path, proj: Path) -> dict:
     """Tune mode with a stand-in tuner that records its calls and stores dynamic,8."""
     tool = json.dumps([sys.executable, str(DATA / "fake_tune.py")])
-    (proj / ".autotune.toml").write_text(f"[build]\nmode = \"tune\"\ntune_command = {tool}\n")
-    return hook_env(tmp_path, FAKE_TUNE_CALLS=str(tmp_path / "calls.jsonl"),
-                    FAKE_TUNE_VARIANT="dynamic,8,t-")
+    (proj / ".autotune.toml").write_text(f'[build]\nmode = "tune"\ntune_command = {tool}\n')
+    return hook_env(
+        tmp_path, FAKE_TUNE_CALLS=str(tmp_path / "calls.jsonl"), FAKE_TUNE_VARIANT="dynamic,8,t-"
+    )
 
 
 def calls(tmp_path: Path) -> list[dict]:
@@ -49,8 +50,9 @@ def calls(tmp_path: Path) -> list[dict]:
 
 def test_rank_mode_compiles_the_predicted_best(tmp_path, proj, expected, capsys):
     env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
-    proc = run([wrapper_exe(), "gcc", "-fopenmp", "-O2", "main.c", "fill.c", "-o", "prog"],
-               proj, env)
+    proc = run(
+        [wrapper_exe(), "gcc", "-fopenmp", "-O2", "main.c", "fill.c", "-o", "prog"], proj, env
+    )
     assert warnings_in(proc.stderr) == []
     assert run(["./prog"], proj).stdout == expected
     rep = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))
@@ -80,8 +82,11 @@ def test_tune_mode_tunes_a_whole_program_command_once(tmp_path, proj, expected, 
 def test_tune_mode_tunes_separate_compiles_at_the_link(tmp_path, proj, expected, capsys):
     env = fake_tune_env(tmp_path, proj)
     for name in ("main", "fill"):
-        run([wrapper_exe(), "gcc", "-fopenmp", "-O2", "-c", f"{name}.c", "-o", f"{name}.o"],
-            proj, env)
+        run(
+            [wrapper_exe(), "gcc", "-fopenmp", "-O2", "-c", f"{name}.c", "-o", f"{name}.o"],
+            proj,
+            env,
+        )
     assert calls(tmp_path) == []  # one file is not a program: nothing to measure yet
     assert not DYNAMIC.search(symbols(proj / "fill.o"))
     run([wrapper_exe(), "gcc", "-fopenmp", "main.o", "fill.o", "-o", "prog"], proj, env)

@@ -12,10 +12,17 @@ from autotune.cli.main import main
 
 
 def record(t: float, source: str, used: str = "original", build: str = "", **kw) -> dict:
-    dec = SourceDecision(source, f"/p/{source}", used=used, reason=kw.get("reason", "why"),
-                         loops=kw.get("loops", []))
-    rec = report.make_record([dec], mode="apply", compiler="gcc", output=kw.get("output"),
-                             returncode=None, argv=["gcc", "-c", source])
+    dec = SourceDecision(
+        source, f"/p/{source}", used=used, reason=kw.get("reason", "why"), loops=kw.get("loops", [])
+    )
+    rec = report.make_record(
+        [dec],
+        mode="apply",
+        compiler="gcc",
+        output=kw.get("output"),
+        returncode=None,
+        argv=["gcc", "-c", source],
+    )
     rec.update(time=t, build=build, cwd="/p")
     return rec
 
@@ -48,12 +55,18 @@ def test_append_is_line_atomic_and_skips_torn_lines(tmp_path):
 def test_report_build_cli_table_and_json(tmp_path, capsys):
     db = tmp_path / "r.db"
     log = tmp_path / "r.builds.jsonl"
-    loops = [LoopDecision("src/k.c:12", 12, "tuned", "dynamic,4,t2", "measured: 2.00x faster",
-                          "kern"),
-             LoopDecision("src/k.c:30", 30, "original", "baseline", "not tuned", "other")]
-    write_log(log, [record(10, "old.c"),
-                    record(500, "src/k.c", used="tuned", loops=loops, output="k.o"),
-                    record(501, "src/m.c", reason="no tuned result for this file")])
+    loops = [
+        LoopDecision("src/k.c:12", 12, "tuned", "dynamic,4,t2", "measured: 2.00x faster", "kern"),
+        LoopDecision("src/k.c:30", 30, "original", "baseline", "not tuned", "other"),
+    ]
+    write_log(
+        log,
+        [
+            record(10, "old.c"),
+            record(500, "src/k.c", used="tuned", loops=loops, output="k.o"),
+            record(501, "src/m.c", reason="no tuned result for this file"),
+        ],
+    )
     assert main(["report-build", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "2 compile(s) of 2 C source(s)" in out and "1 loop(s) compiled tuned" in out

@@ -74,8 +74,10 @@ def test_tuned_compile_matches_the_original_build(proj, tuned_env, capsys):
 
 
 def test_preprocess_and_assembly_output_pass_through(proj, tuned_env, capsys):
-    assert (run(cc("-fopenmp", "-E", "sub/kern.c"), proj, tuned_env).stdout
-            == run(["gcc", "-fopenmp", "-E", "sub/kern.c"], proj).stdout)
+    assert (
+        run(cc("-fopenmp", "-E", "sub/kern.c"), proj, tuned_env).stdout
+        == run(["gcc", "-fopenmp", "-E", "sub/kern.c"], proj).stdout
+    )
     run(cc("-fopenmp", "-O2", "-S", "sub/kern.c", "-o", "w.s"), proj, tuned_env)
     run(["gcc", "-fopenmp", "-O2", "-S", "sub/kern.c", "-o", "g.s"], proj)
     assert (proj / "w.s").read_text() == (proj / "g.s").read_text()
@@ -93,13 +95,12 @@ def test_language_and_non_c_inputs(proj, tuned_env):
     run(cc("-fopenmp", "inc.o", "marker.o", "-o", "prog"), proj, tuned_env)
     assert "autotune_asm_marker" in symbols(proj / "prog")
     if shutil.which("g++"):  # g++ compiles .c as C++: passed through untouched
-        run([wrapper_exe(), "g++", "-fopenmp", "-c", "sub/kern.c", "-o", "cxx.o"], proj,
-            tuned_env)
+        run([wrapper_exe(), "g++", "-fopenmp", "-c", "sub/kern.c", "-o", "cxx.o"], proj, tuned_env)
         assert not DYNAMIC.search(symbols(proj / "cxx.o"))
 
 
 def test_response_file_with_quoted_names(proj, tuned_env):
-    (proj / "args.rsp").write_text('-fopenmp -O2\n-c "sub/kern.c" -o \'out dir/k 1.o\'\n')
+    (proj / "args.rsp").write_text("-fopenmp -O2\n-c \"sub/kern.c\" -o 'out dir/k 1.o'\n")
     (proj / "out dir").mkdir()
     proc = run([wrapper_exe(), "gcc", "@args.rsp"], proj, tuned_env)
     assert warnings_in(proc.stderr) == []
@@ -157,8 +158,9 @@ def test_modes_from_environment_and_config_files(proj, tuned_env, tmp_path):
     (proj / "autotune.cfg").write_text("[build]\nmode = apply\ndb = tuned.db\n")
     env = {k: v for k, v in tuned_env.items() if k != "AUTOTUNE_DB"}
     proc = run(cc("-fopenmp", "-c", "sub/kern.c"), proj, env)
-    assert DYNAMIC.search(symbols(proj / "kern.o")), proc.stderr + _log_of({"AUTOTUNE_DB": str(
-        proj / "tuned.db")})
+    assert DYNAMIC.search(symbols(proj / "kern.o")), proc.stderr + _log_of(
+        {"AUTOTUNE_DB": str(proj / "tuned.db")}
+    )
 
     bad = run(cc("-fopenmp", "-c", "sub/kern.c"), proj, {**env, "AUTOTUNE_MODE": "fast"})
     lines = warnings_in(bad.stderr)
@@ -179,9 +181,22 @@ def test_warm_path_imports_stay_light(proj, tuned_env):
     argv = [*launcher, "gcc", "-fopenmp", "-c", "sub/kern.c"]
     run(argv, proj, tuned_env)  # cold: parses, fills the caches
     warm = run(argv, proj, {**tuned_env, "PYTHONPROFILEIMPORTTIME": "1"})
-    imported = {ln.rsplit("|", 1)[-1].strip() for ln in warm.stderr.splitlines()
-                if ln.startswith("import time:")}
+    imported = {
+        ln.rsplit("|", 1)[-1].strip()
+        for ln in warm.stderr.splitlines()
+        if ln.startswith("import time:")
+    }
     assert "autotune.buildhook.lookup" in imported and DYNAMIC.search(symbols(proj / "kern.o"))
-    heavy = {"re", "json", "dataclasses", "subprocess", "pathlib", "sqlite3", "pycparser",
-             "numpy", "autotune.frontend", "site"}
+    heavy = {
+        "re",
+        "json",
+        "dataclasses",
+        "subprocess",
+        "pathlib",
+        "sqlite3",
+        "pycparser",
+        "numpy",
+        "autotune.frontend",
+        "site",
+    }
     assert not heavy & imported, heavy & imported

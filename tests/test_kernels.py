@@ -32,8 +32,7 @@ SHORT = ["-DREPS=3", "-DTSTEPS=5"]
 
 
 def _compile(src: Path, exe: Path, defines: list[str] = ()) -> str:
-    argv = ["gcc", "-O2", "-fopenmp", "-Wall", "-Wextra", *defines, "-o", str(exe), str(src),
-            "-lm"]
+    argv = ["gcc", "-O2", "-fopenmp", "-Wall", "-Wextra", *defines, "-o", str(exe), str(src), "-lm"]
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return proc.stderr
@@ -64,8 +63,11 @@ def runtime_schedule(source: str) -> tuple[str, int]:
         m = WORKSHARING.match(line)
         if m:
             rest = " ".join(re.sub(r"\bschedule\s*\([^)]*\)", "", m.group(2)).split())
-            line = f"{m.group(1)} {rest} schedule(runtime)" if rest else (
-                f"{m.group(1)} schedule(runtime)")
+            line = (
+                f"{m.group(1)} {rest} schedule(runtime)"
+                if rest
+                else (f"{m.group(1)} schedule(runtime)")
+            )
             changed += 1
         out.append(line)
     return "\n".join(out) + "\n", changed
@@ -89,9 +91,20 @@ def baseline(tmp_path_factory):
 
 
 def test_kernel_set_is_complete():
-    required = {"triad.c", "dot.c", "compute.c", "matmul.c", "stencil2d.c", "triangular.c",
-                "spmv_csr.c", "mandelbrot.c", "tiny.c", "region2.c", "sections.c",
-                "mergesort_task.c"}
+    required = {
+        "triad.c",
+        "dot.c",
+        "compute.c",
+        "matmul.c",
+        "stencil2d.c",
+        "triangular.c",
+        "spmv_csr.c",
+        "mandelbrot.c",
+        "tiny.c",
+        "region2.c",
+        "sections.c",
+        "mergesort_task.c",
+    }
     assert required <= set(KERNELS)
 
 
@@ -130,8 +143,10 @@ def test_kernel_checksum_independent_of_schedule(tmp_path, name):
 
 
 def test_runtime_schedule_rewrite_replaces_existing_clause():
-    src = ("#pragma omp parallel for schedule(static, 4) private(j)\n"
-           "#pragma omp parallel\n#pragma omp for nowait\n#pragma omp parallel sections\n")
+    src = (
+        "#pragma omp parallel for schedule(static, 4) private(j)\n"
+        "#pragma omp parallel\n#pragma omp for nowait\n#pragma omp parallel sections\n"
+    )
     out, changed = runtime_schedule(src)
     assert changed == 2
     lines = out.splitlines()
@@ -153,8 +168,7 @@ def _pragma_lines(path: Path, loops: bool) -> list[int]:
 
 @pytest.mark.parametrize(
     "json_path, directory",
-    [(ROOT / "tests/data/kernels_expected.json", KERNEL_DIR),
-     (C_DIR / "expected.json", C_DIR)],
+    [(ROOT / "tests/data/kernels_expected.json", KERNEL_DIR), (C_DIR / "expected.json", C_DIR)],
     ids=["kernels", "third-party-style"],
 )
 def test_expected_json_matches_sources(json_path, directory):

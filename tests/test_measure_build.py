@@ -39,11 +39,14 @@ def test_build_is_cached_by_content_including_local_headers(tmp_path):
 def test_defines_extra_sources_and_libm(tmp_path):
     (tmp_path / "extra.c").write_text("#include <math.h>\ndouble root(double x){return sqrt(x);}\n")
     main = tmp_path / "main.c"
-    main.write_text('#include <stdio.h>\ndouble root(double);\n'
-                    'int main(int c, char **v){printf("%g %d\\n", root(16.0 + c - 1), K);'
-                    "return 0;}\n")
-    opts = BuildOptions(defines={"K": "7"}, extra_sources=[str(tmp_path / "extra.c")],
-                        cache_dir=tmp_path / "c2")
+    main.write_text(
+        "#include <stdio.h>\ndouble root(double);\n"
+        'int main(int c, char **v){printf("%g %d\\n", root(16.0 + c - 1), K);'
+        "return 0;}\n"
+    )
+    opts = BuildOptions(
+        defines={"K": "7"}, extra_sources=[str(tmp_path / "extra.c")], cache_dir=tmp_path / "c2"
+    )
     res = opts.build(main.read_text(), source_path=main, name_hint="main")
     assert res.ok, res.message
     assert _out(res.exe_path) == "4 7\n"
@@ -67,9 +70,11 @@ def test_missing_compiler_is_a_user_error(tmp_path):
 
 
 def test_first_error_line_prefers_errors_and_linker_messages():
-    text = ("a.c: In function 'f':\na.c:2:3: warning: unused\n/usr/bin/ld: a.o: in function "
-            "`main':\na.c:(.text+0x5): undefined reference to `g'\ncollect2: error: ld "
-            "returned 1 exit status\n")
+    text = (
+        "a.c: In function 'f':\na.c:2:3: warning: unused\n/usr/bin/ld: a.o: in function "
+        "`main':\na.c:(.text+0x5): undefined reference to `g'\ncollect2: error: ld "
+        "returned 1 exit status\n"
+    )
     assert first_error_line(text) == "a.c:(.text+0x5): undefined reference to `g'"
     assert first_error_line("x.c:1: warning: w\nx.c:2:1: error: e\n") == "x.c:2:1: error: e"
     assert first_error_line("collect2: error: ld returned 1\n").startswith("collect2")

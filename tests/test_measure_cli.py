@@ -34,15 +34,27 @@ def _json(capsys, argv) -> dict:
 
 
 def test_json_sweep_then_resume(kernel, tmp_path, capsys):
-    argv = ["measure", str(kernel), *SMALL, "--variants", "static,-,t1 dynamic,4,t2",
-            "--repetitions", "2", "--json", "--db", str(tmp_path / "m.db")]
+    argv = [
+        "measure",
+        str(kernel),
+        *SMALL,
+        "--variants",
+        "static,-,t1 dynamic,4,t2",
+        "--repetitions",
+        "2",
+        "--json",
+        "--db",
+        str(tmp_path / "m.db"),
+    ]
     out = _json(capsys, argv)
     (loop,) = out["loops"]
     assert loop["loop"] == f"{kernel}:21" and out["machine"]["cores"] >= 1
     assert out["flags"]["defines"] == {"N": "20000", "REPS": "3"}
     assert loop["baseline"]["status"] == "ok" and loop["baseline"]["runs"] == 2
     assert [(v["schedule"], v["chunk"], v["threads"]) for v in loop["variants"]] == [
-        ("static", None, 1), ("dynamic", 4, 2)]
+        ("static", None, 1),
+        ("dynamic", 4, 2),
+    ]
     for v in loop["variants"]:
         assert v["status"] == "ok" and v["message"] == "" and v["runs"] == 2
         assert v["measured_s"] == pytest.approx(sum(v["times_s"]) / 2)  # median of two
@@ -53,9 +65,26 @@ def test_json_sweep_then_resume(kernel, tmp_path, capsys):
 
 
 def test_table_of_a_space_from_options(kernel, tmp_path, capsys):
-    rc = main(["measure", str(kernel), *SMALL, "--schedules", "static,guided", "--chunks",
-               "none,64", "--threads", "2", "--repetitions", "1", "--db", str(tmp_path / "t.db"),
-               "--compile-mode", "per-variant", "--quiet"])
+    rc = main(
+        [
+            "measure",
+            str(kernel),
+            *SMALL,
+            "--schedules",
+            "static,guided",
+            "--chunks",
+            "none,64",
+            "--threads",
+            "2",
+            "--repetitions",
+            "1",
+            "--db",
+            str(tmp_path / "t.db"),
+            "--compile-mode",
+            "per-variant",
+            "--quiet",
+        ]
+    )
     out = capsys.readouterr().out
     assert rc == 0
     assert "baseline (original)" in out and "speedup" in out
@@ -65,11 +94,19 @@ def test_table_of_a_space_from_options(kernel, tmp_path, capsys):
 
 
 def test_program_printing_its_own_time_needs_check_ignore(tmp_path, capsys):
-    text = REDUCTION_C.replace('    return 0;', '    printf("time %.9f\\n", omp_get_wtime());\n'
-                                                 '    return 0;')
+    text = REDUCTION_C.replace(
+        "    return 0;", '    printf("time %.9f\\n", omp_get_wtime());\n    return 0;'
+    )
     path = write_program(tmp_path, text, "timed.c")
-    base = ["measure", str(path), "--variants", "static,-,t2", "--json",
-            "--db", str(tmp_path / "c.db")]
+    base = [
+        "measure",
+        str(path),
+        "--variants",
+        "static,-,t2",
+        "--json",
+        "--db",
+        str(tmp_path / "c.db"),
+    ]
     noisy = _json(capsys, base)["loops"][0]
     assert noisy["variants"][0]["status"] == "wrong-output"
     assert any("differs between runs" in w for w in noisy["warnings"])
@@ -82,7 +119,8 @@ def test_program_printing_its_own_time_needs_check_ignore(tmp_path, capsys):
 
 def test_original_that_does_not_link_is_one_clear_error(tmp_path, capsys):
     text = REDUCTION_C.replace("    return 0;", "    missing_function();\n    return 0;").replace(
-        "#include <omp.h>", "#include <omp.h>\nvoid missing_function(void);")
+        "#include <omp.h>", "#include <omp.h>\nvoid missing_function(void);"
+    )
     path = write_program(tmp_path, text, "nolink.c")
     rc = main(["measure", str(path), "--variants", "static", "--db", str(tmp_path / "e.db")])
     err = capsys.readouterr().err
@@ -91,14 +129,17 @@ def test_original_that_does_not_link_is_one_clear_error(tmp_path, capsys):
     assert "undefined reference to `missing_function'" in err
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--repetitions", "0"], "--repetitions must be at least 1"),
-    (["--loop", "999"], "no OpenMP loop '999'"),
-    (["--variants", "fastest"], "unknown schedule 'fastest'"),
-    (["--exhaustive", "--threads", "2"], "cannot be combined"),
-    (["--cc", "no-such-cc-xyz"], "no-such-cc-xyz"),
-    (["--check-ignore", "(["], "bad --check-ignore pattern"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--repetitions", "0"], "--repetitions must be at least 1"),
+        (["--loop", "999"], "no OpenMP loop '999'"),
+        (["--variants", "fastest"], "unknown schedule 'fastest'"),
+        (["--exhaustive", "--threads", "2"], "cannot be combined"),
+        (["--cc", "no-such-cc-xyz"], "no-such-cc-xyz"),
+        (["--check-ignore", "(["], "bad --check-ignore pattern"),
+    ],
+)
 def test_bad_input_is_exit_2(kernel, tmp_path, capsys, extra, message):
     rc = main(["measure", str(kernel), *SMALL, "--db", str(tmp_path / "b.db"), *extra])
     err = capsys.readouterr().err

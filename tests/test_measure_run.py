@@ -18,8 +18,9 @@ def _cache(tmp_path, monkeypatch):
 
 def _exe(tmp_path: Path, body: str, name: str = "p"):
     src = tmp_path / f"{name}.c"
-    src.write_text("#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n"
-                   "#include <signal.h>\n" + body)
+    src.write_text(
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n#include <signal.h>\n" + body
+    )
     res = build(src.read_text(), source_path=src, name_hint=name)
     assert res.ok, res.message
     return res.exe_path
@@ -60,8 +61,13 @@ def test_missing_timing_is_reported_not_fatal(tmp_path):
 
 
 def test_segfault_and_exit_status_are_crashes(tmp_path):
-    seg = run_program(_exe(tmp_path, 'int main(void){fprintf(stderr, "boom\\n");'
-                                     "volatile int *p = 0; *p = 1; return 0;}\n", "seg"))
+    seg = run_program(
+        _exe(
+            tmp_path,
+            'int main(void){fprintf(stderr, "boom\\n");volatile int *p = 0; *p = 1; return 0;}\n',
+            "seg",
+        )
+    )
     assert seg.status == "crash" and "SIGSEGV" in seg.message and "boom" in seg.message
     ex = run_program(_exe(tmp_path, "int main(void){return 3;}\n", "ex"))
     assert ex.status == "crash" and ex.returncode == 3 and "exit status 3" in ex.message

@@ -31,8 +31,10 @@ WRITER = textwrap.dedent("""
 
 def test_two_processes_writing_at_once_lose_nothing(tmp_path):
     db, go, n = tmp_path / "shared.db", tmp_path / "go", 150
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(db), tag, str(n), str(go)])
-             for tag in ("writer-a", "writer-b")]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(db), tag, str(n), str(go)])
+        for tag in ("writer-a", "writer-b")
+    ]
     go.touch()  # both start writing together
     assert [p.wait(timeout=120) for p in procs] == [0, 0]
     with Store(db) as store:
@@ -75,10 +77,24 @@ def test_machine_models_tuned_and_outputs_round_trip(tmp_path):
         store.save_model("powerlaw", fp, "cpu", {"a": [5]})
         assert store.load_model("powerlaw", fp, "wall")["params"] == {"a": [3, 4]}
         assert store.load_model("powerlaw", "other") is None
-        store.save_tuned(source_hash="h", flags_key="k", machine=fp, loop_id="f.c:3",
-                         variant_key="dynamic,8,t2", baseline_s=2.0, best_s=1.0)
-        store.save_tuned(source_hash="h", flags_key="k", machine=fp, loop_id="f.c:3",
-                         variant_key="guided,-,t2", baseline_s=2.0, best_s=0.9)
+        store.save_tuned(
+            source_hash="h",
+            flags_key="k",
+            machine=fp,
+            loop_id="f.c:3",
+            variant_key="dynamic,8,t2",
+            baseline_s=2.0,
+            best_s=1.0,
+        )
+        store.save_tuned(
+            source_hash="h",
+            flags_key="k",
+            machine=fp,
+            loop_id="f.c:3",
+            variant_key="guided,-,t2",
+            baseline_s=2.0,
+            best_s=0.9,
+        )
         tuned = store.tuned(source_hash="h", flags_key="k", machine=fp)
         assert list(tuned) == ["f.c:3"] and tuned["f.c:3"]["variant_key"] == "guided,-,t2"
         sha = store.put_output("big output\n" * 1000)

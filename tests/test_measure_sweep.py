@@ -54,19 +54,28 @@ def _kernel_record(path: Path):
 
 def _sweep(path, store, emitter=emit, **opts) -> Sweep:
     opts.setdefault("timeout_floor_s", 1.0)
-    return Sweep(path, BuildOptions(defines=dict(SMALL)), SweepOptions(**opts), store,
-                 emitter=emitter)
+    return Sweep(
+        path, BuildOptions(defines=dict(SMALL)), SweepOptions(**opts), store, emitter=emitter
+    )
 
 
 def test_each_failure_is_an_outcome_and_the_sweep_carries_on(kernel, tmp_path):
-    faults = {"dynamic,4,t2": WRONG_RESULT, "guided,-,t2": INFINITE_LOOP,
-              "static,16,t1": SEGFAULT, "dynamic,-,t1": SYNTAX_ERROR}
+    faults = {
+        "dynamic,4,t2": WRONG_RESULT,
+        "guided,-,t2": INFINITE_LOOP,
+        "static,16,t1": SEGFAULT,
+        "dynamic,-,t1": SYNTAX_ERROR,
+    }
     bad = [Variant.from_key(k) for k in faults]
     variants = [bad[0], GOOD[0], bad[1], GOOD[1], bad[2], bad[3], GOOD[2]]
     with Store(tmp_path / "m.db") as store:
-        res = _sweep(kernel, store, InjectingEmitter(emit, faults),
-                     compile_mode="per-variant", timeout_floor_s=0.5).measure_loop(
-            _kernel_record(kernel), variants)
+        res = _sweep(
+            kernel,
+            store,
+            InjectingEmitter(emit, faults),
+            compile_mode="per-variant",
+            timeout_floor_s=0.5,
+        ).measure_loop(_kernel_record(kernel), variants)
         by = {v.key: v for v in res.variants}
         assert res.baseline.ok and len(res.baseline.times_s) == 3
         assert by["dynamic,4,t2"].status == "wrong-output"
@@ -85,13 +94,18 @@ def test_each_failure_is_an_outcome_and_the_sweep_carries_on(kernel, tmp_path):
         rows = store.runs(loop_id=_kernel_record(kernel).key)  # stored by line:column
         failed = [r for r in rows if r.status != "ok"]
         assert sorted(r.status for r in failed) == sorted(
-            ["wrong-output", "timeout", "crash", "compile-error"])  # a failure is never rerun
+            ["wrong-output", "timeout", "crash", "compile-error"]
+        )  # a failure is never rerun
         assert len(rows) == 3 + 3 * len(GOOD) + 4
 
 
 def test_runtime_mode_needs_two_compiles_for_any_number_of_variants(kernel, tmp_path):
-    variants = [Variant(s, c, t) for s in ("static", "dynamic", "guided")
-                for c in (None, 64) for t in (1, 2)]
+    variants = [
+        Variant(s, c, t)
+        for s in ("static", "dynamic", "guided")
+        for c in (None, 64)
+        for t in (1, 2)
+    ]
     record = _kernel_record(kernel)
     with Store(tmp_path / "m.db") as store:
         res = _sweep(kernel, store, repetitions=2).measure_loop(record, variants)
@@ -99,7 +113,8 @@ def test_runtime_mode_needs_two_compiles_for_any_number_of_variants(kernel, tmp_
         assert (res.binaries, res.compiles) == (2, 2)  # baseline + the runtime program
         assert res.runs_measured == 2 * (len(variants) + 1)
         per = _sweep(kernel, store, repetitions=1, compile_mode="per-variant").measure_loop(
-            record, variants[:3])
+            record, variants[:3]
+        )
         # the baseline's runs are shared by both modes: only the 3 variants are built and run
         assert (per.binaries, per.compiles, per.runs_resumed) == (3, 3, 1)
         again = _sweep(kernel, store, repetitions=2, fresh=True).measure_loop(record, variants)
@@ -156,8 +171,9 @@ CHILD = textwrap.dedent("""
 
 def test_killed_sweep_process_resumes(kernel, tmp_path):
     db = tmp_path / "k.db"
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(kernel), str(db)],
-                             start_new_session=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(kernel), str(db)], start_new_session=True
+    )
     stored = 0
     deadline = time.monotonic() + 120
     while stored < 4 and time.monotonic() < deadline and child.poll() is None:
@@ -176,8 +192,9 @@ def test_killed_sweep_process_resumes(kernel, tmp_path):
 
 
 def test_original_that_fails_is_a_user_error(tmp_path):
-    broken = write_program(tmp_path, "int main(void) { return 0 }\n#pragma omp parallel for\n"
-                                     "for (;;) ;\n", "broken.c")
+    broken = write_program(
+        tmp_path, "int main(void) { return 0 }\n#pragma omp parallel for\nfor (;;) ;\n", "broken.c"
+    )
     with Store(tmp_path / "m.db") as store, pytest.raises(UserError) as err:
         _sweep(broken, store).measure_loop(make_record(broken), GOOD)
     assert "the original program does not compile: gcc" in str(err.value)
@@ -185,7 +202,8 @@ def test_original_that_fails_is_a_user_error(tmp_path):
     path = write_program(tmp_path, name="crashes.c")
     with Store(tmp_path / "m.db") as store, pytest.raises(UserError, match="crashed"):
         _sweep(path, store, emitter=InjectingEmitter(emit, {"baseline": SEGFAULT})).measure_loop(
-            make_record(path), GOOD)
+            make_record(path), GOOD
+        )
 
 
 def test_noisy_stored_runs_warn(kernel, tmp_path):
@@ -193,15 +211,28 @@ def test_noisy_stored_runs_warn(kernel, tmp_path):
     record = _kernel_record(kernel)
     with Store(tmp_path / "m.db") as store:
         sweep = _sweep(kernel, store)
-        ctx = RunContext(sweep.machine_fp, sweep.source_hash, sweep.flags_key, record.key,
-                         "runtime")
+        ctx = RunContext(
+            sweep.machine_fp, sweep.source_hash, sweep.flags_key, record.key, "runtime"
+        )
         times = {"baseline": [1.0, 1.02, 1.01], "static,-,t2": [0.5, 0.9, 0.6]}
         for key, ts in times.items():
             mode = "per-variant" if key == "baseline" else "runtime"
             for rep, t in enumerate(ts):
-                store.add_run(RunRow(ctx.machine, ctx.source_hash, ctx.flags_key,
-                                     sweep.flags_json, ctx.loop_id, key, mode, rep, "ok",
-                                     wall_s=t, loop_wall_s=t))
+                store.add_run(
+                    RunRow(
+                        ctx.machine,
+                        ctx.source_hash,
+                        ctx.flags_key,
+                        sweep.flags_json,
+                        ctx.loop_id,
+                        key,
+                        mode,
+                        rep,
+                        "ok",
+                        wall_s=t,
+                        loop_wall_s=t,
+                    )
+                )
         res = sweep.measure_loop(record, [Variant("static", None, 2)])
         assert res.runs_measured == 0 and res.binaries == 0
         v = res.variants[0]
@@ -213,14 +244,16 @@ def test_noisy_stored_runs_warn(kernel, tmp_path):
 
 def test_runtime_mode_builds_alone_what_the_environment_cannot_express(tmp_path):
     text = REDUCTION_C.replace("#define N 200000", "#define N 200000\n#define CH 8").replace(
-        "reduction(+:sum)", "reduction(+:sum) schedule(dynamic, CH)")
+        "reduction(+:sum)", "reduction(+:sum) schedule(dynamic, CH)"
+    )
     path = write_program(tmp_path, text, "chunked.c")
     record = make_record(path)
     record.directive.clauses.schedule, record.directive.clauses.chunk = "dynamic", "CH"
     keep_schedule = Variant(None, None, 2)  # "as written" chunk CH is not a number
     with Store(tmp_path / "m.db") as store:
         res = _sweep(path, store, repetitions=1).measure_loop(
-            record, [keep_schedule, Variant("static", None, 2)])
+            record, [keep_schedule, Variant("static", None, 2)]
+        )
     assert [v.status for v in res.variants] == ["ok", "ok"]
     assert res.binaries == 3  # baseline, the runtime program, and the as-written variant
 

@@ -50,7 +50,10 @@ def test_selection_and_ignored_lines():
     assert "o" in select_output("o", "e", "both") and "e" in select_output("o", "e", "both")
     assert select_output("o", "e", "none") == ""
     import re
+
     text = "result 3\ntime 0.51 s\n"
     assert drop_lines(text, [re.compile(r"^time")]) == "result 3"
-    assert ok(drop_lines(text, [re.compile("^time")]),
-              drop_lines("result 3\ntime 9.9 s\n", [re.compile("^time")]))
+    assert ok(
+        drop_lines(text, [re.compile("^time")]),
+        drop_lines("result 3\ntime 9.9 s\n", [re.compile("^time")]),
+    )

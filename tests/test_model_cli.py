@@ -25,8 +25,9 @@ KERNEL = Path(__file__).resolve().parents[1] / "kernels" / "triangular.c"
 def imbalance_only_coefficients(tmp_path, monkeypatch):
     model = ExtendedPowerLawModel()
     model.feature_names_ = list(EXTENDED_FEATURES)
-    model.coef_ = [1.0 if n in ("x2_ops_per_thread", "imbalance") else 0.0
-                   for n in EXTENDED_FEATURES]
+    model.coef_ = [
+        1.0 if n in ("x2_ops_per_thread", "imbalance") else 0.0 for n in EXTENDED_FEATURES
+    ]
     model.intercept_ = math.log(1e-9)
     path = defaults.save_coefficients([model], tmp_path / "coef.json", detect_machine())
     monkeypatch.setattr(defaults, "DEFAULT_PATH", path)
@@ -35,9 +36,25 @@ def imbalance_only_coefficients(tmp_path, monkeypatch):
 
 
 def test_rank_orders_triangular_variants_by_simulated_imbalance(
-        imbalance_only_coefficients, capsys):
-    rc = main(["rank", str(KERNEL), "--model", "extended", "--threads", "2",
-               "--schedules", "static,dynamic", "--chunks", "none,1", "--json", "--top", "50"])
+    imbalance_only_coefficients, capsys
+):
+    rc = main(
+        [
+            "rank",
+            str(KERNEL),
+            "--model",
+            "extended",
+            "--threads",
+            "2",
+            "--schedules",
+            "static,dynamic",
+            "--chunks",
+            "none,1",
+            "--json",
+            "--top",
+            "50",
+        ]
+    )
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
     f = out["files"][0]
@@ -45,8 +62,9 @@ def test_rank_orders_triangular_variants_by_simulated_imbalance(
     variants = f["loops"][0]["variants"]
     pred = {(v["schedule"], v["chunk"]): v["predicted_s"] for v in variants}
     # dynamic,1 is libgomp's dynamic without a chunk: ranked once, listed as equivalent
-    assert {"key": "dynamic,1,t2", "equivalent_to": "dynamic,-,t2"}.items() <= \
-        f["loops"][0]["equivalent"][0].items()
+    assert {"key": "dynamic,1,t2", "equivalent_to": "dynamic,-,t2"}.items() <= f["loops"][0][
+        "equivalent"
+    ][0].items()
     ratio = pred[("static", None)] / pred[("dynamic", None)]
     assert ratio == pytest.approx(1.5, abs=0.01)
     assert variants[-1]["schedule"] == "static" and variants[-1]["chunk"] is None

@@ -19,9 +19,18 @@ from autotune.models.defaults import (
 from autotune.models.features import EXTENDED_FEATURES
 from autotune.models.powerlaw import ExtendedPowerLawModel, PowerLawModel
 
-MACHINE = Machine(cpu_model="Test CPU 3000", cores=2, l1d_bytes=32768, l1d_assoc=8,
-                  l2_bytes=1 << 20, l2_assoc=8, l3_bytes=32 << 20, l3_assoc=16, line_bytes=64,
-                  compiler_version="gcc 12")
+MACHINE = Machine(
+    cpu_model="Test CPU 3000",
+    cores=2,
+    l1d_bytes=32768,
+    l1d_assoc=8,
+    l2_bytes=1 << 20,
+    l2_assoc=8,
+    l3_bytes=32 << 20,
+    l3_assoc=16,
+    line_bytes=64,
+    compiler_version="gcc 12",
+)
 
 
 def fitted(cls, k, target="wall", seed=0):
@@ -37,14 +46,18 @@ def test_save_and_load_round_trip(tmp_path):
     faithful, Xf = fitted(PowerLawModel, 4)
     extended, Xe = fitted(ExtendedPowerLawModel, 9)
     cpu, _ = fitted(PowerLawModel, 4, target="cpu", seed=1)
-    path = save_coefficients([faithful, extended, cpu], tmp_path / "c.json", MACHINE,
-                             date=dt.date(2024, 5, 1))
+    path = save_coefficients(
+        [faithful, extended, cpu], tmp_path / "c.json", MACHINE, date=dt.date(2024, 5, 1)
+    )
     doc = json.loads(path.read_text())
     assert doc["format"] == FILE_FORMAT
     assert doc["label"] == "fitted on Test CPU 3000 (2 cores, gcc 12), 2024-05-01"
     assert doc["machine"]["fingerprint"] == MACHINE.fingerprint
     assert [(m["model"], m["target"]) for m in doc["models"]] == [
-        ("faithful", "wall"), ("extended", "wall"), ("faithful", "cpu")]
+        ("faithful", "wall"),
+        ("extended", "wall"),
+        ("faithful", "cpu"),
+    ]
     back = load_model("powerlaw", path)
     assert isinstance(back, PowerLawModel)
     assert back.predict(Xf) == pytest.approx(faithful.predict(Xf))

@@ -18,19 +18,37 @@ from autotune.models.features import (
 )
 from autotune.variants.space import BASELINE, Variant
 
-MACHINE = Machine(cpu_model="test cpu", cores=2, l1d_bytes=32768, l1d_assoc=8,
-                  l2_bytes=1048576, l2_assoc=8, l3_bytes=32 << 20, l3_assoc=16, line_bytes=64)
+MACHINE = Machine(
+    cpu_model="test cpu",
+    cores=2,
+    l1d_bytes=32768,
+    l1d_assoc=8,
+    l2_bytes=1048576,
+    l2_assoc=8,
+    l3_bytes=32 << 20,
+    l3_assoc=16,
+    line_bytes=64,
+)
 CAPACITY = 32768 * 8 + 1048576 * 8
 
 
 def triad_record(schedule=None, chunk=None, num_threads=None):
     """for (i = 0; i < 1000; i++) a[i] = b[i] * 2.0 + c[i];  inside a 10-trip time loop."""
     clauses = Clauses(schedule=schedule, chunk=chunk, num_threads=num_threads)
-    d = Directive(text="omp parallel for", kind="parallel for", file="t.c", line=5,
-                  clauses=clauses)
-    return LoopRecord(id="t.c:6", file="t.c", line=6, function="f", directive=d, parallel=d,
-                      trip_count=1000, iterations=1000, executions=10, weighted_ops=2000.0,
-                      footprint_bytes=24000)
+    d = Directive(text="omp parallel for", kind="parallel for", file="t.c", line=5, clauses=clauses)
+    return LoopRecord(
+        id="t.c:6",
+        file="t.c",
+        line=6,
+        function="f",
+        directive=d,
+        parallel=d,
+        trip_count=1000,
+        iterations=1000,
+        executions=10,
+        weighted_ops=2000.0,
+        footprint_bytes=24000,
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -80,11 +98,13 @@ def test_baseline_resolved_from_clauses():
     assert resolve_variant(rec, BASELINE, MACHINE)[:3] == ("dynamic", 8, 2)  # 2 cores
     rec = triad_record(num_threads="3")
     assert resolve_variant(rec, BASELINE, MACHINE)[:3] == ("static", None, 3)
-    sched, chunk, threads, notes = resolve_variant(triad_record(schedule="runtime"),
-                                                   BASELINE, MACHINE)
+    sched, chunk, threads, notes = resolve_variant(
+        triad_record(schedule="runtime"), BASELINE, MACHINE
+    )
     assert (sched, chunk) == ("dynamic", None) and notes
-    _, chunk, _, notes = resolve_variant(triad_record(schedule="static", chunk="CH"),
-                                         BASELINE, MACHINE)
+    _, chunk, _, notes = resolve_variant(
+        triad_record(schedule="static", chunk="CH"), BASELINE, MACHINE
+    )
     assert chunk is None and "CH" in notes[0]
     # a variant that only changes threads keeps the written schedule
     assert resolve_variant(rec, Variant(None, None, 1), MACHINE)[:3] == ("static", None, 1)
@@ -168,7 +188,10 @@ def test_oversubscribed_imbalance_uses_the_cores():
 def test_partly_unknown_footprint_uses_the_known_arrays():
     rec = triad_record()
     rec.footprint_bytes = None  # e.g. val[k] with k from rowptr[i]: not sizeable
-    rec.arrays = [{"name": "y", "distinct_bytes": 8000}, {"name": "val", "distinct_bytes": None},
-                  {"name": "x", "distinct_bytes": 4000}]
+    rec.arrays = [
+        {"name": "y", "distinct_bytes": 8000},
+        {"name": "val", "distinct_bytes": None},
+        {"name": "x", "distinct_bytes": 4000},
+    ]
     f = loop_features(rec, Variant("static", None, 2), MACHINE)
     assert f.footprint_source == "partial" and f.footprint_per_thread == 6000

@@ -19,13 +19,15 @@ TRUE_C = 2e-9
 
 def synthetic(n=60, noise=0.03, seed=0):
     rng = np.random.default_rng(seed)
-    X = np.column_stack([
-        10 ** rng.uniform(-1, 3, n),  # X1 cache ratio
-        10 ** rng.uniform(4, 9, n),  # X2 ops per thread
-        10 ** rng.uniform(0, 4, n),  # X3 chunk iterations
-        rng.choice([1, 2, 3, 4], n).astype(float),  # X4 threads
-    ])
-    y = TRUE_C * np.prod(X ** TRUE_A, axis=1) * np.exp(rng.normal(0, noise, n))
+    X = np.column_stack(
+        [
+            10 ** rng.uniform(-1, 3, n),  # X1 cache ratio
+            10 ** rng.uniform(4, 9, n),  # X2 ops per thread
+            10 ** rng.uniform(0, 4, n),  # X3 chunk iterations
+            rng.choice([1, 2, 3, 4], n).astype(float),  # X4 threads
+        ]
+    )
+    y = TRUE_C * np.prod(X**TRUE_A, axis=1) * np.exp(rng.normal(0, noise, n))
     return X, y
 
 
@@ -60,14 +62,19 @@ def test_huber_resists_a_10x_outlier_ols_does_not():
 def test_extended_indicator_is_a_multiplicative_factor():
     rng = np.random.default_rng(5)
     n = 80
-    X = np.column_stack([
-        10 ** rng.uniform(-1, 3, n), 10 ** rng.uniform(4, 8, n), 10 ** rng.uniform(0, 3, n),
-        rng.choice([1, 2, 4], n).astype(float),
-        1 + rng.uniform(0, 1, n),  # imbalance
-        1 + 10 ** rng.uniform(-3, 0, n),  # dispatch overhead
-        rng.choice([1.0, 2.0], n),  # oversubscription
-        np.zeros(n), np.zeros(n),
-    ])
+    X = np.column_stack(
+        [
+            10 ** rng.uniform(-1, 3, n),
+            10 ** rng.uniform(4, 8, n),
+            10 ** rng.uniform(0, 3, n),
+            rng.choice([1, 2, 4], n).astype(float),
+            1 + rng.uniform(0, 1, n),  # imbalance
+            1 + 10 ** rng.uniform(-3, 0, n),  # dispatch overhead
+            rng.choice([1.0, 2.0], n),  # oversubscription
+            np.zeros(n),
+            np.zeros(n),
+        ]
+    )
     kind = rng.integers(0, 3, n)
     X[:, 7] = kind == 1
     X[:, 8] = kind == 2
@@ -85,7 +92,7 @@ def test_extended_indicator_is_a_multiplicative_factor():
 def test_constant_column_gets_zero_exponent():
     X, _ = synthetic()
     X[:, 3] = 2.0  # every sample ran with 2 threads: X4 carries no information
-    y = TRUE_C * np.prod(X ** TRUE_A, axis=1)
+    y = TRUE_C * np.prod(X**TRUE_A, axis=1)
     m = PowerLawModel().fit(X, y)
     assert m.coef_[3] == 0.0
     assert m.coef_[:3] == pytest.approx(TRUE_A[:3], abs=0.01)
@@ -95,7 +102,8 @@ def test_constant_column_gets_zero_exponent():
 def test_json_round_trip_predicts_the_same():
     X, y = synthetic()
     m = ExtendedPowerLawModel(target="cpu", features=NINE).fit(
-        np.column_stack([X, np.ones((len(X), 3)), np.zeros((len(X), 2))]), y)
+        np.column_stack([X, np.ones((len(X), 3)), np.zeros((len(X), 2))]), y
+    )
     text = m.to_json(machine={"cpu_model": "test"}, label="fitted on test, 2024-01-01")
     doc = json.loads(text)
     assert doc["model"] == "extended" and doc["target"] == "cpu"

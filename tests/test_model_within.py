@@ -42,8 +42,14 @@ def _record(write_index: str, dims: list[int]) -> LoopRecord:
     d = Directive("omp parallel for", "parallel for", "f.c", 1, Clauses())
     r = LoopRecord("f.c:2", "f.c", 2, "f", d, d, trip_count=1000)
     r.nest = [LoopLevel("i", "0", "1000", "<", 1, 1000)]
-    r.arrays = [{"name": "a", "elem_size": 8, "dims": dims,
-                 "accesses": [{"mode": "w", "flat": write_index}]}]
+    r.arrays = [
+        {
+            "name": "a",
+            "elem_size": 8,
+            "dims": dims,
+            "accesses": [{"mode": "w", "flat": write_index}],
+        }
+    ]
     r.footprint_bytes = 8000
     return r
 

@@ -11,8 +11,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_every_subpackage_is_listed_in_pyproject():
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    on_disk = {".".join(p.parent.relative_to(ROOT).parts)
-               for p in (ROOT / "autotune").rglob("__init__.py")}
+    on_disk = {
+        ".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "autotune").rglob("__init__.py")
+    }
     assert set(conf["packages"]) == on_disk | {"autotune.templates"}
 
 

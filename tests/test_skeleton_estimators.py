@@ -52,8 +52,9 @@ def test_loess_reproduces_a_quadratic_even_when_extrapolating():
     x = np.array([1.0, 2.0, 4.0, 5.0, 7.0, 8.0, 9.0])
     q = lambda t: 3.0 - 2.0 * t + 0.5 * t**2  # noqa: E731
     est = LoessEstimator().fit(x, q(x))
-    np.testing.assert_allclose(est.predict([0.0, 6.0, 12.0]), q(np.array([0.0, 6.0, 12.0])),
-                               rtol=1e-8)
+    np.testing.assert_allclose(
+        est.predict([0.0, 6.0, 12.0]), q(np.array([0.0, 6.0, 12.0])), rtol=1e-8
+    )
 
 
 def test_loess_with_too_few_points_says_how_many_it_needs():
@@ -89,4 +90,5 @@ def test_lbm_lm_poly_degree3_abar():
     t_n = 32768 * t.time(0.0, 32768)
     abar = [t.time(0.0, p) - t_n / p for p in ps]
     assert LmPolyEstimator(degree=3).fit(ps, abar).predict([262144])[0] == pytest.approx(
-        3.18, abs=0.005)
+        3.18, abs=0.005
+    )

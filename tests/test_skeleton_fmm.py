@@ -27,8 +27,14 @@ def test_five_point_bump_by_hand():
     #   Piece 0: b = -5/3, c = 13/6, d = -1/2 -> s(0.5) = -17/48, s(-1) = 13/3.
     #   Piece 1: b = 7/6, c = 2/3, d = -5/6 -> s(1.5) = 31/48.
     s = fmm_spline(np.arange(5.0), np.array([0.0, 0.0, 1.0, 0.0, 0.0]))
-    expected = {0.5: Fraction(-17, 48), 1.5: Fraction(31, 48), -1.0: Fraction(13, 3),
-                5.0: Fraction(13, 3), 3.5: Fraction(-17, 48), 2.0: Fraction(1)}
+    expected = {
+        0.5: Fraction(-17, 48),
+        1.5: Fraction(31, 48),
+        -1.0: Fraction(13, 3),
+        5.0: Fraction(13, 3),
+        3.5: Fraction(-17, 48),
+        2.0: Fraction(1),
+    }
     for u, v in expected.items():
         assert s(u)[0] == pytest.approx(float(v), abs=1e-12), u
     np.testing.assert_allclose(s.c * 2, [13 / 3, 4 / 3, -11 / 3, 4 / 3], atol=1e-12)

@@ -54,7 +54,8 @@ def test_skeleton_parameter_errors():
 def test_rwpt_imbalance_is_n_mod_p_over_p():
     for row in _rows("lobachev_rwpt_table2.csv"):
         assert 100 * imbalance(294912, int(row["p"])) == pytest.approx(
-            float(row["imbalance_percent"]))
+            float(row["imbalance_percent"])
+        )
 
 
 def test_static_farm_model_lowers_the_penalty_where_p_does_not_divide_n():
@@ -103,5 +104,6 @@ def test_scaled_reference_matches_the_printed_lbm_abar():
     for row in _rows("lobachev_lbm_table2.csv"):
         if row["Abar_printed"]:
             assert pt.abar[(0.0, int(row["p"]))] == pytest.approx(
-                float(row["Abar_printed"]), abs=0.01)
+                float(row["Abar_printed"]), abs=0.01
+            )
     assert math.isclose(ref.times[0.0], 32768 * 16.285)

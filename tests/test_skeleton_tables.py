@@ -7,8 +7,9 @@ from autotune.skeletons.tables import SEQ, from_rows, parse_table, read_table
 
 
 def test_long_format_with_sequential_rows_and_repeats():
-    t = parse_table("# runs\nn,p,time\n100,seq,4.0\n100,1,4.2\n100,2,2.3\n100,2,2.5\n"
-                    "200,1,16.4\n", "t.csv")
+    t = parse_table(
+        "# runs\nn,p,time\n100,seq,4.0\n100,1,4.2\n100,2,2.3\n100,2,2.5\n200,1,16.4\n", "t.csv"
+    )
     assert t.time(100.0, SEQ) == 4.0
     assert t.time(100.0, 2) == pytest.approx(2.4)  # mean of the two runs
     assert t.pes() == [1, 2] and t.sizes() == [100.0, 200.0]
@@ -36,13 +37,16 @@ def test_text_column_needs_where():
     assert t.time(16.0, 8) == 1.28 and t.n_label == "n_thousands"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("n,p,time\n1,2,abc\n", "k.csv:2: not a number"),
-    ("n,p,time\n1,2.5,1\n", "k.csv:2: p must be a whole number"),
-    ("n,p,time\n1,2,-1\n", "k.csv:2: negative time"),
-    ("x,y\n1,2\n", "unrecognised header"),
-    ("# nothing\n", "empty table"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("n,p,time\n1,2,abc\n", "k.csv:2: not a number"),
+        ("n,p,time\n1,2.5,1\n", "k.csv:2: p must be a whole number"),
+        ("n,p,time\n1,2,-1\n", "k.csv:2: negative time"),
+        ("x,y\n1,2\n", "unrecognised header"),
+        ("# nothing\n", "empty table"),
+    ],
+)
 def test_bad_tables_are_user_errors_with_location(text, message):
     with pytest.raises(UserError) as exc:
         parse_table(text, "k.csv")

@@ -57,13 +57,16 @@ def test_compose_file_plus_moments_and_orders(tmp_path, capsys):
     assert set(out["moments_of_max"]["lambda"]) == {"E[Y]", "E[Y^2]", "E[Y^3]"}
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["compose", "--m1", "1,1,0,3"], "give two tasks"),
-    (["compose", "--m1", "1,1,0", "--m2", "1,1,0,3"], "expected 4 numbers"),
-    (["compose", "--m1", "1,1,3,3", "--m2", "1,1,0,3"], "kurtosis"),
-    (["compose", "--m1", "1,1,0,3", "--m2", "1,1,0,3", "--orders", "5"], "--orders"),
-    (["compose", "nonexistent.txt", "--m2", "1,1,0,3"], "cannot read"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["compose", "--m1", "1,1,0,3"], "give two tasks"),
+        (["compose", "--m1", "1,1,0", "--m2", "1,1,0,3"], "expected 4 numbers"),
+        (["compose", "--m1", "1,1,3,3", "--m2", "1,1,0,3"], "kurtosis"),
+        (["compose", "--m1", "1,1,0,3", "--m2", "1,1,0,3", "--orders", "5"], "--orders"),
+        (["compose", "nonexistent.txt", "--m2", "1,1,0,3"], "cannot read"),
+    ],
+)
 def test_compose_user_errors(capsys, argv, message):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
@@ -78,8 +81,9 @@ def test_compose_bad_sample_line_has_location(tmp_path, capsys):
 
 # ------------------------------------------------------------ isoefficiency
 def test_isoefficiency_paper_model_json(capsys):
-    out = run_json(capsys, ["isoefficiency", "--efficiency", "0.1,0.5,0.9",
-                            "--p", "16,4096", "--json"])
+    out = run_json(
+        capsys, ["isoefficiency", "--efficiency", "0.1,0.5,0.9", "--p", "16,4096", "--json"]
+    )
     rows = {r["p"]: r for r in out["rows"]}
     assert rows[16]["w"]["0.5"] == pytest.approx(8 * 1024 * 4 * 0.063e-6)
     assert rows[4096]["w"]["0.9"] == pytest.approx(9 * 8 * 4096 * 3e-6)
@@ -107,14 +111,24 @@ def test_isoefficiency_empirical_from_measurements(tmp_path, capsys):
             t = 1e-6 * n * n / p + (1e-4 * math.log2(p) if p > 1 else 0.0)
             lines.append(f"{n},{p},{t}")
     csv.write_text("\n".join(lines) + "\n")
-    out = run_json(capsys, ["isoefficiency", "--measurements", str(csv), "--efficiency", "0.9",
-                            "--p", "8,16", "--json"])
+    out = run_json(
+        capsys,
+        [
+            "isoefficiency",
+            "--measurements",
+            str(csv),
+            "--efficiency",
+            "0.9",
+            "--p",
+            "8,16",
+            "--json",
+        ],
+    )
     pts = {pt["p"]: pt for pt in out["points"]}
     # Balance T(n) = C p Abar with C = 9: n = sqrt(9 p 1e-4 log2 p / 1e-6).
     for p in (8, 16):
         assert pts[p]["status"] == "ok"
-        assert pts[p]["n"] == pytest.approx(math.sqrt(9 * p * 1e-4 * math.log2(p) / 1e-6),
-                                            rel=1e-6)
+        assert pts[p]["n"] == pytest.approx(math.sqrt(9 * p * 1e-4 * math.log2(p) / 1e-6), rel=1e-6)
     bad = tmp_path / "bad.csv"
     bad.write_text("n,p,seconds\n100,1,0.01\n100,2,0.006\n")
     assert main(["isoefficiency", "--measurements", str(bad)]) == 2
@@ -132,7 +146,8 @@ def test_hdc_worked_example_default(capsys):
     assert len(js["prediction"]["levels"]) == 3
     assert js["measured_s"] == 2.102299
     assert js["relative_error"] == pytest.approx(
-        (js["prediction"]["total_s"] - 2.102299) / 2.102299)
+        (js["prediction"]["total_s"] - 2.102299) / 2.102299
+    )
     assert all(c["r2"] > 0.95 for c in js["components"].values())
 
 
@@ -143,8 +158,25 @@ def test_hdc_user_traces_and_errors(tmp_path, capsys):
     rows += [f"combine,{n},,{1e-7 * n}" for n in (100, 200, 400)]
     rows += [f"sequential,{n},{m},{1e-7 * n + 4e-7 * m}" for n in (100, 300) for m in (100, 400)]
     tr.write_text("\n".join(rows) + "\n")
-    js = run_json(capsys, ["hdc", "--traces", str(tr), "--nodes", "1000", "--edges", "4000",
-                           "--procs", "4", "--latency", "0", "--gap", "0", "--json"])
+    js = run_json(
+        capsys,
+        [
+            "hdc",
+            "--traces",
+            str(tr),
+            "--nodes",
+            "1000",
+            "--edges",
+            "4000",
+            "--procs",
+            "4",
+            "--latency",
+            "0",
+            "--gap",
+            "0",
+            "--json",
+        ],
+    )
     # With free communication: 2 levels of divide + combine, plus the leaf on M/4.
     expect = (2e-8 * 4000 + 2e-8 * 2000) + 2 * 1e-7 * 1000 + (1e-7 * 1000 + 4e-7 * 1000)
     assert js["prediction"]["total_s"] == pytest.approx(expect, rel=1e-6)

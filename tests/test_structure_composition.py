@@ -37,8 +37,9 @@ def test_exact_integral_on_true_distributions_matches_closed_forms():
     # Clark: E[max] for N(1,1), N(1,sigma^2) is 1 + sqrt(1 + sigma^2) phi(0).
     b = FrozenDistribution(stats.norm(1, 3))
     a = FrozenDistribution(stats.norm(1, 1))
-    assert exact_max_moment(a, b, 1) == pytest.approx(1 + math.sqrt(10) / math.sqrt(2 * math.pi),
-                                                      abs=1e-9)
+    assert exact_max_moment(a, b, 1) == pytest.approx(
+        1 + math.sqrt(10) / math.sqrt(2 * math.pi), abs=1e-9
+    )
 
 
 def test_paper_approximation_of_identical_tasks_is_the_task_itself():

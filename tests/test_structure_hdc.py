@@ -90,11 +90,14 @@ def test_power_of_two_required():
 
 def test_long_form_trace_file_and_errors(tmp_path):
     good = tmp_path / "t.csv"
-    good.write_text("# mine\ncomponent,N,M,seconds\n"
-                    + "".join(f"divide,,{m},{1e-8 * m}\n" for m in (100, 200, 400))
-                    + "".join(f"combine,{n},,{2e-7 * n}\n" for n in (100, 200, 400))
-                    + "".join(f"sequential,{n},{m},{1e-7 * n + 3e-7 * m}\n"
-                              for n in (100, 300) for m in (100, 400)))
+    good.write_text(
+        "# mine\ncomponent,N,M,seconds\n"
+        + "".join(f"divide,,{m},{1e-8 * m}\n" for m in (100, 200, 400))
+        + "".join(f"combine,{n},,{2e-7 * n}\n" for n in (100, 200, 400))
+        + "".join(
+            f"sequential,{n},{m},{1e-7 * n + 3e-7 * m}\n" for n in (100, 300) for m in (100, 400)
+        )
+    )
     traces = read_traces(good)
     assert isinstance(traces, Traces)
     model = HypercubeDC().fit(traces)

@@ -32,7 +32,8 @@ def test_block_isoefficiency_formula_at_points():
     assert iso.block_isoefficiency(0.5, 1024, 4096) == pytest.approx(8 * 4096 * 3e-6)
     # E = 0.9 (C = 9), tc = 1 us: workload in operations.
     assert iso.block_isoefficiency(0.9, 1024, 100, tc=1e-6) == pytest.approx(
-        9 * 8 * 1024 * 10 * 0.063)
+        9 * 8 * 1024 * 10 * 0.063
+    )
     # The sum form is the total overhead C p h, between the max and twice it.
     w_max = iso.block_isoefficiency(0.5, 1024, 400)
     w_sum = iso.block_isoefficiency(0.5, 1024, 400, form="sum")
@@ -63,8 +64,9 @@ def test_figure7_curves_increase_with_efficiency_and_p():
 
 def test_empirical_required_size_solves_the_balance():
     # T(n) = 1e-6 n^2, Abar = 1e-4 log2 p + 1e-8 n: T(n) = C p Abar is a quadratic.
-    model = iso.EmpiricalIsoefficiency(lambda n: 1e-6 * n * n,
-                                       lambda n, p: 1e-4 * math.log2(p) + 1e-8 * n)
+    model = iso.EmpiricalIsoefficiency(
+        lambda n: 1e-6 * n * n, lambda n, p: 1e-4 * math.log2(p) + 1e-8 * n
+    )
     for p in (2, 16, 64):
         c = 4.0  # E = 0.8
         a, b, k = 1e-6, -c * p * 1e-8, -c * p * 1e-4 * math.log2(p)

@@ -112,8 +112,19 @@ def test_one_timed_build_reports_every_node_and_keeps_lines(tmp_path):
 def test_measure_compares_sections_with_the_composition_model(tmp_path, capsys):
     src = tmp_path / "secs.c"
     src.write_text(SECTIONS)
-    rc = main(["structure", str(src), "--measure", "--threads", "2", "--repetitions", "2",
-               "--json", "--quiet"])
+    rc = main(
+        [
+            "structure",
+            str(src),
+            "--measure",
+            "--threads",
+            "2",
+            "--repetitions",
+            "2",
+            "--json",
+            "--quiet",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert rc == 0
     (check,) = out["composition_checks"]
@@ -129,29 +140,59 @@ def test_measure_compares_sections_with_the_composition_model(tmp_path, capsys):
 def test_predict_whole_program_with_measurement(tmp_path, capsys):
     p = min(2, os.cpu_count() or 1)
     plot = tmp_path / "tree.png"
-    rc = main(["structure", str(KERNELS / "stencil2d.c"), "-D", "TSTEPS=4",
-               "--sizes", "N=40,60,80,100", "--threads", f"1,{p}", "--predict", f"N=140,p={p}",
-               "--repetitions", "2", "--quiet", "--plot", str(plot)])
+    rc = main(
+        [
+            "structure",
+            str(KERNELS / "stencil2d.c"),
+            "-D",
+            "TSTEPS=4",
+            "--sizes",
+            "N=40,60,80,100",
+            "--threads",
+            f"1,{p}",
+            "--predict",
+            f"N=140,p={p}",
+            "--repetitions",
+            "2",
+            "--quiet",
+            "--plot",
+            str(plot),
+        ]
+    )
     out = capsys.readouterr().out
     assert rc == 0, out
-    m = re.search(r"whole program: predicted (\S+) s, measured (\S+) s, error ([-+]\d+\.\d)%",
-                  out)
+    m = re.search(r"whole program: predicted (\S+) s, measured (\S+) s, error ([-+]\d+\.\d)%", out)
     assert m, out
     assert float(m.group(1)) > 0 and float(m.group(2)) > 0
     loop = next(ln for ln in out.splitlines() if "omp parallel for" in ln)
     assert "138 it." in loop and "%" in loop  # size at the target, and an error figure
     assert "(sequential remainder)" in out and "k=4 x body" in out
     assert plot.stat().st_size > 1000
-    rc = main(["structure", str(KERNELS / "stencil2d.c"), "-D", "TSTEPS=4",
-               "--sizes", "N=40,60,80,100", "--threads", f"1,{p}", "--predict", f"N=140,p={p}",
-               "--repetitions", "2", "--json"])
+    rc = main(
+        [
+            "structure",
+            str(KERNELS / "stencil2d.c"),
+            "-D",
+            "TSTEPS=4",
+            "--sizes",
+            "N=40,60,80,100",
+            "--threads",
+            f"1,{p}",
+            "--predict",
+            f"N=140,p={p}",
+            "--repetitions",
+            "2",
+            "--json",
+        ]
+    )
     d = json.loads(capsys.readouterr().out)
     assert rc == 0 and d["target"] == {"N": 140, "p": p, "measured": True}
     for node in [d["tree"], *d["tree"]["children"]]:  # program, call: timed, predicted
         pr = node["prediction"]
         assert pr["predicted_s"] > 0 and pr["measured_s"] > 0
         assert pr["relative_error"] == pytest.approx(
-            (pr["predicted_s"] - pr["measured_s"]) / pr["measured_s"])
+            (pr["predicted_s"] - pr["measured_s"]) / pr["measured_s"]
+        )
         assert {g["p"] for g in node["grid"]} == {1, p}
     assert d["whole_program"]["predicted_s"] == d["tree"]["prediction"]["predicted_s"]
 
@@ -192,9 +233,14 @@ def test_iteration_scales_by_k_at_the_target(tmp_path):
         for p in (1, 2):
             k = int(n) // 10
             loop_t = k * per_exec(n, p)
-            rec = RunRecord(wall={loop.id: loop_t, it.id: loop_t + 1e-7 * k,
-                                  tree.root.id: loop_t + 1e-7 * k + 2e-3},
-                            executions={loop.id: k, it.id: 1, tree.root.id: 1})
+            rec = RunRecord(
+                wall={
+                    loop.id: loop_t,
+                    it.id: loop_t + 1e-7 * k,
+                    tree.root.id: loop_t + 1e-7 * k + 2e-3,
+                },
+                executions={loop.id: k, it.id: 1, tree.root.id: 1},
+            )
             grid.points[(n, p)] = PointRuns(n, p, [rec])
     est = ProgramPredictor(tree, star, grid, 800, 2).run()
     assert est[loop.id].executions == pytest.approx(80)
@@ -220,4 +266,5 @@ def test_moments_from_raw_roundtrip():
     m = Moments(3.0, 0.5, 0.7, 4.2)
     back = moments_from_raw([m.raw(k) for k in (1, 2, 3, 4)])
     assert (back.mean, back.variance, back.skewness, back.kurtosis) == pytest.approx(
-        (3.0, 0.5, 0.7, 4.2))
+        (3.0, 0.5, 0.7, 4.2)
+    )

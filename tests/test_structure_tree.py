@@ -140,12 +140,15 @@ def test_regions_calls_and_duplicates(tmp_path, capsys):
     assert not second["children"][0]["timed"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["structure", "nope.c"], "no such file"),
-    (["structure", "{k}", "--predict", "N=10,p=1"], "--predict needs --sizes"),
-    (["structure", "{k}", "--sizes", "N=1,2", "--predict", "M=10,p=1"], "N=VALUE,p=THREADS"),
-    (["structure", "{k}", "--sizes", "N=100", "--predict", "N=10,p=1"], "at least two sizes"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["structure", "nope.c"], "no such file"),
+        (["structure", "{k}", "--predict", "N=10,p=1"], "--predict needs --sizes"),
+        (["structure", "{k}", "--sizes", "N=1,2", "--predict", "M=10,p=1"], "N=VALUE,p=THREADS"),
+        (["structure", "{k}", "--sizes", "N=100", "--predict", "N=10,p=1"], "at least two sizes"),
+    ],
+)
 def test_bad_input_is_one_line(capsys, argv, message):
     argv = [a.replace("{k}", str(KERNELS / "stencil2d.c")) for a in argv]
     rc = main(argv)
@@ -155,8 +158,9 @@ def test_bad_input_is_one_line(capsys, argv, message):
 
 def test_no_main(tmp_path, capsys):
     src = tmp_path / "lib.c"
-    src.write_text("void f(double *a) {\n#pragma omp parallel for\n"
-                   "for (int i = 0; i < 8; i++) a[i] = i;\n}\n")
+    src.write_text(
+        "void f(double *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 8; i++) a[i] = i;\n}\n"
+    )
     rc = main(["structure", str(src)])
     assert rc == 2 and "no main()" in capsys.readouterr().err
 

@@ -79,8 +79,9 @@ def test_rank_orders_by_prediction_without_building(env, capsys):
 
 def test_tune_measures_only_top_k_plus_original(env, capsys):
     src = write(env, "stream.c", STREAM)
-    rc = main(["tune", src, "--top", "2", "--search", "top", "--repetitions", "1", "--json",
-               *SPACE])
+    rc = main(
+        ["tune", src, "--top", "2", "--search", "top", "--repetitions", "1", "--json", *SPACE]
+    )
     assert rc == 0
     (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
     measured = [v for v in loop["variants"] if v["measured_s"] is not None]
@@ -138,8 +139,7 @@ def test_verification_rejects_what_the_gate_would_let_through(env):
     record.tunable, record.reason, record.kept = True, "", {}
     variants = [Variant("dynamic", 4, 2), Variant("static", None, 1), Variant("static", None, 2)]
     with Store(str(env / "verify.db")) as store:
-        res = measure_loop(src, record, variants, options=SweepOptions(repetitions=1),
-                           store=store)
+        res = measure_loop(src, record, variants, options=SweepOptions(repetitions=1), store=store)
     status = {v.key: v.status for v in res.variants}
     assert status["dynamic,4,t2"] == "wrong-output" and status["static,-,t1"] == "wrong-output"
     assert status["static,-,t2"] == "ok"  # deals iterations exactly like the original
@@ -148,15 +148,24 @@ def test_verification_rejects_what_the_gate_would_let_through(env):
 def test_tune_apply_and_in_place_keep_user_file_safe(env, capsys):
     src = write(env, "stream.c", STREAM)
     out = env / "tuned.c"
-    args = ["--top", "2", "--repetitions", "1", "--schedules", "dynamic", "--chunks", "64",
-            "--threads", "2"]
+    args = [
+        "--top",
+        "2",
+        "--repetitions",
+        "1",
+        "--schedules",
+        "dynamic",
+        "--chunks",
+        "64",
+        "--threads",
+        "2",
+    ]
     assert main(["tune", src, "--apply", str(out), *args]) == 0
     assert Path(src).read_text() == STREAM  # the input is never touched by --apply
     tuned = out.read_text()
     text = capsys.readouterr().out
     assert "tuned source written to" in text
-    diff = [(a, b) for a, b in zip(STREAM.splitlines(), tuned.splitlines(), strict=True)
-            if a != b]
+    diff = [(a, b) for a, b in zip(STREAM.splitlines(), tuned.splitlines(), strict=True) if a != b]
     if "original kept" in text:
         assert diff == []
     else:
@@ -184,11 +193,16 @@ def test_tune_polybench_layout_with_extra_source(env, capsys):
     (util / "bench.h").write_text(
         "#include <stdlib.h>\n"
         "#define ARRAY_2D(var, d1, d2) var[d1][d2]\n"
-        "extern void *bench_alloc(unsigned long n, int size);\n")
+        "extern void *bench_alloc(unsigned long n, int size);\n"
+    )
     (util / "bench.c").write_text(
         "#include <stdlib.h>\n"
-        "void *bench_alloc(unsigned long n, int size) { return calloc(n, size); }\n")
-    src = write(env, "kern.c", r"""#include <stdio.h>
+        "void *bench_alloc(unsigned long n, int size) { return calloc(n, size); }\n"
+    )
+    src = write(
+        env,
+        "kern.c",
+        r"""#include <stdio.h>
 #include <bench.h>
 #ifndef N
 # define N 160
@@ -213,13 +227,28 @@ int main(void) {
   printf("%.6e\n", s);
   return 0;
 }
-""")
+""",
+    )
     assert main(["analyze", src, "-I", str(util), "--json"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["tunable"] and loop["trip_count"] == 160  # n resolved from main's call
     assert loop["iterations"] == 160 * 161 // 2 * 160  # triangular, exact
-    rc = main(["tune", src, "-I", str(util), "--extra-source", str(util / "bench.c"),
-               "--top", "2", "--repetitions", "1", "--json", *SPACE])
+    rc = main(
+        [
+            "tune",
+            src,
+            "-I",
+            str(util),
+            "--extra-source",
+            str(util / "bench.c"),
+            "--top",
+            "2",
+            "--repetitions",
+            "1",
+            "--json",
+            *SPACE,
+        ]
+    )
     assert rc == 0
     (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
     assert loop["baseline_status"] == "ok"

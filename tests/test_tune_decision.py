@@ -19,8 +19,9 @@ A, B, C = Variant("dynamic", 8, 2), Variant("static", None, 2), Variant("guided"
 def vres(variant: Variant, times: list[float], status: str = "ok") -> VariantResult:
     ordered = sorted(times)
     median = ordered[len(ordered) // 2]
-    return VariantResult(variant, status, times_s=times, measured_s=median,
-                         spread=(max(times) - min(times)) / median)
+    return VariantResult(
+        variant, status, times_s=times, measured_s=median, spread=(max(times) - min(times)) / median
+    )
 
 
 @dataclass
@@ -51,8 +52,15 @@ def result(base: list[float], *variants: VariantResult) -> LoopResult:
 
 
 def test_a_failed_variant_is_never_chosen_however_fast():
-    sweep = FakeSweep([result([1.0, 1.01, 1.0], vres(A, [0.1, 0.1, 0.1], "wrong-output"),
-                              vres(B, [0.8, 0.81, 0.8]))])
+    sweep = FakeSweep(
+        [
+            result(
+                [1.0, 1.01, 1.0],
+                vres(A, [0.1, 0.1, 0.1], "wrong-output"),
+                vres(B, [0.8, 0.81, 0.8]),
+            )
+        ]
+    )
     res = tune_loop(sweep, ranking(), top=2, search="top")
     assert res.best.variant == B and res.speedup == 1.0 / 0.8
     assert sweep.calls == [(3, [A.key, B.key])]  # only the top 2: C pruned

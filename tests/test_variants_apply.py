@@ -20,13 +20,19 @@ def test_several_loops_at_once(tmp_path: Path) -> None:
     path = tmp_path / "prog.c"
     path.write_text(COMBINED_C)
     recs = records_for(path)
-    tuned = apply_variants(COMBINED_C, [(recs[0], Variant("guided", 32, 2)),
-                                        (recs[1], BASELINE),
-                                        (recs[2], Variant("dynamic", 4, None))])
+    tuned = apply_variants(
+        COMBINED_C,
+        [
+            (recs[0], Variant("guided", 32, 2)),
+            (recs[1], BASELINE),
+            (recs[2], Variant("dynamic", 4, None)),
+        ],
+    )
     assert changed_lines(COMBINED_C, tuned) == [12, 23]
     lines = tuned.split("\n")
-    assert lines[11] == ("#pragma omp parallel for schedule(guided, 32) num_threads(2) "
-                         "reduction(+:sum)")
+    assert lines[11] == (
+        "#pragma omp parallel for schedule(guided, 32) num_threads(2) reduction(+:sum)"
+    )
     assert lines[22] == "#pragma omp parallel for collapse(2) private(j) schedule(dynamic, 4)"
     assert "autotune_" not in tuned and "#line" not in tuned
     assert run(build(tmp_path, tuned, "tuned")) == run(build(tmp_path, COMBINED_C, "orig"))
@@ -36,8 +42,9 @@ def test_loops_sharing_a_region_must_agree_on_threads(tmp_path: Path) -> None:
     path = tmp_path / "region.c"
     path.write_text(REGION_C)
     a, b = records_for(path)
-    tuned = apply_variants(REGION_C, [(a, Variant("static", 8, 3)),
-                                      (b, Variant("dynamic", None, 3))])
+    tuned = apply_variants(
+        REGION_C, [(a, Variant("static", 8, 3)), (b, Variant("dynamic", None, 3))]
+    )
     assert changed_lines(REGION_C, tuned) == [9, 11, 14]
     assert tuned.split("\n")[8] == "#pragma omp parallel num_threads(3) shared(a, b)"
     assert tuned.split("\n")[10] == "#pragma omp for nowait schedule(static, 8)"

@@ -20,20 +20,35 @@ def hand_frontend(monkeypatch: pytest.MonkeyPatch) -> None:
     """Loop records made by text scanning, so these tests do not depend on the analysis."""
 
     def analyze_options(path, options, threads=None, cc="gcc"):  # noqa: ANN001, ANN202
-        return TranslationUnit(path=path, defines=dict(options.defines),
-                               loops=records_for(Path(path)))
+        return TranslationUnit(
+            path=path, defines=dict(options.defines), loops=records_for(Path(path))
+        )
 
     monkeypatch.setattr(autotune.frontend, "analyze_options", analyze_options)
 
 
 @needs_gcc
-def test_writes_variants_and_manifest(tmp_path: Path, hand_frontend: None,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_writes_variants_and_manifest(
+    tmp_path: Path, hand_frontend: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = tmp_path / "region.c"
     src.write_text(REGION_C)
     out = tmp_path / "out"
-    rc = main(["variants", str(src), "-o", str(out), "--schedules", "static,dynamic",
-               "--chunks", "none,4", "--threads", "1,3", "--json"])
+    rc = main(
+        [
+            "variants",
+            str(src),
+            "-o",
+            str(out),
+            "--schedules",
+            "static,dynamic",
+            "--chunks",
+            "none,4",
+            "--threads",
+            "1,3",
+            "--json",
+        ]
+    )
     assert rc == 0
     manifest = json.loads(capsys.readouterr().out)
     assert manifest == json.loads((out / "manifest.json").read_text())
@@ -62,13 +77,16 @@ def test_writes_variants_and_manifest(tmp_path: Path, hand_frontend: None,
 
 
 @needs_gcc
-def test_instrumented_single_loop_default_space(tmp_path: Path, hand_frontend: None,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_instrumented_single_loop_default_space(
+    tmp_path: Path, hand_frontend: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = tmp_path / "region.c"
     src.write_text(REGION_C)
     out = tmp_path / "out"
-    assert main(["variants", str(src), "--loop", "15", "--cores", "2", "--instrument",
-                 "-o", str(out)]) == 0
+    assert (
+        main(["variants", str(src), "--loop", "15", "--cores", "2", "--instrument", "-o", str(out)])
+        == 0
+    )
     stdout = capsys.readouterr().out
     assert "manifest.json written" in stdout and "dynamic,4,t2" in stdout
     manifest = json.loads((out / "manifest.json").read_text())
@@ -83,8 +101,9 @@ def test_instrumented_single_loop_default_space(tmp_path: Path, hand_frontend: N
     assert loop_id == loop["id"] and execs == 1 and wall > 0
 
 
-def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, hand_frontend: None,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, hand_frontend: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = tmp_path / "region.c"
     src.write_text(REGION_C)
     cases = [
@@ -102,17 +121,35 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, hand_frontend: None,
     assert "no such file" in capsys.readouterr().err
 
 
-def test_not_tunable_loops_are_listed_not_varied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_not_tunable_loops_are_listed_not_varied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = tmp_path / "region.c"
     src.write_text(REGION_C)
     recs = records_for(src)
     recs[0].tunable, recs[0].reason = False, "ordered clause"
-    monkeypatch.setattr(autotune.frontend, "analyze_options",
-                        lambda path, options, threads=None, cc="gcc": TranslationUnit(
-                            path=path, loops=recs))
-    assert main(["variants", str(src), "-o", str(tmp_path / "o"), "--threads", "2",
-                 "--schedules", "static", "--chunks", "none"]) == 0
+    monkeypatch.setattr(
+        autotune.frontend,
+        "analyze_options",
+        lambda path, options, threads=None, cc="gcc": TranslationUnit(path=path, loops=recs),
+    )
+    assert (
+        main(
+            [
+                "variants",
+                str(src),
+                "-o",
+                str(tmp_path / "o"),
+                "--threads",
+                "2",
+                "--schedules",
+                "static",
+                "--chunks",
+                "none",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "not tunable: ordered clause" in out
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
@@ -128,8 +165,22 @@ def test_with_the_real_front_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
         pytest.skip(f"front end analysis not available yet: {unit.loops[0].reason}")
     out = tmp_path / "out"
     # two loops share the region: its thread count is not varied per loop (the gate)
-    assert main(["variants", str(src), "-o", str(out), "--chunks", "8",
-                 "--schedules", "dynamic", "--json"]) == 0
+    assert (
+        main(
+            [
+                "variants",
+                str(src),
+                "-o",
+                str(out),
+                "--chunks",
+                "8",
+                "--schedules",
+                "dynamic",
+                "--json",
+            ]
+        )
+        == 0
+    )
     manifest = json.loads(capsys.readouterr().out)
     expected = run(build(tmp_path, REGION_C, "orig"))
     for loop in manifest["loops"]:

@@ -113,9 +113,11 @@ def test_combined_loops_plain_and_instrumented(tmp_path: Path) -> None:
     assert [r.line for r in recs] == [13, 21, 24]
     expected = run(build(tmp_path, src, "orig", ("-Wall", "-Werror")))
     pragma_lines = {13: [12], 21: [20], 24: [23]}  # loop line -> changed
-    for rec, variant in [(recs[0], Variant("dynamic", 64, 3)),
-                         (recs[1], Variant("guided", 8, 2)),
-                         (recs[2], Variant("static", None, 4))]:
+    for rec, variant in [
+        (recs[0], Variant("dynamic", 64, 3)),
+        (recs[1], Variant("guided", 8, 2)),
+        (recs[2], Variant("static", None, 4)),
+    ]:
         plain = emit_variant(src, rec, variant, instrument=False)
         # only the directive's own line changed (for the continued pragma: the
         # line holding its schedule clause, where num_threads is appended too)
@@ -123,8 +125,10 @@ def test_combined_loops_plain_and_instrumented(tmp_path: Path) -> None:
         assert run(build(tmp_path, plain, "plain", ("-Wall", "-Werror"))) == expected
         timed = emit_variant(src, rec, variant)
         timing = tmp_path / f"timing{rec.line}.tsv"
-        assert run(build(tmp_path, timed, "timed", ("-Wall", "-Wextra", "-Werror")),
-                   timing) == expected
+        assert (
+            run(build(tmp_path, timed, "timed", ("-Wall", "-Wextra", "-Werror")), timing)
+            == expected
+        )
         [(loop_id, wall, cpu, execs)] = timing_lines(timing)
         assert loop_id == rec.id
         assert execs == (7 if rec.line == 13 else 1)
@@ -178,23 +182,28 @@ def test_baseline_is_the_original_plus_timing(tmp_path: Path) -> None:
 
 
 def test_user_lines_keep_their_numbers(tmp_path: Path) -> None:
-    bad = COMBINED_C.replace('    printf("sum', "    undeclared_thing = 1;\n    printf(\"sum")
+    bad = COMBINED_C.replace('    printf("sum', '    undeclared_thing = 1;\n    printf("sum')
     bad_line = bad.split("\n").index("    undeclared_thing = 1;") + 1
     path, src, recs = _setup(tmp_path, bad)
     for rec in recs:
         text = emit_variant(src, rec, Variant("guided", 4, 2))
         f = tmp_path / "v.c"
         f.write_text(text)
-        proc = subprocess.run(["gcc", "-fopenmp", "-c", "-o", str(tmp_path / "v.o"), str(f)],
-                              capture_output=True, text=True, check=False)
+        proc = subprocess.run(
+            ["gcc", "-fopenmp", "-c", "-o", str(tmp_path / "v.o"), str(f)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert proc.returncode != 0
         assert f"{path}:{bad_line}:" in proc.stderr, proc.stderr
 
 
 def test_schedule_and_threads_take_effect(tmp_path: Path) -> None:
     path, src, [rec] = _setup(tmp_path, OWNER_C)
-    out = run(build(tmp_path, emit_variant(src, rec, Variant("static", 1, 2), instrument=False),
-                    "v"))
+    out = run(
+        build(tmp_path, emit_variant(src, rec, Variant("static", 1, 2), instrument=False), "v")
+    )
     assert out == "team=2 owners=0101010101010101\n"
     out = run(build(tmp_path, emit_variant(src, rec, Variant("static", 4, 3)), "v"))
     assert out == "team=3 owners=0000111122220000\n"
@@ -208,12 +217,15 @@ def test_runtime_program_serves_many_variants(tmp_path: Path) -> None:
     exe = build(tmp_path, text, "rt", ("-Wall", "-Werror"))
     timing = tmp_path / "t.tsv"
     assert run(exe, timing, **runtime_env(Variant("static", 1, 2))) == (
-        "team=2 owners=0101010101010101\n")
+        "team=2 owners=0101010101010101\n"
+    )
     assert run(exe, timing, **runtime_env(Variant("static", 2, 3))) == (
-        "team=3 owners=0011220011220011\n")
+        "team=3 owners=0011220011220011\n"
+    )
     # threads as written (here: OMP_NUM_THREADS=2), schedule as the variant says
     assert run(exe, timing, **runtime_env(Variant("static", None, None))) == (
-        "team=2 owners=0000000011111111\n")
+        "team=2 owners=0000000011111111\n"
+    )
     assert [x[3] for x in timing_lines(timing)] == [1, 1, 1]
     env = runtime_env(Variant("dynamic", 4, 3))
     assert env == {"OMP_SCHEDULE": "dynamic,4", "AUTOTUNE_NUM_THREADS": "3"}
@@ -232,17 +244,21 @@ def test_runtime_keeps_the_users_thread_expression(tmp_path: Path) -> None:
     assert runtime_env(BASELINE, recs[1]) == {"OMP_SCHEDULE": "guided"}
     combined = records_for(tmp_path / "c.c") if (tmp_path / "c.c").write_text(COMBINED_C) else []
     assert runtime_env(Variant(None, None, 2), combined[0]) == {
-        "OMP_SCHEDULE": "static,16", "AUTOTUNE_NUM_THREADS": "2"}
+        "OMP_SCHEDULE": "static,16",
+        "AUTOTUNE_NUM_THREADS": "2",
+    }
 
 
 def test_unemittable_loops_raise_emit_error(tmp_path: Path) -> None:
     path, src, [rec] = _setup(tmp_path, OWNER_C)
     # the for comes from a macro: not in the text, cannot be instrumented
     macro = src.replace("#define N 16", "#define N 16\n#define EACH for (i = 0; i < N; i++)")
-    macro = macro.replace("    for (i = 0; i < N; i++) {\n        owner",
-                          "    EACH {\n        owner")
-    moved = replace(rec, line=rec.line + 1,
-                    directive=replace(rec.directive, line=rec.directive.line + 1))
+    macro = macro.replace(
+        "    for (i = 0; i < N; i++) {\n        owner", "    EACH {\n        owner"
+    )
+    moved = replace(
+        rec, line=rec.line + 1, directive=replace(rec.directive, line=rec.directive.line + 1)
+    )
     with pytest.raises(EmitError, match="macro"):
         emit_variant(macro, moved, Variant("static", None, 2))
     # the file changed since the analysis: lines no longer match

@@ -22,8 +22,16 @@ def _record(trip: int | None = 1000, *, tunable: bool = True, orphan: bool = Fal
     d = Directive("omp parallel for", "parallel for", "x.c", 3)
     if orphan:
         d = Directive("omp for", "for", "x.c", 3)
-    return LoopRecord(id="x.c:4", file="x.c", line=4, function="f", directive=d,
-                      parallel=None if orphan else d, trip_count=trip, tunable=tunable)
+    return LoopRecord(
+        id="x.c:4",
+        file="x.c",
+        line=4,
+        function="f",
+        directive=d,
+        parallel=None if orphan else d,
+        trip_count=trip,
+        tunable=tunable,
+    )
 
 
 @pytest.mark.parametrize("cores", [1, 2, 4, 8, 16, 64])
@@ -36,7 +44,7 @@ def test_default_space_is_sensible(cores: int, trip: int | None) -> None:
     assert 2 * cores in threads and 1 in threads and cores in threads
     assert sum(v.schedule == "auto" for v in vs) == 1
     assert not any(v.is_baseline for v in vs)
-    per_thread = (trip if trip is not None else space.UNKNOWN_TRIP)
+    per_thread = trip if trip is not None else space.UNKNOWN_TRIP
     for v in vs:
         assert v.schedule in space.SCHEDULES
         if v.chunk is not None:
@@ -92,9 +100,16 @@ def test_parsing_helpers() -> None:
     assert parse_schedules("static, Dynamic,static") == ["static", "dynamic"]
     assert parse_chunks("none,1,8,-,64") == [None, 1, 8, 64]
     assert parse_threads("1,2,4") == [1, 2, 4]
-    for bad, fn in [("static,fast", parse_schedules), ("runtime", parse_schedules),
-                    ("1,0", parse_chunks), ("x", parse_chunks), ("", parse_threads),
-                    ("2,,4", parse_threads), ("-3", parse_threads), ("2.5", parse_threads)]:
+    for bad, fn in [
+        ("static,fast", parse_schedules),
+        ("runtime", parse_schedules),
+        ("1,0", parse_chunks),
+        ("x", parse_chunks),
+        ("", parse_threads),
+        ("2,,4", parse_threads),
+        ("-3", parse_threads),
+        ("2.5", parse_threads),
+    ]:
         with pytest.raises(UserError):
             fn(bad)
 
@@ -107,6 +122,7 @@ def test_variant_keys_round_trip() -> None:
 def test_space_from_options_accepts_option_strings() -> None:
     r = _record(1000)
     assert space_from_options(r, "static,dynamic", "none,8", "2", 2) == space_from_options(
-        r, ["static", "dynamic"], [None, 8], [2], 2)
+        r, ["static", "dynamic"], [None, 8], [2], 2
+    )
     with pytest.raises(UserError):
         space_from_options(r, "stat", None, None, 2)

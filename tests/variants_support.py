@@ -59,11 +59,18 @@ def records_for(path: Path, trip_count: int | None = 1000) -> list[LoopRecord]:
             while not lines[j].strip().startswith("for"):
                 j += 1
             col = lines[j].index("for") + 1
-            out.append(LoopRecord(
-                id=f"{path}:{j + 1}", file=str(path), line=j + 1, column=col, function="main",
-                directive=d, parallel=d if kind == "parallel for" else last_parallel,
-                trip_count=trip_count,
-            ))
+            out.append(
+                LoopRecord(
+                    id=f"{path}:{j + 1}",
+                    file=str(path),
+                    line=j + 1,
+                    column=col,
+                    function="main",
+                    directive=d,
+                    parallel=d if kind == "parallel for" else last_parallel,
+                    trip_count=trip_count,
+                )
+            )
         elif words[1] == "parallel":
             last_parallel = Directive(text, "parallel", str(path), line)
     return out
@@ -76,7 +83,9 @@ def build(tmp: Path, text: str, name: str, flags: tuple[str, ...] = ()) -> Path:
     exe = tmp / name
     proc = subprocess.run(
         ["gcc", "-O2", "-fopenmp", *flags, "-o", str(exe), str(src), "-lm"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     return exe
@@ -92,8 +101,9 @@ def run(exe: Path, timing: Path | None = None, **env: str) -> str:
     if timing is not None:
         e["AUTOTUNE_TIMING_FILE"] = str(timing)
     e.update(env)
-    proc = subprocess.run([str(exe)], capture_output=True, text=True, env=e, timeout=60,
-                          check=False)
+    proc = subprocess.run(
+        [str(exe)], capture_output=True, text=True, env=e, timeout=60, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

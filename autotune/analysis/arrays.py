@@ -47,12 +47,23 @@ def plain_arrays(root: LoopNode) -> tuple[list[dict], list[str]]:
             extent = 1
             for n in dims:
                 extent *= n
-        entry = arrays.setdefault(key, {
-            "name": key, "elem_size": acc.info.sizes[k], "dims": dims, "extent": extent,
-            "layout": "contiguous" if contiguous else "rows", "mode": "", "accesses": [],
-            "distinct_elements": None, "distinct_bytes": None, "bytes": None, "exact": True,
-            "notes": [],
-        })
+        entry = arrays.setdefault(
+            key,
+            {
+                "name": key,
+                "elem_size": acc.info.sizes[k],
+                "dims": dims,
+                "extent": extent,
+                "layout": "contiguous" if contiguous else "rows",
+                "mode": "",
+                "accesses": [],
+                "distinct_elements": None,
+                "distinct_bytes": None,
+                "bytes": None,
+                "exact": True,
+                "notes": [],
+            },
+        )
         if acc.info.note and acc.info.note not in entry["notes"]:
             entry["notes"].append(acc.info.note)
         entry["mode"] = "".join(m for m in "rw" if m in entry["mode"] + acc.mode)
@@ -67,18 +78,26 @@ def plain_arrays(root: LoopNode) -> tuple[list[dict], list[str]]:
                 flat = None
         if kind == "whole":
             what = acc.why or "index not analysable"
-            text = (f"line {acc.line}: {acc.text}: {what}; counted as the whole array "
-                    f"(upper bound)" if extent is not None else
-                    f"line {acc.line}: {acc.text}: {what}; array size unknown, footprint unknown")
+            text = (
+                f"line {acc.line}: {acc.text}: {what}; counted as the whole array (upper bound)"
+                if extent is not None
+                else f"line {acc.line}: {acc.text}: {what}; array size unknown, footprint unknown"
+            )
             if text not in warnings:
                 warnings.append(text)
             if extent is None:
                 kind = "unknown"
-        entry["accesses"].append({
-            "text": acc.text, "line": acc.line, "mode": acc.mode, "kind": kind,
-            "flat": flat, "index": [exprs.to_c(s) if s is not None else None for s in acc.subs],
-            "domain": domain,
-        })
+        entry["accesses"].append(
+            {
+                "text": acc.text,
+                "line": acc.line,
+                "mode": acc.mode,
+                "kind": kind,
+                "flat": flat,
+                "index": [exprs.to_c(s) if s is not None else None for s in acc.subs],
+                "domain": domain,
+            }
+        )
         if entry["elem_size"] is None:
             warnings.append(f"{key}: element size unknown")
     return list(arrays.values()), warnings

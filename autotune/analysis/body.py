@@ -121,9 +121,14 @@ class Walker:
                 raise v
             return v
         decl, kind = ctx.scope.find_decl(name, at)
-        if (decl is not None and kind == "local" and id(decl) in self.region_decls
-                and decl.init is not None and isinstance(decl.type, c_ast.TypeDecl)
-                and ctx.scope.writes(name, "local") == 0):
+        if (
+            decl is not None
+            and kind == "local"
+            and id(decl) in self.region_decls
+            and decl.init is not None
+            and isinstance(decl.type, c_ast.TypeDecl)
+            and ctx.scope.writes(name, "local") == 0
+        ):
             return self.build(ctx, decl.init, decl)
         return ctx.scope.constant(name, at)
 
@@ -132,8 +137,9 @@ class Walker:
         return exprs.build(node, lambda n: self.resolve(ctx, n, at), ctx.scope.sizeof)
 
     # ---- loops ---------------------------------------------------------------
-    def loop(self, node: c_ast.For, ctx: Ctx,
-             parent: LoopNode | None = None) -> tuple[LoopNode, Ctx]:
+    def loop(
+        self, node: c_ast.For, ctx: Ctx, parent: LoopNode | None = None
+    ) -> tuple[LoopNode, Ctx]:
         """The LoopNode of a ``for`` (body walked) and the context inside it.
 
         Array reads in its bounds (``rowptr[i]``) are accesses of ``parent``.
@@ -155,12 +161,20 @@ class Walker:
         ln = LoopNode(header, "for", line)
         for extra in header.extra:
             self.expr(ln, extra, ctx, 1.0)
-            self.warn(f"line {line}: loop over {cname} may exit early "
-                      f"({exprs.to_c_node(extra)}): counted to its bound (upper bound)")
+            self.warn(
+                f"line {line}: loop over {cname} may exit early "
+                f"({exprs.to_c_node(extra)}): counted to its bound (upper bound)"
+            )
         if not header.known:
             ln.csr = csr_pattern(header)
-        inner = Ctx(ctx.scope, {**ctx.loopvars, cname: header.var if header.known else None},
-                    ctx.fixed, ctx.aliases, ctx.prefix, ctx.depth)
+        inner = Ctx(
+            ctx.scope,
+            {**ctx.loopvars, cname: header.var if header.known else None},
+            ctx.fixed,
+            ctx.aliases,
+            ctx.prefix,
+            ctx.depth,
+        )
         self.body(ln, node.stmt, inner, 1.0)
         if not header.known and node is not self.region:
             self._estimate_unknown(ln, header, line)
@@ -171,10 +185,12 @@ class Walker:
         if ln.csr:
             ln.csr_total = csr_total(ln, header.var)
             if ln.csr_total is not None:
-                self.warn(f"line {line}: {header.var} runs over data-dependent bounds "
-                          f"{header.lower_text} .. {header.upper_text}: assumed "
-                          f"{int(ln.csr_total)} trips in total (the size of the arrays it "
-                          f"indexes; an upper bound), spread evenly over the outer loop")
+                self.warn(
+                    f"line {line}: {header.var} runs over data-dependent bounds "
+                    f"{header.lower_text} .. {header.upper_text}: assumed "
+                    f"{int(ln.csr_total)} trips in total (the size of the arrays it "
+                    f"indexes; an upper bound), spread evenly over the outer loop"
+                )
                 return
         self.warn(f"line {line}: trip count unknown ({why}): counted as one trip")
 
@@ -189,8 +205,10 @@ class Walker:
             self.warn(f"line {line}: {kind} loop with a data-dependent condition: counted once")
         else:
             ln.estimate = float(max(bound, 1 if kind == "do" else 0))
-            self.warn(f"line {line}: {kind} loop bounded by its counter: at most "
-                      f"{bound} trips counted (upper bound)")
+            self.warn(
+                f"line {line}: {kind} loop bounded by its counter: at most "
+                f"{bound} trips counted (upper bound)"
+            )
         return ln
 
     def _cond_ops(self, ln: LoopNode, cond: c_ast.Node | None, ctx: Ctx) -> None:
@@ -247,8 +265,15 @@ class Walker:
             self.expr(ln, s, ctx, f)
 
     # ---- expressions ---------------------------------------------------------
-    def expr(self, ln: LoopNode, e: c_ast.Node | None, ctx: Ctx, f: float, mode: str = "r",
-             index: bool = False) -> None:
+    def expr(
+        self,
+        ln: LoopNode,
+        e: c_ast.Node | None,
+        ctx: Ctx,
+        f: float,
+        mode: str = "r",
+        index: bool = False,
+    ) -> None:
         if e is None or isinstance(e, c_ast.Constant):
             return
         if isinstance(e, c_ast.ID):
@@ -283,8 +308,9 @@ class Walker:
         elif isinstance(e, c_ast.CompoundLiteral):
             self.expr(ln, e.init, ctx, f, mode, index)
 
-    def _unary(self, ln: LoopNode, e: c_ast.UnaryOp, ctx: Ctx, f: float, mode: str,
-               index: bool) -> None:
+    def _unary(
+        self, ln: LoopNode, e: c_ast.UnaryOp, ctx: Ctx, f: float, mode: str, index: bool
+    ) -> None:
         op = e.op
         if op == "sizeof":
             return
@@ -309,8 +335,15 @@ class Walker:
                 ln.ops[{"-": "neg", "!": "logic", "~": "bit"}.get(op, "neg")] += f
             self.expr(ln, e.expr, ctx, f, index=index)
 
-    def access(self, ln: LoopNode, e: c_ast.ArrayRef, ctx: Ctx, mode: str,
-               at: c_ast.Node | None = None, f: float = 1.0) -> None:
+    def access(
+        self,
+        ln: LoopNode,
+        e: c_ast.ArrayRef,
+        ctx: Ctx,
+        mode: str,
+        at: c_ast.Node | None = None,
+        f: float = 1.0,
+    ) -> None:
         at = at if at is not None else e
         if f < 1.0:
             self.conditional_access = True
@@ -336,8 +369,11 @@ class Walker:
             return
         subs: list[Expr | None] = []
         why, csr_var = "", None
-        moved = (isinstance(base, c_ast.ID) and base.name in self.region_writes
-                 and info.derivs[0][0] == "ptr")
+        moved = (
+            isinstance(base, c_ast.ID)
+            and base.name in self.region_writes
+            and info.derivs[0][0] == "ptr"
+        )
         if moved:
             why = f"pointer {base.name} is reassigned inside the loop"
         for s in subs_nodes:
@@ -359,8 +395,7 @@ class Walker:
             return ctx.prefix + s.name
         return None
 
-    def _array_of(self, base: c_ast.Node, ctx: Ctx,
-                  at: c_ast.Node) -> tuple[str, ArrayInfo | None]:
+    def _array_of(self, base: c_ast.Node, ctx: Ctx, at: c_ast.Node) -> tuple[str, ArrayInfo | None]:
         if isinstance(base, c_ast.ID):
             self.referenced.add(base.name)
             if base.name in ctx.aliases:
@@ -401,8 +436,9 @@ class Walker:
         callee = ctx.scope.info.funcs.get(name)
         if callee is None:
             ln.ops["call"] += f
-            self.warn(f"line {line}: call to {name}(): not defined in this file, "
-                      f"counted as one 'call' op")
+            self.warn(
+                f"line {line}: call to {name}(): not defined in this file, counted as one 'call' op"
+            )
             return
         if name in self.stack or ctx.depth >= MAX_INLINE_DEPTH:
             self.warn(f"line {line}: recursive call to {name}(): counted once, not inlined")
@@ -410,8 +446,9 @@ class Walker:
             return
         self._inline(ln, callee, args, ctx, f, e)
 
-    def _inline(self, ln: LoopNode, callee: c_ast.FuncDef, args: list, ctx: Ctx, f: float,
-                at: c_ast.Node) -> None:
+    def _inline(
+        self, ln: LoopNode, callee: c_ast.FuncDef, args: list, ctx: Ctx, f: float, at: c_ast.Node
+    ) -> None:
         """Count the callee's body as if written at the call (its loops become children)."""
         name = callee.decl.name
         fixed: dict[str, Expr | Symbolic] = {}

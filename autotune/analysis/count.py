@@ -57,7 +57,7 @@ def distributed_trip(root: LoopNode, collapse: int) -> tuple[int | None, str]:
             return None, why or "bounds not evaluable"
         try:
             start, cnt = pts.counts(node.header.plain())
-            if depth + 1 < collapse and node.var in bound_vars_chain(chain[depth + 1:]):
+            if depth + 1 < collapse and node.var in bound_vars_chain(chain[depth + 1 :]):
                 pts = pts.expand(node.var, start, cnt, node.header.step, cap=CAP * 4)
             else:
                 pts = pts.scaled(cnt)
@@ -101,8 +101,9 @@ def count(root: LoopNode, collapse: int, want_work: bool, trip: int | None) -> C
     return res
 
 
-def _visit(node: LoopNode, pts: Points, depth: int, collapse: int, want_work: bool,
-           res: Counts) -> None:
+def _visit(
+    node: LoopNode, pts: Points, depth: int, collapse: int, want_work: bool, res: Counts
+) -> None:
     cnt: np.ndarray
     start = None
     if node.known:
@@ -123,7 +124,8 @@ def _visit(node: LoopNode, pts: Points, depth: int, collapse: int, want_work: bo
     last_distributed = depth == collapse - 1
     expand = start is not None and (
         node.var in set().union(*(bound_vars(c) for c, _ in node.children))
-        or (want_work and depth < collapse))
+        or (want_work and depth < collapse)
+    )
     if expand:
         cap = max(CAP, (res.trip_count or 0) + 1) if depth < collapse else CAP
         inner = pts.expand(node.var, start, cnt, node.header.step, cap=cap, sample=True)
@@ -136,8 +138,7 @@ def _visit(node: LoopNode, pts: Points, depth: int, collapse: int, want_work: bo
     elif "owner" in pts.payload:
         _add_per_iter(res, node, pts.scaled(cnt))
     for child, f in node.children:
-        _visit(child, inner.scaled(f) if f != 1.0 else inner, depth + 1, collapse, want_work,
-               res)
+        _visit(child, inner.scaled(f) if f != 1.0 else inner, depth + 1, collapse, want_work, res)
 
 
 def _add_per_iter(res: Counts, node: LoopNode, pts: Points) -> None:

@@ -19,19 +19,25 @@ from autotune.analysis.tripcount import Header
 
 def csr_total(ln, var: str) -> float | None:  # ln: body.LoopNode
     """Total trips of a CSR row loop: the smallest array it indexes directly."""
-    sizes = [a.info.derivs[0][1] for a in _all_accesses(ln)
-             if a.csr_var == var and a.info.derivs[0][1]]
+    sizes = [
+        a.info.derivs[0][1] for a in _all_accesses(ln) if a.csr_var == var and a.info.derivs[0][1]
+    ]
     return float(min(sizes)) if sizes else None
 
 
-def while_bound(node: c_ast.Node, build: Callable[[c_ast.Node, c_ast.Node], Expr],
-                parents: dict[int, c_ast.Node]) -> int | None:
+def while_bound(
+    node: c_ast.Node,
+    build: Callable[[c_ast.Node, c_ast.Node], Expr],
+    parents: dict[int, c_ast.Node],
+) -> int | None:
     """Trips of ``while (k < LIMIT && ...)`` with ``k`` stepped by a constant."""
     for conj in _conjuncts(node.cond):
         if not (isinstance(conj, c_ast.BinaryOp) and conj.op in ("<", "<=", ">", ">=")):
             continue
-        for var_node, lim_node, op in ((conj.left, conj.right, conj.op),
-                                       (conj.right, conj.left, _flip(conj.op))):
+        for var_node, lim_node, op in (
+            (conj.left, conj.right, conj.op),
+            (conj.right, conj.left, _flip(conj.op)),
+        ):
             if not isinstance(var_node, c_ast.ID):
                 continue
             step = _body_step(node.stmt, var_node.name)
@@ -48,8 +54,12 @@ def while_bound(node: c_ast.Node, build: Callable[[c_ast.Node, c_ast.Node], Expr
     return None
 
 
-def _value_before(node: c_ast.Node, name: str, build: Callable[[c_ast.Node, c_ast.Node], Expr],
-                  parents: dict[int, c_ast.Node]) -> int | float | None:
+def _value_before(
+    node: c_ast.Node,
+    name: str,
+    build: Callable[[c_ast.Node, c_ast.Node], Expr],
+    parents: dict[int, c_ast.Node],
+) -> int | float | None:
     """The constant last assigned to ``name`` before ``node`` in the same block."""
     parent = parents.get(id(node))
     if not isinstance(parent, c_ast.Compound):
@@ -59,8 +69,12 @@ def _value_before(node: c_ast.Node, name: str, build: Callable[[c_ast.Node, c_as
         rhs = None
         if isinstance(item, c_ast.Decl) and item.name == name:
             rhs = item.init
-        elif (isinstance(item, c_ast.Assignment) and item.op == "="
-              and isinstance(item.lvalue, c_ast.ID) and item.lvalue.name == name):
+        elif (
+            isinstance(item, c_ast.Assignment)
+            and item.op == "="
+            and isinstance(item.lvalue, c_ast.ID)
+            and item.lvalue.name == name
+        ):
             rhs = item.rvalue
         if rhs is not None or (isinstance(item, c_ast.Decl) and item.name == name):
             try:
@@ -83,13 +97,18 @@ def csr_pattern(h: Header) -> str | None:
     a, b = h.start_node, h.limit_node
     if not (isinstance(a, c_ast.ArrayRef) and isinstance(b, c_ast.ArrayRef)):
         return None
-    if not (isinstance(a.name, c_ast.ID) and isinstance(b.name, c_ast.ID)
-            and a.name.name == b.name.name):
+    if not (
+        isinstance(a.name, c_ast.ID) and isinstance(b.name, c_ast.ID) and a.name.name == b.name.name
+    ):
         return None
     sb = b.subscript
-    if (isinstance(sb, c_ast.BinaryOp) and sb.op == "+" and isinstance(sb.right, c_ast.Constant)
-            and sb.right.value == "1"
-            and exprs.to_c_node(sb.left) == exprs.to_c_node(a.subscript)):
+    if (
+        isinstance(sb, c_ast.BinaryOp)
+        and sb.op == "+"
+        and isinstance(sb.right, c_ast.Constant)
+        and sb.right.value == "1"
+        and exprs.to_c_node(sb.left) == exprs.to_c_node(a.subscript)
+    ):
         return a.name.name
     return None
 
@@ -112,8 +131,11 @@ def _body_step(stmt: c_ast.Node, name: str) -> int | None:
         n = stack.pop()
         if isinstance(n, c_ast.UnaryOp) and isinstance(n.expr, c_ast.ID) and n.expr.name == name:
             steps.append({"++": 1, "p++": 1, "--": -1, "p--": -1}.get(n.op))
-        elif (isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)
-              and n.lvalue.name == name):
+        elif (
+            isinstance(n, c_ast.Assignment)
+            and isinstance(n.lvalue, c_ast.ID)
+            and n.lvalue.name == name
+        ):
             if n.op in ("+=", "-=") and isinstance(n.rvalue, c_ast.Constant):
                 try:
                     v = exprs.parse_constant(n.rvalue)

@@ -29,8 +29,26 @@ class Symbolic(Exception):
         self.what = what
 
 
-BINARY = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
-          "<", "<=", ">", ">=", "==", "!=", "&&", "||"}
+BINARY = {
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "<<",
+    ">>",
+    "&",
+    "|",
+    "^",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "==",
+    "!=",
+    "&&",
+    "||",
+}
 
 
 def parse_constant(node: c_ast.Constant) -> int | float:
@@ -126,16 +144,43 @@ def binary_value(op: str, a: Any, b: Any) -> Any:
         return int(a) | int(b)
     if op == "^":
         return int(a) ^ int(b)
-    return int({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
-                "!=": a != b, "&&": bool(a) and bool(b), "||": bool(a) or bool(b)}[op])
+    return int(
+        {
+            "<": a < b,
+            "<=": a <= b,
+            ">": a > b,
+            ">=": a >= b,
+            "==": a == b,
+            "!=": a != b,
+            "&&": bool(a) and bool(b),
+            "||": bool(a) or bool(b),
+        }[op]
+    )
 
 
-INT_TYPES = {"char", "short", "int", "long", "unsigned", "signed", "size_t", "_Bool",
-             "ssize_t", "ptrdiff_t", "int64_t", "int32_t", "uint64_t", "uint32_t"}
+INT_TYPES = {
+    "char",
+    "short",
+    "int",
+    "long",
+    "unsigned",
+    "signed",
+    "size_t",
+    "_Bool",
+    "ssize_t",
+    "ptrdiff_t",
+    "int64_t",
+    "int32_t",
+    "uint64_t",
+    "uint32_t",
+}
 
 
-def build(node: c_ast.Node, resolve: Callable[[str], Expr],
-          sizeof: Callable[[c_ast.Node], int | None] | None = None) -> Expr:
+def build(
+    node: c_ast.Node,
+    resolve: Callable[[str], Expr],
+    sizeof: Callable[[c_ast.Node], int | None] | None = None,
+) -> Expr:
     """Turn a pycparser expression into an ``Expr``; raise ``Symbolic`` if impossible.
 
     ``resolve(name)`` returns the Expr a name stands for (a number, a loop
@@ -169,8 +214,14 @@ def build(node: c_ast.Node, resolve: Callable[[str], Expr],
             return _fold("int", [inner])
         return inner
     if isinstance(node, c_ast.TernaryOp):
-        return _fold("?", [build(node.cond, resolve, sizeof), build(node.iftrue, resolve, sizeof),
-                           build(node.iffalse, resolve, sizeof)])
+        return _fold(
+            "?",
+            [
+                build(node.cond, resolve, sizeof),
+                build(node.iftrue, resolve, sizeof),
+                build(node.iffalse, resolve, sizeof),
+            ],
+        )
     if isinstance(node, c_ast.ExprList) and len(node.exprs) == 1:
         return build(node.exprs[0], resolve, sizeof)
     if isinstance(node, c_ast.ArrayRef):
@@ -292,8 +343,9 @@ def evaluate(e: Expr, env: dict[str, Any]) -> Any:
     if op == "~":
         return ~np.asarray(args[0], dtype=np.int64)
     if op == "int":
-        return np.trunc(args[0]).astype(np.int64) if np.asarray(args[0]).dtype.kind == "f" \
-            else args[0]
+        return (
+            np.trunc(args[0]).astype(np.int64) if np.asarray(args[0]).dtype.kind == "f" else args[0]
+        )
     a, b = args
     if op in ("/", "%"):
         ia = np.asarray(a).dtype.kind in "iub"
@@ -304,16 +356,48 @@ def evaluate(e: Expr, env: dict[str, Any]) -> Any:
             q = np.where((aa >= 0) == (bb >= 0), q, -q)
             return q if op == "/" else aa - bb * q
         return a / b if op == "/" else np.fmod(a, b)
-    func = {"+": np.add, "-": np.subtract, "*": np.multiply, "<<": np.left_shift,
-            ">>": np.right_shift, "&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor,
-            "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
-            "==": np.equal, "!=": np.not_equal, "&&": np.logical_and, "||": np.logical_or}[op]
+    func = {
+        "+": np.add,
+        "-": np.subtract,
+        "*": np.multiply,
+        "<<": np.left_shift,
+        ">>": np.right_shift,
+        "&": np.bitwise_and,
+        "|": np.bitwise_or,
+        "^": np.bitwise_xor,
+        "<": np.less,
+        "<=": np.less_equal,
+        ">": np.greater,
+        ">=": np.greater_equal,
+        "==": np.equal,
+        "!=": np.not_equal,
+        "&&": np.logical_and,
+        "||": np.logical_or,
+    }[op]
     out = func(a, b)
     return out.astype(np.int64) if out.dtype == bool else out
 
 
-PRECEDENCE = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, "<=": 7,
-              ">": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+PRECEDENCE = {
+    "||": 1,
+    "&&": 2,
+    "|": 3,
+    "^": 4,
+    "&": 5,
+    "==": 6,
+    "!=": 6,
+    "<": 7,
+    "<=": 7,
+    ">": 7,
+    ">=": 7,
+    "<<": 8,
+    ">>": 8,
+    "+": 9,
+    "-": 9,
+    "*": 10,
+    "/": 10,
+    "%": 10,
+}
 
 
 def to_c(e: Expr) -> str:

@@ -34,8 +34,9 @@ class Unknown(Exception):
 
 
 # ---- one access --------------------------------------------------------------
-def progressions(acc: dict, collapse: int, runs: Runs | None
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def progressions(
+    acc: dict, collapse: int, runs: Runs | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(start, stride, count) arrays whose union is the elements ``acc`` touches."""
     dom, flat = acc["domain"], acc["flat"]
     aff = exprs.affine(flat) if acc["kind"] == "affine" else None
@@ -44,8 +45,12 @@ def progressions(acc: dict, collapse: int, runs: Runs | None
     levels_used = [i for i, lv in enumerate(dom) if lv["var"] in used]
     m = max(levels_used, default=-1)
     axis = None
-    if (aff is not None and m >= collapse - 1
-            and not dom[m].get("unknown") and dom[m]["var"] not in below[m]):
+    if (
+        aff is not None
+        and m >= collapse - 1
+        and not dom[m].get("unknown")
+        and dom[m]["var"] not in below[m]
+    ):
         axis = m
     pts = Points(1)
     override: tuple[np.ndarray, np.ndarray] | None = None
@@ -87,9 +92,16 @@ def progressions(acc: dict, collapse: int, runs: Runs | None
     return idx, np.zeros(pts.n, dtype=np.int64), np.ones(pts.n, dtype=np.int64)
 
 
-def _merge_next(pts: Points, dom: list[dict], i: int, var: str, start: np.ndarray,
-                cnt: np.ndarray, used: set[str], below: list[set[str]]
-                ) -> tuple[Points, tuple[np.ndarray, np.ndarray]] | None:
+def _merge_next(
+    pts: Points,
+    dom: list[dict],
+    i: int,
+    var: str,
+    start: np.ndarray,
+    cnt: np.ndarray,
+    used: set[str],
+    below: list[set[str]],
+) -> tuple[Points, tuple[np.ndarray, np.ndarray]] | None:
     """A level whose variable only bounds the next one (``j <= i`` with the index in
     ``j`` alone): the footprint is the union over ``i`` of the next level's ranges,
     so merge those ranges instead of enumerating every (i, j) pair, which made a
@@ -180,7 +192,7 @@ def _mixed_union(s: np.ndarray, d: np.ndarray, c: np.ndarray) -> int | None:
         bitmap = np.zeros(hi - lo + 1, dtype=bool)
         big = c > 64
         for si, di, ci in zip(s[big] - lo, d[big], c[big], strict=True):
-            bitmap[si: si + di * (ci - 1) + 1: max(di, 1)] = True
+            bitmap[si : si + di * (ci - 1) + 1 : max(di, 1)] = True
         if (~big).any():
             bitmap[_enumerate(s[~big] - lo, d[~big], c[~big])] = True
         return int(bitmap.sum())
@@ -239,8 +251,9 @@ def array_elements(arr: dict, collapse: int, runs: Runs | None) -> tuple[int | N
     return n, True, ""
 
 
-def footprint(arrays: list[dict], collapse: int, runs: Runs | None
-              ) -> tuple[int | None, list[tuple[int | None, bool, str]]]:
+def footprint(
+    arrays: list[dict], collapse: int, runs: Runs | None
+) -> tuple[int | None, list[tuple[int | None, bool, str]]]:
     """Total distinct bytes and the per-array (elements, exact, note)."""
     total: int | None = 0
     details = []
@@ -255,8 +268,9 @@ def footprint(arrays: list[dict], collapse: int, runs: Runs | None
 
 
 # ---- threads -----------------------------------------------------------------
-def thread_chunks(trip: int, threads: int, schedule: str | None, chunk: int | None
-                  ) -> list[tuple[np.ndarray, np.ndarray]]:
+def thread_chunks(
+    trip: int, threads: int, schedule: str | None, chunk: int | None
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """(chunk starts, chunk lengths) per thread, in iteration numbers 0..trip-1.
 
     ``static`` without a chunk follows libgomp exactly (the first ``trip % p``
@@ -288,8 +302,9 @@ def thread_chunks(trip: int, threads: int, schedule: str | None, chunk: int | No
     return [(starts[t::p], sizes[t::p]) for t in range(p)]
 
 
-def thread_chunk_samples(trip: int, threads: int, schedule: str | None, chunk: int | None,
-                         cap: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+def thread_chunk_samples(
+    trip: int, threads: int, schedule: str | None, chunk: int | None, cap: int
+) -> list[tuple[np.ndarray, np.ndarray, int]]:
     """Like ``thread_chunks`` but at most ``cap + 1`` chunks per thread, plus the
     thread's total iterations: a 16M-iteration ``dynamic,1`` loop must not build
     16M-element arrays just to rank one variant."""
@@ -322,10 +337,17 @@ def representative_threads(samples: list, keep: int | None) -> list:
     return [samples[t] for t in sorted(chosen)]
 
 
-def per_thread(arrays: list[dict], collapse: int, trip: int, threads: int,
-               schedule: str | None, chunk: int | None,
-               total: int | None = None, sample_threads: int | None = None,
-               run_cap: int = RUN_CAP) -> tuple[int | None, bool]:
+def per_thread(
+    arrays: list[dict],
+    collapse: int,
+    trip: int,
+    threads: int,
+    schedule: str | None,
+    chunk: int | None,
+    total: int | None = None,
+    sample_threads: int | None = None,
+    run_cap: int = RUN_CAP,
+) -> tuple[int | None, bool]:
     """Max over threads of the distinct bytes each thread touches; (bytes, exact?).
 
     ``total`` (the whole loop's footprint) caps extrapolated estimates.

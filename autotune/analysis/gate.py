@@ -80,7 +80,8 @@ def apply_gate(
                     by_node[key].region_threads = True
     for _, record in pairs:
         if (record.tunable or record.only_size_unknown) and all(
-                dim in record.kept for dim in DIMENSIONS):
+            dim in record.kept for dim in DIMENSIONS
+        ):
             legal = "; ".join(dict.fromkeys(record.kept[d] for d in DIMENSIONS))
             record.reason = "; ".join(r for r in (legal, record.reason) if r)
             record.tunable = False

@@ -14,10 +14,27 @@ from pycparser import c_ast
 
 from autotune.analysis.exprs import Symbolic
 
-BASE_SIZES = {"char": 1, "short": 2, "int": 4, "long": 8, "float": 4, "double": 8,
-              "_Bool": 1, "void": 1, "signed": 4, "unsigned": 4, "__int128": 16}
-ALLOC_FUNCS = {"malloc": (0,), "calloc": (0, 1), "realloc": (1,), "aligned_alloc": (1,),
-               "_mm_malloc": (0,), "valloc": (0,)}
+BASE_SIZES = {
+    "char": 1,
+    "short": 2,
+    "int": 4,
+    "long": 8,
+    "float": 4,
+    "double": 8,
+    "_Bool": 1,
+    "void": 1,
+    "signed": 4,
+    "unsigned": 4,
+    "__int128": 16,
+}
+ALLOC_FUNCS = {
+    "malloc": (0,),
+    "calloc": (0, 1),
+    "realloc": (1,),
+    "aligned_alloc": (1,),
+    "_mm_malloc": (0,),
+    "valloc": (0,),
+}
 
 
 @dataclass
@@ -41,8 +58,13 @@ class Layout:
     # ---- types ---------------------------------------------------------------
     def resolve_typedef(self, t: c_ast.Node) -> c_ast.Node:
         seen = 0
-        while (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)
-               and len(t.type.names) == 1 and t.type.names[0] in self.info.typedefs and seen < 50):
+        while (
+            isinstance(t, c_ast.TypeDecl)
+            and isinstance(t.type, c_ast.IdentifierType)
+            and len(t.type.names) == 1
+            and t.type.names[0] in self.info.typedefs
+            and seen < 50
+        ):
             t = self.info.typedefs[t.type.names[0]]
             seen += 1
         return t
@@ -78,8 +100,11 @@ class Layout:
         if isinstance(t, c_ast.Enum):
             return 4
         if isinstance(t, (c_ast.Struct, c_ast.Union)):
-            decls = t.decls if t.decls is not None else getattr(
-                self.info.structs.get(t.name), "decls", None)
+            decls = (
+                t.decls
+                if t.decls is not None
+                else getattr(self.info.structs.get(t.name), "decls", None)
+            )
             if decls is None:
                 return None
             sizes = [self.type_size(d.type) for d in decls]
@@ -87,8 +112,9 @@ class Layout:
                 return None
             if isinstance(t, c_ast.Union):
                 return max(sizes, default=0)
-            return _struct_layout([(s, self._align(d.type)) for s, d in zip(sizes, decls,
-                                                                             strict=True)])
+            return _struct_layout(
+                [(s, self._align(d.type)) for s, d in zip(sizes, decls, strict=True)]
+            )
         return None
 
     def _align(self, t: c_ast.Node) -> int:
@@ -137,8 +163,9 @@ class Layout:
             return None
         return self.array_from_type(name, decl.type, decl, kind)
 
-    def array_from_type(self, name: str, t: c_ast.Node, decl: c_ast.Node | None,
-                        kind: str) -> ArrayInfo | None:
+    def array_from_type(
+        self, name: str, t: c_ast.Node, decl: c_ast.Node | None, kind: str
+    ) -> ArrayInfo | None:
         derivs: list[tuple[str, int | None]] = []
         nodes = []
         t = self.resolve_typedef(t)
@@ -160,8 +187,9 @@ class Layout:
         arr.extent = _extent(arr)
         return arr
 
-    def _allocated(self, name: str, decl: c_ast.Node | None, kind: str,
-                   pointee: int | None) -> tuple[int | None, str]:
+    def _allocated(
+        self, name: str, decl: c_ast.Node | None, kind: str, pointee: int | None
+    ) -> tuple[int | None, str]:
         """Element count of a pointer from malloc/calloc in this function or the unit."""
         if pointee is None or decl is None:
             return None, ""
@@ -189,8 +217,12 @@ class Layout:
     def _alloc_bytes(self, rhs: c_ast.Node, fn: c_ast.FuncDef | None, at: c_ast.Node) -> int | None:
         while isinstance(rhs, c_ast.Cast):
             rhs = rhs.expr
-        if not (isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID)
-                and rhs.name.name in ALLOC_FUNCS and rhs.args):
+        if not (
+            isinstance(rhs, c_ast.FuncCall)
+            and isinstance(rhs.name, c_ast.ID)
+            and rhs.name.name in ALLOC_FUNCS
+            and rhs.args
+        ):
             return None
         scope = self if fn is None or fn is self.func else type(self)(fn, self.ast)
         total = 1

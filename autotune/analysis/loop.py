@@ -23,10 +23,16 @@ RANK_THREADS = 3  # threads whose footprint is computed per variant when ranking
 RANK_RUN_CAP = 512  # chunks per thread computed exactly when ranking; more extrapolated
 
 
-def analyze_loop(record: LoopRecord, for_node: c_ast.For, enclosing: list[c_ast.For],
-                 func: c_ast.FuncDef, file_ast: c_ast.FileAST, threads: int,
-                 weights: WeightTable | None = None,
-                 profiled: dict[str, int] | None = None) -> None:
+def analyze_loop(
+    record: LoopRecord,
+    for_node: c_ast.For,
+    enclosing: list[c_ast.For],
+    func: c_ast.FuncDef,
+    file_ast: c_ast.FileAST,
+    threads: int,
+    weights: WeightTable | None = None,
+    profiled: dict[str, int] | None = None,
+) -> None:
     """Fill the analysis fields of ``record`` in place (see records.py).
 
     ``profiled``: values of C expressions measured at this loop's entry by a
@@ -59,12 +65,15 @@ def analyze_loop(record: LoopRecord, for_node: c_ast.For, enclosing: list[c_ast.
     _fill_footprint(record, root, collapse, trip, threads)
     record.warnings += [w for w in walker.warnings + counts.warnings if w not in record.warnings]
     for name in sorted(walker.used_fixed):
-        record.warnings.append(f"the nest uses the enclosing loop variable {name}: figures are "
-                               f"for one run at {name} = {mids.get(name, '?')} "
-                               f"(middle of its range)")
+        record.warnings.append(
+            f"the nest uses the enclosing loop variable {name}: figures are "
+            f"for one run at {name} = {mids.get(name, '?')} "
+            f"(middle of its range)"
+        )
     if walker.conditional_access:
-        record.warnings.append("accesses under if/?: are counted as always made "
-                               "(footprint upper bound)")
+        record.warnings.append(
+            "accesses under if/?: are counted as always made (footprint upper bound)"
+        )
     if walker.early_exit:
         lines = ", ".join(str(x) for x in sorted(set(walker.early_exit)))
         record.warnings.append(f"break/return/goto at line {lines}: trip counts are upper bounds")
@@ -73,8 +82,9 @@ def analyze_loop(record: LoopRecord, for_node: c_ast.For, enclosing: list[c_ast.
     tp = sorted(walker.referenced & scope.info.threadprivate)
     if tp:
         reasons.append(f"uses threadprivate data: {', '.join(tp)}")
-    record.nest_locals = sorted({n.name for n in walk(for_node.stmt)
-                                 if isinstance(n, c_ast.Decl) and n.name})
+    record.nest_locals = sorted(
+        {n.name for n in walk(for_node.stmt) if isinstance(n, c_ast.Decl) and n.name}
+    )
     if walker.profiled.used:
         record.facts = "profile"
         record.profile["used"] = sorted(walker.profiled.used)
@@ -85,8 +95,9 @@ def analyze_loop(record: LoopRecord, for_node: c_ast.For, enclosing: list[c_ast.
         record.reason = "; ".join(r for r in [record.reason, *reasons] if r)
 
 
-def _enclosing(record: LoopRecord, loops: list[c_ast.For], scope: Scope,
-               walker: Walker) -> tuple[dict[str, Expr | Symbolic], dict[str, int]]:
+def _enclosing(
+    record: LoopRecord, loops: list[c_ast.For], scope: Scope, walker: Walker
+) -> tuple[dict[str, Expr | Symbolic], dict[str, int]]:
     """LoopLevels of the sequential loops around; middle values of their variables."""
     headers: list[Header | None] = []
     loopvars: dict[str, str | None] = {}
@@ -130,8 +141,9 @@ def _enclosing(record: LoopRecord, loops: list[c_ast.For], scope: Scope,
             fixed[h.var] = mid
             mids[h.var] = mid
         pts = _advance(pts, h)
-    record.executions = 1 if not loops else (
-        int(round(pts.weight.sum())) if pts is not None else None)
+    record.executions = (
+        1 if not loops else (int(round(pts.weight.sum())) if pts is not None else None)
+    )
     return fixed, mids
 
 
@@ -159,17 +171,22 @@ def _fill_nest(record: LoopRecord, root: LoopNode, executions: dict[int, float])
             record.nest.append(LoopLevel("?", "?", "?", "?", None, None, [], line))
             exact = False
         else:
-            deps = sorted((exprs.free_vars(h.start) | exprs.free_vars(h.limit)) & outer) \
-                if h.known else []
+            deps = (
+                sorted((exprs.free_vars(h.start) | exprs.free_vars(h.limit)) & outer)
+                if h.known
+                else []
+            )
             tc = None
             if h.known and not deps:
                 try:
-                    tc = count_scalar(exprs.evaluate(h.start, {}), exprs.evaluate(h.limit, {}),
-                                      h.op, h.step)
+                    tc = count_scalar(
+                        exprs.evaluate(h.start, {}), exprs.evaluate(h.limit, {}), h.op, h.step
+                    )
                 except Symbolic:
                     tc = None
-            record.nest.append(LoopLevel(h.var, h.lower_text, h.upper_text, h.op, h.step, tc,
-                                         deps, line))
+            record.nest.append(
+                LoopLevel(h.var, h.lower_text, h.upper_text, h.op, h.step, tc, deps, line)
+            )
             outer.add(h.var)
             exact = exact and h.known
         deepest = node
@@ -187,8 +204,9 @@ def _walk(root: LoopNode) -> list[LoopNode]:
     return out
 
 
-def _fill_ops(record: LoopRecord, root: LoopNode, deepest: LoopNode, counts,
-              weights: WeightTable) -> None:
+def _fill_ops(
+    record: LoopRecord, root: LoopNode, deepest: LoopNode, counts, weights: WeightTable
+) -> None:
     if record.trip_count is None:
         return
     totals: dict[str, float] = {}
@@ -208,8 +226,9 @@ def _fill_ops(record: LoopRecord, root: LoopNode, deepest: LoopNode, counts,
     record.weighted_ops = _tidy(weighted)
     iters = record.iterations or 0
     if iters > 0:
-        record.ops_per_iteration = OpCounts({k: _tidy(v / iters) for k, v in record.ops.items()},
-                                            _tidy(weighted / iters))
+        record.ops_per_iteration = OpCounts(
+            {k: _tidy(v / iters) for k, v in record.ops.items()}, _tidy(weighted / iters)
+        )
     elif record.iterations is None:  # estimated nest: the innermost body's own ops
         own = {k: _tidy(v) for k, v in sorted(deepest.ops.items()) if v}
         record.ops_per_iteration = OpCounts(own, _tidy(weights.weighted(own)))
@@ -224,8 +243,9 @@ def _tidy(x: float) -> float:
     return float(r) if abs(x - r) < 1e-9 * max(1.0, abs(x)) else float(x)
 
 
-def _fill_footprint(record: LoopRecord, root: LoopNode, collapse: int, trip: int | None,
-                    threads: int) -> None:
+def _fill_footprint(
+    record: LoopRecord, root: LoopNode, collapse: int, trip: int | None, threads: int
+) -> None:
     arrays, warnings = plain_arrays(root)
     record.arrays = arrays
     record.warnings += [w for w in warnings if w not in record.warnings]
@@ -249,15 +269,24 @@ def _fill_footprint(record: LoopRecord, root: LoopNode, collapse: int, trip: int
     record.footprint_bytes_per_thread = value
 
 
-def per_thread_footprint(record: LoopRecord, threads: int, schedule: str,
-                         chunk: int | None) -> int | None:
+def per_thread_footprint(
+    record: LoopRecord, threads: int, schedule: str, chunk: int | None
+) -> int | None:
     """Max over threads of distinct bytes per thread, from ``record``'s plain data only."""
     if record.trip_count is None or record.footprint_bytes is None:
         return None
     collapse = max(1, record.directive.clauses.collapse or 1)
     # ranking asks for dozens of variants: three representative threads and 512 chunks
     # each bound the cost (the analysis's own figure stays exact)
-    value, _ = per_thread(record.arrays, collapse, record.trip_count, threads, schedule, chunk,
-                          record.footprint_bytes, sample_threads=RANK_THREADS,
-                          run_cap=RANK_RUN_CAP)
+    value, _ = per_thread(
+        record.arrays,
+        collapse,
+        record.trip_count,
+        threads,
+        schedule,
+        chunk,
+        record.footprint_bytes,
+        sample_threads=RANK_THREADS,
+        run_cap=RANK_RUN_CAP,
+    )
     return value

@@ -28,37 +28,104 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ARITH_WEIGHTS = {
-    "add": 1.0, "sub": 1.0, "mul": 1.0, "div": 8.0, "mod": 12.0,
-    "cmp": 1.0, "logic": 1.0, "bit": 1.0, "neg": 1.0,
+    "add": 1.0,
+    "sub": 1.0,
+    "mul": 1.0,
+    "div": 8.0,
+    "mod": 12.0,
+    "cmp": 1.0,
+    "logic": 1.0,
+    "bit": 1.0,
+    "neg": 1.0,
 }
 MATH_WEIGHTS = {
-    "sqrt": 15.0, "cbrt": 71.0, "fabs": 1.0, "abs": 1.0, "labs": 1.0,
-    "floor": 8.0, "ceil": 8.0, "trunc": 8.0, "round": 8.0, "rint": 8.0, "nearbyint": 8.0,
-    "fmin": 2.0, "fmax": 2.0, "copysign": 2.0, "fma": 2.0, "fdim": 2.0,
-    "exp": 34.0, "exp2": 21.0, "expm1": 40.0, "log": 29.0, "log2": 29.0, "log10": 39.0,
-    "log1p": 35.0, "pow": 66.0, "hypot": 35.0, "fmod": 32.0, "remainder": 32.0,
-    "sin": 51.0, "cos": 52.0, "tan": 56.0, "asin": 28.0, "acos": 28.0, "atan": 49.0,
-    "atan2": 78.0, "sinh": 58.0, "cosh": 58.0, "tanh": 64.0, "asinh": 60.0, "acosh": 60.0,
-    "atanh": 60.0, "erf": 27.0, "erfc": 27.0, "lgamma": 100.0, "tgamma": 100.0,
-    "ldexp": 8.0, "frexp": 8.0, "modf": 8.0, "scalbn": 8.0, "logb": 8.0,
-    "lround": 8.0, "lrint": 8.0, "llround": 8.0, "llrint": 8.0,
-    "expf": 23.0, "sinf": 21.0,
+    "sqrt": 15.0,
+    "cbrt": 71.0,
+    "fabs": 1.0,
+    "abs": 1.0,
+    "labs": 1.0,
+    "floor": 8.0,
+    "ceil": 8.0,
+    "trunc": 8.0,
+    "round": 8.0,
+    "rint": 8.0,
+    "nearbyint": 8.0,
+    "fmin": 2.0,
+    "fmax": 2.0,
+    "copysign": 2.0,
+    "fma": 2.0,
+    "fdim": 2.0,
+    "exp": 34.0,
+    "exp2": 21.0,
+    "expm1": 40.0,
+    "log": 29.0,
+    "log2": 29.0,
+    "log10": 39.0,
+    "log1p": 35.0,
+    "pow": 66.0,
+    "hypot": 35.0,
+    "fmod": 32.0,
+    "remainder": 32.0,
+    "sin": 51.0,
+    "cos": 52.0,
+    "tan": 56.0,
+    "asin": 28.0,
+    "acos": 28.0,
+    "atan": 49.0,
+    "atan2": 78.0,
+    "sinh": 58.0,
+    "cosh": 58.0,
+    "tanh": 64.0,
+    "asinh": 60.0,
+    "acosh": 60.0,
+    "atanh": 60.0,
+    "erf": 27.0,
+    "erfc": 27.0,
+    "lgamma": 100.0,
+    "tgamma": 100.0,
+    "ldexp": 8.0,
+    "frexp": 8.0,
+    "modf": 8.0,
+    "scalbn": 8.0,
+    "logb": 8.0,
+    "lround": 8.0,
+    "lrint": 8.0,
+    "llround": 8.0,
+    "llrint": 8.0,
+    "expf": 23.0,
+    "sinf": 21.0,
 }
 BINOP_KIND = {
-    "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod",
-    "<": "cmp", "<=": "cmp", ">": "cmp", ">=": "cmp", "==": "cmp", "!=": "cmp",
-    "&&": "logic", "||": "logic",
-    "&": "bit", "|": "bit", "^": "bit", "<<": "bit", ">>": "bit",
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "div",
+    "%": "mod",
+    "<": "cmp",
+    "<=": "cmp",
+    ">": "cmp",
+    ">=": "cmp",
+    "==": "cmp",
+    "!=": "cmp",
+    "&&": "logic",
+    "||": "logic",
+    "&": "bit",
+    "|": "bit",
+    "^": "bit",
+    "<<": "bit",
+    ">>": "bit",
 }
-SOURCE = ("instructions: Agner Fog's instruction tables (Skylake/Zen reciprocal throughput, "
-          "ADDSD = 1); libm: glibc 2.36 throughput loops on the development machine, "
-          "cycles x 2 (docs/analysis.md)")
+SOURCE = (
+    "instructions: Agner Fog's instruction tables (Skylake/Zen reciprocal throughput, "
+    "ADDSD = 1); libm: glibc 2.36 throughput loops on the development machine, "
+    "cycles x 2 (docs/analysis.md)"
+)
 
 
 def math_name(name: str) -> str | None:
     """The math-library base name of a call (``sqrtf`` -> ``sqrt``), else None."""
     if name.startswith("__builtin_"):
-        name = name[len("__builtin_"):]
+        name = name[len("__builtin_") :]
     if name in MATH_WEIGHTS:
         return name
     if name[-1:] in ("f", "l") and name[:-1] in MATH_WEIGHTS:
@@ -88,8 +155,11 @@ class WeightTable:
         return float(sum(n * self.weight(k) for k, n in counts.items()))
 
     def to_json(self) -> str:
-        return json.dumps({"weights": self.weights, "call": self.call, "source": self.source},
-                          indent=2, sort_keys=True)
+        return json.dumps(
+            {"weights": self.weights, "call": self.call, "source": self.source},
+            indent=2,
+            sort_keys=True,
+        )
 
     @classmethod
     def from_json(cls, text: str) -> WeightTable:
@@ -100,8 +170,11 @@ class WeightTable:
         weights = {**ARITH_WEIGHTS, **MATH_WEIGHTS}
         for k, v in data.get("weights", {}).items():
             weights[str(k)] = float(v)
-        return cls(weights=weights, call=float(data.get("call", 30.0)),
-                   source=str(data.get("source", "user table")))
+        return cls(
+            weights=weights,
+            call=float(data.get("call", 30.0)),
+            source=str(data.get("source", "user table")),
+        )
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json() + "\n")

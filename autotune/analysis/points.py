@@ -25,8 +25,13 @@ class TooLarge(Exception):
 class Points:
     """``n`` points: variable columns, weights, and aligned payload columns."""
 
-    def __init__(self, n: int, columns: dict[str, np.ndarray] | None = None,
-                 weight: np.ndarray | None = None, payload: dict[str, np.ndarray] | None = None):
+    def __init__(
+        self,
+        n: int,
+        columns: dict[str, np.ndarray] | None = None,
+        weight: np.ndarray | None = None,
+        payload: dict[str, np.ndarray] | None = None,
+    ):
         self.n = n
         self.columns = columns or {}
         self.weight = weight if weight is not None else np.ones(n)
@@ -48,8 +53,12 @@ class Points:
         return start, c
 
     def take(self, idx: np.ndarray) -> Points:
-        p = Points(len(idx), {k: v[idx] for k, v in self.columns.items()}, self.weight[idx],
-                   {k: v[idx] for k, v in self.payload.items()})
+        p = Points(
+            len(idx),
+            {k: v[idx] for k, v in self.columns.items()},
+            self.weight[idx],
+            {k: v[idx] for k, v in self.payload.items()},
+        )
         p.sampled = self.sampled
         return p
 
@@ -61,8 +70,15 @@ class Points:
         p.sampled = self.sampled
         return p
 
-    def expand(self, var: str, start: np.ndarray, cnt: np.ndarray, step: int,
-               cap: int = CAP, sample: bool = False) -> Points:
+    def expand(
+        self,
+        var: str,
+        start: np.ndarray,
+        cnt: np.ndarray,
+        step: int,
+        cap: int = CAP,
+        sample: bool = False,
+    ) -> Points:
         """One point per (point, iteration); beyond ``cap`` sample or raise."""
         cnt = np.asarray(cnt, dtype=np.int64)
         total = int(cnt.sum())
@@ -73,9 +89,12 @@ class Points:
             stride = -(-total // cap)
         ends = np.cumsum(cnt)
         if stride == 1 and self.n == 1:  # common: the outermost level
-            p = Points(total, {k: np.repeat(v, total) for k, v in self.columns.items()},
-                       np.full(total, self.weight[0]),
-                       {k: np.repeat(v, total) for k, v in self.payload.items()})
+            p = Points(
+                total,
+                {k: np.repeat(v, total) for k, v in self.columns.items()},
+                np.full(total, self.weight[0]),
+                {k: np.repeat(v, total) for k, v in self.payload.items()},
+            )
             p.columns[var] = np.asarray(start)[0] + step * np.arange(total)
             p.sampled = self.sampled
             return p
@@ -94,8 +113,9 @@ class Points:
         return p
 
 
-def split_runs(pts: Points, start: np.ndarray, cnt: np.ndarray, step: int,
-               runs: list[tuple[int, int]]) -> tuple[Points, np.ndarray, np.ndarray]:
+def split_runs(
+    pts: Points, start: np.ndarray, cnt: np.ndarray, step: int, runs: list[tuple[int, int]]
+) -> tuple[Points, np.ndarray, np.ndarray]:
     """Keep only the iterations numbered by ``runs`` at the last distributed level.
 
     ``pts`` enumerate the outer distributed levels in loop order, so point p

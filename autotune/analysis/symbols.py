@@ -73,8 +73,9 @@ def _build_info(ast: c_ast.FileAST) -> FileInfo:
     return info
 
 
-def _walk(node: c_ast.Node, parent: c_ast.Node | None, func: c_ast.FuncDef | None,
-          info: FileInfo) -> None:
+def _walk(
+    node: c_ast.Node, parent: c_ast.Node | None, func: c_ast.FuncDef | None, info: FileInfo
+) -> None:
     """One pass: parents, struct/enum definitions, writes, assignments, calls, pragmas."""
     stack = [(node, parent, func)]
     while stack:
@@ -104,8 +105,9 @@ def _walk(node: c_ast.Node, parent: c_ast.Node | None, func: c_ast.FuncDef | Non
             stack.append((child, n, fn))
 
 
-def _note_write(lv: c_ast.Node, fn: c_ast.FuncDef | None, info: FileInfo,
-                assign: c_ast.Assignment | None) -> None:
+def _note_write(
+    lv: c_ast.Node, fn: c_ast.FuncDef | None, info: FileInfo, assign: c_ast.Assignment | None
+) -> None:
     if isinstance(lv, c_ast.ID):
         info.writes[lv.name] += 1
         if fn is not None:
@@ -119,8 +121,9 @@ def _enum_values(node: c_ast.Enum, info: FileInfo) -> None:
     for e in node.values.enumerators:
         if e.value is not None:
             try:
-                value = exprs.build(e.value, lambda n: info.enums[n] if n in info.enums
-                                    else _raise(n))
+                value = exprs.build(
+                    e.value, lambda n: info.enums[n] if n in info.enums else _raise(n)
+                )
             except (Symbolic, KeyError):
                 value = 0
         info.enums[e.name] = int(value)
@@ -210,9 +213,16 @@ class Scope(Layout):
         if decl.init is not None and nwrites == 0:
             return self.build(decl.init, decl)
         if decl.init is None and nwrites == 1:
-            fn, node = next(((f, a) for f, a in self.info.assigns.get(name, [])
-                             if isinstance(a, c_ast.Assignment) and a.op == "="
-                             and (kind == "global" or f is self.func)), (None, None))
+            fn, node = next(
+                (
+                    (f, a)
+                    for f, a in self.info.assigns.get(name, [])
+                    if isinstance(a, c_ast.Assignment)
+                    and a.op == "="
+                    and (kind == "global" or f is self.func)
+                ),
+                (None, None),
+            )
             if node is not None:
                 scope = self if fn is self.func or fn is None else Scope(fn, self.ast)
                 return scope.build(node.rvalue, node)

@@ -43,8 +43,13 @@ class Header:
         """JSON form used in ``record.arrays`` domains."""
         if not self.known:
             return {"var": self.var, "unknown": True}
-        return {"var": self.var, "start": self.start, "limit": self.limit, "op": self.op,
-                "step": self.step}
+        return {
+            "var": self.var,
+            "start": self.start,
+            "limit": self.limit,
+            "op": self.op,
+            "step": self.step,
+        }
 
 
 class NotCanonical(Exception):
@@ -63,9 +68,18 @@ def parse_header(node: c_ast.For, build: Callable[[c_ast.Node], Expr]) -> Header
     if op is None:
         raise NotCanonical(f"condition is not a bound on {var}")
     gen = exprs.to_c_node
-    h = Header(var, None, None, op, step, extra=extra,
-               lower_text=gen(start_node) if start_node is not None else "?",
-               upper_text=gen(limit_node), start_node=start_node, limit_node=limit_node)
+    h = Header(
+        var,
+        None,
+        None,
+        op,
+        step,
+        extra=extra,
+        lower_text=gen(start_node) if start_node is not None else "?",
+        upper_text=gen(limit_node),
+        start_node=start_node,
+        limit_node=limit_node,
+    )
     if step_why:
         h.symbolic.append(step_why)
     if start_node is None:
@@ -104,8 +118,9 @@ def _var_from_next(nxt: c_ast.Node | None) -> str | None:
     return None
 
 
-def _step(nxt: c_ast.Node | None, var: str,
-          build: Callable[[c_ast.Node], Expr]) -> tuple[int | None, str]:
+def _step(
+    nxt: c_ast.Node | None, var: str, build: Callable[[c_ast.Node], Expr]
+) -> tuple[int | None, str]:
     if isinstance(nxt, c_ast.ExprList):
         for e in nxt.exprs:
             s, why = _step(e, var, build)

@@ -15,24 +15,86 @@ import os
 _JOINABLE = ("-o", "-x", "-I", "-D", "-U", "-L", "-l", "-MF", "-MT", "-MQ", "-B", "-T")
 # Options whose value is always the next argument when written alone.
 _SEPARATE = {
-    "-include", "-imacros", "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
-    "-isystem", "-isysroot", "-iquote", "-imultilib", "-imultiarch", "-iframework",
-    "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-aux-info", "--param",
-    "-A", "-u", "-e", "-z", "-wrapper", "-dumpbase", "-dumpdir", "-dumpbase-ext",
-    "--sysroot", "-target", "-arch", "-framework", "-specs", "-G", "-MJ", "-Xopenmp-target",
+    "-include",
+    "-imacros",
+    "-idirafter",
+    "-iprefix",
+    "-iwithprefix",
+    "-iwithprefixbefore",
+    "-isystem",
+    "-isysroot",
+    "-iquote",
+    "-imultilib",
+    "-imultiarch",
+    "-iframework",
+    "-Xlinker",
+    "-Xassembler",
+    "-Xpreprocessor",
+    "-Xclang",
+    "-aux-info",
+    "--param",
+    "-A",
+    "-u",
+    "-e",
+    "-z",
+    "-wrapper",
+    "-dumpbase",
+    "-dumpdir",
+    "-dumpbase-ext",
+    "--sysroot",
+    "-target",
+    "-arch",
+    "-framework",
+    "-specs",
+    "-G",
+    "-MJ",
+    "-Xopenmp-target",
 }
 # Preprocessing flags with a value that the front end must see too.
-_CPP_WITH_VALUE = {"-include", "-imacros", "-idirafter", "-isystem", "-iquote", "-isysroot",
-                   "-iprefix", "-iwithprefix", "-iwithprefixbefore"}
-_CPP_PLAIN_PREFIXES = ("-std=", "-ansi", "-nostdinc", "-undef", "-m32", "-m64",
-                       "-funsigned-char", "-fsigned-char", "-fopenmp", "-pthread")
+_CPP_WITH_VALUE = {
+    "-include",
+    "-imacros",
+    "-idirafter",
+    "-isystem",
+    "-iquote",
+    "-isysroot",
+    "-iprefix",
+    "-iwithprefix",
+    "-iwithprefixbefore",
+}
+_CPP_PLAIN_PREFIXES = (
+    "-std=",
+    "-ansi",
+    "-nostdinc",
+    "-undef",
+    "-m32",
+    "-m64",
+    "-funsigned-char",
+    "-fsigned-char",
+    "-fopenmp",
+    "-pthread",
+)
 _OPENMP_ON = ("-fopenmp", "-qopenmp", "-fiopenmp", "-openmp")
-_NOT_CODEGEN = ("-fdiagnostics", "-fmessage-length", "-fcolor", "-fno-color", "-fdebug-prefix",
-                "-ffile-prefix", "-fmacro-prefix", "-fsyntax-only", "-fopenmp", "-fno-openmp")
+_NOT_CODEGEN = (
+    "-fdiagnostics",
+    "-fmessage-length",
+    "-fcolor",
+    "-fno-color",
+    "-fdebug-prefix",
+    "-ffile-prefix",
+    "-fmacro-prefix",
+    "-fsyntax-only",
+    "-fopenmp",
+    "-fno-openmp",
+)
 _C_EXTENSIONS = (".c",)
 _LAUNCHERS = {"ccache", "sccache", "distcc", "icecc"}  # run the compiler named next
-_NO_COMPILE = {"-E": "-E (preprocess only)", "-S": "-S (assembly output)",
-               "-fsyntax-only": "-fsyntax-only", "-###": "-### (dry run)"}
+_NO_COMPILE = {
+    "-E": "-E (preprocess only)",
+    "-S": "-S (assembly output)",
+    "-fsyntax-only": "-fsyntax-only",
+    "-###": "-### (dry run)",
+}
 
 
 class Source:
@@ -54,8 +116,13 @@ class Command:
     compile more than everything else the wrapper does in Python.
     """
 
-    def __init__(self, compiler: str, args: list[str], launcher: list[str] | None = None,
-                 used_response_file: bool = False) -> None:
+    def __init__(
+        self,
+        compiler: str,
+        args: list[str],
+        launcher: list[str] | None = None,
+        used_response_file: bool = False,
+    ) -> None:
         self.compiler = compiler
         self.args = args  # expanded (response files inlined)
         self.launcher = launcher or []  # e.g. ["ccache"] before the compiler
@@ -202,7 +269,7 @@ def parse_command(argv: list[str]) -> Command:
         else:
             joined = next((p for p in _JOINABLE if a.startswith(p) and len(a) > len(p)), None)
             if joined:
-                opt, value = joined, a[len(joined):]
+                opt, value = joined, a[len(joined) :]
             i += 1
         if not a.startswith("-") or a == "-":
             if a == "-":

@@ -48,7 +48,7 @@ def _split(text: str) -> list[str]:
     while i < len(text):
         c = text[i]
         if c == "\\" and i + 1 < len(text):
-            cur.append(text[i:i + 2])
+            cur.append(text[i : i + 2])
             i += 2
             continue
         if c in " \t\n":
@@ -74,7 +74,7 @@ def _first_rule(text: str) -> tuple[str, list[str], list[str]] | None:
     tokens = _split(rule.replace("\\\n", " "))
     for i, tok in enumerate(tokens):
         if tok.endswith(":") and not tok.endswith("\\:"):
-            return rule, tokens[:i] + [tok[:-1]], tokens[i + 1:]
+            return rule, tokens[:i] + [tok[:-1]], tokens[i + 1 :]
     return None
 
 
@@ -86,7 +86,7 @@ def rewrite(text: str, moved: dict[str, str]) -> str:
         rule, targets, deps = parsed
         if gcc_rule(targets, deps) == rule and any(d in swap for d in deps):
             new_rule = gcc_rule(targets, [swap.get(d, d) for d in deps])
-            text = new_rule + text[len(rule):]
+            text = new_rule + text[len(rule) :]
     for old, new in swap.items():
         text = text.replace(old, new)
     return text

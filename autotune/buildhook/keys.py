@@ -20,8 +20,7 @@ try:  # the built-in SHA-256 loads faster than OpenSSL's
 except ImportError:  # pragma: no cover - other Python builds
     from hashlib import sha256
 
-_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b",
-          "\f": "\\f"}
+_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 
 def json_ascii(s: str) -> str:

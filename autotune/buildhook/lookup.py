@@ -31,8 +31,9 @@ class HookFailure(RuntimeError):
 class Context:
     """Per-process state shared by the sources of one command (store, machine)."""
 
-    def __init__(self, cfg: HookConfig, db: str, compiler: str, log: str = "",
-                 root: str | None = None) -> None:
+    def __init__(
+        self, cfg: HookConfig, db: str, compiler: str, log: str = "", root: str | None = None
+    ) -> None:
         self.cfg = cfg
         self.db = db
         self.compiler = compiler
@@ -60,8 +61,11 @@ class Context:
         if self._equivalents is None:
             own = self.machine()
             store = self.store()
-            rows = [] if store is None else store.conn.execute(
-                "SELECT fingerprint, info FROM machines").fetchall()
+            rows = (
+                []
+                if store is None
+                else store.conn.execute("SELECT fingerprint, info FROM machines").fetchall()
+            )
             import json
 
             same = []
@@ -102,8 +106,7 @@ def tuned_rows(ctx: Context, source_hash: str, flags: str) -> tuple[dict[str, di
     if store is None:
         return {}, ctx.machine()
     for machine in ctx.machines():
-        rows = store.tuned(source_hash=source_hash, flags_key=flags,
-                           machine=machine["fingerprint"])
+        rows = store.tuned(source_hash=source_hash, flags_key=flags, machine=machine["fingerprint"])
         if rows:
             return rows, machine
     return {}, ctx.machine()
@@ -137,9 +140,18 @@ def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str
         dec.warning = True
         return dec, None
     sig = cache.db_signature(ctx.db)
-    fast_key = cache.digest("decision", __version__, mode, dec.source_hash, dec.flags_key,
-                            cache.compiler_identity(ctx.compiler), os.cpu_count(), sig,
-                            src.path, mode == "tune" and cmd.compile_only)
+    fast_key = cache.digest(
+        "decision",
+        __version__,
+        mode,
+        dec.source_hash,
+        dec.flags_key,
+        cache.compiler_identity(ctx.compiler),
+        os.cpu_count(),
+        sig,
+        src.path,
+        mode == "tune" and cmd.compile_only,
+    )
     fast_path = os.path.join(ctx.root, "decisions", fast_key)
     hit = _from_cache(fast_path, ctx.root)
     if hit is not None:
@@ -173,8 +185,9 @@ def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | Non
     return dec, entry["text"]
 
 
-def _decide_slow(cmd: Command, src: Source, ctx: Context, dec: SourceDecision,
-                 data: bytes) -> tuple[SourceDecision, str | None, str | None]:
+def _decide_slow(
+    cmd: Command, src: Source, ctx: Context, dec: SourceDecision, data: bytes
+) -> tuple[SourceDecision, str | None, str | None]:
     from autotune.buildhook.wrapper import ensure_site
 
     ensure_site()  # the slow path may import third-party packages (parser, numpy)
@@ -197,15 +210,26 @@ def _decide_slow(cmd: Command, src: Source, ctx: Context, dec: SourceDecision,
         if ranker.error:
             dec.warning = True
     if not rows and (ranker is None or ranker.chosen is None):
-        reasons = [dec.reason or "no tuned result for this file content, defines and machine",
-                   ranker.error if ranker else ""]
+        reasons = [
+            dec.reason or "no tuned result for this file content, defines and machine",
+            ranker.error if ranker else "",
+        ]
         dec.reason = "; ".join(r for r in reasons if r)
         return dec, None, None
-    code = [cache.file_signature(os.path.join(os.path.dirname(__file__), "..", "variants", f))
-            for f in ("apply.py", "emit.py", "directive.py")]
-    tuned_key = cache.digest("tuned", __version__, code, dec.source_hash, dec.flags_key,
-                             sorted((k, r["variant_key"]) for k, r in rows.items()),
-                             ranker.identity if ranker else None, src.path)
+    code = [
+        cache.file_signature(os.path.join(os.path.dirname(__file__), "..", "variants", f))
+        for f in ("apply.py", "emit.py", "directive.py")
+    ]
+    tuned_key = cache.digest(
+        "tuned",
+        __version__,
+        code,
+        dec.source_hash,
+        dec.flags_key,
+        sorted((k, r["variant_key"]) for k, r in rows.items()),
+        ranker.identity if ranker else None,
+        src.path,
+    )
     entry_path = os.path.join(ctx.root, "tuned", tuned_key)
     entry = cache.read_entry(entry_path)
     if entry is None:
@@ -219,8 +243,9 @@ def _decide_slow(cmd: Command, src: Source, ctx: Context, dec: SourceDecision,
     return dec, (tuned_key if entry.get("text") else None), entry.get("text")
 
 
-def build_tuned(cmd: Command, src: Source, data: bytes, rows: dict[str, dict],
-                machine: dict, ranker=None) -> dict:  # noqa: ANN001 - a rank.Ranker
+def build_tuned(
+    cmd: Command, src: Source, data: bytes, rows: dict[str, dict], machine: dict, ranker=None
+) -> dict:  # noqa: ANN001 - a rank.Ranker
     """Parse the file, apply the chosen variants; the cache entry (text None: original)."""
     from autotune.errors import UserError
     from autotune.frontend import analyze_file
@@ -232,9 +257,14 @@ def build_tuned(cmd: Command, src: Source, data: bytes, rows: dict[str, dict],
     if src.forced:
         cflags += ["-x", "c"]
     try:
-        unit = analyze_file(src.path, defines=dict(cmd.defines), include_dirs=cmd.include_dirs,
-                            cflags=cflags, threads=int(machine.get("cores") or 1),
-                            cc=cmd.compiler)
+        unit = analyze_file(
+            src.path,
+            defines=dict(cmd.defines),
+            include_dirs=cmd.include_dirs,
+            cflags=cflags,
+            threads=int(machine.get("cores") or 1),
+            cc=cmd.compiler,
+        )
     except UserError as exc:
         raise HookFailure(f"autotune cannot analyse the file: {exc}") from None
     here = os.path.realpath(src.path)
@@ -249,8 +279,7 @@ def build_tuned(cmd: Command, src: Source, data: bytes, rows: dict[str, dict],
             continue
         key = keys.loop_key(rec.line, rec.column)
         found.add(key)
-        ld = LoopDecision(loop_id=rec.id, line=rec.line, used="original",
-                          function=rec.function)
+        ld = LoopDecision(loop_id=rec.id, line=rec.line, used="original", function=rec.function)
         row = rows.get(key)
         if row is not None and row["variant_key"] != "baseline":
             try:
@@ -271,8 +300,14 @@ def build_tuned(cmd: Command, src: Source, data: bytes, rows: dict[str, dict],
             ld.reason = "not tuned"
         loops.append(ld)
     for key in sorted(set(rows) - found):
-        loops.append(LoopDecision(loop_id=key, line=int(key.split(":")[0]), used="original",
-                                  reason="stored result names a loop the analysis did not find"))
+        loops.append(
+            LoopDecision(
+                loop_id=key,
+                line=int(key.split(":")[0]),
+                used="original",
+                reason="stored result names a loop the analysis did not find",
+            )
+        )
     accepted = []
     for rec, variant, ld in choices:
         try:
@@ -286,10 +321,17 @@ def build_tuned(cmd: Command, src: Source, data: bytes, rows: dict[str, dict],
     if accepted:
         text = line_directive(src.path) + apply_variants(exact, [(r, v) for r, v, _ in accepted])
     n_loops = sum(1 for ld in loops if ld.line and ld.loop_id in {r.id for r in unit.loops})
-    reason = (f"{len(accepted)} of {n_loops} loop(s) compiled tuned" if accepted
-              else "no loop has a tuned variant to apply")
-    return {"text": text, "used": "tuned" if accepted else "original", "reason": reason,
-            "loops": [ld.to_dict() for ld in loops]}
+    reason = (
+        f"{len(accepted)} of {n_loops} loop(s) compiled tuned"
+        if accepted
+        else "no loop has a tuned variant to apply"
+    )
+    return {
+        "text": text,
+        "used": "tuned" if accepted else "original",
+        "reason": reason,
+        "loops": [ld.to_dict() for ld in loops],
+    }
 
 
 def _gain(row: dict) -> str:

@@ -46,8 +46,9 @@ class Ranker:
 
         if not record.tunable:
             return None, f"not tunable: {record.reason}"
-        ranking = rank_loop(record, default_space(record, self.machine.cores), self.chosen,
-                            self.machine)
+        ranking = rank_loop(
+            record, default_space(record, self.machine.cores), self.chosen, self.machine
+        )
         if ranking.error or not ranking.variants:
             return None, f"not ranked: {ranking.error or 'empty variant space'}"
         best = ranking.variants[0]

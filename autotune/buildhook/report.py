@@ -26,8 +26,15 @@ class LoopDecision:
 
     FIELDS = ("loop_id", "line", "used", "variant", "reason", "function")
 
-    def __init__(self, loop_id: str, line: int, used: str, variant: str = "baseline",
-                 reason: str = "", function: str = "") -> None:
+    def __init__(
+        self,
+        loop_id: str,
+        line: int,
+        used: str,
+        variant: str = "baseline",
+        reason: str = "",
+        function: str = "",
+    ) -> None:
         self.loop_id, self.line, self.used = loop_id, line, used
         self.variant, self.reason, self.function = variant, reason, function
 
@@ -41,13 +48,31 @@ class LoopDecision:
 class SourceDecision:
     """What the wrapper compiled for one C source, and why."""
 
-    FIELDS = ("source", "path", "used", "reason", "source_hash", "flags_key", "machine",
-              "cached", "warning")
+    FIELDS = (
+        "source",
+        "path",
+        "used",
+        "reason",
+        "source_hash",
+        "flags_key",
+        "machine",
+        "cached",
+        "warning",
+    )
 
-    def __init__(self, source: str, path: str = "", used: str = "original", reason: str = "",
-                 loops: list[LoopDecision] | None = None, source_hash: str = "",
-                 flags_key: str = "", machine: str = "", cached: bool = False,
-                 warning: bool = False) -> None:
+    def __init__(
+        self,
+        source: str,
+        path: str = "",
+        used: str = "original",
+        reason: str = "",
+        loops: list[LoopDecision] | None = None,
+        source_hash: str = "",
+        flags_key: str = "",
+        machine: str = "",
+        cached: bool = False,
+        warning: bool = False,
+    ) -> None:
         self.source = source  # as written on the command line
         self.path = path  # absolute
         self.used = used  # "tuned" | "original"
@@ -66,8 +91,10 @@ class SourceDecision:
 
     @classmethod
     def from_dict(cls, d: dict) -> SourceDecision:
-        loops = [LoopDecision(**{k: v for k, v in ld.items() if k in LoopDecision.FIELDS})
-                 for ld in d.get("loops", [])]
+        loops = [
+            LoopDecision(**{k: v for k, v in ld.items() if k in LoopDecision.FIELDS})
+            for ld in d.get("loops", [])
+        ]
         return cls(**{k: v for k, v in d.items() if k in cls.FIELDS}, loops=loops)
 
     def __repr__(self) -> str:
@@ -129,8 +156,15 @@ def append_record(log: str, record: dict) -> None:
         os.close(fd)
 
 
-def make_record(decisions: list[SourceDecision], *, mode: str, compiler: str,
-                output: str | None, returncode: int | None, argv: list[str]) -> dict:
+def make_record(
+    decisions: list[SourceDecision],
+    *,
+    mode: str,
+    compiler: str,
+    output: str | None,
+    returncode: int | None,
+    argv: list[str],
+) -> dict:
     return {
         "time": time.time(),
         "build": os.environ.get("AUTOTUNE_BUILD_ID", ""),
@@ -189,10 +223,19 @@ def latest_per_source(records: list[dict]) -> list[dict]:
     seen: dict[tuple[str, str, str], dict] = {}
     for rec in records:
         for src in rec["sources"]:
-            key = (rec.get("cwd", ""), src.get("path") or src.get("source", ""),
-                   str(rec.get("output")))
-            seen[key] = {**src, "output": rec.get("output"), "time": rec.get("time"),
-                         "mode": rec.get("mode"), "returncode": rec.get("returncode"),
-                         "cwd": rec.get("cwd")}
-    return sorted(seen.values(), key=lambda s: (s.get("path") or s.get("source", ""),
-                                                str(s.get("output"))))
+            key = (
+                rec.get("cwd", ""),
+                src.get("path") or src.get("source", ""),
+                str(rec.get("output")),
+            )
+            seen[key] = {
+                **src,
+                "output": rec.get("output"),
+                "time": rec.get("time"),
+                "mode": rec.get("mode"),
+                "returncode": rec.get("returncode"),
+                "cwd": rec.get("cwd"),
+            }
+    return sorted(
+        seen.values(), key=lambda s: (s.get("path") or s.get("source", ""), str(s.get("output")))
+    )

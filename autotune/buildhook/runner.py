@@ -31,8 +31,10 @@ def spawn(argv: list[str], capture: str | None = None) -> int:
     actions = []
     if capture is not None:
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-        actions = [(os.POSIX_SPAWN_OPEN, 1, capture + ".out", flags, 0o600),
-                   (os.POSIX_SPAWN_OPEN, 2, capture + ".err", flags, 0o600)]
+        actions = [
+            (os.POSIX_SPAWN_OPEN, 1, capture + ".out", flags, 0o600),
+            (os.POSIX_SPAWN_OPEN, 2, capture + ".err", flags, 0o600),
+        ]
     sys.stdout.flush()
     sys.stderr.flush()
     try:
@@ -95,8 +97,9 @@ def _gnu_like(compiler: str) -> bool:
     return any(k in name for k in _GNU_LIKE)
 
 
-def tuned_argv(cmd: Command, tuned: list[tuple[Source, str]], tmp: str
-               ) -> tuple[list[str], dict[str, str]]:
+def tuned_argv(
+    cmd: Command, tuned: list[tuple[Source, str]], tmp: str
+) -> tuple[list[str], dict[str, str]]:
     """The compiler argv with tuned texts written under ``tmp``; and temp path -> original."""
     args = list(cmd.args)
     front: list[str] = []

@@ -30,8 +30,13 @@ from autotune.buildhook.report import SourceDecision, read_log
 _OBJECT_EXT = (".o", ".obj")
 
 
-def tune_argv(cmd: Command, src: Source, ctx, extra_sources: list[str],  # noqa: ANN001
-              ldflags: list[str]) -> list[str]:
+def tune_argv(
+    cmd: Command,
+    src: Source,
+    ctx,
+    extra_sources: list[str],  # noqa: ANN001
+    ldflags: list[str],
+) -> list[str]:
     """The ``autotune tune`` command for ``src``, with the flags it is compiled with."""
     base = list(ctx.cfg.tune_command) or [sys.executable, "-m", "autotune", "tune"]
     argv = [*base, src.path]
@@ -62,16 +67,23 @@ def tune_log_path(db: str) -> str:
     return os.path.splitext(db)[0] + ".tune.log"
 
 
-def ensure_tuned(cmd: Command, src: Source, ctx, dec: SourceDecision,  # noqa: ANN001
-                 extra_sources: list[str], ldflags: list[str]) -> str:
+def ensure_tuned(
+    cmd: Command,
+    src: Source,
+    ctx,
+    dec: SourceDecision,  # noqa: ANN001
+    extra_sources: list[str],
+    ldflags: list[str],
+) -> str:
     """Tune ``src`` unless it has results; a note for the report ('' when nothing to say)."""
     from autotune.buildhook.lookup import tuned_rows
 
     if tuned_rows(ctx, dec.source_hash, dec.flags_key)[0]:
         return ""
     fp = ctx.machine()["fingerprint"]
-    marker = os.path.join(ctx.root, "tune-tried",
-                          cache.digest(dec.source_hash, dec.flags_key, fp, ctx.db))
+    marker = os.path.join(
+        ctx.root, "tune-tried", cache.digest(dec.source_hash, dec.flags_key, fp, ctx.db)
+    )
     note = _tried(marker, ctx.db)
     if note:
         return note
@@ -110,17 +122,24 @@ def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:  #
         fh.write(f"\n== {time.ctime()} in {os.getcwd()}: {shlex.join(argv)}\n".encode())
         fh.flush()
         try:
-            rc = subprocess.run(argv, stdout=fh, stderr=subprocess.STDOUT, env=env,
-                                stdin=subprocess.DEVNULL,
-                                timeout=ctx.cfg.tune_timeout_s).returncode
+            rc = subprocess.run(
+                argv,
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                timeout=ctx.cfg.tune_timeout_s,
+            ).returncode
         except subprocess.TimeoutExpired:
             rc = None
         except OSError as exc:
             fh.write(f"cannot run: {exc}\n".encode())
             rc = 127
     ctx.refresh()
-    cache.write_entry(marker, {"time": time.time(), "returncode": rc,
-                              "db_inode": cache.file_signature(ctx.db)[2:]})
+    cache.write_entry(
+        marker,
+        {"time": time.time(), "returncode": rc, "db_inode": cache.file_signature(ctx.db)[2:]},
+    )
     took = time.monotonic() - start
     if rc != 0:
         dec.warning = True
@@ -131,8 +150,12 @@ def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:  #
 
 # -- tuning at the link step ----------------------------------------------------
 def is_link(cmd: Command) -> bool:
-    return (not cmd.compile_only and not cmd.no_compile and not cmd.sources
-            and any(i.endswith(_OBJECT_EXT) for i in cmd.other_inputs))
+    return (
+        not cmd.compile_only
+        and not cmd.no_compile
+        and not cmd.sources
+        and any(i.endswith(_OBJECT_EXT) for i in cmd.other_inputs)
+    )
 
 
 def _compiles_of(objects: list[str], log: str) -> dict[str, dict]:
@@ -160,10 +183,11 @@ def tune_at_link(cmd: Command, ctx) -> list[tuple[dict, SourceDecision]]:  # noq
     ensure_site()
     objects = [i for i in cmd.other_inputs if i.endswith(_OBJECT_EXT)]
     compiles = _compiles_of(objects, ctx.log)
-    sources = {o: os.path.normpath(os.path.join(r["cwd"], r["sources"][0]["source"]))
-               for o, r in compiles.items()}
-    others = [os.path.abspath(i) for i in cmd.other_inputs
-              if os.path.abspath(i) not in compiles]
+    sources = {
+        o: os.path.normpath(os.path.join(r["cwd"], r["sources"][0]["source"]))
+        for o, r in compiles.items()
+    }
+    others = [os.path.abspath(i) for i in cmd.other_inputs if os.path.abspath(i) not in compiles]
     ldflags = [*others, *cmd.link_flags]
     done = []
     for obj, rec in compiles.items():
@@ -205,5 +229,10 @@ def _has_openmp(path: str) -> bool:
 def _recompile(rec: dict, ctx) -> None:  # noqa: ANN001
     """Compile the object again through the wrapper in apply mode (now that it is tuned)."""
     env = dict(os.environ, AUTOTUNE_MODE="apply", AUTOTUNE_DB=ctx.db)
-    subprocess.run([sys.executable, "-m", "autotune.buildhook", *rec["argv"]],
-                   cwd=rec["cwd"], env=env, stdin=subprocess.DEVNULL, check=False)
+    subprocess.run(
+        [sys.executable, "-m", "autotune.buildhook", *rec["argv"]],
+        cwd=rec["cwd"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )

@@ -75,8 +75,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"autotune-cc {__version__}")
         return 0
     if args[0].startswith("-"):
-        print(f"autotune-cc: {args[0]}: the first argument must be the compiler "
-              "(e.g. CC=\"autotune-cc gcc\")", file=sys.stderr)
+        print(
+            f"autotune-cc: {args[0]}: the first argument must be the compiler "
+            '(e.g. CC="autotune-cc gcc")',
+            file=sys.stderr,
+        )
         return 2
     try:
         return compile_command(args)
@@ -117,13 +120,15 @@ def compile_command(argv: list[str]) -> int:
     for d in plan.decisions:
         if d.used == "tuned":
             d.used, d.warning = "original", status == 0
-            d.reason = (f"the tuned compile failed ({error}); compiled the original"
-                        if status == 0 else "the compile fails with the original source too")
+            d.reason = (
+                f"the tuned compile failed ({error}); compiled the original"
+                if status == 0
+                else "the compile fails with the original source too"
+            )
             for ld in d.loops:
                 ld.used = "original"
     if status == 0:
-        _warn(plan.quiet, f"the tuned compile failed ({error})",
-              [s.path for s, _ in plan.tuned])
+        _warn(plan.quiet, f"the tuned compile failed ({error})", [s.path for s, _ in plan.tuned])
     _log(plan, argv, status)
     return status
 
@@ -145,8 +150,9 @@ def make_plan(argv: list[str]) -> Plan | None:
     plan = Plan(cfg.mode, log_path(cfg), cfg.quiet, cmd)
     reason = cmd.passthrough_reason()
     if reason:
-        plan.decisions = [SourceDecision(s.path, os.path.abspath(s.path), reason=reason)
-                          for s in cmd.sources]
+        plan.decisions = [
+            SourceDecision(s.path, os.path.abspath(s.path), reason=reason) for s in cmd.sources
+        ]
         return plan
     from autotune.buildhook.lookup import Context, decide
 
@@ -197,8 +203,9 @@ def _exec(argv: list[str]) -> int:
     try:
         os.execvp(argv[0], argv)
     except (OSError, ValueError) as exc:
-        _stderr_line(f"autotune-cc: cannot run {argv[0]!r}: "
-                     f"{getattr(exc, 'strerror', None) or exc}")
+        _stderr_line(
+            f"autotune-cc: cannot run {argv[0]!r}: {getattr(exc, 'strerror', None) or exc}"
+        )
     return 127
 
 
@@ -275,9 +282,17 @@ def _log(plan: Plan, argv: list[str], returncode: int | None) -> None:
     try:
         from autotune.buildhook.report import append_record, make_record
 
-        append_record(plan.log, make_record(
-            plan.decisions, mode=plan.mode, compiler=argv[0], output=plan.cmd.object_output,
-            returncode=returncode, argv=argv))
+        append_record(
+            plan.log,
+            make_record(
+                plan.decisions,
+                mode=plan.mode,
+                compiler=argv[0],
+                output=plan.cmd.object_output,
+                returncode=returncode,
+                argv=argv,
+            ),
+        )
     except Exception:  # noqa: BLE001
         pass
 
@@ -287,8 +302,15 @@ def _log_compile(rec: dict, log: str, dec) -> None:  # noqa: ANN001 - a SourceDe
     try:
         from autotune.buildhook.report import append_record
 
-        append_record(log, {**rec, "time": __import__("time").time(), "pid": os.getpid(),
-                            "sources": [dec.to_dict()]})
+        append_record(
+            log,
+            {
+                **rec,
+                "time": __import__("time").time(),
+                "pid": os.getpid(),
+                "sources": [dec.to_dict()],
+            },
+        )
     except Exception:  # noqa: BLE001
         pass
 
@@ -319,8 +341,15 @@ def _failed(argv: list[str], exc: BaseException) -> None:
         from autotune.buildhook.config import log_path
         from autotune.buildhook.report import SourceDecision
 
-        plan = Plan(cfg.mode, log_path(cfg), quiet, cmd, decisions=[
-            SourceDecision(s, os.path.abspath(s), reason=reason, warning=True) for s in sources])
+        plan = Plan(
+            cfg.mode,
+            log_path(cfg),
+            quiet,
+            cmd,
+            decisions=[
+                SourceDecision(s, os.path.abspath(s), reason=reason, warning=True) for s in sources
+            ],
+        )
         _log(plan, argv, None)
     except Exception:  # noqa: BLE001
         pass

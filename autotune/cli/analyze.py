@@ -17,14 +17,23 @@ from autotune.measure.profile import analyze_with_profile
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE.c", help="C source file(s)")
     add_source_arguments(parser)
-    parser.add_argument("--threads", type=int, default=None, metavar="P",
-                        help="thread count for per-thread figures (default: cores)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        metavar="P",
+        help="thread count for per-thread figures (default: cores)",
+    )
     parser.add_argument("--cc", default="gcc", help="compiler used to preprocess (default gcc)")
     parser.add_argument("--db", metavar="PATH", help="database keeping profile runs")
     add_program_arguments(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="also print the loop nest, per-array footprint and warnings")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also print the loop nest, per-array footprint and warnings",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,22 +49,25 @@ def run(args: argparse.Namespace) -> int:
     units, notes = [], []
     try:
         for f in args.files:
-            unit, note = analyze_with_profile(f, options, profile_request(args, f, options),
-                                              store, threads=threads, cc=args.cc)
+            unit, note = analyze_with_profile(
+                f, options, profile_request(args, f, options), store, threads=threads, cc=args.cc
+            )
             units.append(unit)
             notes.append(note)
     finally:
         if store is not None:
             store.close()
     if args.json:
-        dump_json({
-            "threads": threads,
-            "defines": options.defines,
-            "files": [u.path for u in units],
-            "loops": [r.to_dict() for u in units for r in u.loops],
-            "warnings": [w for u in units for w in u.warnings],
-            "profile": [n for n in notes if n],
-        })
+        dump_json(
+            {
+                "threads": threads,
+                "defines": options.defines,
+                "files": [u.path for u in units],
+                "loops": [r.to_dict() for u in units for r in u.loops],
+                "warnings": [w for u in units for w in u.warnings],
+                "profile": [n for n in notes if n],
+            }
+        )
         return 0
     for unit, note in zip(units, notes, strict=True):
         if note:
@@ -83,8 +95,11 @@ def _tunable_text(r) -> str:  # noqa: ANN001
 
 def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
     out = out or sys.stdout
-    print(f"{unit.path}: {len(unit.loops)} OpenMP loop(s); per-thread figures for "
-          f"{threads} thread(s), static schedule", file=out)
+    print(
+        f"{unit.path}: {len(unit.loops)} OpenMP loop(s); per-thread figures for "
+        f"{threads} thread(s), static schedule",
+        file=out,
+    )
     if not unit.loops:
         for w in unit.warnings:
             print(f"  warning: {w}", file=out)
@@ -92,14 +107,38 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
     rows = []
     for r in unit.loops:
         clauses = r.directive.text.split(r.directive.kind, 1)[-1].strip() or "-"
-        rows.append([
-            r.id, r.function, r.directive.kind, clauses, _trip_text(r),
-            r.iterations, r.weighted_ops,
-            human_bytes(r.footprint_bytes), human_bytes(r.footprint_bytes_per_thread),
-            r.facts, _tunable_text(r),
-        ])
-    table(["loop", "function", "directive", "clauses", "trips", "iterations", "weighted ops",
-           "footprint", "per thread", "facts", "tunable"], rows, out=out)
+        rows.append(
+            [
+                r.id,
+                r.function,
+                r.directive.kind,
+                clauses,
+                _trip_text(r),
+                r.iterations,
+                r.weighted_ops,
+                human_bytes(r.footprint_bytes),
+                human_bytes(r.footprint_bytes_per_thread),
+                r.facts,
+                _tunable_text(r),
+            ]
+        )
+    table(
+        [
+            "loop",
+            "function",
+            "directive",
+            "clauses",
+            "trips",
+            "iterations",
+            "weighted ops",
+            "footprint",
+            "per thread",
+            "facts",
+            "tunable",
+        ],
+        rows,
+        out=out,
+    )
     for r in unit.loops:
         notes = list(r.symbolic) + list(r.warnings)
         if verbose:

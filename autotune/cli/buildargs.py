@@ -25,37 +25,79 @@ _CHECK_HELP = (
 )
 
 
-
 def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -> None:
     """The building, running and checking option groups."""
     b = parser.add_argument_group("building")
     if with_cc:
         b.add_argument("--cc", default="gcc", help="compiler (default gcc)")
-    b.add_argument("--ldflags", default="", metavar='"FLAGS"', help="extra link flags (-lm is "
-                   f"always added); compile flags are {' '.join(DEFAULT_CFLAGS)} then --cflags")
-    b.add_argument("--extra-source", action="append", default=[], metavar="FILE",
-                   help="another C file linked in, e.g. polybench.c (repeatable)")
-    b.add_argument("--compile-mode", choices=COMPILE_MODES, default="runtime",
-                   help="runtime: one binary for all variants (schedule(runtime), threads from "
-                        "the environment); per-variant: one binary each (default runtime)")
+    b.add_argument(
+        "--ldflags",
+        default="",
+        metavar='"FLAGS"',
+        help="extra link flags (-lm is "
+        f"always added); compile flags are {' '.join(DEFAULT_CFLAGS)} then --cflags",
+    )
+    b.add_argument(
+        "--extra-source",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="another C file linked in, e.g. polybench.c (repeatable)",
+    )
+    b.add_argument(
+        "--compile-mode",
+        choices=COMPILE_MODES,
+        default="runtime",
+        help="runtime: one binary for all variants (schedule(runtime), threads from "
+        "the environment); per-variant: one binary each (default runtime)",
+    )
     r = parser.add_argument_group("running")
-    r.add_argument("--repetitions", type=int, default=3, metavar="R",
-                   help="runs per variant, interleaved round-robin (default 3)")
+    r.add_argument(
+        "--repetitions",
+        type=int,
+        default=3,
+        metavar="R",
+        help="runs per variant, interleaved round-robin (default 3)",
+    )
     r.add_argument("--args", default="", metavar='"ARGS"', help="the program's own arguments")
     r.add_argument("--stdin", metavar="FILE", help="a file the program reads as standard input")
-    r.add_argument("--timeout-factor", type=float, default=20.0, metavar="F",
-                   help="stop a variant F times slower than the original (default 20)")
-    r.add_argument("--timeout-floor", type=float, default=2.0, metavar="S",
-                   help="never stop a variant before S seconds (default 2)")
-    r.add_argument("--timeout", type=float, default=600.0, metavar="S",
-                   help="time limit of the original program's runs (default 600)")
+    r.add_argument(
+        "--timeout-factor",
+        type=float,
+        default=20.0,
+        metavar="F",
+        help="stop a variant F times slower than the original (default 20)",
+    )
+    r.add_argument(
+        "--timeout-floor",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="never stop a variant before S seconds (default 2)",
+    )
+    r.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help="time limit of the original program's runs (default 600)",
+    )
     c = parser.add_argument_group("checking", description=_CHECK_HELP)
-    c.add_argument("--check", choices=verify.CHECK_MODES, default="stdout",
-                   help="which output is compared (default stdout)")
+    c.add_argument(
+        "--check",
+        choices=verify.CHECK_MODES,
+        default="stdout",
+        help="which output is compared (default stdout)",
+    )
     c.add_argument("--rtol", type=float, default=verify.DEFAULT_RTOL, help="default 1e-6")
     c.add_argument("--atol", type=float, default=verify.DEFAULT_ATOL, help="default 1e-9")
-    c.add_argument("--check-ignore", action="append", default=[], metavar="REGEX",
-                   help="ignore output lines matching REGEX (e.g. the program's own timing)")
+    c.add_argument(
+        "--check-ignore",
+        action="append",
+        default=[],
+        metavar="REGEX",
+        help="ignore output lines matching REGEX (e.g. the program's own timing)",
+    )
 
 
 def split_flags(text: str, what: str) -> list[str]:
@@ -67,9 +109,12 @@ def split_flags(text: str, what: str) -> list[str]:
 
 def build_options(args: argparse.Namespace, opts: SourceOptions) -> BuildOptions:
     build = BuildOptions(
-        cc=args.cc, cflags=[*DEFAULT_CFLAGS, *opts.cflags],
-        ldflags=split_flags(args.ldflags, "--ldflags"), defines=dict(opts.defines),
-        include_dirs=list(opts.include_dirs), extra_sources=list(args.extra_source),
+        cc=args.cc,
+        cflags=[*DEFAULT_CFLAGS, *opts.cflags],
+        ldflags=split_flags(args.ldflags, "--ldflags"),
+        defines=dict(opts.defines),
+        include_dirs=list(opts.include_dirs),
+        extra_sources=list(args.extra_source),
     )
     for extra in build.extra_sources:
         if not Path(extra).is_file():
@@ -79,10 +124,16 @@ def build_options(args: argparse.Namespace, opts: SourceOptions) -> BuildOptions
 
 def sweep_options(args: argparse.Namespace) -> SweepOptions:
     opts = SweepOptions(
-        repetitions=args.repetitions, compile_mode=args.compile_mode, check=args.check,
-        rtol=args.rtol, atol=args.atol, ignore_lines=list(args.check_ignore),
-        timeout_factor=args.timeout_factor, timeout_floor_s=args.timeout_floor,
-        baseline_timeout_s=args.timeout, run_args=split_flags(args.args, "--args"),
+        repetitions=args.repetitions,
+        compile_mode=args.compile_mode,
+        check=args.check,
+        rtol=args.rtol,
+        atol=args.atol,
+        ignore_lines=list(args.check_ignore),
+        timeout_factor=args.timeout_factor,
+        timeout_floor_s=args.timeout_floor,
+        baseline_timeout_s=args.timeout,
+        run_args=split_flags(args.args, "--args"),
         stdin=_stdin_file(getattr(args, "stdin", None)),
         fresh=getattr(args, "fresh", False),
     )
@@ -93,6 +144,7 @@ def sweep_options(args: argparse.Namespace) -> SweepOptions:
 @contextlib.contextmanager
 def term_as_interrupt() -> Iterator[None]:
     """SIGTERM (a killed ``make``) stops like Ctrl-C: the running program's group is killed."""
+
     def handler(signum, frame):  # noqa: ANN001
         raise KeyboardInterrupt
 
@@ -111,32 +163,49 @@ def add_program_arguments(parser: argparse.ArgumentParser) -> None:
     """For commands that only read C (analyze, rank): how to run the program once when
     its loops are sized at run time (a profile run)."""
     g = parser.add_argument_group("run-time sizes (one profile run of the original)")
-    g.add_argument("--args", default=None, metavar='"ARGS"',
-                   help="the program's own arguments: loops sized at run time (argv, input "
-                        "files, structs) are measured by one instrumented run with them")
-    g.add_argument("--profile", action="store_true",
-                   help="make the profile run even without --args")
+    g.add_argument(
+        "--args",
+        default=None,
+        metavar='"ARGS"',
+        help="the program's own arguments: loops sized at run time (argv, input "
+        "files, structs) are measured by one instrumented run with them",
+    )
+    g.add_argument(
+        "--profile", action="store_true", help="make the profile run even without --args"
+    )
     g.add_argument("--stdin", metavar="FILE", help="a file the program reads as standard input")
     g.add_argument("--ldflags", default="", metavar='"FLAGS"', help="link flags for that run")
-    g.add_argument("--extra-source", action="append", default=[], metavar="FILE",
-                   help="another C file of the program (repeatable)")
+    g.add_argument(
+        "--extra-source",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="another C file of the program (repeatable)",
+    )
 
 
-def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions,
-                    always: bool = False):  # noqa: ANN201
+def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions, always: bool = False):  # noqa: ANN201
     """The profile run to make when a loop needs one (None: do not run the program)."""
     from autotune.measure.profile import ProfileRequest
     from autotune.variants.apply import read_source
 
-    if not (always or getattr(args, "args", None) is not None or getattr(args, "profile", False)
-            or getattr(args, "stdin", None)):
+    if not (
+        always
+        or getattr(args, "args", None) is not None
+        or getattr(args, "profile", False)
+        or getattr(args, "stdin", None)
+    ):
         return None
     if not hasattr(args, "extra_source"):
         return None
-    return ProfileRequest(Path(path), read_source(path), build_options(args, opts),
-                          split_flags(args.args or "", "--args"),
-                          timeout_s=getattr(args, "timeout", 600.0) or 600.0,
-                          stdin=_stdin_file(getattr(args, "stdin", None)))
+    return ProfileRequest(
+        Path(path),
+        read_source(path),
+        build_options(args, opts),
+        split_flags(args.args or "", "--args"),
+        timeout_s=getattr(args, "timeout", 600.0) or 600.0,
+        stdin=_stdin_file(getattr(args, "stdin", None)),
+    )
 
 
 def _stdin_file(path: str | None) -> str | None:

@@ -18,20 +18,38 @@ __all__ = ["SourceOptions", "add_source_arguments", "parse_define", "source_opti
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``-D``, ``-I`` and ``--cflags`` to ``parser``."""
     g = parser.add_argument_group("preprocessing (as for the compiler)")
-    g.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
-                   help="define a macro, e.g. -D N=2000 (repeatable)")
-    g.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                   help="add an include directory (repeatable)")
-    g.add_argument("--cflags", default="", metavar='"FLAGS"',
-                   help='extra compiler flags in one string, e.g. --cflags "-DN=100 -O3"; '
-                        "-D and -I inside it count for the analysis too")
+    g.add_argument(
+        "-D",
+        dest="defines",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="define a macro, e.g. -D N=2000 (repeatable)",
+    )
+    g.add_argument(
+        "-I",
+        dest="include_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="add an include directory (repeatable)",
+    )
+    g.add_argument(
+        "--cflags",
+        default="",
+        metavar='"FLAGS"',
+        help='extra compiler flags in one string, e.g. --cflags "-DN=100 -O3"; '
+        "-D and -I inside it count for the analysis too",
+    )
 
 
 def parse_define(text: str) -> tuple[str, str]:
     name, _, value = text.partition("=")
     name = name.strip()
-    if not name or not (name[0].isalpha() or name[0] == "_") or not all(
-        c.isalnum() or c == "_" for c in name.split("(")[0]
+    if (
+        not name
+        or not (name[0].isalpha() or name[0] == "_")
+        or not all(c.isalnum() or c == "_" for c in name.split("(")[0])
     ):
         raise UserError(f"bad -D value {text!r}: expected NAME or NAME=VALUE")
     return name, value if "=" in text else "1"

@@ -35,19 +35,34 @@ NOTES = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("samples", nargs="*", metavar="FILE",
-                        help="task time samples, one number per line (up to two files)")
-    parser.add_argument("--m1", metavar="MEAN,VAR,SKEW,KURT",
-                        help="task 1 as four moments instead of a file")
-    parser.add_argument("--m2", metavar="MEAN,VAR,SKEW,KURT",
-                        help="task 2 as four moments instead of a file")
-    parser.add_argument("--orders", default="1,2", metavar="K,..",
-                        help="moments of Y to predict, from 1..4 (default 1,2)")
-    parser.add_argument("--tol", type=float, default=1e-6,
-                        help="residual (skewness, kurtosis) under which a lambda fit is exact")
+    parser.add_argument(
+        "samples",
+        nargs="*",
+        metavar="FILE",
+        help="task time samples, one number per line (up to two files)",
+    )
+    parser.add_argument(
+        "--m1", metavar="MEAN,VAR,SKEW,KURT", help="task 1 as four moments instead of a file"
+    )
+    parser.add_argument(
+        "--m2", metavar="MEAN,VAR,SKEW,KURT", help="task 2 as four moments instead of a file"
+    )
+    parser.add_argument(
+        "--orders",
+        default="1,2",
+        metavar="K,..",
+        help="moments of Y to predict, from 1..4 (default 1,2)",
+    )
+    parser.add_argument(
+        "--tol",
+        type=float,
+        default=1e-6,
+        help="residual (skewness, kurtosis) under which a lambda fit is exact",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--plot", metavar="FILE.png",
-                        help="plot both fitted densities and the density of the max")
+    parser.add_argument(
+        "--plot", metavar="FILE.png", help="plot both fitted densities and the density of the max"
+    )
 
 
 def _moments_arg(text: str, option: str) -> Moments:
@@ -71,8 +86,9 @@ def _tasks(args: argparse.Namespace) -> list[tuple[str, Moments, np.ndarray | No
             x = read_samples(path)
             tasks.append((path, Moments.from_samples(x), x))
     if files or len(tasks) != 2:
-        raise UserError("give two tasks: two sample files, or --m1 and --m2 "
-                        "(or one file and one moment vector)")
+        raise UserError(
+            "give two tasks: two sample files, or --m1 and --m2 (or one file and one moment vector)"
+        )
     return tasks
 
 
@@ -94,8 +110,9 @@ def run(args: argparse.Namespace) -> int:
         _plot(args.plot, comp, s1, s2)
     if args.json:
         out = comp.to_dict()
-        out["moments_of_max"] = {m: dict(zip(map(moment_label, orders), v, strict=True))
-                                 for m, v in values.items()}
+        out["moments_of_max"] = {
+            m: dict(zip(map(moment_label, orders), v, strict=True)) for m, v in values.items()
+        }
         for t, (src, _, _) in zip(out["tasks"], tasks, strict=True):
             t["source"] = src
         out["heuristic_choice"] = f"X{chosen}"
@@ -103,11 +120,39 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rows = []
     for i, ((src, m, _), g) in enumerate(zip(tasks, comp.fits, strict=True), 1):
-        rows.append([f"X{i}", src, m.mean, m.variance, m.skewness, m.kurtosis,
-                     *g.lambdas_, g.residual_, "exact" if g.exact_ else "approximate"])
+        rows.append(
+            [
+                f"X{i}",
+                src,
+                m.mean,
+                m.variance,
+                m.skewness,
+                m.kurtosis,
+                *g.lambdas_,
+                g.residual_,
+                "exact" if g.exact_ else "approximate",
+            ]
+        )
     print("lambda fits Q(u) = l1 + (u^l3 - (1-u)^l4)/l2 (residual: skewness/kurtosis error)")
-    print(render.table(["task", "source", "mean", "var", "skew", "kurt", "l1", "l2", "l3", "l4",
-                        "residual", "fit"], rows))
+    print(
+        render.table(
+            [
+                "task",
+                "source",
+                "mean",
+                "var",
+                "skew",
+                "kurt",
+                "l1",
+                "l2",
+                "l3",
+                "l4",
+                "residual",
+                "fit",
+            ],
+            rows,
+        )
+    )
     print()
     print("moments of Y = max(X1, X2)")
     heads = ["method", *map(moment_label, orders), "how"]

@@ -30,19 +30,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--procs", type=int, default=8, help="processors P (a power of two)")
     parser.add_argument("--latency", type=float, default=2.43e-4, help="latency l, s")
     parser.add_argument("--gap", type=float, default=1.51e-7, help="time per 32-bit word g, s")
-    parser.add_argument("--words", type=float, default=None,
-                        help="words exchanged per level K (default: N, the root vector)")
-    parser.add_argument("--split", choices=("edges", "both"), default="edges",
-                        help="sizes halved per level: edges only (the example: every level "
-                             "merges all N nodes) or both N and M (SIZE/2^j literally)")
-    parser.add_argument("--traces", action="append", metavar="CSV",
-                        help="trace table(s): component,N,M,seconds or the paper's layouts "
-                             "(repeatable; default: the paper's Tables 1 and 2)")
-    parser.add_argument("--as-printed", action="store_true",
-                        help="use the paper's two out-of-trend trace values as printed")
-    parser.add_argument("--measured", type=float, default=None,
-                        help="measured time to compare with (default: the paper's Table 4 "
-                             "when N, M, P match a row)")
+    parser.add_argument(
+        "--words",
+        type=float,
+        default=None,
+        help="words exchanged per level K (default: N, the root vector)",
+    )
+    parser.add_argument(
+        "--split",
+        choices=("edges", "both"),
+        default="edges",
+        help="sizes halved per level: edges only (the example: every level "
+        "merges all N nodes) or both N and M (SIZE/2^j literally)",
+    )
+    parser.add_argument(
+        "--traces",
+        action="append",
+        metavar="CSV",
+        help="trace table(s): component,N,M,seconds or the paper's layouts "
+        "(repeatable; default: the paper's Tables 1 and 2)",
+    )
+    parser.add_argument(
+        "--as-printed",
+        action="store_true",
+        help="use the paper's two out-of-trend trace values as printed",
+    )
+    parser.add_argument(
+        "--measured",
+        type=float,
+        default=None,
+        help="measured time to compare with (default: the paper's Table 4 "
+        "when N, M, P match a row)",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -61,8 +80,9 @@ def run(args: argparse.Namespace) -> int:
             traces = paper_traces(corrected=not args.as_printed)
         split = ("M",) if args.split == "edges" else ("M", "N")
         model = HypercubeDC(split=split).fit(traces)
-        pred = model.predict_one({"N": args.nodes, "M": args.edges}, args.procs, args.latency,
-                                 args.gap, args.words)
+        pred = model.predict_one(
+            {"N": args.nodes, "M": args.edges}, args.procs, args.latency, args.gap, args.words
+        )
     except TraceFormatError as exc:
         raise UserError(exc.message, exc.location) from None
     except ValueError as exc:
@@ -77,10 +97,15 @@ def run(args: argparse.Namespace) -> int:
         paper = PAPER_PREDICTED
     err = relative_error(pred.total_s, measured) if measured else None
     if args.json:
-        out = {"components": {c: model.components_[c].to_dict() for c in COMPONENTS},
-               "split": list(split), "prediction": pred.to_dict(),
-               "measured_s": measured, "measured_source": source if measured else None,
-               "relative_error": err, "paper_predicted_s": paper}
+        out = {
+            "components": {c: model.components_[c].to_dict() for c in COMPONENTS},
+            "split": list(split),
+            "prediction": pred.to_dict(),
+            "measured_s": measured,
+            "measured_source": source if measured else None,
+            "relative_error": err,
+            "paper_predicted_s": paper,
+        }
         render.dump_json(out)
         return 0
     print("component costs (least squares on the traces)")
@@ -91,24 +116,35 @@ def run(args: argparse.Namespace) -> int:
         rows.append([c, f"{lc.intercept_:.4g} + {terms}", lc.r2_, lc.n_samples_])
     print(render.table(["function", "seconds", "R^2", "traces"], rows))
     print()
-    print(f"hypercube D&C: N={args.nodes:g} nodes, M={args.edges:g} edges, P={args.procs}, "
-          f"l={args.latency:g} s, g={args.gap:g} s/word, K={pred.words:g} words/level")
-    lv_rows = [[lv.level, lv.sizes["N"], lv.sizes["M"], lv.divide_s, lv.combine_s, lv.exchange_s]
-               for lv in pred.levels]
+    print(
+        f"hypercube D&C: N={args.nodes:g} nodes, M={args.edges:g} edges, P={args.procs}, "
+        f"l={args.latency:g} s, g={args.gap:g} s/word, K={pred.words:g} words/level"
+    )
+    lv_rows = [
+        [lv.level, lv.sizes["N"], lv.sizes["M"], lv.divide_s, lv.combine_s, lv.exchange_s]
+        for lv in pred.levels
+    ]
     lv_rows.append(["leaf", pred.leaf_sizes["N"], pred.leaf_sizes["M"], None, None, None])
-    print(render.table(["level", "N", "M", "divide [s]", "combine [s]", "exchange [s]"],
-                       lv_rows))
+    print(render.table(["level", "N", "M", "divide [s]", "combine [s]", "exchange [s]"], lv_rows))
     print(f"sequential leaf:  {pred.sequential_s:.6f} s")
     print(f"communication:    {pred.communication_s:.6f} s")
     print(f"computation:      {pred.computation_s:.6f} s")
     print(f"total predicted:  {pred.total_s:.6f} s")
-    negative = [name for name, v in (("sequential leaf", pred.sequential_s),
-                                     ("communication", pred.communication_s),
-                                     ("computation", pred.computation_s)) if v < 0]
+    negative = [
+        name
+        for name, v in (
+            ("sequential leaf", pred.sequential_s),
+            ("communication", pred.communication_s),
+            ("computation", pred.computation_s),
+        )
+        if v < 0
+    ]
     if negative or pred.total_s < 0:
-        print(f"note: negative time in {', '.join(negative) or 'the total'}: the fitted "
-              "component costs extrapolate below zero at this size (a linear fit of few "
-              "traces); measure traces nearer this size")
+        print(
+            f"note: negative time in {', '.join(negative) or 'the total'}: the fitted "
+            "component costs extrapolate below zero at this size (a linear fit of few "
+            "traces); measure traces nearer this size"
+        )
     if paper is not None:
         print(f"paper predicted:  {paper:.6f} s (its coefficient table is damaged; ours refit)")
     if measured:

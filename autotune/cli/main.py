@@ -39,8 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'autotune COMMAND --help' for the options of one command.",
     )
     parser.add_argument("--version", action="version", version=f"autotune {__version__}")
-    parser.add_argument("--cmake-dir", action="store_true",
-                        help="print the directory holding autotune.cmake and autotune.mk, and exit")
+    parser.add_argument(
+        "--cmake-dir",
+        action="store_true",
+        help="print the directory holding autotune.cmake and autotune.mk, and exit",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -56,9 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     if command in COMMANDS:
         module = importlib.import_module(COMMANDS[command][0])
-        sub_action = next(
-            a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
-        )
+        sub_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         module.add_arguments(sub_action.choices[command])
     args = parser.parse_args(argv)
     if args.cmake_dir:

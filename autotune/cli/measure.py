@@ -26,29 +26,52 @@ from autotune.measure.sweep import Sweep
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE.c", help="C source file")
-    parser.add_argument("--loop", action="append", default=[], metavar="ID",
-                        help="loop to measure: its id (FILE:LINE), or the line of its for "
-                             "(repeatable; default: every tunable loop)")
+    parser.add_argument(
+        "--loop",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="loop to measure: its id (FILE:LINE), or the line of its for "
+        "(repeatable; default: every tunable loop)",
+    )
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--exhaustive", action="store_true",
-                       help="every schedule, every power-of-two chunk, every thread count")
-    which.add_argument("--variants", action="append", default=[], metavar="LIST",
-                       help='variants as keys, e.g. "static,-,t2 dynamic,16,t2 guided,8" '
-                            "(SCHEDULE[,CHUNK[,tTHREADS]], '-' = as written)")
-    parser.add_argument("--schedules", metavar="LIST",
-                        help="space from lists, e.g. static,dynamic (an omitted list takes "
-                             "the default; no list at all: the default space)")
+    which.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="every schedule, every power-of-two chunk, every thread count",
+    )
+    which.add_argument(
+        "--variants",
+        action="append",
+        default=[],
+        metavar="LIST",
+        help='variants as keys, e.g. "static,-,t2 dynamic,16,t2 guided,8" '
+        "(SCHEDULE[,CHUNK[,tTHREADS]], '-' = as written)",
+    )
+    parser.add_argument(
+        "--schedules",
+        metavar="LIST",
+        help="space from lists, e.g. static,dynamic (an omitted list takes "
+        "the default; no list at all: the default space)",
+    )
     parser.add_argument("--chunks", metavar="LIST", help="e.g. none,1,16,256")
     parser.add_argument("--threads", metavar="LIST", help="e.g. 1,2,4")
     add_source_arguments(parser)
     add_build_arguments(parser)
     s = parser.add_argument_group("store and output")
-    s.add_argument("--db", metavar="PATH", help="measurement database (default: $AUTOTUNE_DB or "
-                   "<cache dir>/autotune.db; cache dir: $AUTOTUNE_CACHE_DIR, "
-                   "$XDG_CACHE_HOME/autotune or ~/.cache/autotune)")
-    s.add_argument("--fresh", action="store_true",
-                   help="forget stored runs of these variants and measure them again "
-                        "(default: resume, measuring only runs not stored yet)")
+    s.add_argument(
+        "--db",
+        metavar="PATH",
+        help="measurement database (default: $AUTOTUNE_DB or "
+        "<cache dir>/autotune.db; cache dir: $AUTOTUNE_CACHE_DIR, "
+        "$XDG_CACHE_HOME/autotune or ~/.cache/autotune)",
+    )
+    s.add_argument(
+        "--fresh",
+        action="store_true",
+        help="forget stored runs of these variants and measure them again "
+        "(default: resume, measuring only runs not stored yet)",
+    )
     s.add_argument("--json", action="store_true", help="one JSON object on stdout")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -58,9 +81,11 @@ def _select_loops(unit, wanted: list[str]) -> list:  # noqa: ANN001
         return list(unit.loops)
     chosen = []
     for w in wanted:
-        hits = [r for r in unit.loops
-                if w in (r.id, str(r.line), f"{Path(r.file).name}:{r.line}")
-                or r.id.endswith("/" + w)]
+        hits = [
+            r
+            for r in unit.loops
+            if w in (r.id, str(r.line), f"{Path(r.file).name}:{r.line}") or r.id.endswith("/" + w)
+        ]
         if not hits:
             known = ", ".join(r.id for r in unit.loops) or "none"
             raise UserError(f"no OpenMP loop {w!r} in {unit.path} (loops: {known})")
@@ -101,9 +126,14 @@ def run(args: argparse.Namespace) -> int:
     from autotune.measure.profile import analyze_with_profile
 
     with Store(args.db) as store:  # loops sized at run time: one profile run (stored)
-        unit, note = analyze_with_profile(str(path), opts,
-                                          profile_request(args, str(path), opts, always=True),
-                                          store, threads=machine.cores, cc=args.cc)
+        unit, note = analyze_with_profile(
+            str(path),
+            opts,
+            profile_request(args, str(path), opts, always=True),
+            store,
+            threads=machine.cores,
+            cc=args.cc,
+        )
     if note and not args.json:
         print(note)
     loops = _select_loops(unit, args.loop)
@@ -123,16 +153,23 @@ def run(args: argparse.Namespace) -> int:
         reasons = "; ".join(f"{r.loop_id}: {r.skipped}" for r in results)
         raise UserError(f"no loop could be measured ({reasons})", str(path))
     if args.json:
-        dump_json({
-            "file": str(path), "db": db, "machine": machine.to_dict(),
-            "flags": build.to_dict(), "compile_mode": args.compile_mode,
-            "repetitions": args.repetitions, "check": args.check,
-            "rtol": args.rtol, "atol": args.atol,
-            "spread": "(max - min) / median of the loop times",
-            "compiles": sum(r.compiles for r in results),
-            "binaries": sum(r.binaries for r in results),
-            "loops": [r.to_dict() for r in results],
-        })
+        dump_json(
+            {
+                "file": str(path),
+                "db": db,
+                "machine": machine.to_dict(),
+                "flags": build.to_dict(),
+                "compile_mode": args.compile_mode,
+                "repetitions": args.repetitions,
+                "check": args.check,
+                "rtol": args.rtol,
+                "atol": args.atol,
+                "spread": "(max - min) / median of the loop times",
+                "compiles": sum(r.compiles for r in results),
+                "binaries": sum(r.binaries for r in results),
+                "loops": [r.to_dict() for r in results],
+            }
+        )
         return 0
     for res in results:
         _print_loop(res, args.repetitions)
@@ -148,8 +185,12 @@ def _measure_one(sweep: Sweep, record, variants, explicit: bool) -> LoopResult: 
     except EmitError as exc:
         if explicit:
             raise
-        return LoopResult(record.id, None, mode=sweep.options.compile_mode,
-                          skipped=f"cannot write its variants: {exc}")
+        return LoopResult(
+            record.id,
+            None,
+            mode=sweep.options.compile_mode,
+            skipped=f"cannot write its variants: {exc}",
+        )
 
 
 def _short(msg: str, width: int = 70) -> str:
@@ -163,30 +204,61 @@ def _print_loop(res: LoopResult, reps: int, out=None) -> None:  # noqa: ANN001
         print(f"{res.loop_id}: not measured: {res.skipped}\n", file=out)
         return
     base = res.baseline
-    print(f"{res.loop_id}: {len(res.variants)} variant(s) x {reps} repetition(s), "
-          f"{res.mode} compile mode: {res.binaries} binary(ies) needed, {res.compiles} "
-          f"compiled now; {res.runs_measured} run(s) measured, {res.runs_resumed} "
-          f"taken from the store", file=out)
-    ok = sorted((v for v in res.variants if v.ok and v.measured_s is not None),
-                key=lambda v: v.measured_s)
+    print(
+        f"{res.loop_id}: {len(res.variants)} variant(s) x {reps} repetition(s), "
+        f"{res.mode} compile mode: {res.binaries} binary(ies) needed, {res.compiles} "
+        f"compiled now; {res.runs_measured} run(s) measured, {res.runs_resumed} "
+        f"taken from the store",
+        file=out,
+    )
+    ok = sorted(
+        (v for v in res.variants if v.ok and v.measured_s is not None), key=lambda v: v.measured_s
+    )
     bad = [v for v in res.variants if v not in ok]
     best = res.best()
-    rows = [["baseline (original)", base.measured_s, _pct(base.spread), 1.0 if base.ok else None,
-             len(base.times_s), base.status, _short(base.message)]]
+    rows = [
+        [
+            "baseline (original)",
+            base.measured_s,
+            _pct(base.spread),
+            1.0 if base.ok else None,
+            len(base.times_s),
+            base.status,
+            _short(base.message),
+        ]
+    ]
     for v in [*ok, *bad]:
         mark = " *" if best is not None and v is best else ""
-        rows.append([v.key + mark, v.measured_s, _pct(v.spread),
-                     None if v.speedup is None else round(v.speedup, 3),
-                     len(v.times_s), v.status, _short(v.message)])
-    table(["variant", "median loop s", "spread", "speedup", "runs", "status", "message"],
-          rows, out=out)
+        rows.append(
+            [
+                v.key + mark,
+                v.measured_s,
+                _pct(v.spread),
+                None if v.speedup is None else round(v.speedup, 3),
+                len(v.times_s),
+                v.status,
+                _short(v.message),
+            ]
+        )
+    table(
+        ["variant", "median loop s", "spread", "speedup", "runs", "status", "message"],
+        rows,
+        out=out,
+    )
     if best is not None:
-        print(f"best verified: {best.key} ({best.speedup:.3g}x the original)"
-              if best.speedup else f"best verified: {best.key}", file=out)
+        print(
+            f"best verified: {best.key} ({best.speedup:.3g}x the original)"
+            if best.speedup
+            else f"best verified: {best.key}",
+            file=out,
+        )
     for w in res.warnings:
         print(f"warning: {w}", file=out)
-    print(f"(spread = (max - min) / median of the loop times; above "
-          f"{stats.SPREAD_WARN:.0%} is noisy)\n", file=out)
+    print(
+        f"(spread = (max - min) / median of the loop times; above "
+        f"{stats.SPREAD_WARN:.0%} is noisy)\n",
+        file=out,
+    )
 
 
 def _pct(x: float | None) -> str | None:

@@ -18,18 +18,31 @@ from autotune.tuning.ranking import LoopRanking, rank_loop
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by rank and tune: the model and the variant space."""
     g = parser.add_argument_group("model and variant space")
-    g.add_argument("--model", default="auto", choices=["auto", "faithful", "extended"],
-                   help="power-law model: seed 004's four variables (faithful), or with "
-                        "schedule, dispatch and imbalance terms (extended); auto = the one "
-                        "calibration found to rank held-out kernels better")
-    g.add_argument("--target", default="wall", choices=["wall", "cpu"],
-                   help="what the model predicts: loop wall time (default) or total CPU time "
-                        "of all threads (seed 004's target)")
+    g.add_argument(
+        "--model",
+        default="auto",
+        choices=["auto", "faithful", "extended"],
+        help="power-law model: seed 004's four variables (faithful), or with "
+        "schedule, dispatch and imbalance terms (extended); auto = the one "
+        "calibration found to rank held-out kernels better",
+    )
+    g.add_argument(
+        "--target",
+        default="wall",
+        choices=["wall", "cpu"],
+        help="what the model predicts: loop wall time (default) or total CPU time "
+        "of all threads (seed 004's target)",
+    )
     g.add_argument("--schedules", metavar="LIST", help="e.g. static,dynamic,guided,auto")
     g.add_argument("--chunks", metavar="LIST", help="e.g. none,1,8,64 ('none' = no chunk)")
     g.add_argument("--threads", metavar="LIST", help="thread counts, e.g. 1,2,4")
-    g.add_argument("--loop", action="append", default=[], metavar="ID",
-                   help="only this loop (id as printed by analyze, or just its line); repeatable")
+    g.add_argument(
+        "--loop",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only this loop (id as printed by analyze, or just its line); repeatable",
+    )
     g.add_argument("--db", metavar="PATH", help="results database (default: user cache dir)")
     g.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
 
@@ -41,8 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from autotune.cli.buildargs import add_program_arguments
 
     add_program_arguments(parser)
-    parser.add_argument("--top", type=int, default=10, metavar="K",
-                        help="show the K best predicted variants per loop (default 10)")
+    parser.add_argument(
+        "--top",
+        type=int,
+        default=10,
+        metavar="K",
+        help="show the K best predicted variants per loop (default 10)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 
@@ -56,11 +74,16 @@ def selected(records, wanted: list[str]):  # noqa: ANN001
     """Loops chosen with --loop (full id, or a bare line number)."""
     if not wanted:
         return list(records)
-    out = [r for r in records if r.id in wanted or str(r.line) in wanted
-           or any(r.id.endswith(w) for w in wanted)]
+    out = [
+        r
+        for r in records
+        if r.id in wanted or str(r.line) in wanted or any(r.id.endswith(w) for w in wanted)
+    ]
     if not out:
-        raise UserError(f"no loop matches --loop {', '.join(wanted)}; "
-                        f"loops: {', '.join(r.id for r in records) or 'none'}")
+        raise UserError(
+            f"no loop matches --loop {', '.join(wanted)}; "
+            f"loops: {', '.join(r.id for r in records) or 'none'}"
+        )
     return out
 
 
@@ -70,8 +93,12 @@ def open_store(path: str | None):  # noqa: ANN201
     return Store(path)
 
 
-def rank_file(path: str, args: argparse.Namespace, store=None,  # noqa: ANN001
-              always_profile: bool = False) -> tuple[list[LoopRanking], ChosenModel, str]:
+def rank_file(
+    path: str,
+    args: argparse.Namespace,
+    store=None,  # noqa: ANN001
+    always_profile: bool = False,
+) -> tuple[list[LoopRanking], ChosenModel, str]:
     """Rankings of every selected loop, the model used, and a note on the profile run."""
     from autotune.cli.buildargs import profile_request
     from autotune.measure.profile import analyze_with_profile
@@ -79,15 +106,17 @@ def rank_file(path: str, args: argparse.Namespace, store=None,  # noqa: ANN001
     options = source_options(args)
     machine = detect_machine(args.cc)
     req = profile_request(args, path, options, always=always_profile)
-    unit, note = analyze_with_profile(path, options, req, store, threads=machine.cores,
-                                      cc=args.cc)
+    unit, note = analyze_with_profile(path, options, req, store, threads=machine.cores, cc=args.cc)
     if not unit.loops:
         raise UserError("no OpenMP worksharing loop in the file: nothing to rank or tune", path)
     chosen = choose_model(machine, store, args.model, args.target)
     runtime = openmp_runtime(args.cc)
-    rankings = [rank_loop(r, variant_space(r, args, machine.cores) if r.tunable else [],
-                          chosen, machine, runtime)
-                for r in selected(unit.loops, args.loop)]
+    rankings = [
+        rank_loop(
+            r, variant_space(r, args, machine.cores) if r.tunable else [], chosen, machine, runtime
+        )
+        for r in selected(unit.loops, args.loop)
+    ]
     return rankings, chosen, note
 
 
@@ -95,20 +124,32 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise UserError("--top must be at least 1")
     wants_profile = args.args is not None or args.profile
-    store = open_store(args.db) if (args.db or os.environ.get("AUTOTUNE_DB")
-                                    or wants_profile) else None
+    store = (
+        open_store(args.db) if (args.db or os.environ.get("AUTOTUNE_DB") or wants_profile) else None
+    )
     results = [(f, *rank_file(f, args, store)) for f in args.files]
     if args.json:
-        dump_json({"files": [{
-            "file": f,
-            "model": chosen.name, "target": chosen.target, "coefficients": chosen.source,
-            "profile": note or None,
-            "loops": [ranking_json(r, args.top) for r in rankings],
-        } for f, rankings, chosen, note in results]})
+        dump_json(
+            {
+                "files": [
+                    {
+                        "file": f,
+                        "model": chosen.name,
+                        "target": chosen.target,
+                        "coefficients": chosen.source,
+                        "profile": note or None,
+                        "loops": [ranking_json(r, args.top) for r in rankings],
+                    }
+                    for f, rankings, chosen, note in results
+                ]
+            }
+        )
         return 0
     for f, rankings, chosen, note in results:
-        print(f"{f}: model {chosen.name} ({chosen.why}), target {chosen.target} time, "
-              f"coefficients: {chosen.source}")
+        print(
+            f"{f}: model {chosen.name} ({chosen.why}), target {chosen.target} time, "
+            f"coefficients: {chosen.source}"
+        )
         if note:
             print(note + " (no variant was compiled)")
         for r in rankings:
@@ -136,15 +177,29 @@ def print_ranking(r: LoopRanking, top: int, out=None) -> None:  # noqa: ANN001
     if r.error:
         print(f"\n{r.id}: not ranked: {r.error}", file=out)
         return
-    print(f"\n{r.id} ({r.record.function}): {len(r.variants)} variants, "
-          f"as written predicted {r.baseline_predicted_s:.3e} s", file=out)
+    print(
+        f"\n{r.id} ({r.record.function}): {len(r.variants)} variants, "
+        f"as written predicted {r.baseline_predicted_s:.3e} s",
+        file=out,
+    )
     print_gate_notes(r, out)
     rows = []
     for i, v in enumerate(r.variants[:top], 1):
-        gain = (r.baseline_predicted_s / v.predicted_s
-                if v.predicted_s and r.baseline_predicted_s else None)
-        rows.append([i, v.variant.schedule, v.variant.chunk or "-", v.variant.threads,
-                     v.predicted_s, f"{gain:.2f}x" if gain else "-"])
+        gain = (
+            r.baseline_predicted_s / v.predicted_s
+            if v.predicted_s and r.baseline_predicted_s
+            else None
+        )
+        rows.append(
+            [
+                i,
+                v.variant.schedule,
+                v.variant.chunk or "-",
+                v.variant.threads,
+                v.predicted_s,
+                f"{gain:.2f}x" if gain else "-",
+            ]
+        )
     table(["rank", "schedule", "chunk", "threads", "predicted s", "vs written"], rows, out=out)
 
 
@@ -157,5 +212,8 @@ def print_gate_notes(r: LoopRanking, out) -> None:  # noqa: ANN001
     if r.equivalent:
         shown = ", ".join(f"{e.variant.key} = {e.same_as.key}" for e in r.equivalent[:4])
         more = f", and {len(r.equivalent) - 4} more" if len(r.equivalent) > 4 else ""
-        print(f"  {len(r.equivalent)} more variant(s) equivalent to one of these under "
-              f"libgomp, not measured: {shown}{more}", file=out)
+        print(
+            f"  {len(r.equivalent)} more variant(s) equivalent to one of these under "
+            f"libgomp, not measured: {shown}{more}",
+            file=out,
+        )

@@ -88,8 +88,9 @@ class Progress:
 
     LINE_EVERY_S = 15.0
 
-    def __init__(self, total: int, label: str = "", quiet: bool = False,
-                 stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total: int, label: str = "", quiet: bool = False, stream: TextIO | None = None
+    ) -> None:
         self.total = max(total, 1)
         self.label = label
         self.done = 0
@@ -109,9 +110,11 @@ class Progress:
         elapsed = now - self.start
         frac = min(self.done / self.total, 1.0)
         eta = elapsed / frac - elapsed if frac > 0 else 0.0
-        self.stream.write(f"{self.label}: {self.done}/{self.total} ({frac:.0%}) "
-                          f"{elapsed:.0f} s, about {eta:.0f} s left {note[:40]}\n".rstrip()
-                          + "\n")
+        self.stream.write(
+            f"{self.label}: {self.done}/{self.total} ({frac:.0%}) "
+            f"{elapsed:.0f} s, about {eta:.0f} s left {note[:40]}\n".rstrip()
+            + "\n"
+        )
         self.stream.flush()
 
     def advance(self, n: int = 1, note: str = "") -> None:

@@ -17,16 +17,26 @@ from autotune.errors import UserError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="PATH",
-                        help="results database whose decision log to read (default: as the "
-                             "wrapper finds it: $AUTOTUNE_DB, project config, user cache dir)")
-    parser.add_argument("--log", metavar="FILE",
-                        help="read this decision log instead (<db stem>.builds.jsonl)")
-    parser.add_argument("--all", action="store_true",
-                        help="every recorded compile, not only the last build")
-    parser.add_argument("--gap", type=float, default=report.DEFAULT_GAP_S, metavar="SECONDS",
-                        help="compiles further apart than this belong to different builds "
-                             f"(default {report.DEFAULT_GAP_S:.0f})")
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help="results database whose decision log to read (default: as the "
+        "wrapper finds it: $AUTOTUNE_DB, project config, user cache dir)",
+    )
+    parser.add_argument(
+        "--log", metavar="FILE", help="read this decision log instead (<db stem>.builds.jsonl)"
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="every recorded compile, not only the last build"
+    )
+    parser.add_argument(
+        "--gap",
+        type=float,
+        default=report.DEFAULT_GAP_S,
+        metavar="SECONDS",
+        help="compiles further apart than this belong to different builds "
+        f"(default {report.DEFAULT_GAP_S:.0f})",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 
@@ -55,8 +65,11 @@ def run(args: argparse.Namespace) -> int:
     path = _log_path(args)
     records = report.read_log(path)
     if not records:
-        raise UserError("no compile decisions recorded yet: build with CC=\"autotune-cc gcc\" "
-                        "(or autotune_enable() in CMake) first", location=path)
+        raise UserError(
+            'no compile decisions recorded yet: build with CC="autotune-cc gcc" '
+            "(or autotune_enable() in CMake) first",
+            location=path,
+        )
     chosen = records if args.all else report.last_build(records, args.gap)
     sources = report.latest_per_source(chosen)
     loops_tuned = sum(1 for s in sources for ld in s.get("loops", []) if ld["used"] == "tuned")
@@ -78,9 +91,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     when = _dt.datetime.fromtimestamp(summary["start"]).strftime("%Y-%m-%d %H:%M:%S")
     scope = "all recorded compiles" if args.all else "last build"
-    print(f"{scope}: {summary['compiles']} compile(s) of {summary['sources']} C source(s) "
-          f"from {when}; {summary['sources_tuned']} source(s) and {loops_tuned} loop(s) "
-          f"compiled tuned, {loops_orig} loop(s) original")
+    print(
+        f"{scope}: {summary['compiles']} compile(s) of {summary['sources']} C source(s) "
+        f"from {when}; {summary['sources_tuned']} source(s) and {loops_tuned} loop(s) "
+        f"compiled tuned, {loops_orig} loop(s) original"
+    )
     rows = []
     for s in sources:
         name = _short(s)
@@ -90,8 +105,15 @@ def run(args: argparse.Namespace) -> int:
             continue
         for ld in loops:
             variant = ld.get("variant") if ld["used"] == "tuned" else "-"
-            rows.append([name, f"{ld['line']} {ld.get('function') or ''}".strip(), ld["used"],
-                         variant, ld.get("reason", "")])
+            rows.append(
+                [
+                    name,
+                    f"{ld['line']} {ld.get('function') or ''}".strip(),
+                    ld["used"],
+                    variant,
+                    ld.get("reason", ""),
+                ]
+            )
     table(["source", "loop", "compiled", "variant", "why"], rows, out=_stdout())
     print(f"log: {path}")
     return 0

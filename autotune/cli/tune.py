@@ -36,31 +36,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
     add_model_arguments(parser)
     g = parser.add_argument_group("tuning")
-    g.add_argument("--top", type=int, default=5, metavar="K",
-                   help="measure at most K variants besides the original (default 5)")
-    g.add_argument("--search", choices=["sequential", "top"], default="sequential",
-                   help="how the K are chosen: one at a time, each guided by the model and "
-                        "by what was measured so far, stopping early when nothing left can "
-                        "plausibly win (sequential, default); or the model's K best "
-                        "predicted, measured together (top)")
-    g.add_argument("--exhaustive", action="store_true",
-                   help="measure the whole space as well (experiments; reports model quality)")
+    g.add_argument(
+        "--top",
+        type=int,
+        default=5,
+        metavar="K",
+        help="measure at most K variants besides the original (default 5)",
+    )
+    g.add_argument(
+        "--search",
+        choices=["sequential", "top"],
+        default="sequential",
+        help="how the K are chosen: one at a time, each guided by the model and "
+        "by what was measured so far, stopping early when nothing left can "
+        "plausibly win (sequential, default); or the model's K best "
+        "predicted, measured together (top)",
+    )
+    g.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="measure the whole space as well (experiments; reports model quality)",
+    )
     out = g.add_mutually_exclusive_group()
     out.add_argument("--apply", metavar="OUT.c", help="write the tuned source to OUT.c")
-    out.add_argument("--in-place", action="store_true",
-                     help="rewrite FILE.c atomically, keeping FILE.c.orig as a backup")
-    g.add_argument("--threads-as", choices=["count", "share"], default="count",
-                   help="how --apply/--in-place write a tuned thread count: the count itself "
-                        "(default), or the same share of the cores the program finds when it "
-                        "runs (all the cores tuned on become num_threads(omp_get_num_procs())), "
-                        "so the tuned program stays sensible on a machine with more cores; "
-                        "on this machine both are the same program")
-    g.add_argument("--confirm-runs", type=int, default=5, metavar="N",
-                   help="whole-program runs of the original and of the tuned program, "
-                        "interleaved, before anything is applied or stored (default 5)")
+    out.add_argument(
+        "--in-place",
+        action="store_true",
+        help="rewrite FILE.c atomically, keeping FILE.c.orig as a backup",
+    )
+    g.add_argument(
+        "--threads-as",
+        choices=["count", "share"],
+        default="count",
+        help="how --apply/--in-place write a tuned thread count: the count itself "
+        "(default), or the same share of the cores the program finds when it "
+        "runs (all the cores tuned on become num_threads(omp_get_num_procs())), "
+        "so the tuned program stays sensible on a machine with more cores; "
+        "on this machine both are the same program",
+    )
+    g.add_argument(
+        "--confirm-runs",
+        type=int,
+        default=5,
+        metavar="N",
+        help="whole-program runs of the original and of the tuned program, "
+        "interleaved, before anything is applied or stored (default 5)",
+    )
     add_build_arguments(parser, with_cc=False)  # --cc comes with the model options
-    parser.add_argument("--fresh", action="store_true",
-                        help="forget stored runs of the measured variants and measure again")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="forget stored runs of the measured variants and measure again",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
 
@@ -89,24 +116,43 @@ def run(args: argparse.Namespace) -> int:
             args.profile_notes[path] = profile_note
             sweep = Sweep(path, build, sweep_opts, store)
             sweep.target = chosen.target
-            planned = sum(sweep.planned_runs(
-                [v.variant for v in (r.variants if args.exhaustive else r.variants[:args.top])])
-                for r in rankings if not r.error)
-            planned += 2 * args.confirm_runs * (1 + len(default_thread_counts(
-                sweep.machine.cores)) * len(tunable_regions([r.record for r in rankings])))
+            planned = sum(
+                sweep.planned_runs(
+                    [v.variant for v in (r.variants if args.exhaustive else r.variants[: args.top])]
+                )
+                for r in rankings
+                if not r.error
+            )
+            planned += (
+                2
+                * args.confirm_runs
+                * (
+                    1
+                    + len(default_thread_counts(sweep.machine.cores))
+                    * len(tunable_regions([r.record for r in rankings]))
+                )
+            )
             with Progress(planned, "tune", quiet=args.quiet or args.json) as bar:
                 sweep.on_run = lambda note: bar.advance(1, note)
-                results = [tune_loop(sweep, r, args.top, args.exhaustive, args.search)
-                           for r in rankings]
+                results = [
+                    tune_loop(sweep, r, args.top, args.exhaustive, args.search) for r in rankings
+                ]
                 source = sweep.source
-                check = ProgramCheck(path, source, build, sweep_opts, args.confirm_runs,
-                                     on_run=lambda note: bar.advance(1, note))
+                check = ProgramCheck(
+                    path,
+                    source,
+                    build,
+                    sweep_opts,
+                    args.confirm_runs,
+                    on_run=lambda note: bar.advance(1, note),
+                )
                 confirmation, regions = confirm_results(check, results, sweep.machine.cores)
                 final = final_pairs(confirmation, regions) if confirmation else []
                 placement = None
                 if confirmation is not None and final:
-                    placement = tune_placement(check, confirmation, final,
-                                               best_runs(confirmation, regions), numa_nodes())
+                    placement = tune_placement(
+                        check, confirmation, final, best_runs(confirmation, regions), numa_nodes()
+                    )
                     if placement.bind:
                         final = with_bind(final, placement.bind)
             shipped = {record.id: variant for record, variant in final}
@@ -115,11 +161,16 @@ def run(args: argparse.Namespace) -> int:
                     continue  # not measured: nothing decided
                 # keeping the original is a decision too: the build hook then knows
                 # the loop was tuned and need not tune it again
-                save_winner(store, source_text=source, defines=options.defines,
-                            machine_fp=sweep.machine_fp, record=res.ranking.record,
-                            variant=shipped.get(res.id, BASELINE),
-                            baseline_s=res.baseline.measured_s,
-                            best_s=res.best.measured_s if res.best else res.baseline.measured_s)
+                save_winner(
+                    store,
+                    source_text=source,
+                    defines=options.defines,
+                    machine_fp=sweep.machine_fp,
+                    record=res.ranking.record,
+                    variant=shipped.get(res.id, BASELINE),
+                    baseline_s=res.baseline.measured_s,
+                    best_s=res.best.measured_s if res.best else res.baseline.measured_s,
+                )
             written = _apply(path, source, final, args)
             report.append((path, chosen, results, written, confirmation, regions, placement))
     if args.json:
@@ -131,8 +182,7 @@ def run(args: argparse.Namespace) -> int:
     for p, c, rs, w, conf, regions, placement in report:
         if args.profile_notes.get(p):
             print(args.profile_notes[p])
-        print_report(p, c, rs, w, args.top, confirmation=conf, regions=regions,
-                     placement=placement)
+        print_report(p, c, rs, w, args.top, confirmation=conf, regions=regions, placement=placement)
     if args.in_place and report and report[0][3] is None:
         print(f"\nnothing to change: {report[0][0]} left as it is (no backup written)")
     if args.backup_written:
@@ -200,57 +250,110 @@ def loop_json(r: LoopTuneResult) -> dict:
     }
 
 
-def file_json(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
-              confirmation: Confirmation | None = None,
-              regions: list[RegionResult] | None = None, placement=None) -> dict:  # noqa: ANN001
-    return {"file": path, "model": chosen.name, "target": chosen.target,
-            "coefficients": chosen.source, "written": written,
-            "program": confirmation.to_dict() if confirmation else None,
-            "regions": [r.to_dict() for r in regions or []],
-            "placement": placement.to_dict() if placement else None,
-            "loops": [loop_json(r) for r in results]}
+def file_json(
+    path: str,
+    chosen,
+    results: list[LoopTuneResult],
+    written: str | None,  # noqa: ANN001
+    confirmation: Confirmation | None = None,
+    regions: list[RegionResult] | None = None,
+    placement=None,
+) -> dict:  # noqa: ANN001
+    return {
+        "file": path,
+        "model": chosen.name,
+        "target": chosen.target,
+        "coefficients": chosen.source,
+        "written": written,
+        "program": confirmation.to_dict() if confirmation else None,
+        "regions": [r.to_dict() for r in regions or []],
+        "placement": placement.to_dict() if placement else None,
+        "loops": [loop_json(r) for r in results],
+    }
 
 
-def print_report(path: str, chosen, results: list[LoopTuneResult], written: str | None,  # noqa: ANN001
-                 top: int, out=None, confirmation: Confirmation | None = None,  # noqa: ANN001
-                 regions: list[RegionResult] | None = None, placement=None) -> None:  # noqa: ANN001
+def print_report(
+    path: str,
+    chosen,
+    results: list[LoopTuneResult],
+    written: str | None,  # noqa: ANN001
+    top: int,
+    out=None,
+    confirmation: Confirmation | None = None,  # noqa: ANN001
+    regions: list[RegionResult] | None = None,
+    placement=None,
+) -> None:  # noqa: ANN001
     out = out or sys.stdout
-    print(f"{path}: model {chosen.name}, target {chosen.target} time; coefficients: "
-          f"{chosen.source}", file=out)
+    print(
+        f"{path}: model {chosen.name}, target {chosen.target} time; coefficients: {chosen.source}",
+        file=out,
+    )
     for r in results:
         print(f"\n{r.id} ({r.ranking.record.function}): {r.decision}", file=out)
         if r.ranking.error or r.baseline is None:
             continue
         print_gate_notes(r.ranking, out)
-        table(["model rank", "step", "schedule", "chunk", "threads", "predicted s",
-               "loop s (measured)", "speedup", "status"], _rows(r, top), out=out)
+        table(
+            [
+                "model rank",
+                "step",
+                "schedule",
+                "chunk",
+                "threads",
+                "predicted s",
+                "loop s (measured)",
+                "speedup",
+                "status",
+            ],
+            _rows(r, top),
+            out=out,
+        )
         if r.search is not None:
-            print(f"sequential search: {len(r.search.steps)} step(s), stopped: "
-                  f"{r.search.stopped}", file=out)
+            print(
+                f"sequential search: {len(r.search.steps)} step(s), stopped: {r.search.stopped}",
+                file=out,
+            )
         pruned = sum(1 for v in r.ranking.variants if v.status == "pruned")
-        print(f"measured {r.measured_programs} of {len(r.ranking.variants) + 1} programs "
-              f"({pruned} pruned by the model), {r.compiles} compile(s)", file=out)
+        print(
+            f"measured {r.measured_programs} of {len(r.ranking.variants) + 1} programs "
+            f"({pruned} pruned by the model), {r.compiles} compile(s)",
+            file=out,
+        )
         q = r.quality
         if q is not None:
             tau = "-" if q.kendall_tau is None else f"{q.kendall_tau:.2f}"
             mare = "-" if q.mean_abs_rel_error is None else f"{q.mean_abs_rel_error:.1%}"
-            regret = ", ".join(f"regret@{k} {v:.1%}" for k, v in sorted(q.regret.items())
-                               if v is not None)
-            anchored = ("" if q.mean_abs_rel_error_anchored is None else
-                        f" ({q.mean_abs_rel_error_anchored:.1%} once anchored on the original)")
-            print(f"model quality on the measured variants: Kendall tau {tau}, mean abs "
-                  f"relative error {mare}{anchored}{', ' + regret if regret else ''}"
-                  f"{', true best pruned' if q.best_pruned else ''}", file=out)
+            regret = ", ".join(
+                f"regret@{k} {v:.1%}" for k, v in sorted(q.regret.items()) if v is not None
+            )
+            anchored = (
+                ""
+                if q.mean_abs_rel_error_anchored is None
+                else f" ({q.mean_abs_rel_error_anchored:.1%} once anchored on the original)"
+            )
+            print(
+                f"model quality on the measured variants: Kendall tau {tau}, mean abs "
+                f"relative error {mare}{anchored}{', ' + regret if regret else ''}"
+                f"{', true best pruned' if q.best_pruned else ''}",
+                file=out,
+            )
         for w in r.warnings or []:
             print(f"warning: {w}", file=out)
     if confirmation is not None:
         print_confirmation(confirmation, out)
     for region in regions or []:
-        tried = ", ".join(f"{t.threads}: {t.runs.median_s:.4g} s" if t.runs.median_s
-                          else f"{t.threads}: {t.runs.status}" for t in region.tries)
-        print(f"parallel region {region.id} (loops {', '.join(str(r.line) for r in region.records)}"
-              f"): {region.decision}" + (f" [whole program by thread count: {tried}]"
-                                          if tried else ""), file=out)
+        tried = ", ".join(
+            f"{t.threads}: {t.runs.median_s:.4g} s"
+            if t.runs.median_s
+            else f"{t.threads}: {t.runs.status}"
+            for t in region.tries
+        )
+        print(
+            f"parallel region {region.id} (loops {', '.join(str(r.line) for r in region.records)}"
+            f"): {region.decision}"
+            + (f" [whole program by thread count: {tried}]" if tried else ""),
+            file=out,
+        )
     if placement is not None:
         print(f"thread placement: {placement.decision}", file=out)
     if written:
@@ -262,28 +365,57 @@ def _rows(r: LoopTuneResult, top: int) -> list[list]:
     fastest verified, leads them), then failures, then the model's next unmeasured picks."""
     steps = {s.variant.key: i for i, s in enumerate(r.search.steps, 1)} if r.search else {}
     base = r.baseline.measured_s
-    rows = [["original", "-", "-", "-", "-", r.ranking.baseline_predicted_s, base, "1.00x",
-             r.baseline.status]]
+    rows = [
+        [
+            "original",
+            "-",
+            "-",
+            "-",
+            "-",
+            r.ranking.baseline_predicted_s,
+            base,
+            "1.00x",
+            r.baseline.status,
+        ]
+    ]
     ranked = list(enumerate(r.ranking.variants, 1))
-    ok = sorted([(i, v) for i, v in ranked if v.status == "ok" and v.measured_s],
-                key=lambda iv: iv[1].measured_s)
+    ok = sorted(
+        [(i, v) for i, v in ranked if v.status == "ok" and v.measured_s],
+        key=lambda iv: iv[1].measured_s,
+    )
     failed = [(i, v) for i, v in ranked if v.status not in ("ok", "pruned")]
     pruned = [(i, v) for i, v in ranked if v.status == "pruned" and i <= top]
     for i, v in ok + failed + pruned:
         speed = f"{base / v.measured_s:.2f}x" if v.measured_s and base else "-"
         status = "ok, chosen" if r.best is not None and v is r.best else v.status
-        rows.append([i, steps.get(v.variant.key, "-"), v.variant.schedule, v.variant.chunk or "-",
-                     v.variant.threads, v.predicted_s, v.measured_s, speed, status])
+        rows.append(
+            [
+                i,
+                steps.get(v.variant.key, "-"),
+                v.variant.schedule,
+                v.variant.chunk or "-",
+                v.variant.threads,
+                v.predicted_s,
+                v.measured_s,
+                speed,
+                status,
+            ]
+        )
     return rows
 
 
 def print_confirmation(c: Confirmation, out) -> None:  # noqa: ANN001
     """The whole-program check: original against tuned, and what was backed off."""
     o = c.original
-    print(f"\nwhole program (plain builds, {len(o.times_s)} run(s) of the original): "
-          f"{c.decision}", file=out)
+    print(
+        f"\nwhole program (plain builds, {len(o.times_s)} run(s) of the original): {c.decision}",
+        file=out,
+    )
     if c.decided is not None:
-        print(f"  original {c.decided[0]:.4g} s, tuned {c.decided[1]:.4g} s (median wall "
-              "time of the whole program when it was accepted)", file=out)
+        print(
+            f"  original {c.decided[0]:.4g} s, tuned {c.decided[1]:.4g} s (median wall "
+            "time of the whole program when it was accepted)",
+            file=out,
+        )
     for loop_id, why in c.backed_off:
         print(f"  backed off {loop_id}: {why}", file=out)

@@ -20,30 +20,50 @@ from autotune.errors import UserError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE.c")
-    parser.add_argument("-o", "--output", required=True, metavar="DIR",
-                        help="directory for the variant files and manifest.json")
-    parser.add_argument("--loop", action="append", default=[], metavar="ID",
-                        help="only this loop (id as printed by analyze, or its line); repeatable")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="DIR",
+        help="directory for the variant files and manifest.json",
+    )
+    parser.add_argument(
+        "--loop",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only this loop (id as printed by analyze, or its line); repeatable",
+    )
     add_source_arguments(parser)
     g = parser.add_argument_group("variant space (default: the machine's default space)")
     g.add_argument("--schedules", metavar="LIST", help="e.g. static,dynamic,guided,auto")
     g.add_argument("--chunks", metavar="LIST", help="e.g. none,1,8,64 ('none' = no chunk)")
     g.add_argument("--threads", metavar="LIST", help="thread counts, e.g. 1,2,4")
-    g.add_argument("--cores", type=int, metavar="N",
-                   help="cores the default space is made for (default: this machine's)")
-    parser.add_argument("--instrument", action="store_true",
-                        help="add the loop timing code (AUTOTUNE_TIMING_FILE side channel)")
+    g.add_argument(
+        "--cores",
+        type=int,
+        metavar="N",
+        help="cores the default space is made for (default: this machine's)",
+    )
+    parser.add_argument(
+        "--instrument",
+        action="store_true",
+        help="add the loop timing code (AUTOTUNE_TIMING_FILE side channel)",
+    )
     parser.add_argument("--json", action="store_true", help="print the manifest as JSON")
 
 
 def _select(records: list, wanted: list[str]) -> list:
     if not wanted:
         return list(records)
-    out = [r for r in records
-           if any(w in (r.id, str(r.line), os.path.basename(r.id)) for w in wanted)]
+    out = [
+        r for r in records if any(w in (r.id, str(r.line), os.path.basename(r.id)) for w in wanted)
+    ]
     if not out:
-        raise UserError(f"no loop matches --loop {', '.join(wanted)}; "
-                        f"loops: {', '.join(r.id for r in records) or 'none'}")
+        raise UserError(
+            f"no loop matches --loop {', '.join(wanted)}; "
+            f"loops: {', '.join(r.id for r in records) or 'none'}"
+        )
     return out
 
 
@@ -90,18 +110,29 @@ def run(args: argparse.Namespace) -> int:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"cannot create the output directory: {exc.strerror}",
-                        str(out_dir)) from None
+        raise UserError(
+            f"cannot create the output directory: {exc.strerror}", str(out_dir)
+        ) from None
 
     stem = Path(path).stem
-    manifest: dict = {"source": os.path.abspath(path), "instrumented": bool(args.instrument),
-                      "defines": options.defines, "loops": []}
+    manifest: dict = {
+        "source": os.path.abspath(path),
+        "instrumented": bool(args.instrument),
+        "defines": options.defines,
+        "loops": [],
+    }
     rows: list[list] = []
     written = 0
     errors: list[str] = []
     for record in records:
-        entry: dict = {"id": record.id, "line": record.line, "function": record.function,
-                       "tunable": record.tunable, "reason": record.reason, "variants": []}
+        entry: dict = {
+            "id": record.id,
+            "line": record.line,
+            "function": record.function,
+            "tunable": record.tunable,
+            "reason": record.reason,
+            "variants": [],
+        }
         manifest["loops"].append(entry)
         if not _same_file(record.file, path):
             entry["error"] = f"the loop is in {record.file}, not in {path}"
@@ -116,21 +147,33 @@ def run(args: argparse.Namespace) -> int:
                 plain = rewrite_source(source, [(record, variant)])
                 starts = _starts(plain)
                 ws = parse_pragma(plain, starts, record.directive.line, record.id)
-                shown = flat_text(plain[ws.start:ws.end])
+                shown = flat_text(plain[ws.start : ws.end])
                 par_shown = None
                 if record.parallel is not None and record.parallel.line != record.directive.line:
                     par = parse_pragma(plain, starts, record.parallel.line, record.id)
-                    par_shown = flat_text(plain[par.start:par.end])
+                    par_shown = flat_text(plain[par.start : par.end])
                 name = _file_name(stem, record, variant.key)
                 write_atomic(out_dir / name, text)
                 written += 1
-                entry["variants"].append({
-                    "key": variant.key, "file": name, "schedule": variant.schedule,
-                    "chunk": variant.chunk, "threads": variant.threads,
-                    "directive": shown, "parallel_directive": par_shown,
-                })
-                rows.append([record.id, variant.key, name, par_shown + " / " + shown
-                             if par_shown else shown])
+                entry["variants"].append(
+                    {
+                        "key": variant.key,
+                        "file": name,
+                        "schedule": variant.schedule,
+                        "chunk": variant.chunk,
+                        "threads": variant.threads,
+                        "directive": shown,
+                        "parallel_directive": par_shown,
+                    }
+                )
+                rows.append(
+                    [
+                        record.id,
+                        variant.key,
+                        name,
+                        par_shown + " / " + shown if par_shown else shown,
+                    ]
+                )
         except EmitError as exc:
             entry["error"] = str(exc)
             errors.append(str(exc))
@@ -143,8 +186,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         if rows:
             table(["loop", "variant", "file", "directive"], rows, out=sys.stdout)
-        print(f"{written} file(s) and manifest.json written to {out_dir}"
-              + (" (instrumented)" if args.instrument else ""))
+        print(
+            f"{written} file(s) and manifest.json written to {out_dir}"
+            + (" (instrumented)" if args.instrument else "")
+        )
     for e in errors:
         print(f"autotune: warning: {e}", file=sys.stderr)
     return 0

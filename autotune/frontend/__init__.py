@@ -29,8 +29,13 @@ def analyze_file(
     return analyze_options(path, options, threads=threads, cc=cc)
 
 
-def analyze_options(path: str, options: SourceOptions, threads: int | None = None,
-                    cc: str = "gcc", profiles: dict[str, dict] | None = None) -> TranslationUnit:
+def analyze_options(
+    path: str,
+    options: SourceOptions,
+    threads: int | None = None,
+    cc: str = "gcc",
+    profiles: dict[str, dict] | None = None,
+) -> TranslationUnit:
     """``profiles``: per loop key (``line:column``), what one run of the original measured at
     the loop's entry (``values`` of C expressions, ``executions``, ``args``); see
     ``autotune.measure.profile``."""
@@ -43,8 +48,9 @@ def analyze_options(path: str, options: SourceOptions, threads: int | None = Non
     ids: set[str] = set()
     for found in finder.loops:
         record = _record(found, ids)
-        _analyse(record, found, ast, threads, finder.threadprivate,
-                 (profiles or {}).get(record.key))
+        _analyse(
+            record, found, ast, threads, finder.threadprivate, (profiles or {}).get(record.key)
+        )
         unit.loops.append(record)
     from autotune.analysis.gate import apply_gate
 
@@ -52,14 +58,16 @@ def analyze_options(path: str, options: SourceOptions, threads: int | None = Non
     by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
     for region in finder.regions:
         d = region.directive
-        unit.regions.append(RegionRecord(
-            id=f"{d.file}:{d.line}",
-            file=d.file,
-            line=d.line,
-            function=region.func.decl.name if region.func else "",
-            directive=d,
-            children=[by_node[id(f)].id for f in region.loops if id(f) in by_node],
-        ))
+        unit.regions.append(
+            RegionRecord(
+                id=f"{d.file}:{d.line}",
+                file=d.file,
+                line=d.line,
+                function=region.func.decl.name if region.func else "",
+                directive=d,
+                children=[by_node[id(f)].id for f in region.loops if id(f) in by_node],
+            )
+        )
     return unit
 
 
@@ -84,8 +92,14 @@ def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
     )
 
 
-def _analyse(record: LoopRecord, found: FoundLoop, ast, threads: int,
-             threadprivate: set[str], profile: dict | None = None) -> None:
+def _analyse(
+    record: LoopRecord,
+    found: FoundLoop,
+    ast,
+    threads: int,
+    threadprivate: set[str],
+    profile: dict | None = None,
+) -> None:
     """Run the analysis and the front end's own tunability rules on one loop."""
     record.threads = threads
     d = record.directive
@@ -97,8 +111,15 @@ def _analyse(record: LoopRecord, found: FoundLoop, ast, threads: int,
     try:
         from autotune.analysis.loop import analyze_loop
 
-        analyze_loop(record, found.for_node, found.enclosing, found.func, ast, threads,
-                     profiled=_profiled_values(profile))
+        analyze_loop(
+            record,
+            found.for_node,
+            found.enclosing,
+            found.func,
+            ast,
+            threads,
+            profiled=_profiled_values(profile),
+        )
     except Exception as exc:  # noqa: BLE001 - one odd loop must not lose the file
         record.tunable = False
         record.reason = f"analysis failed: {type(exc).__name__}: {exc}"
@@ -131,19 +152,25 @@ def _profiled_values(profile: dict | None) -> dict[str, int] | None:
 
 def _use_profile(record: LoopRecord, profile: dict) -> None:
     """What the profile run adds beyond the values: how often the loop ran, and whether."""
-    record.profile.update(args=list(profile.get("args", [])),
-                          executions=profile.get("executions"),
-                          values=dict(profile.get("values", {})),
-                          ranges=dict(profile.get("ranges", {})))
+    record.profile.update(
+        args=list(profile.get("args", [])),
+        executions=profile.get("executions"),
+        values=dict(profile.get("values", {})),
+        ranges=dict(profile.get("ranges", {})),
+    )
     record.profile["medians"] = dict(profile.get("medians", {}))
     varying = sorted(t for t, (lo, hi) in profile.get("ranges", {}).items() if lo != hi)
     if varying:
         medians = profile.get("medians", {})
         record.warnings.append(
             f"sizes change between its {profile.get('executions')} executions ("
-            + "; ".join(f"{t}: min {profile['ranges'][t][0]}, median "
-                        f"{medians.get(t, '?')}, max {profile['ranges'][t][1]}" for t in varying)
-            + "): figures are for the mean over its executions")
+            + "; ".join(
+                f"{t}: min {profile['ranges'][t][0]}, median "
+                f"{medians.get(t, '?')}, max {profile['ranges'][t][1]}"
+                for t in varying
+            )
+            + "): figures are for the mean over its executions"
+        )
     runs = profile.get("executions")
     if runs == 0:
         record.facts = "unknown"
@@ -179,11 +206,16 @@ def _inner_work(record: LoopRecord, samples: list[list[int]]) -> None:
     record.iterations = int(counts.sum())
     record.weighted_ops = float(work.sum())
     record.facts = "profile"
-    record.profile["inner"] = {"samples": len(pts), "min": int(counts.min()),
-                               "max": int(counts.max()), "total": int(counts.sum())}
+    record.profile["inner"] = {
+        "samples": len(pts),
+        "min": int(counts.min()),
+        "max": int(counts.max()),
+        "total": int(counts.sum()),
+    }
     record.warnings.append(
         f"inner trip counts sampled from the profile run ({len(pts)} of {n} outer iterations): "
-        f"{int(counts.min())}..{int(counts.max())} per iteration")
+        f"{int(counts.min())}..{int(counts.max())} per iteration"
+    )
 
 
 def _not_tunable_reason(record: LoopRecord) -> str:

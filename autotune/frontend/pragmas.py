@@ -6,17 +6,67 @@ from autotune.frontend.records import Clauses
 
 # Words that make up directive names (as opposed to clauses).
 DIRECTIVE_WORDS = {
-    "parallel", "for", "do", "simd", "sections", "section", "single", "master", "masked",
-    "task", "taskloop", "taskwait", "taskgroup", "taskyield", "barrier", "critical", "atomic",
-    "flush", "ordered", "threadprivate", "target", "teams", "distribute", "loop", "declare",
-    "end", "cancel", "cancellation", "point", "data", "enter", "exit", "update", "requires",
-    "scope", "workshare", "reduction", "mapper", "variant", "metadirective", "allocate",
+    "parallel",
+    "for",
+    "do",
+    "simd",
+    "sections",
+    "section",
+    "single",
+    "master",
+    "masked",
+    "task",
+    "taskloop",
+    "taskwait",
+    "taskgroup",
+    "taskyield",
+    "barrier",
+    "critical",
+    "atomic",
+    "flush",
+    "ordered",
+    "threadprivate",
+    "target",
+    "teams",
+    "distribute",
+    "loop",
+    "declare",
+    "end",
+    "cancel",
+    "cancellation",
+    "point",
+    "data",
+    "enter",
+    "exit",
+    "update",
+    "requires",
+    "scope",
+    "workshare",
+    "reduction",
+    "mapper",
+    "variant",
+    "metadirective",
+    "allocate",
 }
 # Directives that stand alone (govern no following statement).
-STANDALONE = {"barrier", "taskwait", "taskyield", "flush", "threadprivate", "cancel",
-              "cancellation point", "target enter data", "target exit data", "target update",
-              "requires", "declare reduction", "declare simd", "declare target",
-              "end declare target", "section"}
+STANDALONE = {
+    "barrier",
+    "taskwait",
+    "taskyield",
+    "flush",
+    "threadprivate",
+    "cancel",
+    "cancellation point",
+    "target enter data",
+    "target exit data",
+    "target update",
+    "requires",
+    "declare reduction",
+    "declare simd",
+    "declare target",
+    "end declare target",
+    "section",
+}
 
 
 def split_items(text: str) -> list[str]:
@@ -86,13 +136,13 @@ def parse_omp(text: str) -> tuple[str, Clauses] | None:
         words.append(name)
         items.pop(0)
         if "(" in head:  # critical(name), flush(list), threadprivate(list)...
-            items.insert(0, "__arg" + head[len(name):])
+            items.insert(0, "__arg" + head[len(name) :])
             break
     kind = " ".join(words) if words else "unknown"
     clauses = Clauses()
     for item in items:
         if item.startswith("__arg"):
-            clauses.other.append(item[len("__arg"):])
+            clauses.other.append(item[len("__arg") :])
             continue
         _apply_clause(clauses, item)
     return kind, clauses

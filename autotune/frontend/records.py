@@ -132,9 +132,11 @@ class LoopRecord:
         tells it): a variant tuned with that profile may still be applied to it, as the
         build hook does, within what the legality gate keeps."""
         parts = [p for p in self.reason.split("; ") if p]
-        return (not self.tunable and bool(parts)
-                and all(p.startswith("trip count of the parallel loop is unknown")
-                        for p in parts))
+        return (
+            not self.tunable
+            and bool(parts)
+            and all(p.startswith("trip count of the parallel loop is unknown") for p in parts)
+        )
 
     @property
     def key(self) -> str:

@@ -76,13 +76,20 @@ class BuildOptions:
         blob = json.dumps(self.to_dict(), sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
-    def build(self, source_text: str, *, name_hint: str = "prog",
-              source_path: str | Path | None = None) -> BuildResult:
+    def build(
+        self, source_text: str, *, name_hint: str = "prog", source_path: str | Path | None = None
+    ) -> BuildResult:
         return build(
-            source_text, cc=self.cc, cflags=self.cflags, ldflags=self.ldflags,
-            defines=self.defines, include_dirs=self.include_dirs,
-            extra_sources=self.extra_sources, cache_dir=self.cache_dir,
-            name_hint=name_hint, source_path=source_path,
+            source_text,
+            cc=self.cc,
+            cflags=self.cflags,
+            ldflags=self.ldflags,
+            defines=self.defines,
+            include_dirs=self.include_dirs,
+            extra_sources=self.extra_sources,
+            cache_dir=self.cache_dir,
+            name_hint=name_hint,
+            source_path=source_path,
         )
 
 
@@ -92,7 +99,10 @@ def compiler_version(cc: str) -> str:
     argv = _cc_argv(cc)
     try:
         out = subprocess.run(
-            [*argv, "--version"], capture_output=True, text=True, timeout=30,
+            [*argv, "--version"],
+            capture_output=True,
+            text=True,
+            timeout=30,
             stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError) as exc:
@@ -149,10 +159,18 @@ def _openmp_flag_missing(flags: Sequence[str]) -> bool:
     return not any(f.startswith(_OPENMP_FLAGS) for f in flags)
 
 
-def compile_argv(cc: str, src: Path, exe: Path, *, cflags: Sequence[str],
-                 ldflags: Sequence[str], defines: Mapping[str, str | None],
-                 include_dirs: Sequence[str], extra_sources: Sequence[str],
-                 source_dir: Path | None) -> list[str]:
+def compile_argv(
+    cc: str,
+    src: Path,
+    exe: Path,
+    *,
+    cflags: Sequence[str],
+    ldflags: Sequence[str],
+    defines: Mapping[str, str | None],
+    include_dirs: Sequence[str],
+    extra_sources: Sequence[str],
+    source_dir: Path | None,
+) -> list[str]:
     """One compile-and-link command; adds ``-fopenmp`` if no OpenMP flag, ``-lm`` last."""
     argv = [*_cc_argv(cc), *cflags]
     if _openmp_flag_missing([*cflags, *ldflags]):
@@ -170,11 +188,19 @@ def compile_argv(cc: str, src: Path, exe: Path, *, cflags: Sequence[str],
     return argv
 
 
-def build(source_text: str, *, cc: str = "gcc", cflags: Sequence[str] = DEFAULT_CFLAGS,
-          ldflags: Sequence[str] = (), defines: Mapping[str, str | None] | None = None,
-          include_dirs: Sequence[str] = (), extra_sources: Sequence[str] = (),
-          cache_dir: str | Path | None = None, name_hint: str = "prog",
-          source_path: str | Path | None = None) -> BuildResult:
+def build(
+    source_text: str,
+    *,
+    cc: str = "gcc",
+    cflags: Sequence[str] = DEFAULT_CFLAGS,
+    ldflags: Sequence[str] = (),
+    defines: Mapping[str, str | None] | None = None,
+    include_dirs: Sequence[str] = (),
+    extra_sources: Sequence[str] = (),
+    cache_dir: str | Path | None = None,
+    name_hint: str = "prog",
+    source_path: str | Path | None = None,
+) -> BuildResult:
     """Compile ``source_text`` to an executable, or return the cached result.
 
     ``source_path`` is the user's file the text stands for: a ``#line 1``
@@ -192,18 +218,32 @@ def build(source_text: str, *, cc: str = "gcc", cflags: Sequence[str] = DEFAULT_
         source_text = f'#line 1 "{quoted}"\n{source_text}'
     name = re.sub(r"[^A-Za-z0-9_.-]", "_", name_hint)[:60] or "prog"
     placeholder = Path("@SRC@")
-    argv = compile_argv(cc, placeholder, Path("@EXE@"), cflags=cflags, ldflags=ldflags,
-                        defines=defines, include_dirs=include_dirs,
-                        extra_sources=extra_sources, source_dir=source_dir)
+    argv = compile_argv(
+        cc,
+        placeholder,
+        Path("@EXE@"),
+        cflags=cflags,
+        ldflags=ldflags,
+        defines=defines,
+        include_dirs=include_dirs,
+        extra_sources=extra_sources,
+        source_dir=source_dir,
+    )
     headers: dict[str, str] = {}
     search = [p for p in (source_dir,) if p] + [Path(d).resolve() for d in include_dirs]
     _local_headers(source_text, source_dir or Path.cwd(), search, headers)
     for extra in extra_sources:
         headers[str(Path(extra).resolve())] = file_hash(Path(extra))
-    blob = json.dumps({
-        "text": textfile.content_hash(source_text),
-        "argv": argv, "version": compiler_version(cc), "deps": headers, "name": name,
-    }, sort_keys=True).encode()
+    blob = json.dumps(
+        {
+            "text": textfile.content_hash(source_text),
+            "argv": argv,
+            "version": compiler_version(cc),
+            "deps": headers,
+            "name": name,
+        },
+        sort_keys=True,
+    ).encode()
     key = hashlib.sha256(blob).hexdigest()[:32]
     final = builds / key
     command = shlex.join(argv).replace("@SRC@", f"{name}.c").replace("@EXE@", name)
@@ -216,11 +256,17 @@ def build(source_text: str, *, cc: str = "gcc", cflags: Sequence[str] = DEFAULT_
     work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=builds))
     src, exe = work / f"{name}.c", work / name
     textfile.write_text(src, source_text)
-    real_argv = [str(src) if a == str(placeholder) else str(exe) if a == "@EXE@" else a
-                 for a in argv]
+    real_argv = [
+        str(src) if a == str(placeholder) else str(exe) if a == "@EXE@" else a for a in argv
+    ]
     try:
-        proc = subprocess.run(real_argv, capture_output=True, text=True,
-                              timeout=COMPILE_TIMEOUT_S, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            real_argv,
+            capture_output=True,
+            text=True,
+            timeout=COMPILE_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+        )
         ok = proc.returncode == 0 and exe.is_file()
         err = proc.stderr or proc.stdout
     except subprocess.TimeoutExpired:

@@ -186,8 +186,12 @@ def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dic
     with tempfile.TemporaryDirectory(prefix="autotune-profile-") as tmp:
         side = Path(tmp) / "timing.txt"
         res = run_program(
-            built.exe_path, timeout_s=req.timeout_s, cwd=req.cwd, args=req.args,
-            timing_file=side, stdin=req.stdin,
+            built.exe_path,
+            timeout_s=req.timeout_s,
+            cwd=req.cwd,
+            args=req.args,
+            timing_file=side,
+            stdin=req.stdin,
         )
         lines = side.read_text(errors="replace").splitlines() if side.exists() else []
     if res.status != "ok":  # the message holds the exit status and stderr's last line

@@ -37,8 +37,12 @@ class VariantResult:
         rows = sorted(rows, key=lambda r: r.repetition)
         bad = next((r for r in rows if r.status != "ok"), None)
         good = [r for r in rows if r.status == "ok"]
-        res = cls(variant, bad.status if bad else ("ok" if good else "not-run"),
-                  bad.message if bad else "", resumed=resumed)
+        res = cls(
+            variant,
+            bad.status if bad else ("ok" if good else "not-run"),
+            bad.message if bad else "",
+            resumed=resumed,
+        )
         res.times_s = [r.measured_s for r in good if r.measured_s is not None]
         res.cpu_s = [r.loop_cpu_s for r in good if r.loop_cpu_s is not None]
         res.process_s = [r.wall_s for r in good if r.wall_s is not None]

@@ -91,10 +91,17 @@ def _last_line(text: str) -> str:
     return lines[-1][:200] if lines else ""
 
 
-def run_program(exe: str | Path, *, env: Mapping[str, str] | None = None,
-                timeout_s: float = 300.0, cwd: str | Path | None = None,
-                timing_file: str | Path | None = None, loop_id: str | None = None,
-                args: Sequence[str] = (), stdin: str | Path | None = None) -> RunResult:
+def run_program(
+    exe: str | Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    timeout_s: float = 300.0,
+    cwd: str | Path | None = None,
+    timing_file: str | Path | None = None,
+    loop_id: str | None = None,
+    args: Sequence[str] = (),
+    stdin: str | Path | None = None,
+) -> RunResult:
     """Run ``exe args`` once with ``env`` added to the scrubbed environment.
 
     ``timing_file``: where the instrumentation appends; None = a fresh unique
@@ -115,12 +122,24 @@ def run_program(exe: str | Path, *, env: Mapping[str, str] | None = None,
         source = open(stdin, "rb") if stdin is not None else None  # noqa: SIM115
     except OSError as exc:
         _cleanup(timing_path, own_file)
-        return RunResult("crash", 0.0, None, None, "", "", None,
-                         f"cannot read the standard input {stdin}: {exc.strerror}")
+        return RunResult(
+            "crash",
+            0.0,
+            None,
+            None,
+            "",
+            "",
+            None,
+            f"cannot read the standard input {stdin}: {exc.strerror}",
+        )
     try:
         proc = subprocess.Popen(
-            [str(exe), *args], stdin=source if source is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env, cwd=cwd,
+            [str(exe), *args],
+            stdin=source if source is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=full_env,
+            cwd=cwd,
             start_new_session=True,
         )
     except OSError as exc:
@@ -165,14 +184,24 @@ def run_program(exe: str | Path, *, env: Mapping[str, str] | None = None,
         status, message = "ok", ""
     if status == "crash" and _last_line(stderr):
         message += f": {_last_line(stderr)}"
-    timing = timings.get(loop_id) if loop_id is not None else (
-        next(iter(timings.values())) if len(timings) == 1 else None)
+    timing = (
+        timings.get(loop_id)
+        if loop_id is not None
+        else (next(iter(timings.values())) if len(timings) == 1 else None)
+    )
     if status == "ok" and timing is None and loop_id is not None:
         message = f"no timing reported for loop {loop_id}"
     return RunResult(
-        status, wall,
-        timing.wall_s if timing else None, timing.cpu_s if timing else None,
-        stdout, stderr, rc, message, timing.executions if timing else None, timings,
+        status,
+        wall,
+        timing.wall_s if timing else None,
+        timing.cpu_s if timing else None,
+        stdout,
+        stderr,
+        rc,
+        message,
+        timing.executions if timing else None,
+        timings,
     )
 
 

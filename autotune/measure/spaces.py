@@ -29,8 +29,9 @@ def parse_variant(text: str) -> Variant:
     parts += ["-"] * (3 - len(parts))
     sched = parts[0].lower()
     if sched != "-" and sched not in space.SCHEDULES:
-        raise UserError(f"--variants: unknown schedule {sched!r} in {text!r} "
-                        f"(use {', '.join(space.SCHEDULES)})")
+        raise UserError(
+            f"--variants: unknown schedule {sched!r} in {text!r} (use {', '.join(space.SCHEDULES)})"
+        )
     chunk = _number(parts[1], text)
     threads = _number(parts[2].lower().removeprefix("t"), text)
     if sched == "-" and chunk is not None:
@@ -66,8 +67,9 @@ def exhaustive_space(record, cores: int) -> list[Variant]:  # noqa: ANN001 - a L
     """Every schedule x every power-of-two chunk (bounded per thread) x every thread count."""
     if not record.tunable:
         return []
-    counts: list[int | None] = (space.default_thread_counts(cores)
-                                if record.parallel is not None else [None])
+    counts: list[int | None] = (
+        space.default_thread_counts(cores) if record.parallel is not None else [None]
+    )
     out: list[Variant] = []
     for t in counts:
         chunks = [None, *space.chunk_sizes(record.trip_count, t or cores, limit=10_000)]

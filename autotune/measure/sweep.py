@@ -93,9 +93,17 @@ class _State:
 class Sweep:
     """Measures loops of one source file with one set of build options on this machine."""
 
-    def __init__(self, path: str | Path, build: BuildOptions, options: SweepOptions,
-                 store: Store, *, machine: Machine | None = None, emitter: Any = None,
-                 on_run: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        build: BuildOptions,
+        options: SweepOptions,
+        store: Store,
+        *,
+        machine: Machine | None = None,
+        emitter: Any = None,
+        on_run: Callable[[str], None] | None = None,
+    ) -> None:
         options.validate()
         self.path = Path(path)
         try:
@@ -114,8 +122,12 @@ class Sweep:
         if options.stdin:  # what the program reads decides its runs, like its arguments
             flags["stdin"] = file_hash(Path(options.stdin))
         # a verdict (ok, wrong-output) holds only for the check that gave it
-        flags["check"] = {"mode": options.check, "rtol": options.rtol, "atol": options.atol,
-                          "ignore": list(options.ignore_lines)}
+        flags["check"] = {
+            "mode": options.check,
+            "rtol": options.rtol,
+            "atol": options.atol,
+            "ignore": list(options.ignore_lines),
+        }
         self.flags_json = json.dumps(flags, sort_keys=True)
         self.flags_key = hashlib.sha256(self.flags_json.encode()).hexdigest()[:16]
         self.machine_fp = store.add_machine(self.machine)
@@ -140,16 +152,16 @@ class Sweep:
             self.emitter = _default_emitter()
         self.store.add_loop(self.source_hash, record)
         self.store.add_variants(self.source_hash, record.key, [BASELINE, *variants])
-        ctx = RunContext(self.machine_fp, self.source_hash, self.flags_key, record.key,
-                         opts.compile_mode)
+        ctx = RunContext(
+            self.machine_fp, self.source_hash, self.flags_key, record.key, opts.compile_mode
+        )
         keys = [v.key for v in variants]
         if opts.fresh:  # once per variant in this sweep: a re-measurement adds to it
             forget = [k for k in ["baseline", *keys] if (record.key, k) not in self._freshened]
             self._freshened.update((record.key, k) for k in forget)
             if "baseline" in forget:
                 self.store.delete_runs(ctx, ["baseline"], BASELINE_MODE)
-            self.store.delete_runs(ctx, [k for k in forget if k != "baseline"],
-                                   opts.compile_mode)
+            self.store.delete_runs(ctx, [k for k in forget if k != "baseline"], opts.compile_mode)
         states = {"baseline": _State(BASELINE)}
         states.update({v.key: _State(v) for v in variants})
         stored = self.store.stored_runs(ctx, ["baseline"], BASELINE_MODE)
@@ -164,11 +176,11 @@ class Sweep:
         return result
 
     # -- summary ------------------------------------------------------------
-    def _summarise(self, result: LoopResult, states: dict[str, _State],
-                   variants: list[Variant]) -> None:
+    def _summarise(
+        self, result: LoopResult, states: dict[str, _State], variants: list[Variant]
+    ) -> None:
         base = states["baseline"]
-        result.baseline = VariantResult.from_rows(BASELINE, list(base.rows.values()),
-                                                  base.resumed)
+        result.baseline = VariantResult.from_rows(BASELINE, list(base.rows.values()), base.resumed)
         if result.baseline.ok:
             result.baseline.speedup = 1.0
         result.runs_resumed = sum(s.resumed for s in states.values())
@@ -179,22 +191,37 @@ class Sweep:
                 vr.speedup = result.baseline.measured_s / vr.measured_s
             result.variants.append(vr)
         result.warnings = list(dict.fromkeys(result.warnings))
-        noisy = [vr.key for vr in [result.baseline, *result.variants]
-                 if vr.spread is not None and vr.spread > self.options.spread_warn]
+        noisy = [
+            vr.key
+            for vr in [result.baseline, *result.variants]
+            if vr.spread is not None and vr.spread > self.options.spread_warn
+        ]
         if noisy:
             result.warnings.append(
                 f"large spread (> {self.options.spread_warn:.0%} of the median) for "
                 f"{len(noisy)} variant(s) ({', '.join(noisy[:5])}"
-                f"{', ...' if len(noisy) > 5 else ''}): timings are noisy, add --repetitions")
+                f"{', ...' if len(noisy) > 5 else ''}): timings are noisy, add --repetitions"
+            )
 
 
 class _LoopRun:
     """The mutable work of one loop's sweep: binaries, reference output, timeouts."""
 
-    def __init__(self, sweep: Sweep, record, ctx: RunContext, result: LoopResult,  # noqa: ANN001
-                 states: dict[str, _State]) -> None:
+    def __init__(
+        self,
+        sweep: Sweep,
+        record,
+        ctx: RunContext,
+        result: LoopResult,  # noqa: ANN001
+        states: dict[str, _State],
+    ) -> None:
         self.sweep, self.record, self.ctx, self.result, self.states = (
-            sweep, record, ctx, result, states)
+            sweep,
+            record,
+            ctx,
+            result,
+            states,
+        )
         self.opts = sweep.options
         self.binaries: dict[str, BuildResult] = {}
         self.reference: tuple[str, str] | None = None
@@ -204,8 +231,10 @@ class _LoopRun:
         if base_ok:
             self.baseline_wall = max(r.wall_s or 0.0 for r in base_ok)
             first = min(base_ok, key=lambda r: r.repetition)
-            out, err = (sweep.store.get_output(first.stdout_sha),
-                        sweep.store.get_output(first.stderr_sha))
+            out, err = (
+                sweep.store.get_output(first.stdout_sha),
+                sweep.store.get_output(first.stderr_sha),
+            )
             if out is not None and err is not None:
                 self.reference = (out, err)
 
@@ -237,27 +266,52 @@ class _LoopRun:
         return self.binaries[name]
 
     # -- runs ---------------------------------------------------------------
-    def _row(self, variant: Variant, rep: int, mode: str, status: str, message: str,
-             res: RunResult | None = None) -> RunRow:
+    def _row(
+        self,
+        variant: Variant,
+        rep: int,
+        mode: str,
+        status: str,
+        message: str,
+        res: RunResult | None = None,
+    ) -> RunRow:
         sw = self.sweep
-        row = RunRow(sw.machine_fp, sw.source_hash, sw.flags_key, sw.flags_json,
-                     self.record.key, variant.key, mode, rep, status, message)
+        row = RunRow(
+            sw.machine_fp,
+            sw.source_hash,
+            sw.flags_key,
+            sw.flags_json,
+            self.record.key,
+            variant.key,
+            mode,
+            rep,
+            status,
+            message,
+        )
         if res is not None:
-            row.wall_s, row.loop_wall_s, row.loop_cpu_s = res.wall_s, res.loop_wall_s, \
-                res.loop_cpu_s
+            row.wall_s, row.loop_wall_s, row.loop_cpu_s = (
+                res.wall_s,
+                res.loop_wall_s,
+                res.loop_cpu_s,
+            )
             row.executions, row.returncode = res.executions, res.returncode
         return row
 
     def _execute(self, exe: Path, env: dict[str, str], timeout: float) -> RunResult:
-        return run_program(exe, env=env, timeout_s=timeout, cwd=self.opts.cwd,
-                           stdin=self.opts.stdin,
-                           loop_id=self.record.id, args=self.opts.run_args)
+        return run_program(
+            exe,
+            env=env,
+            timeout_s=timeout,
+            cwd=self.opts.cwd,
+            stdin=self.opts.stdin,
+            loop_id=self.record.id,
+            args=self.opts.run_args,
+        )
 
     def _baseline_once(self) -> tuple[RunResult, Path]:
         """Build (cached) and run the original program once; a build failure is fatal."""
         em, sw = self.sweep.emitter, self.sweep
-        build = self._binary("baseline",
-                             lambda: em.emit_variant(sw.source, self.record, BASELINE))
+        build = self._binary("baseline", lambda: em.emit_variant(sw.source, self.record, BASELINE))
         if not build.ok:
             self._explain_baseline_failure(build)
         return self._execute(build.exe_path, {}, self.opts.baseline_timeout_s), build.exe_path
@@ -267,9 +321,11 @@ class _LoopRun:
         res, exe = self._baseline_once()
         if res.status != "ok":
             what = "timed out" if res.status == "timeout" else "crashed"
-            raise UserError(f"the original program {what} ({res.message}); "
-                            f"command: {exe} {' '.join(self.opts.run_args)}".rstrip(),
-                            location=str(sw.path))
+            raise UserError(
+                f"the original program {what} ({res.message}); "
+                f"command: {exe} {' '.join(self.opts.run_args)}".rstrip(),
+                location=str(sw.path),
+            )
         row = self._row(BASELINE, rep, BASELINE_MODE, "ok", res.message, res)
         row.stdout_sha = sw.store.put_output(res.stdout)
         row.stderr_sha = sw.store.put_output(res.stderr)
@@ -283,23 +339,28 @@ class _LoopRun:
                 self.warned_unstable = True
                 self.result.warnings.append(
                     f"the original program's output differs between runs ({diff}); "
-                    "verification will reject variants: use --check-ignore or --check none")
+                    "verification will reject variants: use --check-ignore or --check none"
+                )
         if res.loop_wall_s is None:
             self.result.warnings.append(
-                f"loop {self.record.id} reported no timing (not executed?): "
-                "whole-process time used")
+                f"loop {self.record.id} reported no timing (not executed?): whole-process time used"
+            )
         return row
 
     def _explain_baseline_failure(self, build: BuildResult) -> None:
         """The original program or its instrumentation does not compile: UserError."""
         sw = self.sweep
-        plain = sw.build_options.build(sw.source, name_hint=f"{sw.path.stem}-original",
-                                       source_path=sw.path)
+        plain = sw.build_options.build(
+            sw.source, name_hint=f"{sw.path.stem}-original", source_path=sw.path
+        )
         if not plain.ok:
-            raise UserError(f"the original program does not compile: {plain.command}: "
-                            f"{plain.first_line}")
-        raise UserError(f"the instrumented original does not compile (an emission problem): "
-                        f"{build.command}: {build.first_line}")
+            raise UserError(
+                f"the original program does not compile: {plain.command}: {plain.first_line}"
+            )
+        raise UserError(
+            f"the instrumented original does not compile (an emission problem): "
+            f"{build.command}: {build.first_line}"
+        )
 
     def _ensure_reference(self) -> None:
         """A resumed sweep whose baseline output was lost: run the baseline once, unstored."""
@@ -319,12 +380,10 @@ class _LoopRun:
             if self.opts.compile_mode == "runtime":
                 env = self._runtime_env(variant)
                 if env is not None:
-                    build = self._binary("runtime",
-                                         lambda: em.emit_runtime(sw.source, self.record))
+                    build = self._binary("runtime", lambda: em.emit_runtime(sw.source, self.record))
                     return build, env, ""
             key = re.sub(r"[^A-Za-z0-9]+", "_", variant.key)
-            build = self._binary(key,
-                                 lambda: em.emit_variant(sw.source, self.record, variant))
+            build = self._binary(key, lambda: em.emit_variant(sw.source, self.record, variant))
             return build, {}, ""
         except UserError as exc:  # EmitError: this variant cannot be written
             return None, {}, f"cannot emit the variant: {exc}"
@@ -353,13 +412,16 @@ class _LoopRun:
             row = self._row(variant, rep, mode, "compile-error", msg[:4000])
             sw.store.add_run(row, replace=True)
             return row
-        timeout = max(self.opts.timeout_factor * (self.baseline_wall or 0.0),
-                      self.opts.timeout_floor_s)
+        timeout = max(
+            self.opts.timeout_factor * (self.baseline_wall or 0.0), self.opts.timeout_floor_s
+        )
         res = self._execute(build.exe_path, env, timeout)
         status, message = res.status, res.message
         if status == "timeout":
-            message = (f"stopped after {timeout:.3g} s (over {self.opts.timeout_factor:g}x the "
-                       f"original's {self.baseline_wall or 0.0:.3g} s)")
+            message = (
+                f"stopped after {timeout:.3g} s (over {self.opts.timeout_factor:g}x the "
+                f"original's {self.baseline_wall or 0.0:.3g} s)"
+            )
         elif status == "ok" and self.opts.check != "none":
             same, diff = self._compare(res.stdout, res.stderr)
             if not same:
@@ -374,8 +436,9 @@ class _LoopRun:
         ref = verify.select_output(*self.reference, o.check)
         got = verify.select_output(stdout, stderr, o.check)
         ignore = self.sweep._ignore
-        return verify.compare_outputs(verify.drop_lines(ref, ignore),
-                                      verify.drop_lines(got, ignore), o.rtol, o.atol)
+        return verify.compare_outputs(
+            verify.drop_lines(ref, ignore), verify.drop_lines(got, ignore), o.rtol, o.atol
+        )
 
 
 def _unique(variants: Sequence[Variant]) -> list[Variant]:
@@ -386,15 +449,23 @@ def _unique(variants: Sequence[Variant]) -> list[Variant]:
     return list(seen.values())
 
 
-def measure_loop(path: str | Path, record, variants: Sequence[Variant], *,  # noqa: ANN001
-                 build: BuildOptions | None = None, options: SweepOptions | None = None,
-                 store: Store | None = None, emitter: Any = None) -> LoopResult:
+def measure_loop(
+    path: str | Path,
+    record,
+    variants: Sequence[Variant],
+    *,  # noqa: ANN001
+    build: BuildOptions | None = None,
+    options: SweepOptions | None = None,
+    store: Store | None = None,
+    emitter: Any = None,
+) -> LoopResult:
     """One-call form of :class:`Sweep` for one loop (store: the default database)."""
     own = store is None
     store = store or Store()
     try:
-        sweep = Sweep(path, build or BuildOptions(), options or SweepOptions(), store,
-                      emitter=emitter)
+        sweep = Sweep(
+            path, build or BuildOptions(), options or SweepOptions(), store, emitter=emitter
+        )
         return sweep.measure_loop(record, variants)
     finally:
         if own:

@@ -37,7 +37,7 @@ def tokens(text: str) -> list[str | float]:
         pos = 0
         for m in _NUMBER.finditer(word):
             if m.start() > pos:
-                out.append(word[pos:m.start()])
+                out.append(word[pos : m.start()])
             out.append(_Num(m.group()))
             pos = m.end()
         if pos < len(word):
@@ -66,8 +66,9 @@ class _Num(float):
         return 10.0 ** (-decimals + (int(exp) if exp else 0))
 
 
-def numbers_close(a: float, b: float, rtol: float = DEFAULT_RTOL,
-                  atol: float = DEFAULT_ATOL) -> bool:
+def numbers_close(
+    a: float, b: float, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL
+) -> bool:
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     if math.isinf(a) or math.isinf(b):
@@ -82,8 +83,9 @@ def numbers_close(a: float, b: float, rtol: float = DEFAULT_RTOL,
     return False
 
 
-def compare_outputs(expected: str, actual: str, rtol: float = DEFAULT_RTOL,
-                    atol: float = DEFAULT_ATOL) -> tuple[bool, str]:
+def compare_outputs(
+    expected: str, actual: str, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL
+) -> tuple[bool, str]:
     """(True, "") when ``actual`` matches ``expected``; else (False, first difference)."""
     exp, act = tokens(expected), tokens(actual)
     for i, (e, a) in enumerate(zip(exp, act, strict=False)):

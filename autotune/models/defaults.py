@@ -42,7 +42,7 @@ DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "default_coeffi
 
 
 def machine_label(machine: Any, date: _dt.date | None = None) -> str:
-    """"fitted on <machine>, <date>" from a Machine or its dict."""
+    """ "fitted on <machine>, <date>" from a Machine or its dict."""
     m = machine.to_dict() if hasattr(machine, "to_dict") else dict(machine or {})
     day = (date or _dt.date.today()).isoformat()
     desc = m.get("cpu_model") or "unknown machine"
@@ -53,8 +53,12 @@ def machine_label(machine: Any, date: _dt.date | None = None) -> str:
     return f"fitted on {desc}, {day}"
 
 
-def coefficients_document(models: Iterable[_LogLinearModel], machine: Any,
-                          label: str | None = None, date: _dt.date | None = None) -> dict:
+def coefficients_document(
+    models: Iterable[_LogLinearModel],
+    machine: Any,
+    label: str | None = None,
+    date: _dt.date | None = None,
+) -> dict:
     """The JSON document for fitted ``models`` calibrated on ``machine``."""
     mdict = machine.to_dict() if hasattr(machine, "to_dict") else dict(machine or {})
     day = (date or _dt.date.today()).isoformat()
@@ -67,8 +71,13 @@ def coefficients_document(models: Iterable[_LogLinearModel], machine: Any,
     }
 
 
-def save_coefficients(models: Iterable[_LogLinearModel], path: str | Path, machine: Any,
-                      label: str | None = None, date: _dt.date | None = None) -> Path:
+def save_coefficients(
+    models: Iterable[_LogLinearModel],
+    path: str | Path,
+    machine: Any,
+    label: str | None = None,
+    date: _dt.date | None = None,
+) -> Path:
     """Write a coefficients file atomically (temp file + rename)."""
     path = Path(path)
     doc = coefficients_document(models, machine, label, date)
@@ -92,19 +101,20 @@ def read_coefficients(path: str | Path | None = None) -> dict:
         doc = json.loads(p.read_text())
     except FileNotFoundError:
         if path is None:
-            raise UserError("no default coefficients are installed; run 'autotune calibrate'",
-                            location=str(p)) from None
+            raise UserError(
+                "no default coefficients are installed; run 'autotune calibrate'", location=str(p)
+            ) from None
         raise UserError("coefficients file not found", location=str(p)) from None
     except (OSError, json.JSONDecodeError) as exc:
         raise UserError(f"cannot read coefficients: {exc}", location=str(p)) from None
     if not isinstance(doc, dict) or doc.get("format") != FILE_FORMAT:
-        raise UserError(f"not an autotune coefficients file (expected {FILE_FORMAT})",
-                        location=str(p))
+        raise UserError(
+            f"not an autotune coefficients file (expected {FILE_FORMAT})", location=str(p)
+        )
     return doc
 
 
-def load_model(name: str, path: str | Path | None = None, target: str = "wall"
-               ) -> _LogLinearModel:
+def load_model(name: str, path: str | Path | None = None, target: str = "wall") -> _LogLinearModel:
     """Fitted model ``name`` for ``target`` from a coefficients file (default: shipped).
 
     The model's ``metadata_`` carries the file's ``label`` and ``machine`` so
@@ -125,5 +135,4 @@ def load_model(name: str, path: str | Path | None = None, target: str = "wall"
             model.metadata_.setdefault("machine", doc.get("machine", {}))
             model.metadata_["source"] = where
             return model
-    raise UserError(f"no {key} model for target {target!r} in coefficients file",
-                    location=where)
+    raise UserError(f"no {key} model for target {target!r} in coefficients file", location=where)

@@ -78,8 +78,10 @@ class _LogLinearModel:
 
     # -- scikit-learn estimator protocol (without importing scikit-learn) --
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k)
-                for k in ("target", "loss", "epsilon", "alpha", "features", "fit_mode")}
+        return {
+            k: getattr(self, k)
+            for k in ("target", "loss", "epsilon", "alpha", "features", "fit_mode")
+        }
 
     def set_params(self, **params: Any) -> _LogLinearModel:
         for k, v in params.items():
@@ -121,8 +123,7 @@ class _LogLinearModel:
         Z[:, log_cols] = np.log(sub)
         return Z
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None
-            ) -> _LogLinearModel:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None) -> _LogLinearModel:
         """Fit on features X (n_samples x n_features) and times y (seconds, > 0).
 
         ``groups`` names the loop of each sample; with ``fit_mode="within"`` the
@@ -175,8 +176,9 @@ class _LogLinearModel:
         self.n_samples_ = len(y)
         return self
 
-    def _fit_within(self, Z: np.ndarray, t: np.ndarray, groups: np.ndarray,
-                    names: list[str]) -> _LogLinearModel:
+    def _fit_within(
+        self, Z: np.ndarray, t: np.ndarray, groups: np.ndarray, names: list[str]
+    ) -> _LogLinearModel:
         """Fixed-effects fit: variant exponents from within-loop variation only.
 
         Ranking compares variants of one loop, but a pooled fit spends its
@@ -210,8 +212,9 @@ class _LogLinearModel:
         if self.loss == "huber" and len(t) >= HUBER_MIN_SAMPLES_PER_PARAM * (len(var_cols) + k):
             from sklearn.linear_model import HuberRegressor
 
-            reg = HuberRegressor(epsilon=self.epsilon, alpha=self.alpha, max_iter=2000,
-                                 fit_intercept=False)
+            reg = HuberRegressor(
+                epsilon=self.epsilon, alpha=self.alpha, max_iter=2000, fit_intercept=False
+            )
             reg.fit(Zs, td)
             if reg.scale_ > 1e-9:
                 beta, self.scale_, self.loss_used_ = reg.coef_, float(reg.scale_), "huber"
@@ -258,8 +261,9 @@ class _LogLinearModel:
         return dict(zip(self.feature_names_, map(float, self.coef_), strict=True))
 
     # -- persistence --
-    def to_dict(self, machine: dict | None = None, label: str | None = None,
-                **extra: Any) -> dict[str, Any]:
+    def to_dict(
+        self, machine: dict | None = None, label: str | None = None, **extra: Any
+    ) -> dict[str, Any]:
         if not hasattr(self, "coef_"):
             raise ValueError("cannot serialise an unfitted model")
         meta = dict(getattr(self, "metadata_", {}))
@@ -282,8 +286,7 @@ class _LogLinearModel:
             **meta,
         }
 
-    def to_json(self, machine: dict | None = None, label: str | None = None,
-                **extra: Any) -> str:
+    def to_json(self, machine: dict | None = None, label: str | None = None, **extra: Any) -> str:
         return json.dumps(self.to_dict(machine, label, **extra), indent=2, sort_keys=True)
 
     @classmethod
@@ -310,8 +313,18 @@ class _LogLinearModel:
         model.loss_used_ = str(d.get("loss_used", model.loss))
         if len(model.coef_) != len(model.feature_names_):
             raise ValueError("coef and feature_names differ in length")
-        known = set(d) - {"format", "model", "target", "params", "feature_names", "coef",
-                          "intercept", "scale", "n_samples", "loss_used"}
+        known = set(d) - {
+            "format",
+            "model",
+            "target",
+            "params",
+            "feature_names",
+            "coef",
+            "intercept",
+            "scale",
+            "n_samples",
+            "loss_used",
+        }
         model.metadata_ = {k: d[k] for k in known}
         return model
 
@@ -321,8 +334,9 @@ def _ridge_no_intercept(Z: np.ndarray, t: np.ndarray, alpha: float) -> np.ndarra
     return np.linalg.solve(A, Z.T @ t)
 
 
-def _ridge(Z: np.ndarray, t: np.ndarray, alpha: float,
-           w: np.ndarray | None) -> tuple[np.ndarray, float]:
+def _ridge(
+    Z: np.ndarray, t: np.ndarray, alpha: float, w: np.ndarray | None
+) -> tuple[np.ndarray, float]:
     """Least squares with intercept (unpenalised) and a tiny ridge term on coefficients."""
     n, k = Z.shape
     sw = np.ones(n) if w is None else w

@@ -50,8 +50,9 @@ class QualityReport:
         return d
 
 
-def _arrays(predicted: Sequence[float], measured: Sequence[float | None]
-            ) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(
+    predicted: Sequence[float], measured: Sequence[float | None]
+) -> tuple[np.ndarray, np.ndarray]:
     p = np.asarray(predicted, dtype=float)
     m = np.asarray([np.nan if v is None else v for v in measured], dtype=float)
     if p.shape != m.shape or p.ndim != 1:
@@ -77,8 +78,9 @@ def kendall_tau(predicted: Sequence[float], measured: Sequence[float | None]) ->
     return float(kendalltau(p[ok], m[ok]).statistic)
 
 
-def mean_abs_rel_error(predicted: Sequence[float], measured: Sequence[float | None]
-                       ) -> float | None:
+def mean_abs_rel_error(
+    predicted: Sequence[float], measured: Sequence[float | None]
+) -> float | None:
     p, m = _arrays(predicted, measured)
     ok = np.isfinite(m) & (m > 0)
     if not ok.any():
@@ -86,8 +88,9 @@ def mean_abs_rel_error(predicted: Sequence[float], measured: Sequence[float | No
     return float(np.mean(np.abs(p[ok] - m[ok]) / m[ok]))
 
 
-def regret_at_k(predicted: Sequence[float], measured: Sequence[float | None], k: int
-                ) -> float | None:
+def regret_at_k(
+    predicted: Sequence[float], measured: Sequence[float | None], k: int
+) -> float | None:
     """best measured among the model's top k / best measured overall - 1 (None if none)."""
     if k < 1:
         raise ValueError("k must be >= 1")
@@ -101,8 +104,9 @@ def regret_at_k(predicted: Sequence[float], measured: Sequence[float | None], k:
     return float(np.nanmin(top_m) / np.nanmin(m) - 1.0)
 
 
-def best_pruned(predicted: Sequence[float], measured: Sequence[float | None], k: int
-                ) -> bool | None:
+def best_pruned(
+    predicted: Sequence[float], measured: Sequence[float | None], k: int
+) -> bool | None:
     """True when the fastest measured variant is outside the model's top k."""
     p, m = _arrays(predicted, measured)
     if not np.isfinite(m).any():
@@ -137,8 +141,11 @@ def evaluate(
         regret={kk: regret_at_k(p, m, kk) for kk in ks},
         best_pruned=best_pruned(p, m, k),
         exhaustive=n_measured == len(p),
-        mean_abs_rel_error_anchored=(None if anchor is None or not math.isfinite(anchor)
-                                     else mean_abs_rel_error(p * anchor, m)),
+        mean_abs_rel_error_anchored=(
+            None
+            if anchor is None or not math.isfinite(anchor)
+            else mean_abs_rel_error(p * anchor, m)
+        ),
     )
 
 

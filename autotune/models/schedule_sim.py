@@ -147,8 +147,9 @@ def _fixed_sizes(n: int, c: int) -> np.ndarray:
     return sizes
 
 
-def _round_robin_fixed(n: int, p: int, c: int, w: np.ndarray | None
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _round_robin_fixed(
+    n: int, p: int, c: int, w: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(work, iterations, chunks) per thread when chunk k of c iterations goes to k mod p.
 
     One pass over the work array (reshaped to rounds x threads x chunk), no
@@ -202,17 +203,25 @@ def simulate(
         if w is not None:
             tw[: len(nonzero)] = _chunk_work(w, nonzero)
         chunks = (iters > 0).astype(float)
-        return ScheduleResult(kind, None, p, n, tw, iters, chunks,
-                              int(chunks.sum()), int(iters.max()))
+        return ScheduleResult(
+            kind, None, p, n, tw, iters, chunks, int(chunks.sum()), int(iters.max())
+        )
 
     if kind == "guided":
         sizes = guided_chunk_sizes(n, p, chunk)
         cw = sizes.astype(float) if w is None else _chunk_work(w, sizes)
         owner = _greedy(cw, p)
-        return ScheduleResult(kind, chunk, p, n, _by_owner(owner, cw, p),
-                              _by_owner(owner, sizes.astype(float), p),
-                              _by_owner(owner, np.ones(len(sizes)), p),
-                              len(sizes), int(sizes.max()))
+        return ScheduleResult(
+            kind,
+            chunk,
+            p,
+            n,
+            _by_owner(owner, cw, p),
+            _by_owner(owner, sizes.astype(float), p),
+            _by_owner(owner, np.ones(len(sizes)), p),
+            len(sizes),
+            int(sizes.max()),
+        )
 
     c = min(chunk if chunk is not None else 1, n)
     nchunks = -(-n // c)
@@ -230,5 +239,15 @@ def simulate(
     gc = np.full(ngroups, float(g))
     gc[-1] = nchunks - g * (ngroups - 1)
     owner = _greedy(gw, p)
-    return ScheduleResult(kind, chunk, p, n, _by_owner(owner, gw, p), _by_owner(owner, gi, p),
-                          _by_owner(owner, gc, p), nchunks, c, approximate=g > 1)
+    return ScheduleResult(
+        kind,
+        chunk,
+        p,
+        n,
+        _by_owner(owner, gw, p),
+        _by_owner(owner, gi, p),
+        _by_owner(owner, gc, p),
+        nchunks,
+        c,
+        approximate=g > 1,
+    )

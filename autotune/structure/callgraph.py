@@ -119,7 +119,8 @@ class FunctionTable:
         self.functions: dict[str, FunctionInfo] = {}
         for ext in ast.ext:
             if isinstance(ext, c_ast.FuncDef) and not is_system_file(
-                    ext.coord.file if ext.coord else None):
+                ext.coord.file if ext.coord else None
+            ):
                 info = FunctionInfo(ext, ext.decl.name)
                 _Scan(info).visit(ext.body)
                 self.functions[info.name] = info
@@ -135,8 +136,9 @@ class FunctionTable:
         while changed:
             changed = False
             for info in self.functions.values():
-                if not info.omp and any(self.functions[c].omp for c in info.calls
-                                        if c in self.functions):
+                if not info.omp and any(
+                    self.functions[c].omp for c in info.calls if c in self.functions
+                ):
                     info.omp = changed = True
 
     def get(self, name: str | None) -> FunctionInfo | None:
@@ -174,8 +176,13 @@ def _depth_rule(info: FunctionInfo, ast: c_ast.FileAST) -> DepthRule | None:
 
         def visit_If(self, node: c_ast.If) -> None:
             cond = node.cond
-            if (Ifs.rule is None and isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=")
-                    and isinstance(cond.left, c_ast.ID) and cond.left.name in params):
+            if (
+                Ifs.rule is None
+                and isinstance(cond, c_ast.BinaryOp)
+                and cond.op in ("<", "<=")
+                and isinstance(cond.left, c_ast.ID)
+                and cond.left.name in params
+            ):
                 index = params.index(cond.left.name)
                 limit = constant(cond.right, info.node, ast)
                 step = _recursive_step(node.iftrue, info.name, index, cond.left.name)
@@ -201,9 +208,13 @@ def _recursive_step(block: c_ast.Node, name: str, index: int, param: str) -> int
         def visit_FuncCall(self, call: c_ast.FuncCall) -> None:
             if callee(call) == name and call.args and len(call.args.exprs) > index:
                 arg = call.args.exprs[index]
-                if (isinstance(arg, c_ast.BinaryOp) and arg.op == "+"
-                        and isinstance(arg.left, c_ast.ID) and arg.left.name == param
-                        and isinstance(arg.right, c_ast.Constant)):
+                if (
+                    isinstance(arg, c_ast.BinaryOp)
+                    and arg.op == "+"
+                    and isinstance(arg.left, c_ast.ID)
+                    and arg.left.name == param
+                    and isinstance(arg.right, c_ast.Constant)
+                ):
                     try:
                         steps.add(int(arg.right.value.rstrip("uUlL"), 0))
                     except ValueError:

@@ -80,8 +80,9 @@ def heuristic_moment(m1: Moments, m2: Moments, k: int) -> float:
     return (m1 if heuristic_choice(m1, m2) == 1 else m2).raw(k)
 
 
-def quantile_crossings(d1: QuantileDistribution, d2: QuantileDistribution,
-                       grid: int = 400) -> list[float]:
+def quantile_crossings(
+    d1: QuantileDistribution, d2: QuantileDistribution, grid: int = 400
+) -> list[float]:
     """u in (0, 1) where Q1(u) = Q2(u): the kinks of the pointwise max."""
     ends = np.logspace(-14, -1, 60)
     mid = np.linspace(0.1, 0.9, grid)[1:-1]
@@ -107,17 +108,19 @@ def paper_max_moment(d1: QuantileDistribution, d2: QuantileDistribution, k: int)
     )
 
 
-def _support_breaks(d_outer: QuantileDistribution, d_inner: QuantileDistribution
-                    ) -> list[float]:
+def _support_breaks(d_outer: QuantileDistribution, d_inner: QuantileDistribution) -> list[float]:
     """u where Q_outer(u) meets a finite end of the inner support (cdf kinks)."""
     return [float(d_outer.cdf(e)) for e in d_inner.support() if np.isfinite(e)]
 
 
 def exact_max_moment(d1: QuantileDistribution, d2: QuantileDistribution, k: int) -> float:
     """Order statistics: E[Y^k] = int y^k d(F1 F2), written over u in [0, 1]."""
+
     def half(a: QuantileDistribution, b: QuantileDistribution) -> float:
-        return integrate(lambda u, v: a.quantile(u, v) ** k * b.cdf(a.quantile(u, v)),
-                         _support_breaks(a, b))
+        return integrate(
+            lambda u, v: a.quantile(u, v) ** k * b.cdf(a.quantile(u, v)), _support_breaks(a, b)
+        )
+
     return half(d1, d2) + half(d2, d1)
 
 
@@ -149,16 +152,21 @@ class Composition:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "tasks": [{"moments": m.to_dict(), "lambda_fit": g.to_dict()}
-                      for m, g in zip(self.inputs, self.fits, strict=True)],
+            "tasks": [
+                {"moments": m.to_dict(), "lambda_fit": g.to_dict()}
+                for m, g in zip(self.inputs, self.fits, strict=True)
+            ],
             "orders": list(self.orders),
-            "moments_of_max": {m: dict(zip(map(moment_label, self.orders), v, strict=True))
-                               for m, v in self.values.items()},
+            "moments_of_max": {
+                m: dict(zip(map(moment_label, self.orders), v, strict=True))
+                for m, v in self.values.items()
+            },
         }
 
 
-def compose(m1: Moments, m2: Moments, orders: tuple[int, ...] = (1, 2),
-            tol: float = 1e-6) -> Composition:
+def compose(
+    m1: Moments, m2: Moments, orders: tuple[int, ...] = (1, 2), tol: float = 1e-6
+) -> Composition:
     """Fit both tasks and predict E[Y^k] = E[max(X1, X2)^k] by every method."""
     if any(not 1 <= k <= 4 for k in orders):
         raise ValueError("only the first four moments of Y are defined from four of X")

@@ -54,9 +54,16 @@ class Estimate:
         d: dict[str, object] = {"value": self.value, "how": self.how, "notes": self.notes}
         if self.prediction is not None:
             p = self.prediction
-            d.update({"T_n": p.t_seq.value, "T_n_method": p.t_seq.chosen_label,
-                      "Abar": p.abar.value, "Abar_method": p.abar.chosen_label,
-                      "direction": p.direction, "formula": p.skeleton.formula()})
+            d.update(
+                {
+                    "T_n": p.t_seq.value,
+                    "T_n_method": p.t_seq.chosen_label,
+                    "Abar": p.abar.value,
+                    "Abar_method": p.abar.chosen_label,
+                    "direction": p.direction,
+                    "formula": p.skeleton.formula(),
+                }
+            )
         return d
 
 
@@ -66,8 +73,9 @@ def _describe(sk: Skeleton, pred: Prediction, rule: str) -> str:
     return f"{skeleton_name(sk)}: T(n) {t}, Abar {a}{rule}"
 
 
-def extrapolate(rows: Sequence[tuple[float, int, float]], skeleton: Skeleton, n: float,
-                p: int) -> Estimate:
+def extrapolate(
+    rows: Sequence[tuple[float, int, float]], skeleton: Skeleton, n: float, p: int
+) -> Estimate:
     """T(n, p) for one node from its (n, p, seconds) rows, by the first rule that answers."""
     clean = [(a, b, max(t, 0.0)) for a, b, t in rows]
     notes = []
@@ -90,15 +98,24 @@ def extrapolate(rows: Sequence[tuple[float, int, float]], skeleton: Skeleton, n:
         notes[:] = list(dict.fromkeys(notes))
         if not kwargs:  # the paper's choice refused: a line only for the series that failed
             if pred is not None and pred.t_seq.ok and not pred.abar.ok:
-                attempts.append(({"method_abar": "lm"}, " (Abar: straight line, no method "
-                                 "within 2%)"))
+                attempts.append(
+                    ({"method_abar": "lm"}, " (Abar: straight line, no method within 2%)")
+                )
             elif pred is not None and pred.abar.ok and not pred.t_seq.ok:
-                attempts.append(({"method": "lm", "method_abar": "auto"},
-                                 " (T(n): straight line, no method within 2%)"))
+                attempts.append(
+                    (
+                        {"method": "lm", "method_abar": "auto"},
+                        " (T(n): straight line, no method within 2%)",
+                    )
+                )
             attempts.append(({"method": "lm"}, " (straight line: no method within 2%)"))
     near = sorted((a, t) for a, b, t in clean if b == p)
     if near:
         a, t = min(near, key=lambda at: (abs(at[0] - n), -at[0]))
-        return Estimate(t, f"{skeleton_name(skeleton)}: no trend could be extrapolated; "
-                        f"the value measured at n={a:g}, p={p}", notes)
+        return Estimate(
+            t,
+            f"{skeleton_name(skeleton)}: no trend could be extrapolated; "
+            f"the value measured at n={a:g}, p={p}",
+            notes,
+        )
     return Estimate(None, "no method could extrapolate this node", notes)

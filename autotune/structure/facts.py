@@ -31,8 +31,7 @@ def constant(node: c_ast.Node, func: c_ast.FuncDef, ast: c_ast.FileAST) -> int |
     return value if isinstance(value, numbers.Number) else None
 
 
-def trip_count(node: c_ast.For, func: c_ast.FuncDef, ast: c_ast.FileAST
-               ) -> tuple[int | None, str]:
+def trip_count(node: c_ast.For, func: c_ast.FuncDef, ast: c_ast.FileAST) -> tuple[int | None, str]:
     """(k, why unknown) of a sequential ``for``; k is None when it is not constant."""
     walker = Walker(node)
     ctx = Ctx(Scope(func, ast), {}, {})

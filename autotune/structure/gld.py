@@ -64,16 +64,14 @@ class ShapeSolution:
 def _v(l3: float, l4: float, k: int) -> float:
     """E[(U^l3 - (1-U)^l4)^k] for U uniform: a sum of beta functions."""
     return sum(
-        math.comb(k, j) * (-1) ** j * beta(l3 * (k - j) + 1.0, l4 * j + 1.0)
-        for j in range(k + 1)
+        math.comb(k, j) * (-1) ** j * beta(l3 * (k - j) + 1.0, l4 * j + 1.0) for j in range(k + 1)
     )
 
 
 # Index arrays for all beta terms of v1..v4 at once (one vectorised call).
 _K = np.array([k for k in range(1, 5) for j in range(k + 1)], dtype=float)
 _J = np.array([j for k in range(1, 5) for j in range(k + 1)], dtype=float)
-_C = np.array([math.comb(k, j) * (-1) ** j for k in range(1, 5) for j in range(k + 1)],
-              dtype=float)
+_C = np.array([math.comb(k, j) * (-1) ** j for k in range(1, 5) for j in range(k + 1)], dtype=float)
 _SPLIT = np.cumsum([k + 1 for k in range(1, 5)])[:-1]
 
 
@@ -99,12 +97,21 @@ def _seeds(skewness: float, kurtosis: float) -> list[tuple[float, float, float, 
         r = np.where(np.isfinite(r), r, np.inf)
         pad = np.pad(r, 1, constant_values=np.inf)
         n = len(grid)
-        neighbours = np.min([pad[1 + di:1 + di + n, 1 + dj:1 + dj + n]
-                             for di in (-1, 0, 1) for dj in (-1, 0, 1) if di or dj], axis=0)
+        neighbours = np.min(
+            [
+                pad[1 + di : 1 + di + n, 1 + dj : 1 + dj + n]
+                for di in (-1, 0, 1)
+                for dj in (-1, 0, 1)
+                if di or dj
+            ],
+            axis=0,
+        )
         minima = np.argwhere((r <= neighbours) & np.isfinite(r))
         minima = sorted(minima, key=lambda ij: r[tuple(ij)])[:_MAX_SEEDS]
-        seeds += [(float(l3[tuple(ij)]), float(l4[tuple(ij)]), lo, hi, float(r[tuple(ij)]))
-                  for ij in minima]
+        seeds += [
+            (float(l3[tuple(ij)]), float(l4[tuple(ij)]), lo, hi, float(r[tuple(ij)]))
+            for ij in minima
+        ]
     seeds.sort(key=lambda t: t[4])
     return [t[:4] for t in seeds[:_MAX_SEEDS]]
 
@@ -144,8 +151,15 @@ def solve_shape(skewness: float, kurtosis: float) -> tuple[ShapeSolution, ...]:
 
     for a, b, lo, hi in _seeds(skewness, kurtosis):
         try:
-            res = least_squares(resid, x0=[a, b], bounds=([lo, lo], [hi, hi]),
-                                xtol=1e-13, ftol=1e-13, gtol=1e-13, max_nfev=400)
+            res = least_squares(
+                resid,
+                x0=[a, b],
+                bounds=([lo, lo], [hi, hi]),
+                xtol=1e-13,
+                ftol=1e-13,
+                gtol=1e-13,
+                max_nfev=400,
+            )
         except (ValueError, FloatingPointError):
             continue
         r = float(np.linalg.norm(res.fun))
@@ -181,8 +195,9 @@ class GeneralizedLambda:
         self.tol = tol
 
     # ----------------------------------------------------------------- fitting
-    def fit_moments(self, mean: float, variance: float, skewness: float = 0.0,
-                    kurtosis: float = 3.0) -> GeneralizedLambda:
+    def fit_moments(
+        self, mean: float, variance: float, skewness: float = 0.0, kurtosis: float = 3.0
+    ) -> GeneralizedLambda:
         target = Moments(float(mean), float(variance), float(skewness), float(kurtosis))
         sols = solve_shape(round(target.skewness, 12), round(target.kurtosis, 12))
         best = choose_solution(sols, self.tol)
@@ -212,8 +227,9 @@ class GeneralizedLambda:
         return g
 
     # ------------------------------------------------------------- the family
-    def quantile(self, u: np.ndarray | float, upper: np.ndarray | float | None = None
-                 ) -> np.ndarray:
+    def quantile(
+        self, u: np.ndarray | float, upper: np.ndarray | float | None = None
+    ) -> np.ndarray:
         """Q(u). Pass ``upper`` = 1 - u computed without rounding near u = 1."""
         l1, l2, l3, l4 = self.lambdas_
         u = np.asarray(u, dtype=float)
@@ -261,17 +277,25 @@ class GeneralizedLambda:
         v1, var_u, skew, kurt = shape_moments(l3, l4)
         return Moments(l1 + v1 / l2, var_u / l2**2, skew, kurt)
 
-    def sample(self, size: int | tuple[int, ...],
-               rng: np.random.Generator | int | None = None) -> np.ndarray:
+    def sample(
+        self, size: int | tuple[int, ...], rng: np.random.Generator | int | None = None
+    ) -> np.ndarray:
         """Draw by inversion: Q(U) with U uniform from a numpy Generator."""
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         return self.quantile(gen.random(size))
 
     def to_dict(self) -> dict[str, object]:
         l1, l2, l3, l4 = self.lambdas_
-        return {"l1": l1, "l2": l2, "l3": l3, "l4": l4, "residual": self.residual_,
-                "exact": self.exact_, "solutions": len(self.solutions_),
-                "target": self.target_.to_dict()}
+        return {
+            "l1": l1,
+            "l2": l2,
+            "l3": l3,
+            "l4": l4,
+            "residual": self.residual_,
+            "exact": self.exact_,
+            "solutions": len(self.solutions_),
+            "target": self.target_.to_dict(),
+        }
 
     def __repr__(self) -> str:
         if not hasattr(self, "lambdas_"):

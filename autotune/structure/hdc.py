@@ -22,7 +22,9 @@ import numpy as np
 
 COMPONENTS = ("divide", "combine", "sequential")
 DEFAULT_FEATURES: dict[str, tuple[str, ...]] = {
-    "divide": ("M",), "combine": ("N",), "sequential": ("N", "M"),
+    "divide": ("M",),
+    "combine": ("N",),
+    "sequential": ("N", "M"),
 }
 
 
@@ -39,8 +41,10 @@ class LinearCost:
         y = np.asarray(y, dtype=float).ravel()
         need = len(self.features) + 2
         if len(y) < need:
-            raise ValueError(f"need at least {need} trace rows to fit "
-                             f"{' + '.join(self.features)} with an R^2, got {len(y)}")
+            raise ValueError(
+                f"need at least {need} trace rows to fit "
+                f"{' + '.join(self.features)} with an R^2, got {len(y)}"
+            )
         X = np.asarray(X, dtype=float).reshape(len(y), -1)
         if X.shape[1] != len(self.features):
             raise ValueError(f"expected {len(self.features)} feature columns, got {X.shape[1]}")
@@ -61,12 +65,17 @@ class LinearCost:
     def cost(self, sizes: dict[str, float]) -> float:
         """Cost at named sizes, e.g. cost({"N": 1e6, "M": 2e6})."""
         return self.intercept_ + sum(
-            c * sizes[f] for c, f in zip(self.coef_, self.features, strict=True))
+            c * sizes[f] for c, f in zip(self.coef_, self.features, strict=True)
+        )
 
     def to_dict(self) -> dict[str, object]:
-        return {"features": list(self.features), "intercept": self.intercept_,
-                "coef": dict(zip(self.features, self.coef_.tolist(), strict=True)),
-                "r2": self.r2_, "n": self.n_samples_}
+        return {
+            "features": list(self.features),
+            "intercept": self.intercept_,
+            "coef": dict(zip(self.features, self.coef_.tolist(), strict=True)),
+            "r2": self.r2_,
+            "n": self.n_samples_,
+        }
 
 
 @dataclass
@@ -125,8 +134,11 @@ class HDCPrediction:
 
     def to_dict(self) -> dict[str, object]:
         d = asdict(self)
-        d.update(communication_s=self.communication_s, computation_s=self.computation_s,
-                 total_s=self.total_s)
+        d.update(
+            communication_s=self.communication_s,
+            computation_s=self.computation_s,
+            total_s=self.total_s,
+        )
         return d
 
 
@@ -149,8 +161,9 @@ class HypercubeDC:
     sizes each component's cost is linear in). Learned: ``components_``.
     """
 
-    def __init__(self, split: tuple[str, ...] = ("M",),
-                 features: dict[str, tuple[str, ...]] | None = None) -> None:
+    def __init__(
+        self, split: tuple[str, ...] = ("M",), features: dict[str, tuple[str, ...]] | None = None
+    ) -> None:
         self.split = split
         self.features = features or DEFAULT_FEATURES
 
@@ -167,8 +180,14 @@ class HypercubeDC:
     def _at(self, sizes: dict[str, float], factor: float) -> dict[str, float]:
         return {k: (v / factor if k in self.split else v) for k, v in sizes.items()}
 
-    def predict_one(self, sizes: dict[str, float], procs: int, latency: float, gap: float,
-                    words: float | None = None) -> HDCPrediction:
+    def predict_one(
+        self,
+        sizes: dict[str, float],
+        procs: int,
+        latency: float,
+        gap: float,
+        words: float | None = None,
+    ) -> HDCPrediction:
         """Predict one run. ``words`` exchanged per level defaults to N (the example's
         root vector, which every level sends whole)."""
         depth = hypercube_levels(procs)
@@ -181,16 +200,28 @@ class HypercubeDC:
             at = self._at(sizes, 2.0**j)
             # Every processor runs the same function on the same size here, so
             # the max over processors is the common value.
-            levels.append(HDCLevel(j, at, comp["divide"].cost(at), comp["combine"].cost(at),
-                                   exchange_time(k_words, latency, gap)))
+            levels.append(
+                HDCLevel(
+                    j,
+                    at,
+                    comp["divide"].cost(at),
+                    comp["combine"].cost(at),
+                    exchange_time(k_words, latency, gap),
+                )
+            )
         leaf = self._at(sizes, float(procs))
-        return HDCPrediction(procs, dict(sizes), latency, gap, k_words, levels, leaf,
-                             comp["sequential"].cost(leaf))
+        return HDCPrediction(
+            procs, dict(sizes), latency, gap, k_words, levels, leaf, comp["sequential"].cost(leaf)
+        )
 
     def predict(self, X: np.ndarray, latency: float, gap: float) -> np.ndarray:
         """Totals for rows (N, M, P)."""
-        return np.array([self.predict_one({"N": n, "M": m}, int(p), latency, gap).total_s
-                         for n, m, p in np.asarray(X, dtype=float)])
+        return np.array(
+            [
+                self.predict_one({"N": n, "M": m}, int(p), latency, gap).total_s
+                for n, m, p in np.asarray(X, dtype=float)
+            ]
+        )
 
 
 def relative_error(predicted: float, measured: float) -> float:

@@ -55,23 +55,34 @@ def required_workload(e: float, h: float) -> float:
 def _check_p(p: np.ndarray, strict: bool) -> None:
     small = p < BLOCK_MIN_P
     if np.any(small):
-        msg = (f"the block model needs p >= {BLOCK_MIN_P} (a 3x3 grid at least), "
-               f"got p = {np.asarray(p)[small].tolist()}")
+        msg = (
+            f"the block model needs p >= {BLOCK_MIN_P} (a 3x3 grid at least), "
+            f"got p = {np.asarray(p)[small].tolist()}"
+        )
         if strict:
             raise ValueError(msg)
         warnings.warn(msg, stacklevel=3)
 
 
-def block_overhead(n: float, p, ts: float = T3E_TS, tw: float = T3E_TW,
-                   strict: bool = True) -> np.ndarray:
+def block_overhead(
+    n: float, p, ts: float = T3E_TS, tw: float = T3E_TW, strict: bool = True
+) -> np.ndarray:
     """h = 8 (ts + n/sqrt(p) tw): one process's communication per step."""
     p = np.asarray(p, dtype=float)
     _check_p(p, strict)
     return 8.0 * (ts + n / np.sqrt(p) * tw)
 
 
-def block_isoefficiency(e: float, n: float, p, ts: float = T3E_TS, tw: float = T3E_TW,
-                        tc: float = 1.0, form: str = "max", strict: bool = True) -> np.ndarray:
+def block_isoefficiency(
+    e: float,
+    n: float,
+    p,
+    ts: float = T3E_TS,
+    tw: float = T3E_TW,
+    tc: float = 1.0,
+    form: str = "max",
+    strict: bool = True,
+) -> np.ndarray:
     """The isoefficiency workload w(p) for the block decomposition.
 
     ``form="max"`` is the paper's w = max[8Cp ts/tc, 8Cn sqrt(p) tw/tc];
@@ -94,9 +105,15 @@ def crossover_p(n: float, ts: float = T3E_TS, tw: float = T3E_TW) -> float:
     return (n * tw / ts) ** 2
 
 
-def figure7(ps: Sequence[float], efficiencies: Sequence[float] = FIGURE7_E,
-            n: float = FIGURE7_N, ts: float = T3E_TS, tw: float = T3E_TW, tc: float = 1.0,
-            form: str = "max") -> dict[float, np.ndarray]:
+def figure7(
+    ps: Sequence[float],
+    efficiencies: Sequence[float] = FIGURE7_E,
+    n: float = FIGURE7_N,
+    ts: float = T3E_TS,
+    tw: float = T3E_TW,
+    tc: float = 1.0,
+    form: str = "max",
+) -> dict[float, np.ndarray]:
     """The curves of the paper's Figure 7: w(p) for each efficiency."""
     return {e: block_isoefficiency(e, n, ps, ts, tw, tc, form) for e in efficiencies}
 
@@ -118,8 +135,9 @@ class IsoPoint:
 class EmpiricalIsoefficiency:
     """Isoefficiency from a sequential time T(n) and a per-PE overhead Abar(n, p)."""
 
-    def __init__(self, sequential_time: Callable[[float], float],
-                 overhead: Callable[[float, float], float]) -> None:
+    def __init__(
+        self, sequential_time: Callable[[float], float], overhead: Callable[[float, float], float]
+    ) -> None:
         self.sequential_time = sequential_time
         self.overhead = overhead
 
@@ -135,8 +153,9 @@ class EmpiricalIsoefficiency:
         # T(n) - C A(n, p) >= 0  <=>  E(n, p) >= E (for positive T + A).
         return float(self.sequential_time(n)) - c * self.total_overhead(n, p)
 
-    def required_size(self, e: float, p: float, n_min: float, n_max: float,
-                      grid: int = 200) -> IsoPoint:
+    def required_size(
+        self, e: float, p: float, n_min: float, n_max: float, grid: int = 200
+    ) -> IsoPoint:
         """Smallest n in [n_min, n_max] with E(n, p) >= e (scan in log n, then brentq)."""
         c = iso_constant(e)
         if not 0 < n_min < n_max:
@@ -149,12 +168,12 @@ class EmpiricalIsoefficiency:
         if up.size == 0:
             return IsoPoint(p, e, None, "not-reached")
         i = int(up[0])
-        root = brentq(lambda x: self._gap(math.exp(x), p, c),
-                      math.log(ns[i]), math.log(ns[i + 1]), xtol=1e-12)
+        root = brentq(
+            lambda x: self._gap(math.exp(x), p, c), math.log(ns[i]), math.log(ns[i + 1]), xtol=1e-12
+        )
         return IsoPoint(p, e, math.exp(root), "ok")
 
-    def curve(self, e: float, ps: Sequence[float], n_min: float, n_max: float
-              ) -> list[IsoPoint]:
+    def curve(self, e: float, ps: Sequence[float], n_min: float, n_max: float) -> list[IsoPoint]:
         return [self.required_size(e, p, n_min, n_max) for p in ps]
 
 
@@ -179,8 +198,9 @@ def loglog_interpolator(xs: Sequence[float], ys: Sequence[float]) -> Callable[[f
     return f
 
 
-def grid_interpolator(ns: Sequence[float], ps: Sequence[float], values: np.ndarray
-                      ) -> Callable[[float, float], float]:
+def grid_interpolator(
+    ns: Sequence[float], ps: Sequence[float], values: np.ndarray
+) -> Callable[[float, float], float]:
     """Abar(n, p) from a full grid: bilinear in (log n, log p), linear beyond the edges.
 
     Abar may be zero or negative (superlinear runs), so values stay linear.
@@ -198,7 +218,11 @@ def grid_interpolator(ns: Sequence[float], ps: Sequence[float], values: np.ndarr
     def f(n: float, p: float) -> float:
         i, a = axis(ln, math.log(n))
         j, b = axis(lp, math.log(p))
-        return float((1 - a) * (1 - b) * v[i, j] + a * (1 - b) * v[i + 1, j]
-                     + (1 - a) * b * v[i, j + 1] + a * b * v[i + 1, j + 1])
+        return float(
+            (1 - a) * (1 - b) * v[i, j]
+            + a * (1 - b) * v[i + 1, j]
+            + (1 - a) * b * v[i, j + 1]
+            + a * b * v[i + 1, j + 1]
+        )
 
     return f

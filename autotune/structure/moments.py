@@ -43,8 +43,9 @@ class Moments:
     def central(self, k: int) -> float:
         """Central moment E[(X - mean)^k] for k = 0..4."""
         s = self.std
-        return {0: 1.0, 1: 0.0, 2: self.variance, 3: self.skewness * s**3,
-                4: self.kurtosis * s**4}[k]
+        return {0: 1.0, 1: 0.0, 2: self.variance, 3: self.skewness * s**3, 4: self.kurtosis * s**4}[
+            k
+        ]
 
     def raw(self, k: int) -> float:
         """Raw moment E[X^k] for k = 0..4 (binomial expansion around the mean)."""

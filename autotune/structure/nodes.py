@@ -48,8 +48,12 @@ class TextSpan:
     samples: bool = False  # record every execution's time (sections)
 
     def to_dict(self) -> dict:
-        return {"begin_line": self.begin_line, "end_line": self.end_line, "mode": self.mode,
-                "samples": self.samples}
+        return {
+            "begin_line": self.begin_line,
+            "end_line": self.end_line,
+            "mode": self.mode,
+            "samples": self.samples,
+        }
 
 
 @dataclass
@@ -88,11 +92,20 @@ class StructNode:
     def to_dict(self, extra: dict[str, dict] | None = None) -> dict:
         """Nested JSON form; ``extra`` maps node id -> more keys (measurement, prediction)."""
         d: dict[str, object] = {
-            "kind": self.kind, "skeleton": self.skeleton, "id": self.id, "file": self.file,
-            "line": self.line, "label": self.label, "function": self.function,
-            "trip_count": self.trip_count, "facts": dict(self.facts), "context": self.context,
-            "timed": self.timed, "timing": self.span.to_dict() if self.span else None,
-            "duplicate_of": self.duplicate_of, "notes": list(self.notes),
+            "kind": self.kind,
+            "skeleton": self.skeleton,
+            "id": self.id,
+            "file": self.file,
+            "line": self.line,
+            "label": self.label,
+            "function": self.function,
+            "trip_count": self.trip_count,
+            "facts": dict(self.facts),
+            "context": self.context,
+            "timed": self.timed,
+            "timing": self.span.to_dict() if self.span else None,
+            "duplicate_of": self.duplicate_of,
+            "notes": list(self.notes),
         }
         if extra and self.id in extra and self.duplicate_of is None:
             d.update(extra[self.id])
@@ -120,5 +133,9 @@ class ProgramTree:
         return {n.id: n.trip_count for n in self.nodes() if n.kind == "iteration"}
 
     def to_dict(self, extra: dict[str, dict] | None = None) -> dict:
-        return {"file": self.path, "defines": dict(self.defines), "warnings": self.warnings,
-                "tree": self.root.to_dict(extra)}
+        return {
+            "file": self.path,
+            "defines": dict(self.defines),
+            "warnings": self.warnings,
+            "tree": self.root.to_dict(extra),
+        }

@@ -49,10 +49,16 @@ class NodeEstimate:
     details: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"predicted_s": self.predicted, "predicted_per_execution_s": self.per_execution,
-                "predicted_executions": self.executions, "how": self.how,
-                "measured_s": self.measured, "relative_error": self.error,
-                "prediction_notes": self.notes, "details": self.details}
+        return {
+            "predicted_s": self.predicted,
+            "predicted_per_execution_s": self.per_execution,
+            "predicted_executions": self.executions,
+            "how": self.how,
+            "measured_s": self.measured,
+            "relative_error": self.error,
+            "prediction_notes": self.notes,
+            "details": self.details,
+        }
 
 
 def frontier(node: StructNode) -> list[StructNode]:
@@ -79,8 +85,15 @@ def remainder(pt: PointRuns, node: StructNode) -> float | None:
 class ProgramPredictor:
     """Predicts ``tree`` (timed at ``grid``) at size ``n_star`` on ``p_star`` threads."""
 
-    def __init__(self, tree: ProgramTree, tree_star: ProgramTree, grid: Measurements,
-                 n_star: float, p_star: int, target: Measurements | None = None) -> None:
+    def __init__(
+        self,
+        tree: ProgramTree,
+        tree_star: ProgramTree,
+        grid: Measurements,
+        n_star: float,
+        p_star: int,
+        target: Measurements | None = None,
+    ) -> None:
         self.tree = tree
         self.k_ref = tree.trip_counts()
         self.k_star = tree_star.trip_counts()
@@ -112,16 +125,21 @@ class ProgramPredictor:
                 self._node(c, [*ancestors, node])
             return est
         est.executions = self._executions(node, ancestors, est)
-        handler = {"loop": self._loop, "dc": self._dc, "section": self._task,
-                   "sections": self._sections}.get(node.kind, self._group)
+        handler = {
+            "loop": self._loop,
+            "dc": self._dc,
+            "section": self._task,
+            "sections": self._sections,
+        }.get(node.kind, self._group)
         handler(node, ancestors, est)
         if est.per_execution is not None and est.executions is not None:
             est.predicted = est.per_execution * est.executions
         return est
 
     # -- executions ------------------------------------------------------------------------
-    def _executions(self, node: StructNode, ancestors: list[StructNode],
-                    est: NodeEstimate) -> float | None:
+    def _executions(
+        self, node: StructNode, ancestors: list[StructNode], est: NodeEstimate
+    ) -> float | None:
         if node.kind == "program":
             return 1.0
         pt = self.grid.point(self.n_ref, self.p_ref)
@@ -153,8 +171,9 @@ class ProgramPredictor:
         if not node.timed:
             est.how = "not timed"
             return
-        self._apply(est, extrapolate(self._rows(node.id), Skeleton(node.skeleton),
-                                     self.n_star, self.p_star))
+        self._apply(
+            est, extrapolate(self._rows(node.id), Skeleton(node.skeleton), self.n_star, self.p_star)
+        )
 
     def _task(self, node: StructNode, ancestors: list[StructNode], est: NodeEstimate) -> None:
         if not node.timed:
@@ -179,13 +198,16 @@ class ProgramPredictor:
         if e is None:
             e = extrapolate(rows, Skeleton("dc"), self.n_star, self.p_star)
         self._apply(est, e)
-        est.details["model"] = ("skeleton dc (Lobachev-Loogen); the component fit (seed 003) "
-                                "needs per-component traces, which are not instrumented")
+        est.details["model"] = (
+            "skeleton dc (Lobachev-Loogen); the component fit (seed 003) "
+            "needs per-component traces, which are not instrumented"
+        )
 
     def _group(self, node: StructNode, ancestors: list[StructNode], est: NodeEstimate) -> None:
         kids = [self._node(c, [*ancestors, node]) for c in node.children]
-        parts = [k.predicted for k, c in zip(kids, node.children, strict=True)
-                 if c.duplicate_of is None]
+        parts = [
+            k.predicted for k, c in zip(kids, node.children, strict=True) if c.duplicate_of is None
+        ]
         if any(v is None for v in parts):
             est.notes.append("a child has no prediction: the sum leaves it out")
         total = sum(v for v in parts if v is not None)
@@ -208,8 +230,11 @@ class ProgramPredictor:
             est.per_execution, est.executions = total, 1.0
             return
         est.per_execution = (total + rest_total) / est.executions
-        what = "top-level nodes + sequential remainder" if node.kind == "program" else \
-            "children + own remainder"
+        what = (
+            "top-level nodes + sequential remainder"
+            if node.kind == "program"
+            else "children + own remainder"
+        )
         est.how = f"sum of {what} ({rest.how})"
         if node.kind == "iteration":
             k = self.k_star.get(node.id)
@@ -218,32 +243,37 @@ class ProgramPredictor:
                 est.details.update({"k": k, "body_per_iteration_s": body})
                 est.how = f"k={k} x body {body:.4g} s; {est.how}"
 
-    def _sections(self, node: StructNode, ancestors: list[StructNode],
-                  est: NodeEstimate) -> None:
+    def _sections(self, node: StructNode, ancestors: list[StructNode], est: NodeEstimate) -> None:
         secs = [c for c in node.children if c.kind == "section"]
         kids = [self._node(c, [*ancestors, node]) for c in secs]
-        if not node.timed or not secs or not all(c.timed for c in secs) or any(
-                k.per_execution is None for k in kids):
+        if (
+            not node.timed
+            or not secs
+            or not all(c.timed for c in secs)
+            or any(k.per_execution is None for k in kids)
+        ):
             est.how = "sum of the sections (not all timed or predicted)"
             est.per_execution = sum(k.predicted or 0.0 for k in kids)
             est.executions = 1.0
             return
         shape = self.grid.point(self.n_ref, self.p_ref)
-        result = predict_max(shape, [c.id for c in secs], [k.per_execution for k in kids],
-                             self.p_star)
+        result = predict_max(
+            shape, [c.id for c in secs], [k.per_execution for k in kids], self.p_star
+        )
         est.notes.extend(result.notes)
         rows = self.grid.rows(lambda pt: _overhead(pt, node, secs))
         at_p = [max(t, 0.0) for _, q, t in rows if q == self.p_star]
         if at_p:  # fork/join and dispatch: a cost per execution that does not grow with n
-            over = Estimate(statistics.median(at_p), f"median over the {len(at_p)} sizes "
-                            f"measured at p={self.p_star}, not extrapolated")
+            over = Estimate(
+                statistics.median(at_p),
+                f"median over the {len(at_p)} sizes measured at p={self.p_star}, not extrapolated",
+            )
         else:
             over = extrapolate(rows, TASK, self.n_star, self.p_star)
         est.details["composition"] = result.to_dict()
         est.details["overhead"] = over.to_dict()
         est.per_execution = result.value + (over.value or 0.0)
-        est.how = (f"{result.how} + construct overhead "
-                   f"{(over.value or 0.0):.3g} s ({over.how})")
+        est.how = f"{result.how} + construct overhead {(over.value or 0.0):.3g} s ({over.how})"
         checks = []
         if self.target is not None:
             checks.append(composition_check(self.target, node.id, [c.id for c in secs]))

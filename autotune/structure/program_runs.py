@@ -120,8 +120,9 @@ class Measurements:
         return sorted({p for _, p in self.points})
 
     def subset(self, keys: Sequence[Key]) -> Measurements:
-        return Measurements(self.size_name, {k: self.points[k] for k in keys if k in self.points},
-                            self.repetitions)
+        return Measurements(
+            self.size_name, {k: self.points[k] for k in keys if k in self.points}, self.repetitions
+        )
 
     def point(self, n: float | None, p: int) -> PointRuns | None:
         return self.points.get((n, p))
@@ -140,10 +141,19 @@ def _number_text(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(v)
 
 
-def measure_points(text: str, source_path: str, points: Sequence[Key], *,
-                   size_name: str | None, repetitions: int, build: BuildOptions,
-                   timeout_s: float = 300.0, progress: Callable[[str], None] | None = None,
-                   statistic: str = "median", args: Sequence[str] = ()) -> Measurements:
+def measure_points(
+    text: str,
+    source_path: str,
+    points: Sequence[Key],
+    *,
+    size_name: str | None,
+    repetitions: int,
+    build: BuildOptions,
+    timeout_s: float = 300.0,
+    progress: Callable[[str], None] | None = None,
+    statistic: str = "median",
+    args: Sequence[str] = (),
+) -> Measurements:
     """Build the timed ``text`` once per size and run every point ``repetitions`` times."""
     if repetitions < 1:
         raise UserError("--repetitions must be at least 1")
@@ -152,19 +162,29 @@ def measure_points(text: str, source_path: str, points: Sequence[Key], *,
         defines = dict(build.defines)
         if n is not None and size_name:
             defines[size_name] = _number_text(n)
-        opts = BuildOptions(build.cc, list(build.cflags), list(build.ldflags), defines,
-                            list(build.include_dirs), list(build.extra_sources), build.cache_dir)
-        res = opts.build(text, name_hint=f"{Path(source_path).stem}-structure",
-                         source_path=source_path)
+        opts = BuildOptions(
+            build.cc,
+            list(build.cflags),
+            list(build.ldflags),
+            defines,
+            list(build.include_dirs),
+            list(build.extra_sources),
+            build.cache_dir,
+        )
+        res = opts.build(
+            text, name_hint=f"{Path(source_path).stem}-structure", source_path=source_path
+        )
         where = f" with {size_name}={_number_text(n)}" if n is not None and size_name else ""
         if not res.ok:
-            raise UserError(f"the timed program does not compile{where}: {res.first_line}",
-                            location=source_path)
+            raise UserError(
+                f"the timed program does not compile{where}: {res.first_line}", location=source_path
+            )
         exes[n] = res.exe_path  # type: ignore[assignment]
     if statistic not in STATISTICS:
         raise UserError(f"unknown statistic {statistic!r}; choose from {', '.join(STATISTICS)}")
-    out = Measurements(size_name, {k: PointRuns(k[0], k[1], statistic=statistic)
-                                   for k in points}, repetitions)
+    out = Measurements(
+        size_name, {k: PointRuns(k[0], k[1], statistic=statistic) for k in points}, repetitions
+    )
     fd, name = tempfile.mkstemp(prefix="autotune-structure-", suffix=".txt")
     os.close(fd)
     timing = Path(name)
@@ -172,17 +192,25 @@ def measure_points(text: str, source_path: str, points: Sequence[Key], *,
         for _ in range(repetitions):
             for n, p in points:
                 timing.write_text("")
-                r = run_program(exes[n], env={"OMP_NUM_THREADS": str(p)},
-                                timeout_s=timeout_s, timing_file=timing, args=args)
-                at = (f"{size_name}={_number_text(n)}, " if n is not None and size_name
-                      else "") + f"p={p}"
+                r = run_program(
+                    exes[n],
+                    env={"OMP_NUM_THREADS": str(p)},
+                    timeout_s=timeout_s,
+                    timing_file=timing,
+                    args=args,
+                )
+                at = (
+                    f"{size_name}={_number_text(n)}, " if n is not None and size_name else ""
+                ) + f"p={p}"
                 if r.status != "ok":
-                    raise UserError(f"the timed program failed at {at}: {r.message}",
-                                    location=source_path)
+                    raise UserError(
+                        f"the timed program failed at {at}: {r.message}", location=source_path
+                    )
                 rec = parse_side_channel(timing.read_text(errors="replace"))
                 if not rec.wall:
-                    raise UserError(f"the timed program reported no times at {at}",
-                                    location=source_path)
+                    raise UserError(
+                        f"the timed program reported no times at {at}", location=source_path
+                    )
                 rec.process_wall = r.wall_s
                 out.points[(n, p)].runs.append(rec)
                 if progress:

@@ -27,8 +27,9 @@ def _reference(step: float, t_max: float) -> tuple[np.ndarray, np.ndarray, np.nd
     return lo[keep], hi[keep], w[keep]
 
 
-def nodes(a: float, b: float, step: float = 1 / 32, t_max: float = 6.0
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def nodes(
+    a: float, b: float, step: float = 1 / 32, t_max: float = 6.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Nodes u, 1 - u and weights for integrating over [a, b] within [0, 1]."""
     lo, hi, w = _reference(step, t_max)
     width = b - a

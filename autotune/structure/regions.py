@@ -60,11 +60,14 @@ def timed_slots(tree: ProgramTree) -> tuple[list[Slot], list[str]]:
 def _begin(k: int, mode: str, line: int, file: str) -> str:
     mark = f"autotune_s_m{k}_"
     if mode == "encounter":
-        return (f"{{ struct autotune_s_mark_ {mark}; autotune_s_now_(&{mark});\n"
-                f'#line {line} "{file}"\n')
-    return (f"{{ struct autotune_s_mark_ {mark} = {{0.0, 0.0}};\n#pragma omp barrier\n"
-            f"if (omp_get_thread_num() == 0) autotune_s_now_(&{mark});\n"
-            f'#line {line} "{file}"\n')
+        return (
+            f'{{ struct autotune_s_mark_ {mark}; autotune_s_now_(&{mark});\n#line {line} "{file}"\n'
+        )
+    return (
+        f"{{ struct autotune_s_mark_ {mark} = {{0.0, 0.0}};\n#pragma omp barrier\n"
+        f"if (omp_get_thread_num() == 0) autotune_s_now_(&{mark});\n"
+        f'#line {line} "{file}"\n'
+    )
 
 
 def _end(k: int, mode: str, line: int, file: str) -> str:
@@ -72,8 +75,10 @@ def _end(k: int, mode: str, line: int, file: str) -> str:
     if mode == "encounter":
         body = f"autotune_s_add_({k}, &{mark}); }}"
     elif mode == "team_block":
-        body = (f"\n#pragma omp barrier\n"
-                f"if (omp_get_thread_num() == 0) autotune_s_add_({k}, &{mark}); }}")
+        body = (
+            f"\n#pragma omp barrier\n"
+            f"if (omp_get_thread_num() == 0) autotune_s_add_({k}, &{mark}); }}"
+        )
     else:  # team_ws(_nowait): the construct's own end barrier (if any) precedes
         body = f"if (omp_get_thread_num() == 0) autotune_s_add_({k}, &{mark}); }}"
     return f'\n{body}\n#line {line} "{file}"\n'
@@ -200,8 +205,12 @@ def instrument(source: str, tree: ProgramTree) -> tuple[str, list[Slot], list[st
     body = "".join(out)
     ids = [c_string(s.node.id) for s in slots] + [c_string(tree.root.id)]
     keep = [int(s.node.span.samples) for s in slots] + [0]
-    tail = _EPILOGUE.format(n=len(slots), ids=", ".join(f'"{i}"' for i in ids),
-                            keep=", ".join(map(str, keep)), tag=SAMPLE_TAG)
+    tail = _EPILOGUE.format(
+        n=len(slots),
+        ids=", ".join(f'"{i}"' for i in ids),
+        keep=", ".join(map(str, keep)),
+        tag=SAMPLE_TAG,
+    )
     if body and not body.endswith("\n"):
         tail = "\n" + tail
     return _PRELUDE.format(file=file) + body + tail, slots, notes

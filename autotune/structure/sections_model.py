@@ -83,8 +83,9 @@ class MaxResult:
         return {"value": self.value, "how": self.how, "notes": self.notes, **self.details}
 
 
-def predict_max(shape: PointRuns | None, ids: Sequence[str], means: Sequence[float],
-                p: int) -> MaxResult:
+def predict_max(
+    shape: PointRuns | None, ids: Sequence[str], means: Sequence[float], p: int
+) -> MaxResult:
     """Per-execution time of the sections at the target from their predicted means."""
     if p == 1:
         return MaxResult(math.fsum(means), "one thread: the sections run in turn, sum of means")
@@ -101,10 +102,17 @@ def predict_max(shape: PointRuns | None, ids: Sequence[str], means: Sequence[flo
     except (ValueError, ArithmeticError) as exc:
         notes.append(f"lambda fit failed ({exc}): max of the means")
         return MaxResult(max(means), "max of the predicted means", notes)
-    details = {"shape_point": {"n": shape.n, "p": shape.p},
-               "moments": [m.to_dict() for m in target], "methods": values}
-    return MaxResult(values[METHOD], f"E[max] of {len(ids)} sections (lambda fits, "
-                     f"{METHOD} integral)", notes, details)
+    details = {
+        "shape_point": {"n": shape.n, "p": shape.p},
+        "moments": [m.to_dict() for m in target],
+        "methods": values,
+    }
+    return MaxResult(
+        values[METHOD],
+        f"E[max] of {len(ids)} sections (lambda fits, {METHOD} integral)",
+        notes,
+        details,
+    )
 
 
 def composition_check(pt: PointRuns, region_id: str, ids: Sequence[str]) -> dict | None:
@@ -122,11 +130,18 @@ def composition_check(pt: PointRuns, region_id: str, ids: Sequence[str]) -> dict
     pairs = pt.paired(ids)
     observed_max = math.fsum(max(x) for x in pairs) / len(pairs) if pairs else None
     return {
-        "n": pt.n, "p": pt.p, "samples": [len(pt.samples(i)) for i in ids],
+        "n": pt.n,
+        "p": pt.p,
+        "samples": [len(pt.samples(i)) for i in ids],
         "moments": [m.to_dict() for m in ms],  # type: ignore[union-attr]
-        "model": values, "model_method": METHOD,
-        "measured_region_per_execution": region, "measured_mean_of_max": observed_max,
+        "model": values,
+        "model_method": METHOD,
+        "measured_region_per_execution": region,
+        "measured_mean_of_max": observed_max,
         "error_vs_region": {k: (v - region) / region for k, v in values.items()},
-        "error_vs_mean_of_max": ({k: (v - observed_max) / observed_max
-                                  for k, v in values.items()} if observed_max else None),
+        "error_vs_mean_of_max": (
+            {k: (v - observed_max) / observed_max for k, v in values.items()}
+            if observed_max
+            else None
+        ),
     }

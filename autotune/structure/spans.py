@@ -35,7 +35,7 @@ class SourceText:
         if not 1 <= line <= len(self.starts):
             return ""
         start = self.starts[line - 1]
-        return self.text[start:cscan.line_end(self.text, start)]
+        return self.text[start : cscan.line_end(self.text, start)]
 
     def pragma(self, line: int) -> tuple[int, int]:
         """(start of the line, end of the logical line) of the ``#pragma omp`` on ``line``."""

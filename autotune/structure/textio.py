@@ -45,14 +45,12 @@ def read_samples(path: str | Path) -> np.ndarray:
         try:
             v = float(text)
         except ValueError:
-            raise UserError(f"expected one number per line, got {text!r}",
-                            f"{path}:{i}") from None
+            raise UserError(f"expected one number per line, got {text!r}", f"{path}:{i}") from None
         if not math.isfinite(v):
             raise UserError(f"sample {text!r} is not finite", f"{path}:{i}")
         values.append(v)
     if len(values) < 4:
-        raise UserError(f"need at least 4 samples for four moments, found {len(values)}",
-                        str(path))
+        raise UserError(f"need at least 4 samples for four moments, found {len(values)}", str(path))
     if min(values) == max(values):
         raise UserError("all samples are equal: no variance to fit", str(path))
     return np.array(values)
@@ -65,22 +63,26 @@ def read_table(path: str | Path, required: tuple[str, ...]) -> list[dict[str, fl
         lines = textfile.read_data(path).splitlines()
     except OSError as exc:
         raise UserError(f"cannot read: {exc.strerror}", str(path)) from None
-    numbered = [(i, ln) for i, ln in enumerate(lines, 1)
-                if ln.strip() and not ln.lstrip().startswith("#")]
+    numbered = [
+        (i, ln) for i, ln in enumerate(lines, 1) if ln.strip() and not ln.lstrip().startswith("#")
+    ]
     if not numbered:
         raise UserError("empty table", str(path))
     rows = list(csv.reader(ln for _, ln in numbered))
     header = [h.strip() for h in rows[0]]
     missing = [c for c in required if c not in header]
     if missing:
-        raise UserError(f"missing column(s) {', '.join(missing)}; header is {','.join(header)}",
-                        f"{path}:{numbered[0][0]}")
+        raise UserError(
+            f"missing column(s) {', '.join(missing)}; header is {','.join(header)}",
+            f"{path}:{numbered[0][0]}",
+        )
     out = []
     for (lineno, _), row in zip(numbered[1:], rows[1:], strict=True):
         rec = dict(zip(header, (c.strip() for c in row), strict=False))
         try:
             out.append({c: float(rec[c]) for c in required})
         except (KeyError, ValueError):
-            raise UserError(f"expected numbers in columns {', '.join(required)}",
-                            f"{path}:{lineno}") from None
+            raise UserError(
+                f"expected numbers in columns {', '.join(required)}", f"{path}:{lineno}"
+            ) from None
     return out

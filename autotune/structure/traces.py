@@ -42,8 +42,11 @@ def _rows(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
         text = textfile.read_data(path)
     except OSError as exc:
         raise TraceFormatError(f"cannot read: {exc.strerror}", str(path)) from None
-    numbered = [(i, line) for i, line in enumerate(text.splitlines(), 1)
-                if line.strip() and not line.lstrip().startswith("#")]
+    numbered = [
+        (i, line)
+        for i, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     if not numbered:
         raise TraceFormatError("no header and no data", str(path))
     reader = csv.reader([line for _, line in numbered])
@@ -66,8 +69,7 @@ def _num(row: dict[str, str], key: str, where: str, note_fix: bool = False) -> f
     return value
 
 
-def read_traces(path: str | Path, traces: Traces | None = None,
-                corrected: bool = True) -> Traces:
+def read_traces(path: str | Path, traces: Traces | None = None, corrected: bool = True) -> Traces:
     """Add the rows of one trace CSV (any of the three layouts) to ``traces``."""
     path = Path(path)
     traces = traces if traces is not None else Traces()
@@ -79,20 +81,28 @@ def read_traces(path: str | Path, traces: Traces | None = None,
             comp = row.get("component", "")
             if comp not in COMPONENTS:
                 raise TraceFormatError(f"component {comp!r} is not one of {COMPONENTS}", where)
-            sizes = {k: _num(row, k, where) for k in header
-                     if k not in ("component", "seconds", "note") and row.get(k, "") != ""}
+            sizes = {
+                k: _num(row, k, where)
+                for k in header
+                if k not in ("component", "seconds", "note") and row.get(k, "") != ""
+            }
             traces.add(comp, sizes, _num(row, "seconds", where))
         elif {"size", "divide_s", "combine_s"} <= cols:
             size = _num(row, "size", where)
             traces.add("divide", {"M": size}, _num(row, "divide_s", where, corrected))
             traces.add("combine", {"N": size}, _num(row, "combine_s", where, corrected))
         elif {"N", "M", "seq_s"} <= cols:
-            traces.add("sequential", {"N": _num(row, "N", where), "M": _num(row, "M", where)},
-                       _num(row, "seq_s", where, corrected))
+            traces.add(
+                "sequential",
+                {"N": _num(row, "N", where), "M": _num(row, "M", where)},
+                _num(row, "seq_s", where, corrected),
+            )
         else:
             raise TraceFormatError(
                 "unknown layout: expected a header component,N,M,seconds (or the paper's "
-                "table,size,divide_s,combine_s / N,M,seq_s)", f"{path}:1")
+                "table,size,divide_s,combine_s / N,M,seq_s)",
+                f"{path}:1",
+            )
     return traces
 
 
@@ -107,5 +117,7 @@ def paper_traces(corrected: bool = True) -> Traces:
 def paper_parallel_times() -> list[tuple[int, float, float, float]]:
     """Seed 003 Table 4: (P, N, M, measured seconds)."""
     _, rows = _rows(DATA / "saez_hdc_parallel_table4.csv")
-    return [(int(_num(r, "P", "")), _num(r, "N", ""), _num(r, "M", ""), _num(r, "T", ""))
-            for _, r in rows]
+    return [
+        (int(_num(r, "P", "")), _num(r, "N", ""), _num(r, "M", ""), _num(r, "T", ""))
+        for _, r in rows
+    ]

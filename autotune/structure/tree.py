@@ -24,13 +24,21 @@ from autotune.structure.callgraph import FunctionInfo, FunctionTable, callee
 from autotune.structure.nodes import ProgramTree, StructNode, TextSpan
 from autotune.structure.spans import SourceText, SpanError
 
-_EXPR_STATEMENTS = (c_ast.FuncCall, c_ast.Assignment, c_ast.UnaryOp, c_ast.BinaryOp,
-                    c_ast.Cast, c_ast.TernaryOp, c_ast.ExprList)
+_EXPR_STATEMENTS = (
+    c_ast.FuncCall,
+    c_ast.Assignment,
+    c_ast.UnaryOp,
+    c_ast.BinaryOp,
+    c_ast.Cast,
+    c_ast.TernaryOp,
+    c_ast.ExprList,
+)
 _ONE_THREAD = {"single", "master", "masked", "task", "critical"}
 
 
-def build_tree(path: str, options: SourceOptions, cc: str = "gcc",
-               profiles: dict[str, dict] | None = None) -> ProgramTree:
+def build_tree(
+    path: str, options: SourceOptions, cc: str = "gcc", profiles: dict[str, dict] | None = None
+) -> ProgramTree:
     """The structure tree of ``path`` under ``options`` (its -D values fix the trip counts;
     ``profiles``, from a profile run, the sizes known only at run time)."""
     try:
@@ -47,8 +55,9 @@ def build_tree(path: str, options: SourceOptions, cc: str = "gcc",
 class StructureWalker(c_ast.NodeVisitor):
     """One walk from ``main``: statements in, ``StructNode`` tree out."""
 
-    def __init__(self, ast: c_ast.FileAST, source: SourceText,
-                 records: dict[str, LoopRecord]) -> None:
+    def __init__(
+        self, ast: c_ast.FileAST, source: SourceText, records: dict[str, LoopRecord]
+    ) -> None:
         self.ast = ast
         self.source = source
         self.records = records
@@ -71,8 +80,15 @@ class StructureWalker(c_ast.NodeVisitor):
             raise UserError("no main() function in the file: the structure starts at main")
         node = main.node
         self.file = str(node.coord.file) if node.coord else ""
-        root = StructNode("program", "sequence", f"{self.file}:{node.coord.line}", self.file,
-                          node.coord.line, "main()", "main")
+        root = StructNode(
+            "program",
+            "sequence",
+            f"{self.file}:{node.coord.line}",
+            self.file,
+            node.coord.line,
+            "main()",
+            "main",
+        )
         self._ids.add(root.id)
         self._parents.append(root)
         self._funcs.append(main)
@@ -88,8 +104,9 @@ class StructureWalker(c_ast.NodeVisitor):
         """A node under the current parent; a second visit of the same text is a duplicate."""
         file = file or self.file
         node_id = f"{file}:{line}"
-        node = StructNode(kind, skeleton, node_id, file, line, label, self._func.name,
-                          context=self._context)
+        node = StructNode(
+            kind, skeleton, node_id, file, line, label, self._func.name, context=self._context
+        )
         first = self._made.get((kind, node_id))
         if first is not None:
             node.duplicate_of = first
@@ -111,16 +128,19 @@ class StructureWalker(c_ast.NodeVisitor):
             node.notes.append(f"in {node.file}, not the main file: not timed")
             return
         if mode == "team_block" and self._conditional:
-            node.notes.append("conditional code inside a parallel region: not timed "
-                              "(a barrier there could deadlock)")
+            node.notes.append(
+                "conditional code inside a parallel region: not timed "
+                "(a barrier there could deadlock)"
+            )
             return
         try:
             begin, end = locate()
         except SpanError as exc:
             node.notes.append(f"not timed: {exc}")
             return
-        node.span = TextSpan(begin, end, self.source.line_of(begin), self.source.line_of(end),
-                             mode, samples)
+        node.span = TextSpan(
+            begin, end, self.source.line_of(begin), self.source.line_of(end), mode, samples
+        )
 
     def _block_mode(self) -> str:
         """Mode of a statement (loop, call, region) run by whoever reaches it."""
@@ -131,8 +151,9 @@ class StructureWalker(c_ast.NodeVisitor):
         text = text or fallback
         return text if len(text) <= 48 else text[:45] + "..."
 
-    def _under(self, node: StructNode, visit, context: str | None = None,
-               conditional: int | None = None) -> None:
+    def _under(
+        self, node: StructNode, visit, context: str | None = None, conditional: int | None = None
+    ) -> None:
         saved = self._context, self._conditional
         if context is not None:
             self._context = context
@@ -159,8 +180,14 @@ class StructureWalker(c_ast.NodeVisitor):
         for item in node.block_items or []:
             if isinstance(item, c_ast.Pragma):
                 d = make_directive(item)
-                if d is not None and d.kind not in ("barrier", "taskwait", "taskyield",
-                                                    "flush", "section", "threadprivate"):
+                if d is not None and d.kind not in (
+                    "barrier",
+                    "taskwait",
+                    "taskyield",
+                    "flush",
+                    "section",
+                    "threadprivate",
+                ):
                     pending.append(d)
                 continue
             if pending:
@@ -207,8 +234,9 @@ class StructureWalker(c_ast.NodeVisitor):
         if not self.table.holds_structure(node.stmt):
             return
         line = node.coord.line
-        it = self._new("iteration", "iteration", str(node.coord.file), line,
-                       self._label(line, word))
+        it = self._new(
+            "iteration", "iteration", str(node.coord.file), line, self._label(line, word)
+        )
         if isinstance(node, c_ast.For):
             k, why = facts.trip_count(node, self._func.node, self.ast)
         else:
@@ -228,11 +256,16 @@ class StructureWalker(c_ast.NodeVisitor):
         if info is None or not info.omp:
             return
         if any(f is info for f in self._funcs):
-            self.warnings.append(f"{node.coord.file}:{node.coord.line}: recursive call of "
-                                 f"{info.name}() without tasks: not followed")
+            self.warnings.append(
+                f"{node.coord.file}:{node.coord.line}: recursive call of "
+                f"{info.name}() without tasks: not followed"
+            )
             return
-        stmt_line = self._stmt.coord.line if self._stmt is not None and self._stmt.coord \
+        stmt_line = (
+            self._stmt.coord.line
+            if self._stmt is not None and self._stmt.coord
             else node.coord.line
+        )
         if info.task_recursive:
             self._dc(node, info, stmt_line)
             return
@@ -250,8 +283,9 @@ class StructureWalker(c_ast.NodeVisitor):
         stmt = self._stmt
         if stmt is None or not isinstance(stmt, _EXPR_STATEMENTS):
             what = type(stmt).__name__ if stmt is not None else "no statement"
-            node.notes.append(f"call inside a {what.lower()}, not an expression statement: "
-                              "not timed")
+            node.notes.append(
+                f"call inside a {what.lower()}, not an expression statement: not timed"
+            )
             return
         if self._stmt_used:
             node.notes.append("another call in the same statement is timed: not timed")
@@ -269,12 +303,16 @@ class StructureWalker(c_ast.NodeVisitor):
             first = facts.constant(call.args.exprs[rule.index], self._func.node, self.ast)
             if isinstance(first, int):
                 node.facts["depth"] = rule.depth(first)
-                node.facts["depth_rule"] = (f"tasks while {rule.name} {rule.op} {rule.limit}, "
-                                            f"{rule.name} += {rule.step} per level, top call "
-                                            f"{rule.name} = {first}")
+                node.facts["depth_rule"] = (
+                    f"tasks while {rule.name} {rule.op} {rule.limit}, "
+                    f"{rule.name} += {rule.step} per level, top call "
+                    f"{rule.name} = {first}"
+                )
         if "depth" not in node.facts:
-            node.notes.append("task depth not found (no 'if (depth < LIMIT)' guard): "
-                              "the dc skeleton is used without the tree form")
+            node.notes.append(
+                "task depth not found (no 'if (depth < LIMIT)' guard): "
+                "the dc skeleton is used without the tree form"
+            )
         self._time_call(node)
 
     # -- OpenMP constructs -----------------------------------------------------------------
@@ -287,13 +325,15 @@ class StructureWalker(c_ast.NodeVisitor):
         elif d.kind.startswith("parallel"):
             node = self._new("parallel", "sequence", d.file, d.line, _omp_label(d))
             self._time(node, lambda: self.source.construct(d.line), self._block_mode())
-            inner = (lambda: self._construct(rest, stmt)) if rest else (
-                lambda: self._statement(stmt))
+            inner = (
+                (lambda: self._construct(rest, stmt)) if rest else (lambda: self._statement(stmt))
+            )
             self._under(node, inner, context="team", conditional=0)
         else:
             context = "one" if d.kind in _ONE_THREAD else None
-            inner = (lambda: self._construct(rest, stmt)) if rest else (
-                lambda: self._statement(stmt))
+            inner = (
+                (lambda: self._construct(rest, stmt)) if rest else (lambda: self._statement(stmt))
+            )
             saved = self._context
             if context:
                 self._context = context
@@ -313,18 +353,25 @@ class StructureWalker(c_ast.NodeVisitor):
             for_node = for_node.block_items[0]
         coord = for_node.coord if isinstance(for_node, c_ast.For) else None
         line = coord.line if coord else d.line
-        loop = self._new("loop", "parmap", str(coord.file) if coord else d.file, line,
-                         _omp_label(d))
+        loop = self._new(
+            "loop", "parmap", str(coord.file) if coord else d.file, line, _omp_label(d)
+        )
         record = self.records.get(loop.id) or next(
-            (r for r in self.records.values() if r.file == loop.file and r.line == line), None)
+            (r for r in self.records.values() if r.file == loop.file and r.line == line), None
+        )
         if record is None:
             loop.skeleton = "farm"
             loop.notes.append("no loop analysis: modelled as a farm")
         else:
             loop.trip_count = record.trip_count
             uniform = facts.uniform_work(record.work_per_iteration)
-            loop.facts.update({"iterations": record.iterations, "uniform_work": uniform,
-                               "schedule": d.clauses.schedule or "as default"})
+            loop.facts.update(
+                {
+                    "iterations": record.iterations,
+                    "uniform_work": uniform,
+                    "schedule": d.clauses.schedule or "as default",
+                }
+            )
             loop.skeleton = "parmap" if uniform else "farm"
             if uniform is None:
                 loop.notes.append("work per iteration unknown: modelled as a farm")
@@ -342,24 +389,30 @@ class StructureWalker(c_ast.NodeVisitor):
             node.notes.append(f"sections not timed: {exc}")
             parts = []
         if parts and len(parts) != len(groups):
-            node.notes.append(f"{len(groups)} sections in the program, {len(parts)} in the "
-                              "text: sections not timed")
+            node.notes.append(
+                f"{len(groups)} sections in the program, {len(parts)} in the "
+                "text: sections not timed"
+            )
             parts = []
         context = "team" if d.kind.startswith("parallel") else self._context
 
         def visit_sections() -> None:
             for i, group in enumerate(groups):
                 first = group[0]
-                sec = self._new("section", "task", str(first.coord.file), first.coord.line,
-                                f"{i + 1}: {self._label(first.coord.line, '...')}")
+                sec = self._new(
+                    "section",
+                    "task",
+                    str(first.coord.file),
+                    first.coord.line,
+                    f"{i + 1}: {self._label(first.coord.line, '...')}",
+                )
                 sec.context = "one"
                 if parts:
                     a, b = parts[i]
                     self._time(sec, lambda a=a, b=b: (a, b), "encounter", samples=True)
                 elif not sec.notes:
                     sec.notes.append("not timed")
-                self._under(sec, lambda g=group: [self._statement(s) for s in g],
-                            context="one")
+                self._under(sec, lambda g=group: [self._statement(s) for s in g], context="one")
 
         self._under(node, visit_sections, context=context)
 

@@ -13,9 +13,15 @@ from typing import Any
 from autotune.cli.render import table
 from autotune.structure.nodes import ProgramTree, StructNode
 
-SKELETON_NAMES = {"parmap": "parMap", "farm": "farm", "iteration": "iteration",
-                  "composition": "composition", "task": "task", "dc": "dc",
-                  "sequence": "sequence"}
+SKELETON_NAMES = {
+    "parmap": "parMap",
+    "farm": "farm",
+    "iteration": "iteration",
+    "composition": "composition",
+    "task": "task",
+    "dc": "dc",
+    "sequence": "sequence",
+}
 
 
 def skel(node: StructNode) -> str:
@@ -52,10 +58,12 @@ def tree_lines(root: StructNode) -> list[tuple[StructNode, str]]:
     return out
 
 
-def render_tree(tree: ProgramTree, headers: Sequence[str],
-                cells: Callable[[StructNode], Sequence[Any]],
-                extra_rows: Callable[[StructNode, str], list[Sequence[Any]]] | None = None
-                ) -> str:
+def render_tree(
+    tree: ProgramTree,
+    headers: Sequence[str],
+    cells: Callable[[StructNode], Sequence[Any]],
+    extra_rows: Callable[[StructNode, str], list[Sequence[Any]]] | None = None,
+) -> str:
     """A table whose first column is the tree; ``cells`` gives the other columns."""
     rows: list[Sequence[Any]] = []
     for node, label in tree_lines(tree.root):
@@ -109,8 +117,11 @@ def plot_prediction(path: str, tree: ProgramTree, estimates: dict, title: str) -
     import matplotlib.pyplot as plt
     import numpy as np
 
-    lines = [(n, lab) for n, lab in tree_lines(tree.root) if n.id in estimates
-             and estimates[n.id].predicted is not None and n.duplicate_of is None]
+    lines = [
+        (n, lab)
+        for n, lab in tree_lines(tree.root)
+        if n.id in estimates and estimates[n.id].predicted is not None and n.duplicate_of is None
+    ]
     labels = [f"{lab.strip()[:40]} ({where(n)})" for n, lab in lines]
     pred = [estimates[n.id].predicted for n, _ in lines]
     meas = [estimates[n.id].measured or 0.0 for n, _ in lines]

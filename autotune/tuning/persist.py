@@ -30,19 +30,40 @@ def loop_key(record: LoopRecord) -> str:
     return record.key
 
 
-def save_winner(store, *, source_text: str, defines: dict[str, str], machine_fp: str,  # noqa: ANN001
-                record: LoopRecord, variant: Variant, baseline_s: float | None,
-                best_s: float | None) -> None:
-    store.save_tuned(source_hash=content_hash(source_text), flags_key=defines_key(defines),
-                     machine=machine_fp, loop_id=loop_key(record), variant_key=variant.key,
-                     baseline_s=baseline_s, best_s=best_s)
+def save_winner(
+    store,
+    *,
+    source_text: str,
+    defines: dict[str, str],
+    machine_fp: str,  # noqa: ANN001
+    record: LoopRecord,
+    variant: Variant,
+    baseline_s: float | None,
+    best_s: float | None,
+) -> None:
+    store.save_tuned(
+        source_hash=content_hash(source_text),
+        flags_key=defines_key(defines),
+        machine=machine_fp,
+        loop_id=loop_key(record),
+        variant_key=variant.key,
+        baseline_s=baseline_s,
+        best_s=best_s,
+    )
 
 
-def load_winners(store, *, source_text: str, defines: dict[str, str], machine_fp: str,  # noqa: ANN001
-                 records: list[LoopRecord]) -> list[tuple[LoopRecord, Variant, dict]]:
+def load_winners(
+    store,
+    *,
+    source_text: str,
+    defines: dict[str, str],
+    machine_fp: str,  # noqa: ANN001
+    records: list[LoopRecord],
+) -> list[tuple[LoopRecord, Variant, dict]]:
     """(record, chosen variant, stored row) for every loop with a tuned, non-baseline choice."""
-    rows = store.tuned(source_hash=content_hash(source_text), flags_key=defines_key(defines),
-                       machine=machine_fp)
+    rows = store.tuned(
+        source_hash=content_hash(source_text), flags_key=defines_key(defines), machine=machine_fp
+    )
     out = []
     for record in records:
         row = rows.get(loop_key(record))

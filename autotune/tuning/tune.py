@@ -67,8 +67,13 @@ def required_gain(baseline: VariantResult, best: VariantResult) -> float:
 SEARCHES = ("sequential", "top")
 
 
-def tune_loop(sweep, ranking: LoopRanking, top: int, exhaustive: bool = False,  # noqa: ANN001
-              search: str = "sequential") -> LoopTuneResult:
+def tune_loop(
+    sweep,
+    ranking: LoopRanking,
+    top: int,
+    exhaustive: bool = False,  # noqa: ANN001
+    search: str = "sequential",
+) -> LoopTuneResult:
     """Measure the original and at most ``top`` variants; pick the winner.
 
     ``search="sequential"`` chooses the variants one at a time, each informed by
@@ -95,16 +100,22 @@ def tune_loop(sweep, ranking: LoopRanking, top: int, exhaustive: bool = False,  
             rv.measured_s, rv.status, rv.message = vr.measured_s, vr.status, vr.message
             rv.runs = len(vr.times_s)
     result.measured_programs = 1 + len(by_key)
-    result.quality = evaluate([rv.predicted_s for rv in ranking.variants],
-                              [rv.measured_s if rv.status == "ok" else None
-                               for rv in ranking.variants], k=top,
-                              target=sweep_target(sweep), anchor=_anchor(result))
+    result.quality = evaluate(
+        [rv.predicted_s for rv in ranking.variants],
+        [rv.measured_s if rv.status == "ok" else None for rv in ranking.variants],
+        k=top,
+        target=sweep_target(sweep),
+        anchor=_anchor(result),
+    )
     raced = _race(sweep, result, by_key)
     _choose(result, by_key)
     if raced:
         runs = max(len(by_key[k].times_s) for k in raced)
-        result.decision += (f" (confirmed with {runs} runs each)" if result.best
-                            else f" (after re-measuring with {runs} runs each)")
+        result.decision += (
+            f" (confirmed with {runs} runs each)"
+            if result.best
+            else f" (after re-measuring with {runs} runs each)"
+        )
     return result
 
 
@@ -116,8 +127,7 @@ def _anchor(result: LoopTuneResult) -> float | None:
     return base.measured_s / pred
 
 
-def _take(result: LoopTuneResult, measured: LoopResult, by_key: dict[str, VariantResult]
-          ) -> bool:
+def _take(result: LoopTuneResult, measured: LoopResult, by_key: dict[str, VariantResult]) -> bool:
     """Record one sweep's answer; False when the loop could not be measured at all."""
     if measured.skipped:
         result.decision = f"not tuned: {measured.skipped}"
@@ -130,8 +140,12 @@ def _take(result: LoopTuneResult, measured: LoopResult, by_key: dict[str, Varian
     return True
 
 
-def _search(sweep, result: LoopTuneResult, budget: int,  # noqa: ANN001
-            by_key: dict[str, VariantResult]) -> bool:
+def _search(
+    sweep,
+    result: LoopTuneResult,
+    budget: int,  # noqa: ANN001
+    by_key: dict[str, VariantResult],
+) -> bool:
     """The sequential search: the original first, then one variant per measurement."""
     ranking = result.ranking
     if not _take(result, sweep.measure_loop(ranking.record, []), by_key):
@@ -141,14 +155,23 @@ def _search(sweep, result: LoopTuneResult, budget: int,  # noqa: ANN001
         return True  # _choose explains it
     machine = sweep.machine
     try:
-        cands = [Candidate(rv.variant, rv.predicted_s,
-                           variant_coords(ranking.record, rv.variant, machine))
-                 for rv in ranking.variants]
-        origin = Candidate(BASELINE, ranking.baseline_predicted_s,
-                           variant_coords(ranking.record, BASELINE, machine))
+        cands = [
+            Candidate(
+                rv.variant, rv.predicted_s, variant_coords(ranking.record, rv.variant, machine)
+            )
+            for rv in ranking.variants
+        ]
+        origin = Candidate(
+            BASELINE,
+            ranking.baseline_predicted_s,
+            variant_coords(ranking.record, BASELINE, machine),
+        )
     except FeatureError:  # ranked without features: fall back to the model's order
-        return _take(result, sweep.measure_loop(
-            ranking.record, [rv.variant for rv in ranking.variants[:budget]]), by_key)
+        return _take(
+            result,
+            sweep.measure_loop(ranking.record, [rv.variant for rv in ranking.variants[:budget]]),
+            by_key,
+        )
 
     def measure(variant: Variant) -> float | None:
         if not _take(result, sweep.measure_loop(ranking.record, [variant]), by_key):
@@ -157,7 +180,8 @@ def _search(sweep, result: LoopTuneResult, budget: int,  # noqa: ANN001
         return vr.measured_s if vr is not None and vr.ok and vr.measured_s else None
 
     found = SequentialSearch(budget=budget, min_gain=MIN_GAIN).run(
-        origin, base.measured_s, cands, measure)
+        origin, base.measured_s, cands, measure
+    )
     result.search = found
     return True
 
@@ -167,8 +191,11 @@ def _fastest_ok(result: LoopTuneResult) -> RankedVariant | None:
     return min(ok, key=lambda rv: rv.measured_s) if ok else None
 
 
-def _race(sweep, result: LoopTuneResult, by_key: dict[str, VariantResult]  # noqa: ANN001
-          ) -> set[str]:
+def _race(
+    sweep,
+    result: LoopTuneResult,
+    by_key: dict[str, VariantResult],  # noqa: ANN001
+) -> set[str]:
     """Settle near-ties and noisy timings with more interleaved runs; the keys raced.
 
     On a shared VM a few runs can be 10x slow, and a median of three then
@@ -188,10 +215,14 @@ def _race(sweep, result: LoopTuneResult, by_key: dict[str, VariantResult]  # noq
         if base.measured_s <= fastest.measured_s * (1 + MIN_GAIN) and not raced:
             return raced  # not even the median suggests a gain
         band = required_gain(base, by_key[fastest.variant.key])
-        near = [rv for rv in result.ranking.variants if rv.status == "ok" and rv.measured_s
-                and rv.measured_s <= fastest.measured_s * (1 + band)]
-        spread = max(robust_spread(base), *(robust_spread(by_key[rv.variant.key])
-                                            for rv in near))
+        near = [
+            rv
+            for rv in result.ranking.variants
+            if rv.status == "ok"
+            and rv.measured_s
+            and rv.measured_s <= fastest.measured_s * (1 + band)
+        ]
+        spread = max(robust_spread(base), *(robust_spread(by_key[rv.variant.key]) for rv in near))
         if not raced and len(near) == 1 and spread <= CONFIRM_SPREAD:
             return raced  # one clear, quiet winner
         raced |= {rv.variant.key for rv in near}
@@ -200,14 +231,19 @@ def _race(sweep, result: LoopTuneResult, by_key: dict[str, VariantResult]  # noq
     return raced
 
 
-def _remeasure(sweep, result: LoopTuneResult, by_key: dict[str, VariantResult],  # noqa: ANN001
-               keys: list[str]) -> bool:
+def _remeasure(
+    sweep,
+    result: LoopTuneResult,
+    by_key: dict[str, VariantResult],  # noqa: ANN001
+    keys: list[str],
+) -> bool:
     opts = sweep.options
     reps = opts.repetitions
     opts.repetitions = reps * CONFIRM_FACTOR
     try:
-        again: LoopResult = sweep.measure_loop(result.ranking.record,
-                                               [by_key[k].variant for k in keys])
+        again: LoopResult = sweep.measure_loop(
+            result.ranking.record, [by_key[k].variant for k in keys]
+        )
     finally:
         opts.repetitions = reps
     if again.skipped or again.baseline is None or not again.variants:
@@ -243,21 +279,26 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
     need = required_gain(base, by_key[best.variant.key])
     if gain <= 0:
         result.speedup = 1.0
-        result.decision = (f"no measured variant beat the original (best {best.variant.key} "
-                           f"took {1 / (1 + gain):.2f}x its time): original kept")
+        result.decision = (
+            f"no measured variant beat the original (best {best.variant.key} "
+            f"took {1 / (1 + gain):.2f}x its time): original kept"
+        )
         return
     if gain <= need:
         result.speedup = 1.0
-        result.decision = (f"best variant {best.variant.key} is {gain:.1%} faster, within the "
-                           f"noise (needs > {need:.1%}): original kept")
+        result.decision = (
+            f"best variant {best.variant.key} is {gain:.1%} faster, within the "
+            f"noise (needs > {need:.1%}): original kept"
+        )
         return
     result.best = best
     result.speedup = base.measured_s / best.measured_s
     result.decision = f"{best.variant.key}: {result.speedup:.2f}x faster than the original"
 
 
-def confirm_results(check: ProgramCheck, results: list[LoopTuneResult], cores: int
-                    ) -> tuple[Confirmation | None, list[RegionResult]]:
+def confirm_results(
+    check: ProgramCheck, results: list[LoopTuneResult], cores: int
+) -> tuple[Confirmation | None, list[RegionResult]]:
     """Confirm the per-loop winners as one plain program, undo what it backs off, then
     choose the thread count of each region shared by several loops on the whole program.
 
@@ -265,19 +306,27 @@ def confirm_results(check: ProgramCheck, results: list[LoopTuneResult], cores: i
     its original, and its decision says why.
     """
     chosen = [r for r in results if r.best is not None]
-    regions = tunable_regions([r.ranking.record for r in results
-                               if r.baseline is not None and r.speedup is not None])
+    regions = tunable_regions(
+        [r.ranking.record for r in results if r.baseline is not None and r.speedup is not None]
+    )
     if not chosen and not regions:
         return None, []
     by_id = {r.id: r for r in chosen}
-    choices = [Choice(r.ranking.record, r.best.variant,
-                      (r.baseline.measured_s or 0.0) - (r.best.measured_s or 0.0))
-               for r in chosen]
+    choices = [
+        Choice(
+            r.ranking.record,
+            r.best.variant,
+            (r.baseline.measured_s or 0.0) - (r.best.measured_s or 0.0),
+        )
+        for r in chosen
+    ]
     confirmation = check.confirm(choices)
     for loop_id, why in confirmation.backed_off:
         r = by_id[loop_id]
-        r.decision = f"original kept: {r.best.variant.key} backed off ({why}); " \
-                     f"loop measurement said: {r.decision}"
+        r.decision = (
+            f"original kept: {r.best.variant.key} backed off ({why}); "
+            f"loop measurement said: {r.decision}"
+        )
         r.best, r.speedup = None, 1.0
     tune_regions(check, confirmation, regions, cores)
     return confirmation, regions

@@ -17,8 +17,9 @@ from autotune.variants.emit import rewrite_source
 from autotune.variants.space import Variant
 
 
-def apply_variants(source: str, choices: list[tuple[LoopRecord, Variant]],
-                   share_of: int | None = None) -> str:
+def apply_variants(
+    source: str, choices: list[tuple[LoopRecord, Variant]], share_of: int | None = None
+) -> str:
     """``source`` with every (loop, variant) choice applied at once.
 
     Baseline choices change nothing. Two loops of one parallel region may

@@ -77,7 +77,7 @@ def parse_pragma(source: str, starts: list[int], line: int, location: str) -> Pr
             break
         word = cscan.ident_at(source, j)
         if not word:
-            raise EmitError(f"cannot read the directive near {source[j:j + 20]!r}", location)
+            raise EmitError(f"cannot read the directive near {source[j : j + 20]!r}", location)
         k = j + len(word)
         p = _skip_separators(source, k, end, commas=False)
         if p < end and source[p] == "(":
@@ -130,8 +130,9 @@ class ClauseEdit:
         out = ClauseEdit(self.schedule, self.chunk, self.num_threads, self.proc_bind)
         if other.proc_bind is not None:
             if out.proc_bind is not None and out.proc_bind != other.proc_bind:
-                raise EmitError("loops sharing one parallel region ask for different "
-                                "thread bindings", location)
+                raise EmitError(
+                    "loops sharing one parallel region ask for different thread bindings", location
+                )
             out.proc_bind = other.proc_bind
         if other.schedule is not None:
             if out.schedule is not None and (out.schedule, out.chunk) != (

@@ -30,8 +30,10 @@ def check_variant(record: LoopRecord, variant: Variant) -> None:
         return
     if not record.tunable and not record.only_size_unknown:
         raise EmitError(f"loop is not tunable: {record.reason or 'no reason given'}", loc)
-    for dim, changed in (("schedule", variant.schedule is not None),
-                         ("threads", variant.threads is not None)):
+    for dim, changed in (
+        ("schedule", variant.schedule is not None),
+        ("threads", variant.threads is not None),
+    ):
         if changed and dim in record.kept and not (dim == "threads" and record.region_threads):
             raise EmitError(f"the {dim} of this loop is kept as written: {record.kept[dim]}", loc)
     if variant.schedule is not None and variant.schedule not in SCHEDULES:
@@ -47,8 +49,11 @@ def check_variant(record: LoopRecord, variant: Variant) -> None:
         if variant.bind not in BINDINGS:
             raise EmitError(f"unknown thread binding {variant.bind!r}", loc)
         if record.parallel is None:
-            raise EmitError("this 'omp for' has no enclosing parallel directive in its "
-                            "function, so its threads cannot be bound", loc)
+            raise EmitError(
+                "this 'omp for' has no enclosing parallel directive in its "
+                "function, so its threads cannot be bound",
+                loc,
+            )
     if variant.threads is not None:
         if variant.threads < 1:
             raise EmitError(f"thread count {variant.threads} must be at least 1", loc)
@@ -148,9 +153,14 @@ def rewrite_source(
         ws = record.directive.line
         pragma = src.pragma(ws, _location(record, ws), want="for")
         insertions += instrument.loop_insertions(
-            source, src.starts, pragma, record, slot,
+            source,
+            src.starts,
+            pragma,
+            record,
+            slot,
             None if profile is None else profile.get(record.id, []),
-            (inner or {}).get(record.id))
+            (inner or {}).get(record.id),
+        )
 
     # Walk the original text once: insertions before replacements at equal offsets.
     ops: list[tuple[int, int, int, int, str]] = []  # (offset, kind, rank, end, text)
@@ -174,8 +184,10 @@ def rewrite_source(
     extras = bool(instrumented) or bool(runtime)
     if share_of and not extras and any(v.threads is not None for _, v in choices):
         # one declaration (compatible with omp.h's), then the user's lines keep their numbers
-        return (f"int omp_get_num_procs(void); /* autotune: thread counts are shares of the "
-                f"{share_of} cores tuned on */\n#line 1\n" + body)
+        return (
+            f"int omp_get_num_procs(void); /* autotune: thread counts are shares of the "
+            f"{share_of} cores tuned on */\n#line 1\n" + body
+        )
     if not extras:
         return body
     file = (instrumented or runtime)[0].file
@@ -198,9 +210,7 @@ def emit_variant(
     source: str, record: LoopRecord, variant: Variant, *, instrument: bool = True
 ) -> str:
     """The user's file as ``variant`` of ``record``'s loop, timed when ``instrument``."""
-    return rewrite_source(
-        source, [(record, variant)], instrumented=[record] if instrument else []
-    )
+    return rewrite_source(source, [(record, variant)], instrumented=[record] if instrument else [])
 
 
 def emit_runtime(source: str, record: LoopRecord, *, instrument: bool = True) -> str:
@@ -215,9 +225,7 @@ def emit_runtime(source: str, record: LoopRecord, *, instrument: bool = True) ->
         raise EmitError(
             f"loop is not tunable: {record.reason or 'no reason given'}", _location(record)
         )
-    return rewrite_source(
-        source, [], instrumented=[record] if instrument else [], runtime=[record]
-    )
+    return rewrite_source(source, [], instrumented=[record] if instrument else [], runtime=[record])
 
 
 def runtime_env(variant: Variant, record: LoopRecord | None = None) -> dict[str, str]:

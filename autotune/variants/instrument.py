@@ -80,8 +80,7 @@ def find_for(source: str, starts: list[int], pragma: Pragma, record: LoopRecord)
         raise EmitError(f"cannot read the text after the directive: {exc}", location) from exc
     if cscan.ident_at(source, i) != "for":
         raise EmitError(
-            "the loop's 'for' is not in the text after its directive "
-            "(is it produced by a macro?)",
+            "the loop's 'for' is not in the text after its directive (is it produced by a macro?)",
             location,
         )
     line = cscan.line_of(starts, i)
@@ -99,7 +98,11 @@ def find_for(source: str, starts: list[int], pragma: Pragma, record: LoopRecord)
 
 
 def loop_insertions(
-    source: str, starts: list[int], pragma: Pragma, record: LoopRecord, slot: int,
+    source: str,
+    starts: list[int],
+    pragma: Pragma,
+    record: LoopRecord,
+    slot: int,
     profile: list[str] | None = None,
     inner: dict | None = None,
 ) -> list[Insertion]:
@@ -108,8 +111,15 @@ def loop_insertions(
     mode = loop_mode(pragma)
     start, end = find_for(source, starts, pragma, record)
     file = c_string(record.file)
-    begin = render("timing_begin.c.j2", slot=slot, mode=mode, line=pragma.line, file=file,
-                   profile=profile, inner=inner)
+    begin = render(
+        "timing_begin.c.j2",
+        slot=slot,
+        mode=mode,
+        line=pragma.line,
+        file=file,
+        profile=profile,
+        inner=inner,
+    )
     finish = render(
         "timing_end.c.j2", slot=slot, mode=mode, line=cscan.line_of(starts, end), file=file
     )

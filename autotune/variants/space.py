@@ -27,8 +27,12 @@ class Variant:
 
     @property
     def is_baseline(self) -> bool:
-        return (self.schedule is None and self.chunk is None and self.threads is None
-                and self.bind is None)
+        return (
+            self.schedule is None
+            and self.chunk is None
+            and self.threads is None
+            and self.bind is None
+        )
 
     @property
     def key(self) -> str:
@@ -240,8 +244,9 @@ def parse_threads(text: str) -> list[int]:
     return list(dict.fromkeys(_positive(s, "threads") for s in _split(text, "threads")))
 
 
-def space_from_strings(record: LoopRecord, schedules: str | None, chunks: str | None,
-                       threads: str | None, cores: int) -> list[Variant]:
+def space_from_strings(
+    record: LoopRecord, schedules: str | None, chunks: str | None, threads: str | None, cores: int
+) -> list[Variant]:
     """The space the command-line lists describe (``--schedules static,dynamic``
     ``--chunks none,8`` ``--threads 1,2``); the default space when none is given."""
     return space_from_options(

@@ -34,7 +34,13 @@ unit = analyze_options(args.file, options, cc=args.cc)
 with Store(args.db) as store:
     fp = store.add_machine(detect_machine(args.cc))
     for rec in unit.loops:
-        save_winner(store, source_text=Path(args.file).read_text(), defines=options.defines,
-                    machine_fp=fp, record=rec,
-                    variant=Variant.from_key(os.environ["FAKE_TUNE_VARIANT"]),
-                    baseline_s=1.0, best_s=0.5)
+        save_winner(
+            store,
+            source_text=Path(args.file).read_text(),
+            defines=options.defines,
+            machine_fp=fp,
+            record=rec,
+            variant=Variant.from_key(os.environ["FAKE_TUNE_VARIANT"]),
+            baseline_s=1.0,
+            best_s=0.5,
+        )

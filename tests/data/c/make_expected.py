@@ -112,9 +112,7 @@ def _flat(n: int, reps: int = 1) -> Callable:
 def _matmul() -> tuple[int, int, int]:
     m = K["matmul.c"]
     trip = count(up(0, m["NI"]))
-    inner = sum(
-        count(up(0, m["NK"])) for _i in up(0, m["NI"]) for _j in up(0, m["NJ"])
-    )
+    inner = sum(count(up(0, m["NK"])) for _i in up(0, m["NI"]) for _j in up(0, m["NJ"]))
     return trip, inner, 1
 
 
@@ -148,37 +146,94 @@ def _collapse2() -> tuple[int, int, int]:
 
 
 KERNEL_LOOPS: dict[str, list[Loop]] = {
-    "triad.c": [Loop("parallel for", "triad", "a[i] = b[i] + s * c[i];",
-                     _flat(K["triad.c"]["N"], count(up(0, K["triad.c"]["REPS"]))))],
-    "dot.c": [Loop("reduction(+:sum)", "dot", "sum += x[i] * y[i];",
-                   _flat(K["dot.c"]["N"]), calls=K["dot.c"]["REPS"])],
+    "triad.c": [
+        Loop(
+            "parallel for",
+            "triad",
+            "a[i] = b[i] + s * c[i];",
+            _flat(K["triad.c"]["N"], count(up(0, K["triad.c"]["REPS"]))),
+        )
+    ],
+    "dot.c": [
+        Loop(
+            "reduction(+:sum)",
+            "dot",
+            "sum += x[i] * y[i];",
+            _flat(K["dot.c"]["N"]),
+            calls=K["dot.c"]["REPS"],
+        )
+    ],
     "compute.c": [Loop("parallel for", "compute", "v = sqrt(v + 1.0)", _compute)],
     "matmul.c": [Loop("parallel for", "matmul", "C[i][j] += A[i][k] * B[k][j];", _matmul)],
     "stencil2d.c": [Loop("parallel for", "jacobi", "nxt[i][j] = 0.2", _stencil)],
-    "triangular.c": [Loop("parallel for", "lower_solve_like", "s += x[j] * w[i - j];",
-                          _triangular)],
-    "spmv_csr.c": [Loop("parallel for", "spmv", "s += val[k] * x[col[k]];",
-                        lambda: (count(up(0, K["spmv_csr.c"]["N"])), None,
-                                 count(up(0, K["spmv_csr.c"]["REPS"]))),
-                        note="inner bounds rowptr[i]..rowptr[i+1] are data")],
-    "mandelbrot.c": [Loop("parallel for", "mandelbrot", "counts[row][c] = it;", _mandel,
-                          note="the escape-time while loop is body work")],
-    "tiny.c": [Loop("parallel for", "relax", "v[i] = 0.5 * v[i] + w[i];",
-                    _flat(K["tiny.c"]["M"], count(up(0, K["tiny.c"]["REPS"]))))],
+    "triangular.c": [
+        Loop("parallel for", "lower_solve_like", "s += x[j] * w[i - j];", _triangular)
+    ],
+    "spmv_csr.c": [
+        Loop(
+            "parallel for",
+            "spmv",
+            "s += val[k] * x[col[k]];",
+            lambda: (
+                count(up(0, K["spmv_csr.c"]["N"])),
+                None,
+                count(up(0, K["spmv_csr.c"]["REPS"])),
+            ),
+            note="inner bounds rowptr[i]..rowptr[i+1] are data",
+        )
+    ],
+    "mandelbrot.c": [
+        Loop(
+            "parallel for",
+            "mandelbrot",
+            "counts[row][c] = it;",
+            _mandel,
+            note="the escape-time while loop is body work",
+        )
+    ],
+    "tiny.c": [
+        Loop(
+            "parallel for",
+            "relax",
+            "v[i] = 0.5 * v[i] + w[i];",
+            _flat(K["tiny.c"]["M"], count(up(0, K["tiny.c"]["REPS"]))),
+        )
+    ],
     "region2.c": [
-        Loop("omp for", "two_phase", "a[i] = sin(",
-             _flat(K["region2.c"]["N"], count(up(0, K["region2.c"]["REPS"])))),
-        Loop("omp for", "two_phase", "b[i] += (a[i - 1]",
-             lambda: (count(up(1, K["region2.c"]["N"] - 1)),
-                      count(up(1, K["region2.c"]["N"] - 1)),
-                      count(up(0, K["region2.c"]["REPS"]))), nth=1),
+        Loop(
+            "omp for",
+            "two_phase",
+            "a[i] = sin(",
+            _flat(K["region2.c"]["N"], count(up(0, K["region2.c"]["REPS"]))),
+        ),
+        Loop(
+            "omp for",
+            "two_phase",
+            "b[i] += (a[i - 1]",
+            lambda: (
+                count(up(1, K["region2.c"]["N"] - 1)),
+                count(up(1, K["region2.c"]["N"] - 1)),
+                count(up(0, K["region2.c"]["REPS"])),
+            ),
+            nth=1,
+        ),
     ],
     "sections.c": [],
-    "mergesort_task.c": [Loop("reduction(+:unsorted)", "main", "if (a[i - 1] > a[i])",
-                              lambda: (count(up(1, K["mergesort_task.c"]["N"])),
-                                       count(up(1, K["mergesort_task.c"]["N"])), 1))],
-    "histogram.c": [Loop("parallel for", "histogram", "hist[bin]++;",
-                         _flat(K["histogram.c"]["N"]))],
+    "mergesort_task.c": [
+        Loop(
+            "reduction(+:unsorted)",
+            "main",
+            "if (a[i - 1] > a[i])",
+            lambda: (
+                count(up(1, K["mergesort_task.c"]["N"])),
+                count(up(1, K["mergesort_task.c"]["N"])),
+                1,
+            ),
+        )
+    ],
+    "histogram.c": [
+        Loop("parallel for", "histogram", "hist[bin]++;", _flat(K["histogram.c"]["N"]))
+    ],
     "collapse2.c": [Loop("collapse(2)", "fill", "field[i][j] = sqrt(", _collapse2)],
 }
 
@@ -221,72 +276,169 @@ N, M = EDGE["N"], EDGE["M"]
 
 C_LOOPS: dict[str, list[Loop]] = {
     "polybench_style_gemm.c": [
-        Loop("parallel for private(j, k)", "kernel_gemm",
-             "C[i][j] += alpha * A[i][k] * B[k][j];", _gemm,
-             note="imperfect nest: the depth-2 `C[i][j] *= beta` loop is not counted"),
+        Loop(
+            "parallel for private(j, k)",
+            "kernel_gemm",
+            "C[i][j] += alpha * A[i][k] * B[k][j];",
+            _gemm,
+            note="imperfect nest: the depth-2 `C[i][j] *= beta` loop is not counted",
+        ),
     ],
     "polybench_style_2mm.c": [
-        Loop("parallel for private(j, k)", "kernel_2mm",
-             "tmp[i][j] += alpha * A[i][k] * B[k][j];",
-             _mm2("NI_DEFAULT", "NJ_DEFAULT", "NK_DEFAULT")),
-        Loop("parallel for private(j, k)", "kernel_2mm", "D[i][j] += tmp[i][k] * C[k][j];",
-             _mm2("NI_DEFAULT", "NL_DEFAULT", "NJ_DEFAULT"), nth=1),
+        Loop(
+            "parallel for private(j, k)",
+            "kernel_2mm",
+            "tmp[i][j] += alpha * A[i][k] * B[k][j];",
+            _mm2("NI_DEFAULT", "NJ_DEFAULT", "NK_DEFAULT"),
+        ),
+        Loop(
+            "parallel for private(j, k)",
+            "kernel_2mm",
+            "D[i][j] += tmp[i][k] * C[k][j];",
+            _mm2("NI_DEFAULT", "NL_DEFAULT", "NJ_DEFAULT"),
+            nth=1,
+        ),
     ],
     "nas_style_cg.c": [
         Loop("omp for nowait", "conj_grad", "z[j] = 0.0;", _cg(), calls=CG["NITER"]),
-        Loop("omp for reduction(+:rho)", "conj_grad", "p[j] = r[j];", _cg(),
-             calls=CG["NITER"]),
-        Loop("omp for schedule(static)", "conj_grad", "sum = sum + a[k] * p[colidx[k]];",
-             lambda: (count(up(0, CG["NA"])), None, _cgit()), calls=CG["NITER"],
-             note="inner bounds rowstr[j]..rowstr[j+1] are data"),
-        Loop("reduction(+:dsum)", "conj_grad", "dsum = dsum + p[j] * q[j];",
-             lambda: _cg(_cgit())(), calls=CG["NITER"]),
-        Loop("omp for reduction(+:rho)", "conj_grad", "r[j] = r[j] - alpha * q[j];",
-             lambda: _cg(_cgit())(), nth=1, calls=CG["NITER"]),
-        Loop("#pragma omp for\n", "conj_grad", "p[j] = r[j] + beta * p[j];",
-             lambda: _cg(_cgit())(), calls=CG["NITER"]),
-        Loop("collapse(2) schedule(static)", "conj_grad", "zblk[j][k] = z[j * BS + k];",
-             lambda: (count((j, k) for j in up(0, CG["NA"] // CG["BS"]) for k in up(0, CG["BS"])),
-                      count((j, k) for j in up(0, CG["NA"] // CG["BS"]) for k in up(0, CG["BS"])),
-                      1), calls=CG["NITER"]),
-        Loop("reduction(+:norm_temp1, norm_temp2)", "main",
-             "norm_temp2 = norm_temp2 + z[i] * z[i];",
-             _cg(count(cfor(1, lambda i: i <= CG["NITER"], lambda i: i + 1)))),
+        Loop("omp for reduction(+:rho)", "conj_grad", "p[j] = r[j];", _cg(), calls=CG["NITER"]),
+        Loop(
+            "omp for schedule(static)",
+            "conj_grad",
+            "sum = sum + a[k] * p[colidx[k]];",
+            lambda: (count(up(0, CG["NA"])), None, _cgit()),
+            calls=CG["NITER"],
+            note="inner bounds rowstr[j]..rowstr[j+1] are data",
+        ),
+        Loop(
+            "reduction(+:dsum)",
+            "conj_grad",
+            "dsum = dsum + p[j] * q[j];",
+            lambda: _cg(_cgit())(),
+            calls=CG["NITER"],
+        ),
+        Loop(
+            "omp for reduction(+:rho)",
+            "conj_grad",
+            "r[j] = r[j] - alpha * q[j];",
+            lambda: _cg(_cgit())(),
+            nth=1,
+            calls=CG["NITER"],
+        ),
+        Loop(
+            "#pragma omp for\n",
+            "conj_grad",
+            "p[j] = r[j] + beta * p[j];",
+            lambda: _cg(_cgit())(),
+            calls=CG["NITER"],
+        ),
+        Loop(
+            "collapse(2) schedule(static)",
+            "conj_grad",
+            "zblk[j][k] = z[j * BS + k];",
+            lambda: (
+                count((j, k) for j in up(0, CG["NA"] // CG["BS"]) for k in up(0, CG["BS"])),
+                count((j, k) for j in up(0, CG["NA"] // CG["BS"]) for k in up(0, CG["BS"])),
+                1,
+            ),
+            calls=CG["NITER"],
+        ),
+        Loop(
+            "reduction(+:norm_temp1, norm_temp2)",
+            "main",
+            "norm_temp2 = norm_temp2 + z[i] * z[i];",
+            _cg(count(cfor(1, lambda i: i <= CG["NITER"], lambda i: i + 1))),
+        ),
     ],
     "edge_loops.c": [
-        Loop("parallel for\n", "inclusive_bound", "a[i] = 0.5 * i;",
-             _edge(lambda: cfor(1, lambda i: i <= N, lambda i: i + 1))),
-        Loop("parallel for\n", "count_down", "b[i] = a[i] + 1.0;",
-             _edge(lambda: cfor(N - 1, lambda i: i >= 0, lambda i: i - 1)), nth=1),
-        Loop("parallel for\n", "stride_three", "a[i] = a[i] + b[i];",
-             _edge(lambda: cfor(0, lambda i: i < N, lambda i: i + 3)), nth=2),
-        Loop("parallel for\n", "stride_two", "b[i] = 2.0 * b[i];",
-             _edge(lambda: cfor(1, lambda i: i < N, lambda i: i + 2)), nth=3),
-        Loop("parallel for\n", "count_down_by_two", "a[i] = a[i] - 0.25;",
-             _edge(lambda: cfor(N, lambda i: i > 0, lambda i: i - 2)), nth=4),
-        Loop("parallel for\n", "lower_triangle", "c[i][j % M] += 1.0e-3 * b[j];",
-             lambda: (count(up(0, N)),
-                      sum(count(cfor(0, lambda j, i=i: j <= i, lambda j: j + 1))
-                          for i in up(0, N)), 1), nth=5),
-        Loop("collapse(2)", "collapsed", "c[i][j] = c[i][j] + (double)(i + j);",
-             lambda: (count((i, j) for i in up(0, N) for j in up(0, M)),
-                      count((i, j) for i in up(0, N) for j in up(0, M)), 1)),
-        Loop("parallel for\n", "param_bound", "b[i] = b[i] * 0.5;",
-             lambda: (count(up(0, N // 2)), count(up(0, N // 2)), 1), nth=6,
-             note="bound n is a parameter; the only call (main) passes N/2, so the analysis "
-                  "resolves it"),
-        Loop("parallel for\n", "who_runs", "owner[i] = omp_get_thread_num();",
-             _edge(lambda: up(0, N)), nth=7, tunable=False),
-        Loop("parallel for ordered", "in_order", "ordered_sum = ordered_sum * 0.5 + v;",
-             _edge(lambda: up(0, N)), tunable=False),
-        Loop("omp for\n", "per_thread", "tp_acc += a[i];", _edge(lambda: up(0, N)),
-             tunable=False),
-        Loop("schedule(dynamic, 4)", "continued_pragma", "c[i][j] = 0.5 * c[i][j] + a[i];",
-             lambda: (count(up(0, N)), sum(count(up(0, M)) for _ in up(0, N)), 1)),
-        Loop("num_threads(2)", "two_threads", "a[i] += b[i];",
-             _edge(lambda: up(0, N))),
-        Loop("if(N > 100)", "conditional", "b[i] = b[i] - a[i] * 1.0e-3;",
-             _edge(lambda: up(0, N))),
+        Loop(
+            "parallel for\n",
+            "inclusive_bound",
+            "a[i] = 0.5 * i;",
+            _edge(lambda: cfor(1, lambda i: i <= N, lambda i: i + 1)),
+        ),
+        Loop(
+            "parallel for\n",
+            "count_down",
+            "b[i] = a[i] + 1.0;",
+            _edge(lambda: cfor(N - 1, lambda i: i >= 0, lambda i: i - 1)),
+            nth=1,
+        ),
+        Loop(
+            "parallel for\n",
+            "stride_three",
+            "a[i] = a[i] + b[i];",
+            _edge(lambda: cfor(0, lambda i: i < N, lambda i: i + 3)),
+            nth=2,
+        ),
+        Loop(
+            "parallel for\n",
+            "stride_two",
+            "b[i] = 2.0 * b[i];",
+            _edge(lambda: cfor(1, lambda i: i < N, lambda i: i + 2)),
+            nth=3,
+        ),
+        Loop(
+            "parallel for\n",
+            "count_down_by_two",
+            "a[i] = a[i] - 0.25;",
+            _edge(lambda: cfor(N, lambda i: i > 0, lambda i: i - 2)),
+            nth=4,
+        ),
+        Loop(
+            "parallel for\n",
+            "lower_triangle",
+            "c[i][j % M] += 1.0e-3 * b[j];",
+            lambda: (
+                count(up(0, N)),
+                sum(count(cfor(0, lambda j, i=i: j <= i, lambda j: j + 1)) for i in up(0, N)),
+                1,
+            ),
+            nth=5,
+        ),
+        Loop(
+            "collapse(2)",
+            "collapsed",
+            "c[i][j] = c[i][j] + (double)(i + j);",
+            lambda: (
+                count((i, j) for i in up(0, N) for j in up(0, M)),
+                count((i, j) for i in up(0, N) for j in up(0, M)),
+                1,
+            ),
+        ),
+        Loop(
+            "parallel for\n",
+            "param_bound",
+            "b[i] = b[i] * 0.5;",
+            lambda: (count(up(0, N // 2)), count(up(0, N // 2)), 1),
+            nth=6,
+            note="bound n is a parameter; the only call (main) passes N/2, so the analysis "
+            "resolves it",
+        ),
+        Loop(
+            "parallel for\n",
+            "who_runs",
+            "owner[i] = omp_get_thread_num();",
+            _edge(lambda: up(0, N)),
+            nth=7,
+            tunable=False,
+        ),
+        Loop(
+            "parallel for ordered",
+            "in_order",
+            "ordered_sum = ordered_sum * 0.5 + v;",
+            _edge(lambda: up(0, N)),
+            tunable=False,
+        ),
+        Loop("omp for\n", "per_thread", "tp_acc += a[i];", _edge(lambda: up(0, N)), tunable=False),
+        Loop(
+            "schedule(dynamic, 4)",
+            "continued_pragma",
+            "c[i][j] = 0.5 * c[i][j] + a[i];",
+            lambda: (count(up(0, N)), sum(count(up(0, M)) for _ in up(0, N)), 1),
+        ),
+        Loop("num_threads(2)", "two_threads", "a[i] += b[i];", _edge(lambda: up(0, N))),
+        Loop("if(N > 100)", "conditional", "b[i] = b[i] - a[i] * 1.0e-3;", _edge(lambda: up(0, N))),
     ],
     "syntax_error.c": [],
     "no_omp.c": [],
@@ -400,14 +552,19 @@ def gcov_counts(src: Path, workdir: Path) -> dict[int, int]:
     # gcc does not instrument OpenMP outlined functions, so the check runs the
     # sequential program (pragmas ignored; omp_* calls still link to libgomp).
     flags = ["-O0", "--coverage", "-Wno-unknown-pragmas"]
-    subprocess.run(["gcc", *flags, "-I", str(src.parent), "-c", "-o", str(obj), str(src)],
-                   check=True, cwd=workdir)
-    subprocess.run(["gcc", *flags, "-o", str(exe), str(obj), "-lgomp", "-lm"], check=True,
-                   cwd=workdir)
+    subprocess.run(
+        ["gcc", *flags, "-I", str(src.parent), "-c", "-o", str(obj), str(src)],
+        check=True,
+        cwd=workdir,
+    )
+    subprocess.run(
+        ["gcc", *flags, "-o", str(exe), str(obj), "-lgomp", "-lm"], check=True, cwd=workdir
+    )
     env = dict(os.environ, OMP_NUM_THREADS="1")
     subprocess.run([str(exe)], check=True, cwd=workdir, env=env, stdout=subprocess.DEVNULL)
-    subprocess.run(["gcov", "-o", str(workdir), str(src)], check=True, cwd=workdir,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        ["gcov", "-o", str(workdir), str(src)], check=True, cwd=workdir, stdout=subprocess.DEVNULL
+    )
     counts: dict[int, int] = {}
     for row in (workdir / f"{src.name}.gcov").read_text().splitlines():
         parts = row.split(":", 2)
@@ -444,8 +601,10 @@ def build(directory: Path, table: dict[str, list[Loop]], check: bool) -> dict:
                 if rec["iterations"] is None:
                     rec["measured_iterations"] = int(per_run)
                 elif per_run != rec["iterations"]:
-                    raise SystemExit(f"{name}:{body_line}: gcov {got} != {rec['iterations']}"
-                                     f" x {rec['executions']} x {lp.calls}")
+                    raise SystemExit(
+                        f"{name}:{body_line}: gcov {got} != {rec['iterations']}"
+                        f" x {rec['executions']} x {lp.calls}"
+                    )
             print(f"gcov agrees: {name}", file=sys.stderr)
         files[name] = info
     return files
@@ -454,14 +613,28 @@ def build(directory: Path, table: dict[str, list[Loop]], check: bool) -> dict:
 def main() -> None:
     c_files = build(HERE, C_LOOPS, check=True)
     kernel_files = build(KERNELS, KERNEL_LOOPS, check=True)
-    header = {"generated_by": "tests/data/c/make_expected.py (brute force; gcov-checked)",
-              "conventions": CONVENTIONS}
+    header = {
+        "generated_by": "tests/data/c/make_expected.py (brute force; gcov-checked)",
+        "conventions": CONVENTIONS,
+    }
     (HERE / "expected.json").write_text(
-        json.dumps({**header, "defaults": {k: DEFAULTS[k] for k in c_files if k in DEFAULTS},
-                    "files": c_files}, indent=1) + "\n")
+        json.dumps(
+            {
+                **header,
+                "defaults": {k: DEFAULTS[k] for k in c_files if k in DEFAULTS},
+                "files": c_files,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
     (HERE.parent / "kernels_expected.json").write_text(
-        json.dumps({**header, "defaults": {k: DEFAULTS[k] for k in kernel_files},
-                    "files": kernel_files}, indent=1) + "\n")
+        json.dumps(
+            {**header, "defaults": {k: DEFAULTS[k] for k in kernel_files}, "files": kernel_files},
+            indent=1,
+        )
+        + "\n"
+    )
 
 
 if __name__ == "__main__":
