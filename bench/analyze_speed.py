@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from autotune.frontend import analyze_file
+from autotune.analysis import analyze_file
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -26,7 +26,7 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autotune.cli.render import table  # noqa: E402
+from autotune.render import table  # noqa: E402
 from autotune.structure.composition import (  # noqa: E402
     METHODS,
     FrozenDistribution,

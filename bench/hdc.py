@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autotune.cli.render import table  # noqa: E402
+from autotune.render import table  # noqa: E402
 from autotune.structure.hdc import COMPONENTS, HypercubeDC, relative_error  # noqa: E402
 from autotune.structure.traces import paper_parallel_times, paper_traces  # noqa: E402
 

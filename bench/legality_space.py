@@ -25,7 +25,7 @@ DEFAULT_FILES = sorted([*ROOT.glob("kernels/*.c"), *ROOT.glob("tests/data/c/lega
 
 
 def space_sizes(path: Path, cores: int, runtime: str) -> list[dict]:
-    from autotune.frontend import analyze_file
+    from autotune.analysis import analyze_file
     from autotune.variants.equivalence import collapse
     from autotune.variants.space import default_space
 
@@ -88,9 +88,9 @@ def main() -> int:
     ap.add_argument("--files", default="", help="comma-separated C files (default: all)")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from autotune.cli.render import table
     from autotune.measure.machine import detect_machine
     from autotune.measure.omp_runtime import openmp_runtime
+    from autotune.render import table
 
     files = [Path(f) for f in args.files.split(",")] if args.files else DEFAULT_FILES
     machine, runtime = detect_machine(), openmp_runtime()

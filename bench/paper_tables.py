@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from importlib import resources
 
-from autotune.cli.render import table
+from autotune.render import table
 from autotune.skeletons.estimators import PAPER_NAMES
 from autotune.skeletons.predictor import predict_point
 from autotune.skeletons.scalability import farm_imbalance, karp_flatt

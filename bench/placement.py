@@ -80,8 +80,8 @@ def main() -> int:
     ap.add_argument("--kernels", default="", help="comma-separated names (default: all)")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from autotune.cli.render import table
     from autotune.measure.machine import detect_machine, numa_nodes
+    from autotune.render import table
 
     machine, nodes = detect_machine(), numa_nodes()
     print(

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import recorded  # noqa: E402
 import replay  # noqa: E402
 
-from autotune.frontend import analyze_file  # noqa: E402
+from autotune.analysis import analyze_file  # noqa: E402
 from autotune.measure.build import BuildOptions  # noqa: E402
 from autotune.measure.machine import detect_machine  # noqa: E402
 from autotune.measure.microbench import run_microbenchmarks  # noqa: E402

@@ -114,7 +114,7 @@ def main() -> int:
     ap.add_argument("--tune-args", default="--top 2 --repetitions 2 --confirm-runs 3")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from autotune.cli.render import table
+    from autotune.render import table
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="real-makefiles-") as tmp:

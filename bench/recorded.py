@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autotune.analysis import analyze_file
 from autotune.errors import UserError
-from autotune.frontend import analyze_file
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 from autotune.variants.space import BASELINE, Variant

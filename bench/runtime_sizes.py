@@ -46,11 +46,11 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=9)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
+    from autotune.analysis import analyze_file
     from autotune.cli.main import main as cli
-    from autotune.cli.render import table
-    from autotune.frontend import analyze_file
     from autotune.measure.build import BuildOptions
     from autotune.measure.profile import expressions
+    from autotune.render import table
     from autotune.variants.emit import rewrite_source
 
     rows = []

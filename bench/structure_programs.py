@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autotune.cli.main import main  # noqa: E402
-from autotune.cli.render import table  # noqa: E402
+from autotune.render import table  # noqa: E402
 
 CASES = {
     "stencil2d": (["-D", "TSTEPS=50"], "N", [800, 1000, 1200, 1400, 1600], 2000),

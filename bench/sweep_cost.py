@@ -42,8 +42,8 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace, tmp: Path) -> int:
+    from autotune.analysis import analyze_file
     from autotune.errors import UserError
-    from autotune.frontend import analyze_file
     from autotune.measure.build import BuildOptions
     from autotune.measure.machine import detect_machine
     from autotune.measure.spaces import exhaustive_space

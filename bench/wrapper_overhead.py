@@ -60,7 +60,7 @@ def timed(argv: list[str], cwd: Path, env: dict) -> tuple[float, float]:
 
 def tune(proj: Path, db: Path) -> None:
     sys.path.insert(0, str(ROOT))
-    from autotune.frontend import analyze_file
+    from autotune.analysis import analyze_file
     from autotune.measure.machine import detect_machine
     from autotune.measure.store import Store
     from autotune.tuning.persist import save_winner

@@ -80,7 +80,7 @@ def save_choices(
     Goes through the tuner's own persistence code (``save_winner``) and the
     machine fingerprint ``autotune tune --cc gcc`` uses.
     """
-    from autotune.frontend import analyze_file
+    from autotune.analysis import analyze_file
     from autotune.measure.machine import detect_machine
     from autotune.measure.store import Store
     from autotune.tuning.persist import save_winner

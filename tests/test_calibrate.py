@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from autotune.analysis import analyze_file
 from autotune.cli.main import main
-from autotune.frontend import analyze_file
 from autotune.measure.machine import detect_machine
 from autotune.measure.microbench import FIGURES, RuntimeProfile, run_microbenchmarks
 from autotune.measure.store import Store

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from tune_support import tune_json
 
-from autotune.frontend import analyze_file
+from autotune.analysis import analyze_file
 from autotune.measure.build import BuildOptions
 from autotune.measure.sweep import SweepOptions
 from autotune.tuning.confirm import Choice, ProgramCheck

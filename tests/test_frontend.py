@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from autotune.analysis import analyze_file
 from autotune.cli.main import main
 from autotune.errors import UserError
-from autotune.frontend import analyze_file
 from autotune.frontend.pragmas import parse_omp, split_items
 
 HEADERS = """#include <stdio.h>

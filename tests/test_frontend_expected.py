@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from autotune.analysis import analyze_file
 from autotune.cli.main import main
-from autotune.frontend import analyze_file
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"

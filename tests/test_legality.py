@@ -94,8 +94,8 @@ def test_exhaustive_tune_finds_no_wrong_output(name, env, capsys):
 def test_the_gate_also_judges_loops_sized_at_run_time(tmp_path):
     """A loop whose size only a profile run knows still gets the gate's verdict, so a
     stored variant can never be applied to it past the gate."""
+    from autotune.analysis import analyze_file
     from autotune.errors import UserError
-    from autotune.frontend import analyze_file
     from autotune.variants.apply import apply_variants
     from autotune.variants.space import Variant
 

@@ -21,8 +21,8 @@ from measure_support import (
     write_program,
 )
 
+from autotune.analysis import analyze_file
 from autotune.errors import UserError
-from autotune.frontend import analyze_file
 from autotune.measure.build import BuildOptions
 from autotune.measure.store import RunContext, RunRow, Store
 from autotune.measure.sweep import Sweep, SweepOptions
@@ -155,7 +155,7 @@ def test_interrupted_sweep_measures_only_what_is_missing(kernel, tmp_path):
 CHILD = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from autotune.frontend import analyze_file
+    from autotune.analysis import analyze_file
     from autotune.measure.build import BuildOptions
     from autotune.measure.store import Store
     from autotune.measure.sweep import Sweep, SweepOptions
@@ -262,7 +262,7 @@ def test_runs_resume_whatever_path_names_the_file(tmp_path, monkeypatch):
     """Stored runs are keyed by content hash and line:column, not by the path typed."""
     import shutil
 
-    from autotune.frontend import analyze_file
+    from autotune.analysis import analyze_file
     from autotune.measure.build import BuildOptions
     from autotune.measure.store import Store
     from autotune.measure.sweep import Sweep, SweepOptions

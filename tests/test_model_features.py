@@ -53,8 +53,9 @@ def triad_record(schedule=None, chunk=None, num_threads=None):
 
 @pytest.fixture(autouse=True)
 def no_analysis_module(monkeypatch):
-    """Test the documented fallback unless a test installs a footprint function."""
-    monkeypatch.setattr(features, "_footprint_function", lambda: None)
+    """Hand-made records have no accesses for the analysis to union: test the documented
+    fallback unless a test installs a footprint function."""
+    monkeypatch.setattr(features, "per_thread_footprint", lambda *args: None)
 
 
 def test_faithful_features_static_two_threads():
@@ -140,14 +141,14 @@ def test_feature_matrix_shapes_and_names():
         feature_matrix(pairs, MACHINE, "quantum")
 
 
-def test_analysis_footprint_function_is_used_when_present(monkeypatch):
+def test_the_analysis_footprint_is_used_and_cached(monkeypatch):
     calls = []
 
     def per_thread_footprint(record, threads, schedule, chunk):
         calls.append((threads, schedule, chunk))
         return 4096
 
-    monkeypatch.setattr(features, "_footprint_function", lambda: per_thread_footprint)
+    monkeypatch.setattr(features, "per_thread_footprint", per_thread_footprint)
     rec = triad_record()
     f = loop_features(rec, Variant("dynamic", 8, 2), MACHINE)
     loop_features(rec, Variant("dynamic", 8, 2), MACHINE)  # answered from the record's cache

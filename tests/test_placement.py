@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from autotune.frontend import analyze_file
+from autotune.analysis import analyze_file
 from autotune.measure.build import BuildOptions
 from autotune.measure.machine import numa_nodes
 from autotune.measure.sweep import SweepOptions

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from tune_support import output_of, tune_json
 
+from autotune.analysis import analyze_file
 from autotune.errors import UserError
-from autotune.frontend import analyze_file
 from autotune.measure.machine import detect_machine
 from autotune.variants.apply import apply_variants
 from autotune.variants.space import Variant, default_thread_counts

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from tune_support import output_of, tune_json
 
+from autotune.analysis import analyze_file
 from autotune.cli.main import main
-from autotune.frontend import analyze_file
 from autotune.measure.build import BuildOptions
 from autotune.measure.profile import ProfileRequest, run_profile
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from autotune.frontend import analyze_file
+from autotune.analysis import analyze_file
 from autotune.measure.machine import Machine
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.tuning.modelchoice import choose_model

@@ -7,8 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from autotune.analysis import analyze_file
 from autotune.cli.main import main
-from autotune.frontend import analyze_file
 from autotune.variants.apply import apply_variants
 from autotune.variants.space import Variant
 

@@ -129,7 +129,7 @@ def test_tune_refuses_a_loop_whose_result_depends_on_the_schedule(env, capsys):
 def test_verification_rejects_what_the_gate_would_let_through(env):
     """The second line of defence: with the gate's verdict lifted by hand, the sweep's
     output check marks every variant that deals iterations differently as wrong."""
-    from autotune.frontend import analyze_file
+    from autotune.analysis import analyze_file
     from autotune.measure.store import Store
     from autotune.measure.sweep import SweepOptions, measure_loop
     from autotune.variants.space import Variant

@@ -6,13 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from test_variants_emit import COMBINED_C, REGION_C
+from variants_support import build, changed_lines, needs_gcc, records_for, run
 
 from autotune.errors import UserError
 from autotune.variants.apply import apply_variants, read_source, write_atomic
 from autotune.variants.emit import EmitError
 from autotune.variants.space import BASELINE, Variant
-from tests.test_variants_emit import COMBINED_C, REGION_C
-from tests.variants_support import build, changed_lines, needs_gcc, records_for, run
 
 
 @needs_gcc

@@ -1,4 +1,4 @@
-"""``autotune variants`` driven as a user would, in-process."""
+"""``autotune variants`` driven as a user would, in-process, with the real front end."""
 
 from __future__ import annotations
 
@@ -6,106 +6,101 @@ import json
 from pathlib import Path
 
 import pytest
+from variants_support import build, changed_lines, needs_gcc, run, timing_lines
 
-import autotune.frontend
+from autotune.analysis import analyze_file
 from autotune.cli.main import main
-from autotune.frontend.records import TranslationUnit
 from autotune.variants.space import default_space
-from tests.test_variants_emit import REGION_C
-from tests.variants_support import build, changed_lines, needs_gcc, records_for, run, timing_lines
+
+# Three parallel loops, each its own region: a map, a guided reduction, and an
+# ordered loop (never varied: its iteration order is part of the output).
+THREE_LOOPS_C = r"""#include <stdio.h>
+#define N 3000
+static double a[N], b[N];
+
+int main(void)
+{
+    double s = 0.0;
+#pragma omp parallel for
+    for (int i = 0; i < N; i++)
+        a[i] = i * 2.0;
+#pragma omp parallel for schedule(guided) reduction(+:s)
+    for (int i = 0; i < N; i++) {
+        b[i] = a[i] * 3.0;
+        s += b[i];
+    }
+#pragma omp parallel for ordered
+    for (int i = 0; i < 4; i++) {
+#pragma omp ordered
+        printf("%d\n", i);
+    }
+    printf("s=%.1f a=%.1f\n", s, a[N - 1]);
+    return 0;
+}
+"""
 
 
 @pytest.fixture
-def hand_frontend(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Loop records made by text scanning, so these tests do not depend on the analysis."""
-
-    def analyze_options(path, options, threads=None, cc="gcc"):  # noqa: ANN001, ANN202
-        return TranslationUnit(
-            path=path, defines=dict(options.defines), loops=records_for(Path(path))
-        )
-
-    monkeypatch.setattr(autotune.frontend, "analyze_options", analyze_options)
+def program(tmp_path: Path) -> Path:
+    src = tmp_path / "three.c"
+    src.write_text(THREE_LOOPS_C)
+    return src
 
 
 @needs_gcc
 def test_writes_variants_and_manifest(
-    tmp_path: Path, hand_frontend: None, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    src = tmp_path / "region.c"
-    src.write_text(REGION_C)
     out = tmp_path / "out"
-    rc = main(
-        [
-            "variants",
-            str(src),
-            "-o",
-            str(out),
-            "--schedules",
-            "static,dynamic",
-            "--chunks",
-            "none,4",
-            "--threads",
-            "1,3",
-            "--json",
-        ]
-    )
+    argv = ["variants", str(program), "-o", str(out), "--schedules", "static,dynamic"]
+    rc = main([*argv, "--chunks", "none,4", "--threads", "1,3", "--json"])
     assert rc == 0
     manifest = json.loads(capsys.readouterr().out)
     assert manifest == json.loads((out / "manifest.json").read_text())
-    assert manifest["source"] == str(src) and manifest["instrumented"] is False
-    assert [lp["id"] for lp in manifest["loops"]] == [f"{src}:12", f"{src}:15"]
-    expected = run(build(tmp_path, REGION_C, "orig"))
-    for loop in manifest["loops"]:
+    assert manifest["source"] == str(program) and manifest["instrumented"] is False
+    ids = [lp["id"] for lp in manifest["loops"]]
+    assert ids == [f"{program}:9", f"{program}:12", f"{program}:17"]
+    expected = run(build(tmp_path, THREE_LOOPS_C, "orig"))
+    tuned, ordered = manifest["loops"][:2], manifest["loops"][2]
+    assert [v["key"] for v in ordered["variants"]] in ([], ["baseline"])
+    for loop in tuned:
         keys = [v["key"] for v in loop["variants"]]
         assert keys[0] == "baseline" and len(keys) == 1 + 2 * 2 * 2
-        for v in loop["variants"]:
+        for v in loop["variants"][1:]:
             text = (out / v["file"]).read_text()
-            if v["key"] == "baseline":
-                assert text == REGION_C
-                continue
-            ws_line = loop["line"] - 1
-            assert changed_lines(REGION_C, text) == [9, ws_line]
+            assert changed_lines(THREE_LOOPS_C, text) == [loop["line"] - 1]
             sched = f"schedule({v['schedule']}" + (f", {v['chunk']})" if v["chunk"] else ")")
-            assert sched in v["directive"] and v["directive"].startswith("#pragma omp for")
-            assert f"num_threads({v['threads']})" in v["parallel_directive"]
-        # compile two of them: same output as the original
-        for v in loop["variants"][1::5]:
+            assert sched in v["directive"] and f"num_threads({v['threads']})" in v["directive"]
+        for v in loop["variants"][1::5]:  # compile two: the same output as the original
             exe = build(tmp_path, (out / v["file"]).read_text(), "v")
             assert run(exe) == expected
-    files = sorted(p.name for p in out.iterdir())
-    assert len(files) == 1 + 2 * 9 and "region.L12.dynamic-4-t3.c" in files
+    assert "three.L12.dynamic-4-t3.c" in {p.name for p in out.iterdir()}
 
 
 @needs_gcc
 def test_instrumented_single_loop_default_space(
-    tmp_path: Path, hand_frontend: None, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    src = tmp_path / "region.c"
-    src.write_text(REGION_C)
     out = tmp_path / "out"
-    assert (
-        main(["variants", str(src), "--loop", "15", "--cores", "2", "--instrument", "-o", str(out)])
-        == 0
-    )
+    argv = ["variants", str(program), "--loop", "12", "--cores", "2", "--instrument"]
+    assert main([*argv, "-o", str(out)]) == 0
     stdout = capsys.readouterr().out
     assert "manifest.json written" in stdout and "dynamic,4,t2" in stdout
     manifest = json.loads((out / "manifest.json").read_text())
     [loop] = manifest["loops"]
-    record = records_for(src)[1]
+    record = next(r for r in analyze_file(str(program), threads=2).loops if r.line == 12)
     assert len(loop["variants"]) == 1 + len(default_space(record, 2))
     v = next(v for v in loop["variants"] if v["key"] == "guided,-,t4")
     timing = tmp_path / "t.tsv"
     exe = build(tmp_path, (out / v["file"]).read_text(), "v")
-    assert run(exe, timing) == run(build(tmp_path, REGION_C, "orig"))
+    assert run(exe, timing) == run(build(tmp_path, THREE_LOOPS_C, "orig"))
     [(loop_id, wall, _cpu, execs)] = timing_lines(timing)
     assert loop_id == loop["id"] and execs == 1 and wall > 0
 
 
 def test_bad_input_is_one_line_and_exit_2(
-    tmp_path: Path, hand_frontend: None, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    src = tmp_path / "region.c"
-    src.write_text(REGION_C)
     cases = [
         (["--schedules", "fast"], "unknown schedule"),
         (["--chunks", "0"], "at least 1"),
@@ -114,7 +109,7 @@ def test_bad_input_is_one_line_and_exit_2(
         (["--cores", "0"], "at least 1"),
     ]
     for extra, message in cases:
-        assert main(["variants", str(src), "-o", str(tmp_path / "o"), *extra]) == 2
+        assert main(["variants", str(program), "-o", str(tmp_path / "o"), *extra]) == 2
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert main(["variants", str(tmp_path / "nope.c"), "-o", str(tmp_path / "o")]) == 2
@@ -122,69 +117,38 @@ def test_bad_input_is_one_line_and_exit_2(
 
 
 def test_not_tunable_loops_are_listed_not_varied(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, program: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    src = tmp_path / "region.c"
-    src.write_text(REGION_C)
-    recs = records_for(src)
-    recs[0].tunable, recs[0].reason = False, "ordered clause"
-    monkeypatch.setattr(
-        autotune.frontend,
-        "analyze_options",
-        lambda path, options, threads=None, cc="gcc": TranslationUnit(path=path, loops=recs),
-    )
-    assert (
-        main(
-            [
-                "variants",
-                str(src),
-                "-o",
-                str(tmp_path / "o"),
-                "--threads",
-                "2",
-                "--schedules",
-                "static",
-                "--chunks",
-                "none",
-            ]
-        )
-        == 0
-    )
-    out = capsys.readouterr().out
-    assert "not tunable: ordered clause" in out
+    argv = ["variants", str(program), "-o", str(tmp_path / "o"), "--threads", "2"]
+    assert main([*argv, "--schedules", "static", "--chunks", "none"]) == 0
+    assert "not tunable: ordered clause" in capsys.readouterr().out
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
-    assert [len(lp["variants"]) for lp in manifest["loops"]] == [0, 2]
+    counts = [
+        len([v for v in lp["variants"] if v["key"] != "baseline"]) for lp in manifest["loops"]
+    ]
+    assert counts == [1, 1, 0]
 
 
 @needs_gcc
-def test_with_the_real_front_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_shared_region_keeps_its_thread_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two loops in one region with a nowait between them: the gate keeps the thread
+    count (and the nowait loop's schedule); what is varied still computes the same."""
+    from test_variants_emit import REGION_C
+
     src = tmp_path / "region.c"
     src.write_text(REGION_C)
-    unit = autotune.frontend.analyze_file(str(src))
-    if not any(r.tunable for r in unit.loops):
-        pytest.skip(f"front end analysis not available yet: {unit.loops[0].reason}")
     out = tmp_path / "out"
-    # two loops share the region: its thread count is not varied per loop (the gate)
-    assert (
-        main(
-            [
-                "variants",
-                str(src),
-                "-o",
-                str(out),
-                "--chunks",
-                "8",
-                "--schedules",
-                "dynamic",
-                "--json",
-            ]
-        )
-        == 0
-    )
+    argv = ["variants", str(src), "-o", str(out), "--chunks", "8", "--schedules", "dynamic"]
+    assert main([*argv, "--json"]) == 0
     manifest = json.loads(capsys.readouterr().out)
     expected = run(build(tmp_path, REGION_C, "orig"))
-    for loop in manifest["loops"]:
-        [base, v] = loop["variants"]
-        text = (out / v["file"]).read_text()
-        assert changed_lines(REGION_C, text) == [loop["line"] - 1]
-        assert run(build(tmp_path, text, "v")) == expected
+    varied = [lp for lp in manifest["loops"] if len(lp["variants"]) > 1]
+    assert varied, "at least the loop after the nowait chain can change its schedule"
+    for loop in varied:
+        for v in loop["variants"][1:]:
+            assert "num_threads" not in v["directive"]
+            text = (out / v["file"]).read_text()
+            assert changed_lines(REGION_C, text) == [loop["line"] - 1]
+            assert run(build(tmp_path, text, "v")) == expected

@@ -8,10 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from autotune.variants.emit import EmitError, emit_runtime, emit_variant, runtime_env
-from autotune.variants.space import BASELINE, Variant
-from tests.variants_support import (
+from variants_support import (
     build,
     changed_lines,
     needs_gcc,
@@ -20,6 +17,9 @@ from tests.variants_support import (
     strip_instrumentation,
     timing_lines,
 )
+
+from autotune.variants.emit import EmitError, emit_runtime, emit_variant, runtime_env
+from autotune.variants.space import BASELINE, Variant
 
 pytestmark = needs_gcc
 

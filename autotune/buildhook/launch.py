@@ -5,7 +5,7 @@ install finders) costs more than the wrapper's whole warm path, and the warm
 path needs nothing outside the standard library and this package. ``autotune-cc
 --launcher`` prints this command; the CMake module and ``autotune.mk`` use it.
 When a compile needs third-party packages (the parser on a cold cache),
-``wrapper.ensure_site`` runs ``site.main()`` first.
+``sitepath.ensure_site`` runs ``site.main()`` first.
 """
 
 import os

@@ -89,6 +89,19 @@ class Context:
             self._store.close()
             self._store = None
 
+    def tuned_rows(self, source_hash: str, flags: str) -> tuple[dict[str, dict], dict]:
+        """Stored choices for this content and defines on this (or an identical) machine."""
+        store = self.store()
+        if store is None:
+            return {}, self.machine()
+        for machine in self.machines():
+            rows = store.tuned(
+                source_hash=source_hash, flags_key=flags, machine=machine["fingerprint"]
+            )
+            if rows:
+                return rows, machine
+        return {}, self.machine()
+
 
 def _same_hardware(a: dict, b: dict) -> bool:
     def norm(m: dict) -> dict:
@@ -98,18 +111,6 @@ def _same_hardware(a: dict, b: dict) -> bool:
         return d
 
     return norm(a) == norm(b)
-
-
-def tuned_rows(ctx: Context, source_hash: str, flags: str) -> tuple[dict[str, dict], dict]:
-    """Stored choices for this content and defines on this (or an identical) machine."""
-    store = ctx.store()
-    if store is None:
-        return {}, ctx.machine()
-    for machine in ctx.machines():
-        rows = store.tuned(source_hash=source_hash, flags_key=flags, machine=machine["fingerprint"])
-        if rows:
-            return rows, machine
-    return {}, ctx.machine()
 
 
 def line_directive(path: str) -> str:
@@ -188,7 +189,7 @@ def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | Non
 def _decide_slow(
     cmd: Command, src: Source, ctx: Context, dec: SourceDecision, data: bytes
 ) -> tuple[SourceDecision, str | None, str | None]:
-    from autotune.buildhook.wrapper import ensure_site
+    from autotune.buildhook.sitepath import ensure_site
 
     ensure_site()  # the slow path may import third-party packages (parser, numpy)
     mode = ctx.cfg.mode
@@ -200,7 +201,7 @@ def _decide_slow(
         extra = [s.path for s in cmd.sources if s is not src]
         ldflags = [os.path.abspath(i) for i in cmd.other_inputs] + cmd.link_flags
         dec.reason = ensure_tuned(cmd, src, ctx, dec, extra, ldflags)
-    rows, machine = tuned_rows(ctx, dec.source_hash, dec.flags_key)
+    rows, machine = ctx.tuned_rows(dec.source_hash, dec.flags_key)
     dec.machine = machine["fingerprint"]
     ranker = None
     if mode == "rank":
@@ -247,8 +248,8 @@ def build_tuned(
     cmd: Command, src: Source, data: bytes, rows: dict[str, dict], machine: dict, ranker=None
 ) -> dict:  # noqa: ANN001 - a rank.Ranker
     """Parse the file, apply the chosen variants; the cache entry (text None: original)."""
+    from autotune.analysis import analyze_file
     from autotune.errors import UserError
-    from autotune.frontend import analyze_file
     from autotune.variants.apply import apply_variants
     from autotune.variants.space import Variant
 

@@ -76,9 +76,8 @@ def ensure_tuned(
     ldflags: list[str],
 ) -> str:
     """Tune ``src`` unless it has results; a note for the report ('' when nothing to say)."""
-    from autotune.buildhook.lookup import tuned_rows
 
-    if tuned_rows(ctx, dec.source_hash, dec.flags_key)[0]:
+    if ctx.tuned_rows(dec.source_hash, dec.flags_key)[0]:
         return ""
     fp = ctx.machine()["fingerprint"]
     marker = os.path.join(
@@ -92,7 +91,7 @@ def ensure_tuned(
         fcntl.flock(lock, fcntl.LOCK_EX)  # one tuning at a time; others compile meanwhile
         try:
             ctx.refresh()
-            if tuned_rows(ctx, dec.source_hash, dec.flags_key)[0]:
+            if ctx.tuned_rows(dec.source_hash, dec.flags_key)[0]:
                 return ""  # another compile of the same file tuned it while we waited
             note = _tried(marker, ctx.db)
             if note:
@@ -177,8 +176,7 @@ def tune_at_link(cmd: Command, ctx) -> list[tuple[dict, SourceDecision]]:  # noq
 
     Returns (compile record, new decision) for sources that stay original.
     """
-    from autotune.buildhook.lookup import tuned_rows
-    from autotune.buildhook.wrapper import ensure_site
+    from autotune.buildhook.sitepath import ensure_site
 
     ensure_site()
     objects = [i for i in cmd.other_inputs if i.endswith(_OBJECT_EXT)]
@@ -196,7 +194,7 @@ def tune_at_link(cmd: Command, ctx) -> list[tuple[dict, SourceDecision]]:  # noq
             continue
         if not _has_openmp(sources[obj]):
             continue  # nothing to tune: compiled as it is
-        if tuned_rows(ctx, srcdec.source_hash, srcdec.flags_key)[0]:
+        if ctx.tuned_rows(srcdec.source_hash, srcdec.flags_key)[0]:
             continue
         ccmd = parse_command(rec["argv"])
         if not ccmd.sources:
@@ -208,7 +206,7 @@ def tune_at_link(cmd: Command, ctx) -> list[tuple[dict, SourceDecision]]:  # noq
             note = ensure_tuned(ccmd, ccmd.sources[0], ctx, srcdec, extra, ldflags)
         finally:
             os.chdir(here)
-        if tuned_rows(ctx, srcdec.source_hash, srcdec.flags_key)[0]:
+        if ctx.tuned_rows(srcdec.source_hash, srcdec.flags_key)[0]:
             _recompile(rec, ctx)
         else:
             srcdec.reason = note or "autotune tune stored no variant (original kept)"

@@ -37,19 +37,6 @@ class Plan:
         self.tuned: list = []  # (cmdline.Source, tuned text)
 
 
-_SITE_LOADED = False
-
-
-def ensure_site() -> None:
-    """Load site-packages if started by launch.py (``python -S``) and a package is needed."""
-    global _SITE_LOADED
-    if sys.flags.no_site and not _SITE_LOADED:
-        import site
-
-        site.main()
-        _SITE_LOADED = True
-
-
 def cmake_dir() -> str:
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cmake")
 

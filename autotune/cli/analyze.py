@@ -9,9 +9,9 @@ import sys
 
 from autotune.cli.buildargs import add_program_arguments, profile_request
 from autotune.cli.common import add_source_arguments, source_options
-from autotune.cli.render import dump_json, human_bytes, table
 from autotune.errors import UserError
 from autotune.measure.profile import analyze_with_profile
+from autotune.render import dump_json, human_bytes, table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,8 +8,8 @@ import sys
 import zlib
 from pathlib import Path
 
-from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
+from autotune.render import Progress, dump_json, table
 from autotune.tuning import calibrate as cal
 
 REPO_KERNELS = Path(__file__).resolve().parents[2] / "kernels"
@@ -84,7 +84,7 @@ def kernels_dir(arg: str | None) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from autotune.frontend import analyze_file
+    from autotune.analysis import analyze_file
     from autotune.measure.build import BuildOptions
     from autotune.measure.machine import detect_machine
     from autotune.measure.microbench import run_microbenchmarks

@@ -13,9 +13,9 @@ import argparse
 
 import numpy as np
 
-from autotune.cli import render
-from autotune.cli.render import save_figure
+from autotune import render
 from autotune.errors import UserError
+from autotune.render import save_figure
 from autotune.structure.composition import (
     compose,
     empirical_max_moment,

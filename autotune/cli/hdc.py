@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from autotune.cli import render
+from autotune import render
 from autotune.errors import UserError
 from autotune.structure.hdc import COMPONENTS, HypercubeDC, relative_error
 from autotune.structure.traces import (

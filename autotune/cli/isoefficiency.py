@@ -19,9 +19,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from autotune.cli import render
-from autotune.cli.render import save_figure
+from autotune import render
 from autotune.errors import UserError
+from autotune.render import save_figure
 from autotune.structure import isoefficiency as iso
 from autotune.structure.textio import parse_floats, read_table
 

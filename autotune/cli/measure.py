@@ -14,7 +14,6 @@ from autotune.cli.buildargs import (
     term_as_interrupt,
 )
 from autotune.cli.common import add_source_arguments, source_options
-from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
 from autotune.measure import stats
 from autotune.measure.machine import detect_machine
@@ -22,6 +21,7 @@ from autotune.measure.results import LoopResult
 from autotune.measure.spaces import exhaustive_space, parse_variant_list
 from autotune.measure.store import Store
 from autotune.measure.sweep import Sweep
+from autotune.render import Progress, dump_json, table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

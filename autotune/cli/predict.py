@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from autotune.cli import render
+from autotune import render
 from autotune.errors import UserError
 
 METHOD_CHOICES = ("auto", "spline", "loess", "lmpoly", "lm", "powerlaw", "mean")

@@ -7,10 +7,10 @@ import os
 import sys
 
 from autotune.cli.common import add_source_arguments, source_options
-from autotune.cli.render import dump_json, table
 from autotune.errors import UserError
 from autotune.measure.machine import detect_machine
 from autotune.measure.omp_runtime import openmp_runtime
+from autotune.render import dump_json, table
 from autotune.tuning.modelchoice import ChosenModel, choose_model
 from autotune.tuning.ranking import LoopRanking, rank_loop
 

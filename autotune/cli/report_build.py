@@ -12,8 +12,8 @@ import datetime as _dt
 import os
 
 from autotune.buildhook import report
-from autotune.cli.render import dump_json, table
 from autotune.errors import UserError
+from autotune.render import dump_json, table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from autotune.cli import render
+from autotune import render
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.predict import METHOD_CHOICES, _parse_epsilon, print_prediction
 from autotune.errors import UserError

@@ -22,9 +22,9 @@ import shlex
 from pathlib import Path
 
 from autotune.cli.common import add_source_arguments, parse_define, source_options
-from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
 from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.render import Progress, dump_json, table
 from autotune.structure.nodes import ProgramTree, StructNode
 from autotune.structure.tree import build_tree
 from autotune.structure.tree_render import node_notes, render_tree, size_text, skel, where
@@ -162,7 +162,7 @@ def _profiles(args: argparse.Namespace, options) -> dict | None:  # noqa: ANN001
     """With --args: the loops' run-time sizes from one profile run (stored, reused)."""
     if not args.args:
         return None
-    from autotune.frontend import analyze_options
+    from autotune.analysis import analyze_options
     from autotune.measure.profile import ProfileRequest, needs_profile, profile_with_store
     from autotune.measure.store import Store
 

@@ -15,9 +15,9 @@ from autotune.cli.buildargs import (
 )
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.rank import add_model_arguments, open_store, print_gate_notes, rank_file
-from autotune.cli.render import Progress, dump_json, table
 from autotune.errors import UserError
 from autotune.measure.machine import numa_nodes
+from autotune.render import Progress, dump_json, table
 from autotune.tuning.confirm import Confirmation, ProgramCheck
 from autotune.tuning.persist import save_winner
 from autotune.tuning.placement import tune_placement, with_bind

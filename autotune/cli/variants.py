@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from autotune.cli.common import add_source_arguments, source_options
-from autotune.cli.render import dump_json, table
 from autotune.errors import UserError
+from autotune.render import dump_json, table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,7 +88,7 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from autotune.frontend import analyze_options
+    from autotune.analysis import analyze_options
     from autotune.variants.apply import read_source, write_atomic
     from autotune.variants.directive import flat_text, parse_pragma
     from autotune.variants.emit import EmitError, emit_variant, rewrite_source

@@ -278,7 +278,7 @@ def analyze_with_profile(
     as it is. Returns (unit, note): the note says whether a profile was made,
     reused or not needed.
     """
-    from autotune.frontend import analyze_options
+    from autotune.analysis import analyze_options
 
     unit = analyze_options(path, options, threads=threads, cc=cc)
     if req is None or not needs_profile(unit.loops):

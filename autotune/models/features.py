@@ -12,13 +12,13 @@ the same way. Precise definitions are in ``docs/model.md``.
 from __future__ import annotations
 
 import ast
-import importlib
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from autotune.analysis.loop import per_thread_footprint
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 from autotune.measure.microbench import RuntimeProfile
@@ -189,37 +189,23 @@ def _work_array(record: LoopRecord, n: int) -> np.ndarray | None:
     return arr
 
 
-def _footprint_function() -> Callable[..., int | None] | None:
-    """The analysis stage's ``per_thread_footprint(record, threads, schedule, chunk)``."""
-    for module in ("autotune.analysis.loop", "autotune.analysis.footprint"):
-        try:
-            fn = getattr(importlib.import_module(module), "per_thread_footprint", None)
-        except ImportError:
-            continue
-        if fn is not None:
-            return fn
-    return None
-
-
 def _footprint(
     record: LoopRecord, threads: int, schedule: str, chunk: int | None, sim: ScheduleResult
 ) -> tuple[int, str]:
     """Df: distinct bytes the busiest thread touches in one run, and where it came from."""
-    per_thread_footprint = _footprint_function()
-    if per_thread_footprint is not None:
-        # The exact per-thread union is the costly part of ranking; calibration
-        # asks for the same (record, variant) once per held-out fold, so the
-        # answers are kept on the record object itself (dies with it).
-        cache = record.__dict__.setdefault("_per_thread_footprint_cache", {})
-        key: tuple = (threads, schedule, chunk)
-        if schedule in ("static", "dynamic") and (chunk or schedule == "dynamic"):
-            # the analysis deals fixed-size chunks round-robin for both kinds
-            key = (threads, "round-robin", chunk or 1)
-        if key not in cache:
-            cache[key] = per_thread_footprint(record, threads, schedule, chunk)
-        value = cache[key]
-        if value is not None:
-            return int(value), "analysis"
+    # The exact per-thread union is the costly part of ranking; calibration asks
+    # for the same (record, variant) once per held-out fold, so the answers are
+    # kept on the record object itself (dies with it).
+    cache = record.__dict__.setdefault("_per_thread_footprint_cache", {})
+    key: tuple = (threads, schedule, chunk)
+    if schedule in ("static", "dynamic") and (chunk or schedule == "dynamic"):
+        # the analysis deals fixed-size chunks round-robin for both kinds
+        key = (threads, "round-robin", chunk or 1)
+    if key not in cache:
+        cache[key] = per_thread_footprint(record, threads, schedule, chunk)
+    value = cache[key]
+    if value is not None:
+        return int(value), "analysis"
     if (
         record.footprint_bytes_per_thread is not None
         and record.threads == threads

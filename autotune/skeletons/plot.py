@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from autotune.cli.render import save_figure
 from autotune.errors import UserError
+from autotune.render import save_figure
 from autotune.skeletons.estimators import LABELS, make_estimator
 from autotune.skeletons.predictor import Prediction
 from autotune.skeletons.selection import Choice

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune import textfile
+from autotune.analysis import analyze_options
 from autotune.errors import UserError
-from autotune.frontend import analyze_options
 from autotune.frontend.cparse import parse_file
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, make_directive
 from autotune.frontend.options import SourceOptions

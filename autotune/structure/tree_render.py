@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from autotune.cli.render import table
+from autotune.render import table
 from autotune.structure.nodes import ProgramTree, StructNode
 
 SKELETON_NAMES = {
@@ -89,7 +89,7 @@ def plot_measured(path: str, tree: ProgramTree, per_threads: dict, title: str) -
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from autotune.cli.render import save_figure
+    from autotune.render import save_figure
 
     lines = [(n, lab) for n, lab in tree_lines(tree.root) if n.timed and n.duplicate_of is None]
     labels = [f"{lab.strip()[:40]} ({where(n)})" for n, lab in lines]
@@ -137,6 +137,6 @@ def plot_prediction(path: str, tree: ProgramTree, estimates: dict, title: str) -
     ax.set_title(title, fontsize=10)
     ax.legend()
     fig.tight_layout()
-    from autotune.cli.render import save_figure
+    from autotune.render import save_figure
 
     save_figure(fig, path)

@@ -14,8 +14,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from autotune.analysis import analyze_options
 from autotune.errors import UserError
-from autotune.frontend import analyze_options
 from autotune.frontend.options import SourceOptions
 from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
 from autotune.measure.machine import Machine

@@ -11,8 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+from autotune.analysis import analyze_options
 from autotune.cli.common import add_source_arguments, source_options
-from autotune.frontend import analyze_options
 from autotune.measure.machine import detect_machine
 from autotune.measure.store import Store
 from autotune.tuning.persist import save_winner

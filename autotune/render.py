@@ -1,4 +1,4 @@
-"""Shared output helpers: aligned text tables, JSON, and a stderr progress bar."""
+"""Output helpers any stage may use: aligned tables, JSON, progress on stderr, figures."""
 
 from __future__ import annotations
 

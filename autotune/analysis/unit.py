@@ -1,0 +1,228 @@
+"""A C file in, one analysed LoopRecord per OpenMP worksharing loop out (front end + analysis)."""
+
+from __future__ import annotations
+
+import os
+
+from autotune.analysis.gate import apply_gate
+from autotune.analysis.loop import analyze_loop
+from autotune.frontend.cparse import parse_file
+from autotune.frontend.finder import FoundLoop, OmpFinder, SyncCounter
+from autotune.frontend.options import SourceOptions
+from autotune.frontend.records import LoopRecord, RegionRecord, TranslationUnit
+
+__all__ = ["analyze_file", "analyze_options"]
+
+
+def analyze_file(
+    path: str,
+    defines: dict[str, str] | None = None,
+    include_dirs: list[str] | None = None,
+    cflags: list[str] | None = None,
+    threads: int | None = None,
+    cc: str = "gcc",
+) -> TranslationUnit:
+    """Preprocess, parse and analyse ``path``; one record per OpenMP loop.
+
+    Raises UserError when the file cannot be read, preprocessed or parsed. A
+    loop the analysis cannot handle is still reported, with ``tunable=False``.
+    """
+    options = SourceOptions(dict(defines or {}), list(include_dirs or []), list(cflags or []))
+    return analyze_options(path, options, threads=threads, cc=cc)
+
+
+def analyze_options(
+    path: str,
+    options: SourceOptions,
+    threads: int | None = None,
+    cc: str = "gcc",
+    profiles: dict[str, dict] | None = None,
+) -> TranslationUnit:
+    """``profiles``: per loop key (``line:column``), what one run of the original measured at
+    the loop's entry (``values`` of C expressions, ``executions``, ``args``); see
+    ``autotune.measure.profile``."""
+    threads = threads or os.cpu_count() or 1
+    ast = parse_file(path, options, cc)
+    finder = OmpFinder()
+    finder.visit(ast)
+    unit = TranslationUnit(path=path, defines=dict(options.defines))
+    unit.warnings.extend(finder.problems)
+    ids: set[str] = set()
+    for found in finder.loops:
+        record = _record(found, ids)
+        _analyse(
+            record, found, ast, threads, finder.threadprivate, (profiles or {}).get(record.key)
+        )
+        unit.loops.append(record)
+    apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast)
+    by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
+    for region in finder.regions:
+        d = region.directive
+        unit.regions.append(
+            RegionRecord(
+                id=f"{d.file}:{d.line}",
+                file=d.file,
+                line=d.line,
+                function=region.func.decl.name if region.func else "",
+                directive=d,
+                children=[by_node[id(f)].id for f in region.loops if id(f) in by_node],
+            )
+        )
+    return unit
+
+
+def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
+    d = found.directive
+    node = found.for_node
+    file = str(node.coord.file) if node is not None and node.coord else d.file
+    line = int(node.coord.line) if node is not None and node.coord else d.line
+    column = int(node.coord.column or 0) if node is not None and node.coord else 0
+    loop_id = f"{file}:{line}"
+    if loop_id in ids:  # two loops on one line: disambiguate by column
+        loop_id = f"{loop_id}:{column}"
+    ids.add(loop_id)
+    return LoopRecord(
+        id=loop_id,
+        file=file,
+        line=line,
+        column=column,
+        function=found.func.decl.name if found.func else "",
+        directive=d,
+        parallel=found.parallel,
+    )
+
+
+def _analyse(
+    record: LoopRecord,
+    found: FoundLoop,
+    ast,
+    threads: int,
+    threadprivate: set[str],
+    profile: dict | None = None,
+) -> None:
+    """Run the analysis and the front end's own tunability rules on one loop."""
+    record.threads = threads
+    d = record.directive
+    if found.for_node is None:
+        record.tunable = False
+        record.reason = f"'#pragma {d.text}' is not followed by a for loop"
+        return
+    rule = _not_tunable_reason(record)
+    try:
+        analyze_loop(
+            record,
+            found.for_node,
+            found.enclosing,
+            found.func,
+            ast,
+            threads,
+            profiled=_profiled_values(profile),
+        )
+    except Exception as exc:  # noqa: BLE001 - one odd loop must not lose the file
+        record.tunable = False
+        record.reason = f"analysis failed: {type(exc).__name__}: {exc}"
+    if profile is not None:
+        _use_profile(record, profile)
+    outer, inner = SyncCounter().count(found.for_node)
+    if outer or inner:
+        trips = record.trip_count or 0
+        record.sync_ops = float(outer * trips + inner * (record.iterations or trips))
+    if found.in_while:
+        record.warnings.append("inside a while/do loop: executions per program run unknown")
+    if rule:  # the OpenMP rule is the real reason, whatever the analysis said
+        record.tunable = False
+        record.reason = rule
+
+
+def _profiled_values(profile: dict | None) -> dict[str, int] | None:
+    """The values the analysis uses: the mean over the loop's executions where they vary
+    (so executions x the figures approximate the run's total), else the one value."""
+    if not profile:
+        return None
+    values = dict(profile.get("values", {}))
+    runs = profile.get("executions") or 0
+    for text, (lo, hi) in profile.get("ranges", {}).items():
+        total = profile.get("sums", {}).get(text)
+        if lo != hi and runs and total is not None:
+            values[text] = int(round(total / runs))
+    return values
+
+
+def _use_profile(record: LoopRecord, profile: dict) -> None:
+    """What the profile run adds beyond the values: how often the loop ran, and whether."""
+    record.profile.update(
+        args=list(profile.get("args", [])),
+        executions=profile.get("executions"),
+        values=dict(profile.get("values", {})),
+        ranges=dict(profile.get("ranges", {})),
+    )
+    record.profile["medians"] = dict(profile.get("medians", {}))
+    varying = sorted(t for t, (lo, hi) in profile.get("ranges", {}).items() if lo != hi)
+    if varying:
+        medians = profile.get("medians", {})
+        record.warnings.append(
+            f"sizes change between its {profile.get('executions')} executions ("
+            + "; ".join(
+                f"{t}: min {profile['ranges'][t][0]}, median "
+                f"{medians.get(t, '?')}, max {profile['ranges'][t][1]}"
+                for t in varying
+            )
+            + "): figures are for the mean over its executions"
+        )
+    runs = profile.get("executions")
+    if runs == 0:
+        record.facts = "unknown"
+        record.tunable = False
+        record.reason = "unknown: not executed with these arguments"
+        return
+    if profile.get("inner") and record.trip_count:
+        _inner_work(record, profile["inner"])
+    if runs and record.executions != runs:
+        # measured: the source only knows the loops around it in its own function
+        record.executions = int(runs)
+        if record.facts == "static":
+            record.facts = "profile"
+
+
+def _inner_work(record: LoopRecord, samples: list[list[int]]) -> None:
+    """Per-iteration work from the sampled trip counts of a data-dependent inner loop
+    (CSR rows): what the schedule simulator needs to see the imbalance."""
+    import numpy as np
+
+    n = int(record.trip_count)
+    if n > 5_000_000:
+        return
+    pts = sorted((int(t), int(c)) for t, c in samples if 0 <= int(t) < n)
+    if not pts:
+        return
+    counts = np.zeros(n)
+    for (t, c), nxt in zip(pts, [p[0] for p in pts[1:]] + [n], strict=True):
+        counts[t:nxt] = c
+    inner_w = max(record.ops_per_iteration.weighted or 0.0, 1.0)
+    work = inner_w * (counts + 1.0)  # the row's own bookkeeping counts as one inner step
+    record.work_per_iteration = work.tolist()
+    record.iterations = int(counts.sum())
+    record.weighted_ops = float(work.sum())
+    record.facts = "profile"
+    record.profile["inner"] = {
+        "samples": len(pts),
+        "min": int(counts.min()),
+        "max": int(counts.max()),
+        "total": int(counts.sum()),
+    }
+    record.warnings.append(
+        f"inner trip counts sampled from the profile run ({len(pts)} of {n} outer iterations): "
+        f"{int(counts.min())}..{int(counts.max())} per iteration"
+    )
+
+
+def _not_tunable_reason(record: LoopRecord) -> str:
+    d = record.directive
+    c = d.clauses
+    if c.ordered:
+        return "ordered clause: the iteration order is part of the result"
+    if d.kind in ("loop", "parallel loop"):
+        return "the 'loop' construct takes no schedule clause"
+    if d.kind == "taskloop":
+        return "taskloop is tuned by grainsize, not by schedule"
+    return ""
