@@ -133,11 +133,14 @@ def test_input_validation():
     X, y = synthetic()
     with pytest.raises(ValueError):
         PowerLawModel().predict(X)  # not fitted
-    with pytest.raises(ValueError):
-        PowerLawModel().fit(X[:, :3], y)  # wrong column count
+    with pytest.raises(ValueError):  # named features: the width must match
+        PowerLawModel(features=FAITHFUL_FEATURES).fit(X[:, :3], y)
+    fitted = PowerLawModel().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        fitted.predict(X[:, :3])
     bad = X.copy()
-    bad[0, 1] = 0.0
-    with pytest.raises(ValueError):
+    bad[0, 1] = -1.0
+    with pytest.raises(ValueError, match="Negative values"):
         PowerLawModel().fit(bad, y)
     with pytest.raises(ValueError):
         PowerLawModel().fit(X, -y)

@@ -25,8 +25,15 @@ Loss: ``huber`` (default) fits the log-linear model with scikit-learn's
 HuberRegressor, because a timing disturbed by another process is a large
 one-sided outlier in log space and least squares lets one such run pull every
 exponent; ``ols`` is plain least squares, also used when there are fewer than
-3 samples per parameter (``loss_used_`` says which ran). scikit-learn is
-imported only in ``fit`` so that ranking with stored coefficients stays fast.
+3 samples per parameter (``loss_used_`` says which ran).
+
+The models are scikit-learn regressors (``BaseEstimator`` + ``RegressorMixin``,
+positive inputs and targets declared in their tags): ``clone``,
+``cross_val_score`` and ``GridSearchCV`` work, and ``check_estimator`` passes
+(``tests/test_model_powerlaw.py`` lists the checks that cannot apply). Given a
+matrix with as many columns as the model's features, the columns are those
+features (indicators are not logged); any other width is a plain power law on
+every column (``x0``, ``x1``, ...).
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ import json
 from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from autotune.models.features import (
     EXTENDED_FEATURES,
@@ -51,9 +60,10 @@ HUBER_MIN_SAMPLES_PER_PARAM = 3
 LOSSES = ("huber", "ols")
 FORMAT = "autotune-powerlaw/1"
 FIT_MODES = ("pooled", "within")
+ZERO_FLOOR = 1e-12
 
 
-class _LogLinearModel:
+class _LogLinearModel(RegressorMixin, BaseEstimator):
     """log(Y) = intercept + sum coef_i * f_i(X_i), f = log (or identity for 0/1 indicators)."""
 
     name = "base"
@@ -76,27 +86,20 @@ class _LogLinearModel:
         self.features = features
         self.fit_mode = fit_mode
 
-    # -- scikit-learn estimator protocol (without importing scikit-learn) --
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {
-            k: getattr(self, k)
-            for k in ("target", "loss", "epsilon", "alpha", "features", "fit_mode")
-        }
-
-    def set_params(self, **params: Any) -> _LogLinearModel:
-        for k, v in params.items():
-            if k not in self.get_params():
-                raise ValueError(f"invalid parameter {k!r} for {type(self).__name__}")
-            setattr(self, k, v)
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
+    def __sklearn_tags__(self):  # noqa: ANN204 - sklearn.utils.Tags
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True  # a power law of positive quantities
+        tags.target_tags.positive_only = True  # times
+        return tags
 
     # -- model --
-    def _names(self) -> list[str]:
-        return list(self.features) if self.features is not None else list(self.default_features)
+    def _names(self, width: int | None = None) -> list[str]:
+        """Column names: ``features``, else the defaults, else (another width) x0, x1, ..."""
+        if self.features is not None:
+            return list(self.features)
+        if width is None or width == len(self.default_features):
+            return list(self.default_features)
+        return [f"x{i}" for i in range(width)]
 
     def _check_params(self) -> None:
         if self.target not in TARGETS:
@@ -118,9 +121,11 @@ class _LogLinearModel:
         Z = X.copy()
         log_cols = [i for i, n in enumerate(names) if n not in INDICATOR_FEATURES]
         sub = Z[:, log_cols]
-        if not np.all(np.isfinite(sub)) or np.any(sub <= 0):
-            raise ValueError("power-law features must be finite and > 0")
-        Z[:, log_cols] = np.log(sub)
+        if not np.all(np.isfinite(sub)) or np.any(sub < 0):
+            raise ValueError("Negative values in data: power-law features must be finite and > 0")
+        # a quantity measured as exactly zero is below resolution: floored (our own
+        # features never are zero; generic positive data may contain zeros)
+        Z[:, log_cols] = np.log(np.maximum(sub, ZERO_FLOOR))
         return Z
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None) -> _LogLinearModel:
@@ -130,13 +135,20 @@ class _LogLinearModel:
         variant exponents are then estimated within loops (see ``_fit_within``).
         """
         self._check_params()
-        names = self._names()
+        X, y = validate_data(self, X, y, y_numeric=True)
+        names = self._names(X.shape[1])
         Z = self._design(X, names)
         y = np.asarray(y, dtype=float).ravel()
-        if len(y) != len(Z):
-            raise ValueError(f"{len(Z)} feature rows but {len(y)} times")
-        if len(y) < 2 or np.any(~np.isfinite(y)) or np.any(y <= 0):
-            raise ValueError("need at least 2 finite, positive times to fit")
+        if len(y) < 2:
+            raise ValueError(f"n_samples = {len(y)}: need at least 2 times to fit")
+        if np.any(~np.isfinite(y)) or np.any(y <= 0):
+            raise ValueError("times must be finite and positive")
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight, dtype=float).ravel()
+            if len(sample_weight) != len(y) or np.any(sample_weight < 0):
+                raise ValueError("sample_weight must be one non-negative weight per sample")
+            if not sample_weight.sum() > 0:
+                raise ValueError("sample weights are all zero: nothing to fit")
         t = np.log(y)
         self.fit_mode_ = "pooled"
         if groups is not None and self._fit_mode() == "within":
@@ -144,17 +156,19 @@ class _LogLinearModel:
             if len(groups) != len(y):
                 raise ValueError(f"{len(y)} times but {len(groups)} group labels")
             if len(np.unique(groups)) >= 2:
-                return self._fit_within(Z, t, groups, names)
-        # Standardise columns: HuberRegressor's solver and the tiny ridge term
-        # behave the same whatever the units; constant columns get coef 0.
-        mean = Z.mean(axis=0)
-        std = Z.std(axis=0)
+                return self._fit_within(Z, t, groups, names, sample_weight)
+        # Standardise columns (weighted, so a weight of 2 is a repeated row):
+        # HuberRegressor's solver and the tiny ridge term behave the same whatever
+        # the units; constant columns get coef 0.
+        w = sample_weight
+        mean = np.average(Z, axis=0, weights=w)
+        std = np.sqrt(np.average((Z - mean) ** 2, axis=0, weights=w))
         varying = std > 1e-12
         Zs = np.zeros_like(Z)
         Zs[:, varying] = (Z[:, varying] - mean[varying]) / std[varying]
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        n_eff = len(y) if w is None else float(w.sum())
         self.loss_used_ = "ols"
-        if self.loss == "huber" and len(y) >= HUBER_MIN_SAMPLES_PER_PARAM * (Z.shape[1] + 1):
+        if self.loss == "huber" and n_eff >= HUBER_MIN_SAMPLES_PER_PARAM * (Z.shape[1] + 1):
             from sklearn.linear_model import HuberRegressor
 
             reg = HuberRegressor(epsilon=self.epsilon, alpha=self.alpha, max_iter=2000)
@@ -166,7 +180,7 @@ class _LogLinearModel:
         if self.loss_used_ == "ols":
             beta, b0 = _ridge(Zs, t, self.alpha, w)
             resid = t - (b0 + Zs @ beta)
-            self.scale_ = float(np.sqrt(np.mean(resid**2)))
+            self.scale_ = float(np.sqrt(np.average(resid**2, weights=w)))
         coef = np.zeros(Z.shape[1])
         coef[varying] = beta[varying] / std[varying]
         self.coef_ = coef
@@ -177,7 +191,12 @@ class _LogLinearModel:
         return self
 
     def _fit_within(
-        self, Z: np.ndarray, t: np.ndarray, groups: np.ndarray, names: list[str]
+        self,
+        Z: np.ndarray,
+        t: np.ndarray,
+        groups: np.ndarray,
+        names: list[str],
+        sample_weight: Any = None,
     ) -> _LogLinearModel:
         """Fixed-effects fit: variant exponents from within-loop variation only.
 
@@ -193,11 +212,14 @@ class _LogLinearModel:
         var_cols = [i for i in range(len(names)) if i not in loop_cols]
         labels, inverse = np.unique(groups, return_inverse=True)
         k = len(labels)
-        counts = np.bincount(inverse, minlength=k).astype(float)
+        w = np.ones(len(t)) if sample_weight is None else np.asarray(sample_weight, float)
+        counts = np.bincount(inverse, weights=w, minlength=k)  # weight per loop
 
         def group_mean(a: np.ndarray) -> np.ndarray:
+            """Weighted mean within each loop."""
+            wa = a * w.reshape((-1,) + (1,) * (a.ndim - 1))
             out = np.zeros((k,) + a.shape[1:])
-            np.add.at(out, inverse, a)
+            np.add.at(out, inverse, wa)
             return out / counts.reshape((-1,) + (1,) * (a.ndim - 1))
 
         Zv = Z[:, var_cols]
@@ -215,12 +237,12 @@ class _LogLinearModel:
             reg = HuberRegressor(
                 epsilon=self.epsilon, alpha=self.alpha, max_iter=2000, fit_intercept=False
             )
-            reg.fit(Zs, td)
+            reg.fit(Zs, td, sample_weight=w)
             if reg.scale_ > 1e-9:
                 beta, self.scale_, self.loss_used_ = reg.coef_, float(reg.scale_), "huber"
         if beta is None:
-            beta = _ridge_no_intercept(Zs, td, self.alpha)
-            self.scale_ = float(np.sqrt(np.mean((td - Zs @ beta) ** 2)))
+            beta = _ridge_no_intercept(Zs, td, self.alpha, w)
+            self.scale_ = float(np.sqrt(np.average((td - Zs @ beta) ** 2, weights=w)))
         coef = np.zeros(Z.shape[1])
         coef[var_cols] = np.where(varying, beta / np.where(varying, std, 1.0), 0.0)
         level = group_mean(t - Z @ coef)  # each loop's level once variant effects are out
@@ -240,8 +262,8 @@ class _LogLinearModel:
         return self
 
     def predict_log(self, X: Any) -> np.ndarray:
-        if not hasattr(self, "coef_"):
-            raise ValueError(f"{type(self).__name__} is not fitted")
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, reset=False)
         Z = self._design(X, self.feature_names_)
         return self.intercept_ + Z @ self.coef_
 
@@ -329,9 +351,12 @@ class _LogLinearModel:
         return model
 
 
-def _ridge_no_intercept(Z: np.ndarray, t: np.ndarray, alpha: float) -> np.ndarray:
-    A = Z.T @ Z + alpha * np.eye(Z.shape[1])
-    return np.linalg.solve(A, Z.T @ t)
+def _ridge_no_intercept(
+    Z: np.ndarray, t: np.ndarray, alpha: float, w: np.ndarray | None = None
+) -> np.ndarray:
+    w = np.ones(len(t)) if w is None else w
+    A = Z.T @ (Z * w[:, None]) + alpha * np.eye(Z.shape[1])
+    return np.linalg.solve(A, Z.T @ (t * w))
 
 
 def _ridge(

@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from autotune.errors import UserError
 from autotune.skeletons.fmm import fmm_spline
@@ -37,50 +38,61 @@ LABELS = {**PAPER_NAMES, **EXTRA_NAMES}
 ALL_METHODS = tuple(LABELS)
 
 
-class EstimatorError(UserError):
+class EstimatorError(UserError, ValueError):
     """An estimator cannot be fitted on these points (usually: too few)."""
 
 
-def _as_1d(X: object) -> np.ndarray:
-    """Accept scikit-learn's (n, 1) design matrices as well as plain vectors."""
-    a = np.asarray(X, dtype=float)
-    if a.ndim == 2 and a.shape[1] == 1:
-        a = a[:, 0]
-    if a.ndim != 1:
-        raise ValueError("these estimators take one explanatory variable")
-    return a
+class _SeriesEstimator(RegressorMixin, BaseEstimator):
+    """A regressor of one series y(x): X is one column (n_samples x 1).
+
+    Input is validated the scikit-learn way (2-D, finite, dense, one column);
+    each method then checks its own minimum of points.
+    """
+
+    def _series(self, X: object, y: object, need: int, what: str) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted (x, y) for fitting; EstimatorError when the points cannot be fitted."""
+        X, yy = validate_data(self, X, y, y_numeric=True)
+        if len(X) < need:
+            raise EstimatorError(
+                f"{what} needs at least {need} points, got {len(X)} (n_samples = {len(X)})"
+            )
+        if X.shape[1] != 1:
+            raise ValueError(
+                f"{what} extrapolates one series y(x): X must have 1 feature, got {X.shape[1]}"
+            )
+        x = X[:, 0].astype(float)
+        yy = np.asarray(yy, dtype=float).ravel()
+        order = np.argsort(x, kind="stable")
+        x, yy = x[order], yy[order]
+        if len(np.unique(x)) != len(x):
+            raise EstimatorError(f"{what}: repeated x values (average repeated measurements first)")
+        return x, yy
+
+    def _at(self, X: object) -> np.ndarray:
+        """The x values to predict at, checked against the fit."""
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False)[:, 0].astype(float)
 
 
-def _prepare(X: object, y: object, need: int, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """Sort by x and check the point count, so each method fails with its own minimum."""
-    x = _as_1d(X)
-    yy = np.asarray(y, dtype=float).ravel()
-    if len(x) != len(yy):
-        raise ValueError("x and y differ in length")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(yy))):
-        raise EstimatorError(f"{what}: the data contain non-finite values")
-    order = np.argsort(x, kind="stable")
-    x, yy = x[order], yy[order]
-    if len(np.unique(x)) != len(x):
-        raise EstimatorError(f"{what}: repeated x values (average repeated measurements first)")
-    if len(x) < need:
-        raise EstimatorError(f"{what} needs at least {need} points, got {len(x)}")
-    return x, yy
+def column(x: object) -> np.ndarray:
+    """A vector of x values as the one-column matrix the estimators take."""
+    return np.asarray(x, dtype=float).reshape(-1, 1)
 
 
-class SplineEstimator(RegressorMixin, BaseEstimator):
+class SplineEstimator(_SeriesEstimator):
     """R's ``spline(x, y, method="fmm", xout=...)``: interpolation, cubic extrapolation."""
 
     def fit(self, X: object, y: object) -> SplineEstimator:
-        x, yy = _prepare(X, y, 2, "spline")
+        x, yy = self._series(X, y, 2, "spline")
         self.spline_ = fmm_spline(x, yy)
         return self
 
     def predict(self, X: object) -> np.ndarray:
-        return self.spline_(_as_1d(X))
+        x = self._at(X)
+        return self.spline_(x)
 
 
-class LoessEstimator(RegressorMixin, BaseEstimator):
+class LoessEstimator(_SeriesEstimator):
     """R's ``loess(y ~ x, span, degree)`` predicted with ``surface="direct"``.
 
     x is mapped affinely onto [0, 1] first: local polynomial fits are invariant
@@ -106,7 +118,7 @@ class LoessEstimator(RegressorMixin, BaseEstimator):
         from skmisc.loess import loess  # imported lazily: compiled extension
 
         need = self.min_points()
-        x, yy = _prepare(X, y, need, f"loess (span {self.span}, degree {self.degree})")
+        x, yy = self._series(X, y, need, f"loess (span {self.span}, degree {self.degree})")
         self.x_min_ = float(x[0])
         self.x_scale_ = float(x[-1] - x[0])
         model = loess(
@@ -127,11 +139,11 @@ class LoessEstimator(RegressorMixin, BaseEstimator):
         return self
 
     def predict(self, X: object) -> np.ndarray:
-        u = (_as_1d(X) - self.x_min_) / self.x_scale_
+        u = (self._at(X) - self.x_min_) / self.x_scale_
         return np.asarray(self.model_.predict(u).values, dtype=float)
 
 
-class LmPolyEstimator(RegressorMixin, BaseEstimator):
+class LmPolyEstimator(_SeriesEstimator):
     """Least squares on orthogonal polynomials, R's ``lm(y ~ poly(x, degree))``.
 
     The basis is built by the three-term (Stieltjes) recurrence so that it is
@@ -146,7 +158,7 @@ class LmPolyEstimator(RegressorMixin, BaseEstimator):
         if self.degree < 1:
             raise ValueError("degree must be at least 1")
         label = "lm" if self.degree == 1 else f"lm(poly) of degree {self.degree}"
-        x, yy = _prepare(X, y, self.degree + 1, label)
+        x, yy = self._series(X, y, self.degree + 1, label)
         self.center_ = float(x.mean())
         self.scale_ = float(np.abs(x - self.center_).max()) or 1.0
         t = (x - self.center_) / self.scale_
@@ -178,29 +190,29 @@ class LmPolyEstimator(RegressorMixin, BaseEstimator):
         return basis
 
     def predict(self, X: object) -> np.ndarray:
-        t = (_as_1d(X) - self.center_) / self.scale_
+        t = (self._at(X) - self.center_) / self.scale_
         return sum(c * b for c, b in zip(self.coef_, self._basis(t), strict=True))
 
 
 class LinearEstimator(LmPolyEstimator):
     """R's ``lm(y ~ x)``: the straight line the paper finds least apt."""
 
-    def __init__(self) -> None:
-        super().__init__(degree=1)
+    def __init__(self, degree: int = 1) -> None:
+        super().__init__(degree=degree)
 
 
-class PowerLawEstimator(RegressorMixin, BaseEstimator):
+class PowerLawEstimator(_SeriesEstimator):
     """y = c * x ** k by least squares on logs (positive x and y only)."""
 
     def fit(self, X: object, y: object) -> PowerLawEstimator:
-        x, yy = _prepare(X, y, 2, "power law")
+        x, yy = self._series(X, y, 2, "power law")
         if np.any(x <= 0) or np.any(yy <= 0):
             raise EstimatorError("power law needs positive x and y")
         self.k_, self.log_c_ = np.polyfit(np.log(x), np.log(yy), 1)
         return self
 
     def predict(self, X: object) -> np.ndarray:
-        x = _as_1d(X)
+        x = self._at(X)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.exp(self.log_c_ + self.k_ * np.log(x))
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from autotune.errors import UserError
 from autotune.render import save_figure
-from autotune.skeletons.estimators import LABELS, make_estimator
+from autotune.skeletons.estimators import LABELS, column, make_estimator
 from autotune.skeletons.predictor import Prediction
 from autotune.skeletons.selection import Choice
 
@@ -30,7 +30,11 @@ def _panel(ax, choice: Choice) -> None:
         if r.method not in _COLOURS or r.estimate is None:
             continue
         try:
-            curve = make_estimator(r.method, degree=choice.degree).fit(x, y).predict(grid)
+            curve = (
+                make_estimator(r.method, degree=choice.degree)
+                .fit(column(x), y)
+                .predict(column(grid))
+            )
         except UserError:
             continue
         style = "-" if r.method == choice.chosen or r.method in choice.components else "--"

@@ -125,7 +125,7 @@ def penalty_table(
     A skeleton that needs T at unmeasured sizes (dc: T(n/r^d)) gets it from
     ``seq_method`` fitted on the reference times (fmm spline: it interpolates).
     """
-    from autotune.skeletons.estimators import make_estimator
+    from autotune.skeletons.estimators import column, make_estimator
 
     skeleton = skeleton or Skeleton()
     ref = reference_times(table, reference)
@@ -136,8 +136,8 @@ def penalty_table(
             return ref.times[n]
         if not fitted:
             xs = sorted(ref.times)
-            fitted.append(make_estimator(seq_method).fit(xs, [ref.times[x] for x in xs]))
-        return float(fitted[0].predict([n])[0])
+            fitted.append(make_estimator(seq_method).fit(column(xs), [ref.times[x] for x in xs]))
+        return float(fitted[0].predict(column([n]))[0])
 
     out = PenaltyTable(ref, [n for n in table.sizes() if n in ref.times], table.pes())
     for r in table.rows:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from autotune.errors import UserError
-from autotune.skeletons.estimators import LABELS, METHOD_NAMES, make_estimator
+from autotune.skeletons.estimators import LABELS, METHOD_NAMES, column, make_estimator
 
 DEFAULT_EPSILON = 0.02
 # With measured noise, a check error below this many times the held-out points'
@@ -137,7 +137,8 @@ class Choice:
         if not comps or self.measured:
             raise ValueError("no fitted method behind this value")
         preds = [
-            make_estimator(m, degree=self.degree).fit(self.x, self.y).predict(at) for m in comps
+            make_estimator(m, degree=self.degree).fit(column(self.x), self.y).predict(column(at))
+            for m in comps
         ]
         if len(preds) == 3:
             return np.array([_drop_outlier_mean(v) for v in zip(*preds, strict=True)])
@@ -195,8 +196,8 @@ def measured_choice(
 
 
 def _fit_predict(method: str, x: np.ndarray, y: np.ndarray, at: float, degree: int) -> float:
-    est = make_estimator(method, degree=degree).fit(x, y)
-    return float(est.predict(np.array([at]))[0])
+    est = make_estimator(method, degree=degree).fit(column(x), y)
+    return float(est.predict(column([at]))[0])
 
 
 def _rel(value: float, actual: float, scale: float) -> float:

@@ -35,6 +35,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.optimize import least_squares
 from scipy.special import beta
+from sklearn.base import BaseEstimator, DensityMixin
 
 from autotune.structure.moments import Moments
 
@@ -182,7 +183,7 @@ def choose_solution(solutions: tuple[ShapeSolution, ...], tol: float) -> ShapeSo
     return min(solutions, key=lambda s: s.residual)
 
 
-class GeneralizedLambda:
+class GeneralizedLambda(DensityMixin, BaseEstimator):
     """Ramberg-Schmeiser lambda distribution; fit by moments or from samples.
 
     Parameters: ``tol`` is the residual (norm of skewness and kurtosis errors)

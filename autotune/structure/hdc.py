@@ -19,6 +19,7 @@ import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
 
 COMPONENTS = ("divide", "combine", "sequential")
 DEFAULT_FEATURES: dict[str, tuple[str, ...]] = {
@@ -28,7 +29,7 @@ DEFAULT_FEATURES: dict[str, tuple[str, ...]] = {
 }
 
 
-class LinearCost:
+class LinearCost(RegressorMixin, BaseEstimator):
     """t = intercept + sum coef_i * size_i, fitted by ordinary least squares.
 
     Learned: ``intercept_``, ``coef_`` (one per feature), ``r2_``, ``n_samples_``.
@@ -154,7 +155,7 @@ def hypercube_levels(procs: int) -> int:
     return procs.bit_length() - 1
 
 
-class HypercubeDC:
+class HypercubeDC(BaseEstimator):
     """The seed-003 model; ``fit(traces)`` learns the three component costs.
 
     Parameters: ``split`` (sizes halved at each level), ``features`` (the
@@ -165,14 +166,15 @@ class HypercubeDC:
         self, split: tuple[str, ...] = ("M",), features: dict[str, tuple[str, ...]] | None = None
     ) -> None:
         self.split = split
-        self.features = features or DEFAULT_FEATURES
+        self.features = features  # None: DEFAULT_FEATURES (resolved in fit, never shared)
 
     def fit(self, traces: Traces) -> HypercubeDC:
+        self.features_ = {**DEFAULT_FEATURES, **(self.features or {})}
         self.components_ = {}
         for comp in COMPONENTS:
-            X, y = traces.arrays(comp, self.features[comp])
+            X, y = traces.arrays(comp, self.features_[comp])
             try:
-                self.components_[comp] = LinearCost(self.features[comp]).fit(X, y)
+                self.components_[comp] = LinearCost(self.features_[comp]).fit(X, y)
             except ValueError as exc:
                 raise ValueError(f"{comp}: {exc}") from None
         return self
