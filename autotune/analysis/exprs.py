@@ -311,18 +311,6 @@ def _clean(d: dict[str, int]) -> dict[str, int]:
     return out
 
 
-def from_affine(d: dict[str, int]) -> Expr:
-    """Inverse of ``affine``: a canonical Expr (constant last)."""
-    out: Expr = None
-    for k in sorted(x for x in d if x):
-        term: Expr = k if d[k] == 1 else ["*", d[k], k]
-        out = term if out is None else ["+", out, term]
-    c = d.get("", 0)
-    if out is None:
-        return c
-    return out if c == 0 else ["+", out, c]
-
-
 def evaluate(e: Expr, env: dict[str, Any]) -> Any:
     """Evaluate over numbers or numpy int64 arrays (C integer semantics)."""
     if isinstance(e, (int, float)):

@@ -141,11 +141,6 @@ def load_config(cwd: str | None = None) -> HookConfig:
     return cfg
 
 
-def quiet_from_env() -> bool:
-    """Whether to stay silent when even the config could not be read."""
-    return _truthy(os.environ.get("AUTOTUNE_QUIET", ""))
-
-
 def cache_dir() -> str:
     """``autotune.measure.paths.cache_dir`` without importing pathlib (start-up cost).
 

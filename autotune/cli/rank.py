@@ -22,7 +22,8 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
         "--model",
         default="auto",
         choices=["auto", "faithful", "extended"],
-        help="power-law model: seed 004's four variables (faithful), or with "
+        help="power-law model: the published four variables (faithful: cache capacity "
+        "over footprint, operations, chunk size, threads), or with "
         "schedule, dispatch and imbalance terms (extended); auto = the one "
         "calibration found to rank held-out kernels better",
     )
@@ -31,7 +32,7 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
         default="wall",
         choices=["wall", "cpu"],
         help="what the model predicts: loop wall time (default) or total CPU time "
-        "of all threads (seed 004's target)",
+        "of all threads (the published model's target)",
     )
     g.add_argument("--schedules", metavar="LIST", help="e.g. static,dynamic,guided,auto")
     g.add_argument("--chunks", metavar="LIST", help="e.g. none,1,8,64 ('none' = no chunk)")

@@ -13,7 +13,7 @@ import os
 import platform
 import shutil
 import subprocess
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 SYSFS_CACHE = Path("/sys/devices/system/cpu/cpu0/cache")
@@ -52,10 +52,6 @@ class Machine:
         d = asdict(self)
         d["fingerprint"] = self.fingerprint
         return d
-
-    def with_overrides(self, **kw: int | str) -> Machine:
-        """Cache figures overridden by the user (e.g. to rank for another machine)."""
-        return replace(self, **kw)
 
 
 def _parse_size(text: str) -> int:

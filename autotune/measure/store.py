@@ -210,12 +210,6 @@ class Store:
                 (source_hash, record.key, json.dumps(record.to_dict(), default=str)),
             )
 
-    def loop_record(self, source_hash: str, loop_id: str) -> dict | None:
-        row = self.conn.execute(
-            "SELECT record FROM loops WHERE source_hash = ? AND loop_id = ?", (source_hash, loop_id)
-        ).fetchone()
-        return json.loads(row[0]) if row else None
-
     def add_variants(self, source_hash: str, loop_id: str, variants) -> None:  # noqa: ANN001
         with self._write() as c:
             c.executemany(

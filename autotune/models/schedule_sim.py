@@ -95,11 +95,6 @@ class ScheduleResult:
         c = max(1, min(cores, self.threads))
         return processor_sharing_makespan(self.thread_work, c) / (total / c)
 
-    @property
-    def iteration_imbalance(self) -> float:
-        mean = self.n / self.threads if self.threads else 0.0
-        return float(self.thread_iters.max()) / mean if mean > 0 else 1.0
-
 
 def processor_sharing_makespan(thread_work: np.ndarray, cores: int) -> float:
     """Finish time of threads with these works fairly sharing ``cores`` cores."""

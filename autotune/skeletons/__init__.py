@@ -1,4 +1,4 @@
-"""Skeleton-based runtime estimation (Lobachev and Loogen, seeds/000).
+"""Skeleton-based runtime estimation (Lobachev and Loogen, Lobachev and Loogen).
 
 T(n, p) = W(n, p) + Abar(n, p): the skeleton's share of the sequential time
 plus a per-PE parallel penalty, each extrapolated to unmeasured n or p with the

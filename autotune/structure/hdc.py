@@ -227,7 +227,7 @@ class HypercubeDC(BaseEstimator):
 
 
 def relative_error(predicted: float, measured: float) -> float:
-    """(predicted - measured) / measured, the sign convention of MODELS.md."""
+    """(predicted - measured) / measured, the sign convention of the papers."""
     if measured == 0 or not math.isfinite(measured):
         raise ValueError("measured time must be finite and non-zero")
     return (predicted - measured) / measured

@@ -125,9 +125,6 @@ class ProgramTree:
     def nodes(self) -> list[StructNode]:
         return [n for n, _ in self.root.walk()]
 
-    def timed_nodes(self) -> list[StructNode]:
-        return [n for n in self.nodes() if n.timed]
-
     def trip_counts(self) -> dict[str, int | None]:
         """Iteration node id -> k (what the prediction scales executions by)."""
         return {n.id: n.trip_count for n in self.nodes() if n.kind == "iteration"}

@@ -50,23 +50,3 @@ def save_winner(
         baseline_s=baseline_s,
         best_s=best_s,
     )
-
-
-def load_winners(
-    store,
-    *,
-    source_text: str,
-    defines: dict[str, str],
-    machine_fp: str,  # noqa: ANN001
-    records: list[LoopRecord],
-) -> list[tuple[LoopRecord, Variant, dict]]:
-    """(record, chosen variant, stored row) for every loop with a tuned, non-baseline choice."""
-    rows = store.tuned(
-        source_hash=content_hash(source_text), flags_key=defines_key(defines), machine=machine_fp
-    )
-    out = []
-    for record in records:
-        row = rows.get(loop_key(record))
-        if row and row["variant_key"] != "baseline":
-            out.append((record, Variant.from_key(row["variant_key"]), row))
-    return out
