@@ -90,9 +90,13 @@ def test_tune_measures_only_top_k_plus_original(env, capsys):
     assert [v["key"] for v in loop["variants"][:2]] == [v["key"] for v in measured]
     assert all(v["measured_s"] is None for v in pruned)
     assert loop["baseline"] is not None and loop["quality"]["n_measured"] == 2
+    # either a verified, faster variant is chosen, or the original is kept and says so
     if loop["best"] is not None:
         chosen = next(v for v in loop["variants"] if v["key"] == loop["best"]["key"])
         assert chosen["status"] == "ok" and chosen["measured_s"] < loop["baseline"]
+        assert loop["speedup"] > 1.0
+    else:
+        assert loop["speedup"] == 1.0 and "original kept" in loop["decision"]
 
 
 def test_sequential_search_measures_at_most_k_one_at_a_time(env, capsys):
@@ -113,6 +117,9 @@ def test_sequential_search_measures_at_most_k_one_at_a_time(env, capsys):
     if loop["best"] is not None:
         chosen = next(v for v in measured if v["key"] == loop["best"]["key"])
         assert chosen["measured_s"] == min(v["measured_s"] for v in measured)
+        assert chosen["status"] == "ok" and chosen["measured_s"] < loop["baseline"]
+    else:
+        assert loop["speedup"] == 1.0 and "original kept" in loop["decision"]
 
 
 def test_tune_refuses_a_loop_whose_result_depends_on_the_schedule(env, capsys):
