@@ -133,7 +133,7 @@ def test_original_that_does_not_link_is_one_clear_error(tmp_path, capsys):
     "extra, message",
     [
         (["--repetitions", "0"], "--repetitions must be at least 1"),
-        (["--loop", "999"], "no OpenMP loop '999'"),
+        (["--loop", "999"], "no loop matches --loop 999"),
         (["--variants", "fastest"], "unknown schedule 'fastest'"),
         (["--exhaustive", "--threads", "2"], "cannot be combined"),
         (["--cc", "no-such-cc-xyz"], "no-such-cc-xyz"),

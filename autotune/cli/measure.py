@@ -15,6 +15,7 @@ from autotune.cli.buildargs import (
 )
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.errors import UserError
+from autotune.frontend.records import select_loops
 from autotune.measure import stats
 from autotune.measure.machine import detect_machine
 from autotune.measure.results import LoopResult
@@ -77,23 +78,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _select_loops(unit, wanted: list[str]) -> list:  # noqa: ANN001
-    if not wanted:
-        return list(unit.loops)
-    chosen = []
-    for w in wanted:
-        hits = [
-            r
-            for r in unit.loops
-            if w in (r.id, str(r.line), f"{Path(r.file).name}:{r.line}") or r.id.endswith("/" + w)
-        ]
-        if not hits:
-            known = ", ".join(r.id for r in unit.loops) or "none"
-            raise UserError(f"no OpenMP loop {w!r} in {unit.path} (loops: {known})")
-        for r in hits:
+    chosen = select_loops(unit.loops, wanted)
+    if wanted:
+        for r in chosen:
             if not r.tunable:
                 raise UserError(f"loop {r.id} is not tunable: {r.reason}")
-            if r not in chosen:
-                chosen.append(r)
     return chosen
 
 

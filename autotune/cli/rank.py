@@ -8,11 +8,10 @@ import sys
 
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.errors import UserError
-from autotune.measure.machine import detect_machine
-from autotune.measure.omp_runtime import openmp_runtime
 from autotune.render import dump_json, table
-from autotune.tuning.modelchoice import ChosenModel, choose_model
-from autotune.tuning.ranking import LoopRanking, rank_loop
+from autotune.tuning.pipeline import RankOptions
+from autotune.tuning.pipeline import rank_file as pipeline_rank_file
+from autotune.tuning.ranking import LoopRanking
 
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,60 +64,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 
-def variant_space(record, args: argparse.Namespace, cores: int):  # noqa: ANN001
-    from autotune.variants.space import space_from_strings
-
-    return space_from_strings(record, args.schedules, args.chunks, args.threads, cores)
-
-
-def selected(records, wanted: list[str]):  # noqa: ANN001
-    """Loops chosen with --loop (full id, or a bare line number)."""
-    if not wanted:
-        return list(records)
-    out = [
-        r
-        for r in records
-        if r.id in wanted or str(r.line) in wanted or any(r.id.endswith(w) for w in wanted)
-    ]
-    if not out:
-        raise UserError(
-            f"no loop matches --loop {', '.join(wanted)}; "
-            f"loops: {', '.join(r.id for r in records) or 'none'}"
-        )
-    return out
-
-
 def open_store(path: str | None):  # noqa: ANN201
     from autotune.measure.store import Store
 
     return Store(path)
 
 
-def rank_file(
-    path: str,
-    args: argparse.Namespace,
-    store=None,  # noqa: ANN001
-    always_profile: bool = False,
-) -> tuple[list[LoopRanking], ChosenModel, str]:
-    """Rankings of every selected loop, the model used, and a note on the profile run."""
+def rank_options(args: argparse.Namespace) -> RankOptions:
+    return RankOptions(
+        cc=args.cc,
+        model=args.model,
+        target=args.target,
+        schedules=args.schedules,
+        chunks=args.chunks,
+        threads=args.threads,
+        loops=list(args.loop),
+    )
+
+
+def rank_file(path: str, args: argparse.Namespace, store=None, always_profile: bool = False):  # noqa: ANN001, ANN201
+    """The library's rank_file with this command line's options."""
     from autotune.cli.buildargs import profile_request
-    from autotune.measure.profile import analyze_with_profile
 
     options = source_options(args)
-    machine = detect_machine(args.cc)
     req = profile_request(args, path, options, always=always_profile)
-    unit, note = analyze_with_profile(path, options, req, store, threads=machine.cores, cc=args.cc)
-    if not unit.loops:
-        raise UserError("no OpenMP worksharing loop in the file: nothing to rank or tune", path)
-    chosen = choose_model(machine, store, args.model, args.target)
-    runtime = openmp_runtime(args.cc)
-    rankings = [
-        rank_loop(
-            r, variant_space(r, args, machine.cores) if r.tunable else [], chosen, machine, runtime
-        )
-        for r in selected(unit.loops, args.loop)
-    ]
-    return rankings, chosen, note
+    return pipeline_rank_file(path, options, rank_options(args), store, req)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,32 +98,33 @@ def run(args: argparse.Namespace) -> int:
     store = (
         open_store(args.db) if (args.db or os.environ.get("AUTOTUNE_DB") or wants_profile) else None
     )
-    results = [(f, *rank_file(f, args, store)) for f in args.files]
+    results = [rank_file(f, args, store) for f in args.files]
     if args.json:
         dump_json(
             {
                 "files": [
                     {
-                        "file": f,
-                        "model": chosen.name,
-                        "target": chosen.target,
-                        "coefficients": chosen.source,
-                        "profile": note or None,
-                        "loops": [ranking_json(r, args.top) for r in rankings],
+                        "file": fr.path,
+                        "model": fr.chosen.name,
+                        "target": fr.chosen.target,
+                        "coefficients": fr.chosen.source,
+                        "profile": fr.profile_note or None,
+                        "loops": [ranking_json(r, args.top) for r in fr.rankings],
                     }
-                    for f, rankings, chosen, note in results
+                    for fr in results
                 ]
             }
         )
         return 0
-    for f, rankings, chosen, note in results:
+    for fr in results:
+        chosen = fr.chosen
         print(
-            f"{f}: model {chosen.name} ({chosen.why}), target {chosen.target} time, "
+            f"{fr.path}: model {chosen.name} ({chosen.why}), target {chosen.target} time, "
             f"coefficients: {chosen.source}"
         )
-        if note:
-            print(note + " (no variant was compiled)")
-        for r in rankings:
+        if fr.profile_note:
+            print(fr.profile_note + " (no variant was compiled)")
+        for r in fr.rankings:
             print_ranking(r, args.top)
     return 0
 

@@ -16,19 +16,10 @@ from autotune.cli.buildargs import (
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.rank import add_model_arguments, open_store, print_gate_notes, rank_file
 from autotune.errors import UserError
-from autotune.measure.machine import numa_nodes
 from autotune.render import Progress, dump_json, table
-from autotune.tuning.confirm import Confirmation, ProgramCheck
-from autotune.tuning.persist import save_winner
-from autotune.tuning.placement import tune_placement, with_bind
-from autotune.tuning.region_threads import (
-    RegionResult,
-    best_runs,
-    final_pairs,
-    tunable_regions,
-)
-from autotune.tuning.tune import LoopTuneResult, confirm_results, tune_loop
-from autotune.variants.space import BASELINE, default_thread_counts
+from autotune.tuning.confirm import Confirmation
+from autotune.tuning.pipeline import FileTuneResult, TuneOptions, tune_file
+from autotune.tuning.tune import LoopTuneResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,8 +84,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from autotune.measure.sweep import Sweep
-
     if args.top < 1:
         raise UserError("--top must be at least 1")
     if args.in_place and len(args.files) > 1 or args.apply and len(args.files) > 1:
@@ -105,86 +94,35 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--confirm-runs must be at least 1")
     options = source_options(args)
     build, sweep_opts = build_options(args, options), sweep_options(args)
+    tune_opts = TuneOptions(args.top, args.search, args.exhaustive, args.confirm_runs)
     _check_writable(args)  # before minutes of measuring, not after
-    report = []
+    report: list[tuple[FileTuneResult, str | None]] = []
     args.backup_written = None
-    args.profile_notes = {}
     with open_store(args.db) as store, term_as_interrupt():
         db_path = str(store.path)
         for path in args.files:
-            rankings, chosen, profile_note = rank_file(path, args, store, always_profile=True)
-            args.profile_notes[path] = profile_note
-            sweep = Sweep(path, build, sweep_opts, store)
-            sweep.target = chosen.target
-            planned = sum(
-                sweep.planned_runs(
-                    [v.variant for v in (r.variants if args.exhaustive else r.variants[: args.top])]
-                )
-                for r in rankings
-                if not r.error
-            )
-            planned += (
-                2
-                * args.confirm_runs
-                * (
-                    1
-                    + len(default_thread_counts(sweep.machine.cores))
-                    * len(tunable_regions([r.record for r in rankings]))
-                )
-            )
-            with Progress(planned, "tune", quiet=args.quiet or args.json) as bar:
-                sweep.on_run = lambda note: bar.advance(1, note)
-                results = [
-                    tune_loop(sweep, r, args.top, args.exhaustive, args.search) for r in rankings
-                ]
-                source = sweep.source
-                check = ProgramCheck(
-                    path,
-                    source,
+            ranked = rank_file(path, args, store, always_profile=True)
+            with Progress(1, "tune", quiet=args.quiet or args.json) as bar:
+                done = tune_file(
+                    ranked,
                     build,
                     sweep_opts,
-                    args.confirm_runs,
-                    on_run=lambda note: bar.advance(1, note),
-                )
-                confirmation, regions = confirm_results(check, results, sweep.machine.cores)
-                final = final_pairs(confirmation, regions) if confirmation else []
-                placement = None
-                if confirmation is not None and final:
-                    placement = tune_placement(
-                        check, confirmation, final, best_runs(confirmation, regions), numa_nodes()
-                    )
-                    if placement.bind:
-                        final = with_bind(final, placement.bind)
-            shipped = {record.id: variant for record, variant in final}
-            for res in results:
-                if res.baseline is None or res.speedup is None:
-                    continue  # not measured: nothing decided
-                # keeping the original is a decision too: the build hook then knows
-                # the loop was tuned and need not tune it again
-                save_winner(
                     store,
-                    source_text=source,
-                    defines=options.defines,
-                    machine_fp=sweep.machine_fp,
-                    record=res.ranking.record,
-                    variant=shipped.get(res.id, BASELINE),
-                    baseline_s=res.baseline.measured_s,
-                    best_s=res.best.measured_s if res.best else res.baseline.measured_s,
+                    tune_opts,
+                    on_plan=lambda n, bar=bar: setattr(bar, "total", max(n, 1)),
+                    on_run=lambda note, bar=bar: bar.advance(1, note),
                 )
-            written = _apply(path, source, final, args)
-            report.append((path, chosen, results, written, confirmation, regions, placement))
+            report.append((done, _apply(path, done.source_text, done.final, args)))
     if args.json:
-        files = [file_json(*item) for item in report]
-        for f in files:
-            f["profile"] = args.profile_notes.get(f["file"]) or None
+        files = [file_json(done, written) for done, written in report]
         dump_json({"files": files, "database": db_path, "backup": args.backup_written})
         return 0
-    for p, c, rs, w, conf, regions, placement in report:
-        if args.profile_notes.get(p):
-            print(args.profile_notes[p])
-        print_report(p, c, rs, w, args.top, confirmation=conf, regions=regions, placement=placement)
-    if args.in_place and report and report[0][3] is None:
-        print(f"\nnothing to change: {report[0][0]} left as it is (no backup written)")
+    for done, written in report:
+        if done.ranked.profile_note:
+            print(done.ranked.profile_note)
+        print_report(done, written, args.top)
+    if args.in_place and report and report[0][1] is None:
+        print(f"\nnothing to change: {report[0][0].path} left as it is (no backup written)")
     if args.backup_written:
         print(f"backup of the original: {args.backup_written}")
     print(f"runs and decisions stored in {db_path}")
@@ -250,40 +188,26 @@ def loop_json(r: LoopTuneResult) -> dict:
     }
 
 
-def file_json(
-    path: str,
-    chosen,
-    results: list[LoopTuneResult],
-    written: str | None,  # noqa: ANN001
-    confirmation: Confirmation | None = None,
-    regions: list[RegionResult] | None = None,
-    placement=None,
-) -> dict:  # noqa: ANN001
+def file_json(done: FileTuneResult, written: str | None) -> dict:
+    chosen = done.ranked.chosen
     return {
-        "file": path,
+        "file": done.path,
         "model": chosen.name,
         "target": chosen.target,
         "coefficients": chosen.source,
+        "profile": done.ranked.profile_note or None,
         "written": written,
-        "program": confirmation.to_dict() if confirmation else None,
-        "regions": [r.to_dict() for r in regions or []],
-        "placement": placement.to_dict() if placement else None,
-        "loops": [loop_json(r) for r in results],
+        "program": done.confirmation.to_dict() if done.confirmation else None,
+        "regions": [r.to_dict() for r in done.regions],
+        "placement": done.placement.to_dict() if done.placement else None,
+        "loops": [loop_json(r) for r in done.results],
     }
 
 
-def print_report(
-    path: str,
-    chosen,
-    results: list[LoopTuneResult],
-    written: str | None,  # noqa: ANN001
-    top: int,
-    out=None,
-    confirmation: Confirmation | None = None,  # noqa: ANN001
-    regions: list[RegionResult] | None = None,
-    placement=None,
-) -> None:  # noqa: ANN001
+def print_report(done: FileTuneResult, written: str | None, top: int, out=None) -> None:  # noqa: ANN001
     out = out or sys.stdout
+    path, chosen, results = done.path, done.ranked.chosen, done.results
+    confirmation, regions, placement = done.confirmation, done.regions, done.placement
     print(
         f"{path}: model {chosen.name}, target {chosen.target} time; coefficients: {chosen.source}",
         file=out,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.errors import UserError
+from autotune.frontend.records import select_loops
 from autotune.render import dump_json, table
 
 
@@ -51,20 +52,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="add the loop timing code (AUTOTUNE_TIMING_FILE side channel)",
     )
     parser.add_argument("--json", action="store_true", help="print the manifest as JSON")
-
-
-def _select(records: list, wanted: list[str]) -> list:
-    if not wanted:
-        return list(records)
-    out = [
-        r for r in records if any(w in (r.id, str(r.line), os.path.basename(r.id)) for w in wanted)
-    ]
-    if not out:
-        raise UserError(
-            f"no loop matches --loop {', '.join(wanted)}; "
-            f"loops: {', '.join(r.id for r in records) or 'none'}"
-        )
-    return out
 
 
 def _space(record, args: argparse.Namespace, cores: int) -> list:  # noqa: ANN001
@@ -105,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     unit = analyze_options(path, options, threads=cores)
     if not unit.loops:
         raise UserError("no OpenMP worksharing loop in the file: no variant to write", path)
-    records = _select(unit.loops, args.loop)
+    records = select_loops(unit.loops, args.loop)
     out_dir = Path(args.output)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

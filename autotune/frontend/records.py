@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from autotune.errors import UserError
+
 
 @dataclass
 class Clauses:
@@ -185,3 +187,28 @@ class TranslationUnit:
     loops: list[LoopRecord] = field(default_factory=list)
     regions: list[RegionRecord] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+
+def matches(record: LoopRecord, wanted: str) -> bool:
+    """True when ``wanted`` names the loop: its id ``file:line``, its line, ``name.c:line``,
+    or any trailing part of the id's path (``src/prog.c:12``)."""
+    w = wanted.strip()
+    return w in (
+        record.id,
+        str(record.line),
+        f"{record.file.rsplit('/', 1)[-1]}:{record.line}",
+    ) or record.id.endswith("/" + w)
+
+
+def select_loops(
+    records: list[LoopRecord], wanted: list[str] | tuple[str, ...]
+) -> list[LoopRecord]:
+    """The loops named by ``wanted`` (all when empty), in file order; the one loop
+    selector of every command. UserError lists the loops when a name matches none."""
+    if not wanted:
+        return list(records)
+    for w in wanted:
+        if not any(matches(r, w) for r in records):
+            known = ", ".join(r.id for r in records) or "none"
+            raise UserError(f"no loop matches --loop {w}; loops: {known}")
+    return [r for r in records if any(matches(r, w) for w in wanted)]

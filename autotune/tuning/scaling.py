@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from autotune.analysis import analyze_options
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
+from autotune.frontend.records import select_loops
 from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
 from autotune.measure.machine import Machine
 from autotune.measure.sweep import Sweep, SweepOptions
@@ -74,7 +75,7 @@ class ScaleGrid:
             on_run=lambda note: self.on_run(f"{self.macro}={size} {note}"),
         )
         out: dict[str, list[Point]] = {}
-        for record in select_loops(unit, self.loops):
+        for record in scalable_loops(unit, self.loops):
             res = sweep.measure_loop(record, [Variant(None, None, p) for p in threads])
             self.warnings.extend(res.warnings)
             if res.skipped:
@@ -93,14 +94,8 @@ class ScaleGrid:
         return out
 
 
-def select_loops(unit, wanted: Sequence[str]) -> list:  # noqa: ANN001 - a TranslationUnit
-    loops = [r for r in unit.loops if r.tunable and r.parallel is not None]
-    if wanted:
-        loops = [
-            r
-            for r in loops
-            if any(w in (r.id, str(r.line)) or r.id.endswith("/" + w) for w in wanted)
-        ]
+def scalable_loops(unit, wanted: Sequence[str]) -> list:  # noqa: ANN001 - a TranslationUnit
+    loops = [r for r in select_loops(unit.loops, wanted) if r.tunable and r.parallel is not None]
     if not loops:
         raise UserError(
             f"no loop with a parallel directive to scale in {unit.path}"

@@ -1,0 +1,177 @@
+"""Rank and tune whole files: the orchestration the CLI and scripts share.
+
+``rank_file`` analyses a file (with a profile run when a loop is sized at run
+time), chooses the model and ranks every selected loop. ``tune_file`` then
+measures each loop (``tune_loop``), confirms the winners as one program,
+chooses shared regions' thread counts and the thread placement, and stores
+every decision. Nothing here parses arguments or prints; the CLI does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from autotune.errors import UserError
+from autotune.frontend.options import SourceOptions
+from autotune.frontend.records import LoopRecord, select_loops
+from autotune.measure.build import BuildOptions
+from autotune.measure.machine import Machine, detect_machine, numa_nodes
+from autotune.measure.omp_runtime import openmp_runtime
+from autotune.measure.profile import ProfileRequest, analyze_with_profile
+from autotune.measure.sweep import Sweep, SweepOptions
+from autotune.tuning.confirm import Confirmation, ProgramCheck
+from autotune.tuning.modelchoice import ChosenModel, choose_model
+from autotune.tuning.persist import save_winner
+from autotune.tuning.placement import tune_placement, with_bind
+from autotune.tuning.ranking import LoopRanking, rank_loop
+from autotune.tuning.region_threads import RegionResult, best_runs, final_pairs, tunable_regions
+from autotune.tuning.tune import LoopTuneResult, confirm_results, tune_loop
+from autotune.variants.space import BASELINE, Variant, default_thread_counts, space_from_strings
+
+
+@dataclass
+class RankOptions:
+    """Which model ranks which variants of which loops."""
+
+    cc: str = "gcc"
+    model: str = "auto"  # auto | faithful | extended
+    target: str = "wall"  # wall | cpu
+    schedules: str | None = None  # e.g. "static,dynamic" (None: the default space)
+    chunks: str | None = None
+    threads: str | None = None
+    loops: Sequence[str] = ()
+
+
+@dataclass
+class FileRanking:
+    path: str
+    rankings: list[LoopRanking]
+    chosen: ChosenModel
+    machine: Machine
+    profile_note: str = ""  # whether a profile run was made or reused
+
+
+def rank_file(
+    path: str,
+    source: SourceOptions,
+    options: RankOptions,
+    store=None,  # noqa: ANN001 - a measure.store.Store (profiles, calibrated models)
+    profile: ProfileRequest | None = None,
+) -> FileRanking:
+    """Rank every selected loop of ``path``; nothing is compiled except a profile run."""
+    machine = detect_machine(options.cc)
+    unit, note = analyze_with_profile(
+        path, source, profile, store, threads=machine.cores, cc=options.cc
+    )
+    if not unit.loops:
+        raise UserError("no OpenMP worksharing loop in the file: nothing to rank or tune", path)
+    chosen = choose_model(machine, store, options.model, options.target)
+    runtime = openmp_runtime(options.cc)
+    rankings = []
+    for r in select_loops(unit.loops, options.loops):
+        space = (
+            space_from_strings(r, options.schedules, options.chunks, options.threads, machine.cores)
+            if r.tunable
+            else []
+        )
+        rankings.append(rank_loop(r, space, chosen, machine, runtime))
+    return FileRanking(path, rankings, chosen, machine, note)
+
+
+@dataclass
+class TuneOptions:
+    top: int = 5  # variants measured per loop besides the original
+    search: str = "sequential"  # sequential | top
+    exhaustive: bool = False
+    confirm_runs: int = 5  # whole-program runs of the original and of the tuned program
+
+
+@dataclass
+class FileTuneResult:
+    ranked: FileRanking
+    source_text: str
+    results: list[LoopTuneResult]
+    confirmation: Confirmation | None = None
+    regions: list[RegionResult] = field(default_factory=list)
+    placement: object | None = None  # tuning.placement.PlacementResult
+    final: list[tuple[LoopRecord, Variant]] = field(default_factory=list)  # what ships
+
+    @property
+    def path(self) -> str:
+        return self.ranked.path
+
+
+def planned_runs(ranked: FileRanking, sweep: Sweep, options: TuneOptions) -> int:
+    """An upper bound of program runs, for a progress bar."""
+    runs = sum(
+        sweep.planned_runs(
+            [v.variant for v in (r.variants if options.exhaustive else r.variants[: options.top])]
+        )
+        for r in ranked.rankings
+        if not r.error
+    )
+    regions = len(tunable_regions([r.record for r in ranked.rankings]))
+    counts = len(default_thread_counts(sweep.machine.cores))
+    return runs + 2 * options.confirm_runs * (1 + counts * regions)
+
+
+def tune_file(
+    ranked: FileRanking,
+    build: BuildOptions,
+    sweep_options: SweepOptions,
+    store,  # noqa: ANN001 - a measure.store.Store
+    options: TuneOptions,
+    on_plan: Callable[[int], None] | None = None,
+    on_run: Callable[[str], None] | None = None,
+) -> FileTuneResult:
+    """Measure, decide, confirm as one program, and store every decision.
+
+    ``on_plan`` gets the planned number of runs before anything runs; ``on_run``
+    a note after each run.
+    """
+    sweep = Sweep(ranked.path, build, sweep_options, store, on_run=on_run)
+    sweep.target = ranked.chosen.target
+    if on_plan is not None:
+        on_plan(planned_runs(ranked, sweep, options))
+    results = [
+        tune_loop(sweep, r, options.top, options.exhaustive, options.search)
+        for r in ranked.rankings
+    ]
+    out = FileTuneResult(ranked, sweep.source, results)
+    check = ProgramCheck(
+        ranked.path, sweep.source, build, sweep_options, options.confirm_runs, on_run=on_run
+    )
+    out.confirmation, out.regions = confirm_results(check, results, sweep.machine.cores)
+    out.final = final_pairs(out.confirmation, out.regions) if out.confirmation else []
+    if out.confirmation is not None and out.final:
+        out.placement = tune_placement(
+            check,
+            out.confirmation,
+            out.final,
+            best_runs(out.confirmation, out.regions),
+            numa_nodes(),
+        )
+        if out.placement.bind:
+            out.final = with_bind(out.final, out.placement.bind)
+    _store_decisions(out, store, build.defines, sweep.machine_fp)
+    return out
+
+
+def _store_decisions(out: FileTuneResult, store, defines: dict, machine_fp: str) -> None:  # noqa: ANN001
+    """Every measured loop's decision, keeping the original included: the build hook then
+    knows the loop was tuned and need not tune it again."""
+    shipped = {record.id: variant for record, variant in out.final}
+    for res in out.results:
+        if res.baseline is None or res.speedup is None:
+            continue  # not measured: nothing decided
+        save_winner(
+            store,
+            source_text=out.source_text,
+            defines=defines,
+            machine_fp=machine_fp,
+            record=res.ranking.record,
+            variant=shipped.get(res.id, BASELINE),
+            baseline_s=res.baseline.measured_s,
+            best_s=res.best.measured_s if res.best else res.baseline.measured_s,
+        )
