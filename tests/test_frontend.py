@@ -283,3 +283,35 @@ def test_a_file_under_usr_local_src_is_the_users_code(tmp_path):
     assert len(here_loops) == len(there_loops) == 1
     assert there_loops[0].trip_count == here_loops[0].trip_count == 1000
     assert there_loops[0].tunable == here_loops[0].tunable
+
+
+def test_one_rule_for_pragma_runs():
+    """A run of pragmas governs the next statement; standalone directives govern
+    nothing; pragmas at a block's end dangle. Every walk uses this one helper."""
+    from pycparser import c_parser
+
+    from autotune.frontend.runs import pragma_runs
+
+    src = (
+        "void f(int n, double *a) {\n"
+        "#pragma omp parallel\n{\n"
+        "#pragma omp barrier\n"
+        "#pragma omp for nowait\n"
+        "for (int i = 0; i < n; i++) a[i] = 0;\n"
+        "#pragma omp section\n"
+        "a[0] = 1;\n"
+        "#pragma omp single\n"
+        "}\n}\n"
+    )
+    body = c_parser.CParser().parse(src).ext[0].body.block_items[1]  # the region's block
+    runs = list(pragma_runs(body.block_items))
+    kinds = [([d.kind for d in r.directives], type(r.stmt).__name__, r.dangling) for r in runs]
+    assert kinds == [
+        (["barrier"], "NoneType", False),
+        (["for"], "For", False),
+        (["section"], "NoneType", False),  # a marker inside sections
+        ([], "Assignment", False),
+        (["single"], "NoneType", True),
+    ]
+    marked = list(pragma_runs(body.block_items, also_standalone=frozenset({"single"})))
+    assert not marked[-1].dangling and marked[-1].standalone.kind == "single"

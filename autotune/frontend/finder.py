@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.frontend.pragmas import STANDALONE, parse_omp
 from autotune.frontend.preprocess import is_system_file
 from autotune.frontend.records import Directive
+from autotune.frontend.runs import make_directive, pragma_runs
 
 WORKSHARING_LOOP_KINDS = {
     "for",
@@ -66,21 +66,6 @@ class FoundRegion:
     sections: list[c_ast.Node] = field(default_factory=list)  # for sections regions
 
 
-def make_directive(pragma: c_ast.Pragma) -> Directive | None:
-    parsed = parse_omp(pragma.string or "")
-    if parsed is None:
-        return None
-    kind, clauses = parsed
-    coord = pragma.coord
-    return Directive(
-        text=" ".join((pragma.string or "").split()),
-        kind=kind,
-        file=str(coord.file) if coord else "",
-        line=int(coord.line) if coord else 0,
-        clauses=clauses,
-    )
-
-
 class OmpFinder(c_ast.NodeVisitor):
     """One walk over the file: collects loops, regions and threadprivate names."""
 
@@ -118,27 +103,22 @@ class OmpFinder(c_ast.NodeVisitor):
 
     # -- statements -----------------------------------------------------------
     def visit_Compound(self, node: c_ast.Compound) -> None:
-        pending: list[Directive] = []
-        for item in node.block_items or []:
-            if isinstance(item, c_ast.Pragma):
-                d = make_directive(item)
-                if d is None:
-                    continue
+        for run in pragma_runs(node.block_items, also_standalone=frozenset({"section"})):
+            if run.dangling:
+                for d in run.directives:
+                    self.problems.append(
+                        f"{d.file}:{d.line}: '#pragma {d.text}' governs no statement"
+                    )
+            elif run.stmt is None:
+                d, pragma = run.directives[0], run.pragmas[0]
                 if d.kind == "threadprivate":
-                    self._note_declarative(item)
-                elif d.kind in STANDALONE or d.kind.startswith("declare"):
-                    if d.kind == "section" and self._regions:
-                        self._regions[-1].sections.append(item)
-                else:
-                    pending.append(d)
-                continue
-            if pending:
-                self._construct(pending, item)
-                pending = []
+                    self._note_declarative(pragma)
+                elif d.kind == "section" and self._regions:
+                    self._regions[-1].sections.append(pragma)
+            elif run.directives:
+                self._construct(run.directives, run.stmt)
             else:
-                self.visit(item)
-        for d in pending:
-            self.problems.append(f"{d.file}:{d.line}: '#pragma {d.text}' governs no statement")
+                self.visit(run.stmt)
 
     def visit_For(self, node: c_ast.For) -> None:
         self._fors.append(node)

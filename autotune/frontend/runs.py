@@ -3,7 +3,8 @@
 pycparser keeps each ``#pragma`` as a ``Pragma`` node just before the
 statement it governs; a run of several (``parallel`` then ``for``) stacks.
 Standalone directives (``barrier``, ``flush`` ...) govern nothing and come
-out as a run of their own with ``stmt`` None.
+out as a run of their own with ``stmt`` None. This is the one place the rule
+is written: the finder, the analysis and the structure walks all use it.
 """
 
 from __future__ import annotations
@@ -13,9 +14,24 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.frontend.finder import make_directive
-from autotune.frontend.pragmas import STANDALONE
+from autotune.frontend.pragmas import STANDALONE, parse_omp
 from autotune.frontend.records import Directive
+
+
+def make_directive(pragma: c_ast.Pragma) -> Directive | None:
+    """The OpenMP directive of a ``#pragma`` node (None: not an OpenMP pragma)."""
+    parsed = parse_omp(pragma.string or "")
+    if parsed is None:
+        return None
+    kind, clauses = parsed
+    coord = pragma.coord
+    return Directive(
+        text=" ".join((pragma.string or "").split()),
+        kind=kind,
+        file=str(coord.file) if coord else "",
+        line=int(coord.line) if coord else 0,
+        clauses=clauses,
+    )
 
 
 @dataclass
@@ -24,27 +40,39 @@ class Run:
 
     directives: list[Directive] = field(default_factory=list)
     stmt: c_ast.Node | None = None
+    pragmas: list[c_ast.Pragma] = field(default_factory=list)  # the nodes, same order
+    dangling: bool = False  # directives at the end of a block: they govern nothing
 
     @property
     def standalone(self) -> Directive | None:
         return self.directives[0] if self.stmt is None and self.directives else None
 
 
-def pragma_runs(items: list[c_ast.Node] | None) -> Iterator[Run]:
-    """The runs of one block, in order; non-OpenMP pragmas are dropped."""
+def pragma_runs(
+    items: list[c_ast.Node] | None, also_standalone: frozenset[str] = frozenset()
+) -> Iterator[Run]:
+    """The runs of one block, in order; non-OpenMP pragmas are dropped.
+
+    ``also_standalone``: kinds a walk treats as markers rather than constructs
+    (``section`` splits a ``sections`` body for walks that group it themselves).
+    """
     pending: list[Directive] = []
+    nodes: list[c_ast.Pragma] = []
     for item in items or []:
         if isinstance(item, c_ast.Pragma):
             d = make_directive(item)
             if d is None:
                 continue
-            if d.kind in STANDALONE or d.kind.startswith("declare"):
-                yield Run([d], None)
+            if d.kind in STANDALONE or d.kind in also_standalone or d.kind.startswith("declare"):
+                yield Run([d], None, [item])
             else:
                 pending.append(d)
+                nodes.append(item)
             continue
-        yield Run(pending, item)
-        pending = []
+        yield Run(pending, item, nodes)
+        pending, nodes = [], []
+    if pending:
+        yield Run(pending, None, nodes, dangling=True)
 
 
 def block_items(stmt: c_ast.Node | None) -> list[c_ast.Node]:

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, make_directive
+from autotune.frontend.finder import WORKSHARING_LOOP_KINDS
 from autotune.frontend.preprocess import is_system_file
 from autotune.frontend.records import Directive
+from autotune.frontend.runs import make_directive, pragma_runs
 from autotune.structure.facts import constant
 
 # Constructs that make a node of the tree (or hold one).
@@ -32,18 +33,11 @@ def callee(call: c_ast.FuncCall) -> str | None:
 
 def directed(block: c_ast.Compound) -> list[tuple[list[Directive], c_ast.Node]]:
     """The (directives, statement) pairs of one block: a run of pragmas governs the next item."""
-    out: list[tuple[list[Directive], c_ast.Node]] = []
-    pending: list[Directive] = []
-    for item in block.block_items or []:
-        if isinstance(item, c_ast.Pragma):
-            d = make_directive(item)
-            if d is not None:
-                pending.append(d)
-            continue
-        if pending:
-            out.append((pending, item))
-            pending = []
-    return out
+    return [
+        (run.directives, run.stmt)
+        for run in pragma_runs(block.block_items)
+        if run.stmt is not None and run.directives
+    ]
 
 
 @dataclass

@@ -16,9 +16,10 @@ from autotune import textfile
 from autotune.analysis import analyze_options
 from autotune.errors import UserError
 from autotune.frontend.cparse import parse_file
-from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, make_directive
+from autotune.frontend.finder import WORKSHARING_LOOP_KINDS
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import Directive, LoopRecord
+from autotune.frontend.runs import make_directive, pragma_runs
 from autotune.structure import facts
 from autotune.structure.callgraph import FunctionInfo, FunctionTable, callee
 from autotune.structure.nodes import ProgramTree, StructNode, TextSpan
@@ -176,25 +177,14 @@ class StructureWalker(c_ast.NodeVisitor):
 
     # -- statements ------------------------------------------------------------------------
     def visit_Compound(self, node: c_ast.Compound) -> None:
-        pending: list[Directive] = []
-        for item in node.block_items or []:
-            if isinstance(item, c_ast.Pragma):
-                d = make_directive(item)
-                if d is not None and d.kind not in (
-                    "barrier",
-                    "taskwait",
-                    "taskyield",
-                    "flush",
-                    "section",
-                    "threadprivate",
-                ):
-                    pending.append(d)
+        # sections are split by _section_groups: here "section" only marks
+        for run in pragma_runs(node.block_items, also_standalone=frozenset({"section"})):
+            if run.stmt is None:
                 continue
-            if pending:
-                self._construct(pending, item)
-                pending = []
+            if run.directives:
+                self._construct(run.directives, run.stmt)
             else:
-                self._statement(item)
+                self._statement(run.stmt)
 
     def visit_If(self, node: c_ast.If) -> None:
         self.visit(node.cond)
