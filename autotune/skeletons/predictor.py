@@ -22,17 +22,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from autotune.errors import UserError
+from autotune.skeletons.directions import SeriesContext
 from autotune.skeletons.estimators import METHOD_NAMES
-from autotune.skeletons.scalability import Reference, karp_flatt, reference_times
+from autotune.skeletons.scalability import karp_flatt, reference_times
 from autotune.skeletons.selection import (
     DEFAULT_EPSILON,
     Choice,
-    choose,
-    measured_choice,
     negative_time,
 )
 from autotune.skeletons.skeleton import Skeleton
-from autotune.skeletons.tables import SEQ, Measurement, TimeTable, from_rows
+from autotune.skeletons.tables import Measurement, TimeTable, from_rows
 
 _COND = re.compile(r"^\s*([np])\s*(<=|>=|==|!=|<|>|=)\s*([-+0-9.eE]+)\s*$")
 
@@ -170,16 +169,7 @@ def predict_point(
             raise UserError("give the target size n (the table has several sizes)")
         n = table.sizes()[0]
     n = float(n)
-    full_ref = reference_times(table, reference)
     keep = parse_known(known) if isinstance(known, str) or known is None else known
-    train = table.filtered(lambda r: not (r.n == n and r.p == p) and (keep is None or keep(r)))
-    ref = Reference(
-        full_ref.kind,
-        full_ref.p0,
-        {r.n: (full_ref.p0 or 1) * r.time for r in train.rows if r.p == full_ref.p0},
-        full_ref.note,
-    )
-    measured = table.time(n, p)
     common = dict(
         mode=mode,
         epsilon=epsilon,
@@ -189,166 +179,34 @@ def predict_point(
         best_effort=best_effort,
         methods=methods,
     )
-    p0 = full_ref.p0 or 1
-
-    def ref_noise(x: float) -> float:
-        return p0 * table.noise(x, full_ref.p0)
-
-    notes = list(table.notes)
-    if mode == "known" and measured is None:
+    ctx = SeriesContext(
+        table,
+        sk,
+        n,
+        p,
+        method,
+        method_abar or method,
+        common,
+        reference_times(table, reference),
+        keep,
+    )
+    if mode == "known" and ctx.measured is None:
         raise UserError(f"choosing on the known value needs T({n:g},{p}) in the table")
+    t_choice = ctx.choose_t()
+    work = sk.work(ctx.seq, n, p) if t_choice.has_value else None
+    direction, abar, inner = ctx.choose_abar()
+    return _assemble(ctx, direction, t_choice, abar, work, inner)
 
-    # --- T(n) at the target size -------------------------------------------------------
-    n_text = "n" if table.fixed_n else f"n={n:g}"
-    if n in ref.times:
-        t_choice = measured_choice(f"T({n_text})", "n", n, ref.times[n])
-    else:
-        xs = sorted(ref.times)
-        t_choice = choose(
-            xs,
-            [ref.times[x] for x in xs],
-            n,
-            series="T(n)",
-            axis="n",
-            method=method,
-            actual=full_ref.times.get(n),
-            noise=[ref_noise(x) for x in xs],
-            **common,
-        )
 
-    curve: list[Choice] = []  # a fitted T(.) for sizes off the grid (dc needs T(n/r^d))
-
-    def seq(x: float) -> float:
-        if x in ref.times:
-            return ref.times[x]
-        if x == n and t_choice.has_value:
-            return float(t_choice.value)
-        if not curve:
-            if t_choice.measured:
-                xs_ = sorted(ref.times)
-                curve.append(
-                    choose(
-                        xs_,
-                        [ref.times[v] for v in xs_],
-                        x,
-                        series="T(n)",
-                        axis="n",
-                        method=method,
-                        **{**common, "mode": "real-life"},
-                    )
-                )
-            else:
-                curve.append(t_choice)
-        if not curve[0].has_value:
-            raise UserError(
-                f"T({x:g}) is needed by the {sk.kind} skeleton but cannot be "
-                f"estimated: {curve[0].reason}"
-            )
-        return float(curve[0].evaluate([x])[0])
-
-    def true_seq(x: float) -> float:
-        return full_ref.times[x] if x in full_ref.times else seq(x)
-
-    work = sk.work(seq, n, p) if t_choice.has_value else None
-
-    def abar_noise(x: float, q: int) -> float:
-        """Noise of T(x,q) - W(x,q): both terms' noises (W ~ T(x)/q), in quadrature."""
-        return (table.noise(x, q) ** 2 + (ref_noise(x) / max(q, 1)) ** 2) ** 0.5
-
-    # --- Abar at the target -------------------------------------------------------------
-    m_abar = method_abar or method
-    at_n = sorted((r.p, r.time) for r in train.rows if r.n == n and r.p != SEQ)
-    size_p = sorted(r.n for r in train.rows if r.p == p and r.n in ref.times)
-    inner: list[Choice] = []
-    actual_abar = None
-    if measured is not None:
-        try:
-            actual_abar = measured - sk.work(true_seq, n, p)
-        except UserError:
-            actual_abar = None
-
-    if p == full_ref.p0 and full_ref.kind != "absolute":
-        direction = "none"
-        abar = measured_choice(
-            f"Abar({n_text},p)", "p", p, 0.0, f"zero by definition at the reference PE count p={p}"
-        )
-    elif n in ref.times and len(at_n) >= 2:
-        direction = "p"
-        xs = [float(q) for q, _ in at_n]
-        ys = [t - sk.work(seq, n, q) for q, t in at_n]
-        abar = choose(
-            xs,
-            ys,
-            p,
-            series=f"Abar({n_text},p)",
-            axis="p",
-            method=m_abar,
-            actual=actual_abar,
-            nonsense=_abar_nonsense(sk, seq, n, None),
-            noise=[abar_noise(n, int(q)) for q in xs],
-            **common,
-        )
-    elif len(size_p) >= 2:
-        direction = "n"
-        xs = size_p
-        ys = [table.time(x, p) - sk.work(seq, x, p) for x in xs]
-        abar = choose(
-            xs,
-            ys,
-            n,
-            series=f"Abar(n,p={p})",
-            axis="n",
-            method=m_abar,
-            actual=actual_abar,
-            nonsense=_abar_nonsense(sk, seq, None, p),
-            noise=[abar_noise(x, p) for x in xs],
-            **common,
-        )
-    else:
-        direction = "n,p"
-        xs, ys = [], []
-        for q in train.pes():
-            sizes = sorted(r.n for r in train.rows if r.p == q and r.n in ref.times)
-            if q == full_ref.p0 and full_ref.kind != "absolute":
-                xs.append(float(q))
-                ys.append(0.0)  # Abar vanishes at the reference PE count by definition
-                continue
-            if len(sizes) < 2:
-                continue
-            c = choose(
-                sizes,
-                [table.time(x, q) - sk.work(seq, x, q) for x in sizes],
-                n,
-                series=f"Abar(n,p={q})",
-                axis="n",
-                method=m_abar,
-                nonsense=_abar_nonsense(sk, seq, None, q),
-                noise=[abar_noise(x, q) for x in sizes],
-                **{**common, "mode": "real-life"},
-            )
-            inner.append(c)
-            if c.has_value:
-                xs.append(float(q))
-                ys.append(float(c.value))
-            else:
-                notes.append(f"Abar(n={n:g},p={q}) not estimated: {c.reason}")
-        if len(xs) < 2:
-            raise UserError(
-                f"cannot estimate Abar({n:g},{p}): need the target p measured at two "
-                "or more sizes, or the target size measured at two or more p"
-            )
-        abar = choose(
-            xs,
-            ys,
-            p,
-            series=f"Abar({n_text},p)",
-            axis="p",
-            method=m_abar,
-            actual=actual_abar,
-            nonsense=_abar_nonsense(sk, seq, n, None),
-            **common,
-        )
-
+def _assemble(
+    ctx: SeriesContext,
+    direction: str,
+    t_choice: Choice,
+    abar: Choice,
+    work: float | None,
+    inner: list[Choice],
+) -> Prediction:
+    n, p, measured = ctx.n, ctx.p, ctx.measured
     time = work + abar.value if (work is not None and abar.has_value) else None
     failure = None
     if not t_choice.has_value:
@@ -357,10 +215,10 @@ def predict_point(
         failure = f"{abar.series} at {abar.axis}={abar.at:g}: {abar.reason}"
     t_n = float(t_choice.value) if t_choice.has_value else None
     result = Prediction(
-        sk,
+        ctx.sk,
         n,
         p,
-        ref.note,
+        ctx.ref.note,
         direction,
         t_choice,
         abar,
@@ -370,12 +228,12 @@ def predict_point(
         measured,
         (time - measured) / measured if (time is not None and measured) else None,
         inner,
-        notes,
+        ctx.notes,
         failure,
-        fixed_n=table.fixed_n,
+        fixed_n=ctx.table.fixed_n,
     )
     result.uncertainty = _uncertainty(result)
-    result.suggestions = _suggestions(result, table, ref.times, full_ref.p0)
+    result.suggestions = _suggestions(result, ctx.table, ctx.ref.times, ctx.full_ref.p0)
     return result
 
 
@@ -429,21 +287,6 @@ def _suggestions(
 def _between(lo: float, hi: float) -> float:
     """The geometric midpoint of two positive values (a step towards the target)."""
     return float((lo * hi) ** 0.5) if lo > 0 and hi > 0 else hi
-
-
-def _abar_nonsense(
-    sk: Skeleton, seq: Callable[[float], float], n: float | None, p: int | None
-) -> Callable[[float, float], str | None]:
-    """Abar itself may be negative; the nonsense is a negative T(n, p) = W + Abar."""
-
-    def check(x: float, value: float) -> str | None:
-        try:
-            w = sk.work(seq, n, int(x)) if n is not None else sk.work(seq, x, p)
-        except UserError:
-            return None  # W unknown (T(n) failed): nothing to compare with
-        return "negative time T(n,p) (nonsense)" if w + value < 0 else None
-
-    return check
 
 
 __all__ = ["Prediction", "negative_time", "parse_known", "predict_point"]
