@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from autotune.skeletons.selection import _drop_outlier_mean, choose
+from autotune.skeletons.judging import drop_outlier_mean
+from autotune.skeletons.selection import choose
 
 # Gauss elimination, Table 1: Abar(n, 7) = T(n, 7) - T(n, 1)/7 for n <= 100, true value at 120.
 G_N = [40, 50, 60, 70, 80, 90, 100]
@@ -55,15 +56,15 @@ def test_nonsense_negative_times_are_discarded():
 
 
 def test_three_best_drop_the_outlier():
-    assert _drop_outlier_mean([1.0, 1.2, 5.0]) == pytest.approx(1.1)
-    assert _drop_outlier_mean([-4.0, 2.0, 2.4]) == pytest.approx(2.2)
+    assert drop_outlier_mean([1.0, 1.2, 5.0]) == pytest.approx(1.1)
+    assert drop_outlier_mean([-4.0, 2.0, 2.4]) == pytest.approx(2.2)
     x = np.arange(1.0, 10.0)
     y = np.sqrt(x) * 10
     c = choose(x, y, 12, method="mean", mean_strategy="three-drop-outlier", holdout=2)
     assert c.ok and "drop outlier" in c.chosen
     ests = sorted(r.estimate for r in c.results if r.method in c.components)
     assert len(ests) == 3
-    assert c.value == pytest.approx(_drop_outlier_mean(ests))
+    assert c.value == pytest.approx(drop_outlier_mean(ests))
 
 
 def test_fixed_method_is_used_even_if_not_best():

@@ -28,59 +28,31 @@ published: it picked ``mean`` for Gauss Abar(120, 7) although loess erred by
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from autotune.errors import UserError
 from autotune.skeletons.estimators import LABELS, METHOD_NAMES, column, make_estimator
+from autotune.skeletons.judging import (
+    MethodResult,
+    Nonsense,
+    Series,
+    drop_outlier_mean,
+    negative_time,
+    noise_epsilon,
+)
+from autotune.skeletons.judging import (
+    mean_result as judged_mean,
+)
 
 DEFAULT_EPSILON = 0.02
-# With measured noise, a check error below this many times the held-out points'
-# relative noise is as good as the data can tell (two standard deviations).
-NOISE_MULTIPLE = 2.0
 # Best effort when nothing can be checked: the simplest methods that extrapolate
 # sensibly from two or three points, in this order.
 FALLBACK_ORDER = ("lm", "powerlaw", "lmpoly", "spline", "loess")
 MODES = ("real-life", "known")
 MEAN_STRATEGIES = ("two-best", "three-drop-outlier")
-
-# nonsense(x, value) -> reason, or None when the value is plausible.
-Nonsense = Callable[[float, float], str | None]
-
-
-def negative_time(x: float, value: float) -> str | None:
-    """The paper's example of nonsense: a time below zero."""
-    return "negative time (nonsense)" if value < 0 else None
-
-
-@dataclass
-class MethodResult:
-    """One method on one series: its estimate at the target and how it was judged."""
-
-    method: str  # CLI name, or "mean(a+b)" / "mean(a,b,c-outlier)"
-    estimate: float | None = None  # at the target
-    error: float | None = None  # signed relative error on the known value(s) (mean if many)
-    abs_error: float | None = None  # what the choice compares
-    note: str = ""  # why the method was not usable or not checked
-    usable: bool = False  # estimate exists and is not nonsense at the target
-    checks: list[float | None] = field(default_factory=list)  # training predictions
-    components: list[str] = field(default_factory=list)  # the methods a mean combines
-
-    @property
-    def label(self) -> str:
-        return LABELS.get(self.method, self.method)
-
-    def to_dict(self) -> dict:
-        return {
-            "method": self.label,
-            "estimate": self.estimate,
-            "error": self.error,
-            "abs_error": self.abs_error,
-            "note": self.note or None,
-        }
 
 
 @dataclass
@@ -141,7 +113,7 @@ class Choice:
             for m in comps
         ]
         if len(preds) == 3:
-            return np.array([_drop_outlier_mean(v) for v in zip(*preds, strict=True)])
+            return np.array([drop_outlier_mean(v) for v in zip(*preds, strict=True)])
         return np.mean(preds, axis=0)
 
     @property
@@ -195,24 +167,6 @@ def measured_choice(
     )
 
 
-def _fit_predict(method: str, x: np.ndarray, y: np.ndarray, at: float, degree: int) -> float:
-    est = make_estimator(method, degree=degree).fit(column(x), y)
-    return float(est.predict(column([at]))[0])
-
-
-def _rel(value: float, actual: float, scale: float) -> float:
-    if value == actual:
-        return 0.0
-    denom = actual if actual != 0 else scale
-    return (value - actual) / abs(denom) if denom else math.inf
-
-
-def _drop_outlier_mean(values: Sequence[float]) -> float:
-    """Mean of the two of three values that are closest together."""
-    a = sorted(values)
-    return (a[0] + a[1]) / 2 if a[1] - a[0] <= a[2] - a[1] else (a[1] + a[2]) / 2
-
-
 def choose(
     x: Sequence[float],
     y: Sequence[float],
@@ -245,252 +199,150 @@ def choose(
         raise UserError(f"unknown mean strategy {mean_strategy!r}")
     if method not in ("auto", "mean", *methods):
         raise UserError(f"unknown method {method!r}; choose auto, mean or {', '.join(methods)}")
-    order = np.argsort(np.asarray(x, dtype=float))
-    xs = np.asarray(x, dtype=float)[order]
-    ys = np.asarray(y, dtype=float)[order]
-    scale = float(np.max(np.abs(ys))) if len(ys) else 1.0
     if mode == "known" and actual is None:
         raise UserError(
             f"{series}: choosing on the known value needs the measured value at {axis}={at:g}"
         )
-    h = max(int(holdout), 1)
-    check_idx = list(range(len(xs) - h, len(xs))) if mode == "real-life" else []
-    if mode == "real-life" and len(xs) - h < 2:
-        check_idx = []
-    check_x = [float(xs[j]) for j in check_idx]
-    epsilon, eps_note = _noise_epsilon(epsilon, noise, order, ys, check_idx)
-
-    results: list[MethodResult] = []
-    for m in methods:
-        r = MethodResult(m)
-        results.append(r)
-        try:
-            r.estimate = _fit_predict(m, xs, ys, at, degree)
-        except UserError as exc:
-            r.note = exc.message
-            continue
-        bad = nonsense(at, r.estimate)
-        if bad:
-            r.note = f"{bad} at {axis}={at:g}"
-            continue
-        r.usable = True
-        if mode == "known":
-            r.error = _rel(r.estimate, float(actual), scale)
-        elif check_idx:
-            errs = []
-            for j in check_idx:
-                try:
-                    v = _fit_predict(m, xs[:j], ys[:j], float(xs[j]), degree)
-                except UserError as exc:
-                    r.note = f"cannot be checked: {exc.message}"
-                    break
-                bad = nonsense(float(xs[j]), v)
-                if bad:
-                    r.note = f"{bad} when predicting {axis}={xs[j]:g}"
-                    break
-                r.checks.append(v)
-                errs.append(_rel(v, float(ys[j]), scale))
-            else:
-                r.error = float(np.mean(errs))
-        if r.error is not None and r.note == "":
-            r.abs_error = (
-                float(
-                    np.mean(
-                        [
-                            abs(_rel(v, float(ys[j]), scale))
-                            for v, j in zip(r.checks, check_idx, strict=True)
-                        ]
-                    )
-                )
-                if mode == "real-life"
-                else abs(r.error)
-            )
-
+    s = Series(x, y, at, axis, mode, holdout, actual, nonsense, degree)
+    epsilon, eps_note = noise_epsilon(epsilon, noise, s.order, s.ys, s.check_idx)
+    results = [s.judge(m) for m in methods]
     ranked = sorted((r for r in results if r.abs_error is not None), key=lambda r: r.abs_error)
-    mean_result = _mean_result(ranked, mode, mean_strategy, actual, scale, ys, check_idx)
+    mean_result = judged_mean(ranked, mode, mean_strategy, actual, s.scale, s.ys, s.check_idx)
     if mean_result is not None:
         results.append(mean_result)
-
-    def done(
-        chosen: str | None, value: float | None, reason: str, ok: bool, unchecked: bool = False
-    ) -> Choice:
-        return Choice(
-            series,
-            axis,
-            xs.tolist(),
-            ys.tolist(),
-            float(at),
-            mode,
-            epsilon,
-            check_x,
-            actual,
-            results,
-            chosen,
-            value,
-            reason,
-            ok,
-            strategy=mean_strategy,
-            degree=degree,
-            unchecked=unchecked,
-            epsilon_note=eps_note,
-        )
-
-    judged = (
-        "the known value"
-        if mode == "known"
-        else (f"held-out {axis}={', '.join(f'{v:g}' for v in check_x)}" if check_x else "nothing")
+    chosen, value, reason, ok, unchecked = _decide(
+        s, results, ranked, mean_result, method, methods, epsilon, best_effort
     )
+    return Choice(
+        series,
+        axis,
+        s.xs.tolist(),
+        s.ys.tolist(),
+        float(at),
+        mode,
+        epsilon,
+        s.check_x,
+        actual,
+        results,
+        chosen,
+        value,
+        reason,
+        ok,
+        strategy=mean_strategy,
+        degree=degree,
+        unchecked=unchecked,
+        epsilon_note=eps_note,
+    )
+
+
+Decision = tuple[str | None, float | None, str, bool, bool]  # chosen, value, reason, ok, unchecked
+
+
+def _decide(
+    s: Series,
+    results: list[MethodResult],
+    ranked: list[MethodResult],
+    mean_result: MethodResult | None,
+    method: str,
+    methods: Sequence[str],
+    epsilon: float,
+    best_effort: bool,
+) -> Decision:
+    """Section 3's choice among the judged methods (or the one requested)."""
     if method in methods:
         r = next(r for r in results if r.method == method)
         if not r.usable:
-            return done(None, None, f"{r.label} unusable: {r.note}", False)
-        return done(method, r.estimate, f"{r.label} requested", True)
+            return None, None, f"{r.label} unusable: {r.note}", False, False
+        return method, r.estimate, f"{r.label} requested", True, False
     if method == "mean":
         if mean_result is None or mean_result.estimate is None:
-            return done(None, None, "mean needs two methods that could be checked", False)
-        return done(
-            mean_result.method, mean_result.estimate, f"mean requested: {mean_result.note}", True
+            return None, None, "mean needs two methods that could be checked", False, False
+        return (
+            mean_result.method,
+            mean_result.estimate,
+            f"mean requested: {mean_result.note}",
+            True,
+            False,
         )
     if not ranked:
-        why = (
-            "too few points to hold any out"
-            if mode == "real-life" and not check_idx
-            else "no method could be fitted and checked"
-        )
-        usable = {r.method: r for r in results if r.usable}
-        pick = next((m for m in FALLBACK_ORDER if m in usable), None)
-        if best_effort and pick is not None:
-            r = usable[pick]
-            return done(
-                pick,
-                r.estimate,
-                f"UNCHECKED best estimate ({why}): {r.label}, the "
-                "simplest method that fits; take more measurements",
-                False,
-                True,
-            )
-        if best_effort and len(xs):
-            near = int(np.argmin(np.abs(xs - at)))
-            for name, held, what in (
-                ("nearest", float(ys[near]), f"the value at {axis}={xs[near]:g} held constant"),
-                ("zero", 0.0, "zero (no penalty: ideal speedup, a lower bound)"),
-            ):
-                if nonsense(at, held) is None:
-                    return done(
-                        name,
-                        held,
-                        f"UNCHECKED best estimate ({why}; no method's trend gives a "
-                        f"sensible value): {what}; take more measurements",
-                        False,
-                        True,
-                    )
-        return done(None, None, f"{why}: take more measurements", False)
+        return _unchecked_fallback(s, results, best_effort)
     best = ranked[0]
     if best.abs_error < epsilon:
-        return done(
+        return (
             best.method,
             best.estimate,
-            f"smallest error on {judged}: {best.abs_error:.2%} < epsilon {epsilon:.0%}",
+            f"smallest error on {s.judged}: {best.abs_error:.2%} < epsilon {epsilon:.0%}",
             True,
+            False,
         )
-    if (
-        mean_result is not None
-        and mean_result.abs_error is not None
-        and mean_result.abs_error < epsilon
-    ):
-        return done(
+    mean_err = None if mean_result is None else mean_result.abs_error
+    if mean_err is not None and mean_err < epsilon:
+        return (
             mean_result.method,
             mean_result.estimate,
             f"no single method within epsilon {epsilon:.0%} (best {best.label} "
-            f"{best.abs_error:.2%}); {mean_result.method} errs {mean_result.abs_error:.2%}",
+            f"{best.abs_error:.2%}); {mean_result.method} errs {mean_err:.2%}",
             True,
+            False,
         )
-    best_mean = (
-        ""
-        if mean_result is None or mean_result.abs_error is None
-        else (f", {mean_result.method} {mean_result.abs_error:.2%}")
-    )
     if best_effort:
-        top = best
-        if (
-            mean_result is not None
-            and mean_result.abs_error is not None
-            and mean_result.abs_error < best.abs_error
-        ):
-            top = mean_result
-        return done(
+        top = mean_result if mean_err is not None and mean_err < best.abs_error else best
+        return (
             top.method,
             top.estimate,
             f"UNCHECKED best estimate {top.label} (errs {top.abs_error:.2%} on "
-            f"{judged}; no method within epsilon {epsilon:.0%}): "
-            "take more measurements",
+            f"{s.judged}; no method within epsilon {epsilon:.0%}): take more measurements",
             False,
             True,
         )
-    return done(
+    best_mean = "" if mean_err is None else f", {mean_result.method} {mean_err:.2%}"
+    return (
         None,
         None,
-        f"no method within epsilon {epsilon:.0%} on {judged} (best {best.label} "
-        f"{best.abs_error:.2%}{best_mean}): take more measurements or reconsider "
-        "epsilon",
+        f"no method within epsilon {epsilon:.0%} on {s.judged} (best "
+        f"{best.label} {best.abs_error:.2%}{best_mean}): take more measurements or "
+        "reconsider epsilon",
+        False,
         False,
     )
 
 
-def _noise_epsilon(
-    epsilon: float,
-    noise: Sequence[float] | None,
-    order: np.ndarray,
-    ys: np.ndarray,
-    check_idx: list[int],
-) -> tuple[float, str]:
-    """epsilon, raised to NOISE_MULTIPLE x the held-out points' relative noise."""
-    if noise is None or not check_idx:
-        return epsilon, ""
-    nz = np.asarray(noise, dtype=float)[order]
-    scale = float(np.max(np.abs(ys))) or 1.0
-    rel = [float(nz[j]) / (abs(float(ys[j])) or scale) for j in check_idx]
-    floor = NOISE_MULTIPLE * float(np.mean(rel))
-    if floor <= epsilon:
-        return epsilon, f"epsilon {epsilon:.1%} (above the points' noise)"
-    return floor, (
-        f"epsilon {floor:.1%}: {NOISE_MULTIPLE:g}x the held-out points' repetition "
-        f"noise (given: {epsilon:.1%})"
+def _unchecked_fallback(s: Series, results: list[MethodResult], best_effort: bool) -> Decision:
+    """Nothing could be checked: the simplest method that fits, else the value measured
+    nearest, else no penalty, each marked UNCHECKED (only with ``best_effort``)."""
+    why = (
+        "too few points to hold any out"
+        if s.mode == "real-life" and not s.check_idx
+        else "no method could be fitted and checked"
     )
-
-
-def _mean_result(
-    ranked: list[MethodResult],
-    mode: str,
-    strategy: str,
-    actual: float | None,
-    scale: float,
-    ys: np.ndarray,
-    check_idx: list[int],
-) -> MethodResult | None:
-    """The paper's ``mean`` for this series, judged the same way as single methods."""
-    use_three = mode == "real-life" and strategy == "three-drop-outlier"
-    k = 3 if use_three else 2
-    if len(ranked) < k:
-        return None
-    chosen = ranked[:k]
-    names = [r.label for r in chosen]
-    if use_three:
-        label = f"mean({'+'.join(names)} drop outlier)"
-        estimate = _drop_outlier_mean([r.estimate for r in chosen])
-        preds = [_drop_outlier_mean(v) for v in zip(*(r.checks for r in chosen), strict=True)]
-    else:
-        label = f"mean({'+'.join(names)})"
-        estimate = (chosen[0].estimate + chosen[1].estimate) / 2
-        preds = [(a + b) / 2 for a, b in zip(chosen[0].checks, chosen[1].checks, strict=True)]
-    res = MethodResult(label, estimate=estimate, usable=True, components=[r.method for r in chosen])
-    if mode == "known":
-        res.error = _rel(estimate, float(actual), scale)
-        res.abs_error = abs(res.error)
-        res.note = f"the two methods nearest the known value: {', '.join(names)}"
-    else:
-        errs = [_rel(v, float(ys[j]), scale) for v, j in zip(preds, check_idx, strict=True)]
-        res.error = float(np.mean(errs))
-        res.abs_error = float(np.mean(np.abs(errs)))
-        res.note = f"the {k} methods best in training: {', '.join(names)}"
-    return res
+    failed: Decision = (None, None, f"{why}: take more measurements", False, False)
+    if not best_effort:
+        return failed
+    usable = {r.method: r for r in results if r.usable}
+    pick = next((m for m in FALLBACK_ORDER if m in usable), None)
+    if pick is not None:
+        r = usable[pick]
+        return (
+            pick,
+            r.estimate,
+            f"UNCHECKED best estimate ({why}): {r.label}, the simplest "
+            "method that fits; take more measurements",
+            False,
+            True,
+        )
+    if len(s.xs):
+        near = int(np.argmin(np.abs(s.xs - s.at)))
+        for name, held, what in (
+            ("nearest", float(s.ys[near]), f"the value at {s.axis}={s.xs[near]:g} held constant"),
+            ("zero", 0.0, "zero (no penalty: ideal speedup, a lower bound)"),
+        ):
+            if s.nonsense(s.at, held) is None:
+                return (
+                    name,
+                    held,
+                    f"UNCHECKED best estimate ({why}; no method's trend gives "
+                    f"a sensible value): {what}; take more measurements",
+                    False,
+                    True,
+                )
+    return failed
