@@ -140,52 +140,60 @@ class FunctionTable:
 
     def holds_structure(self, node: c_ast.Node) -> bool:
         """Does the statement contain a structural directive or call a function that does?"""
-        table = self
-
-        class Probe(c_ast.NodeVisitor):
-            found = False
-
-            def visit_Pragma(self, p: c_ast.Pragma) -> None:
-                d = make_directive(p)
-                if d is not None and is_structural(d):
-                    Probe.found = True
-
-            def visit_FuncCall(self, call: c_ast.FuncCall) -> None:
-                info = table.get(callee(call))
-                if info is not None and info.omp:
-                    Probe.found = True
-                self.generic_visit(call)
-
-        probe = Probe()
+        probe = _StructureProbe(self)
         probe.visit(node)
-        return Probe.found
+        return probe.found
+
+
+class _StructureProbe(c_ast.NodeVisitor):
+    """Finds a structural directive, or a call of a function that holds one."""
+
+    def __init__(self, table: FunctionTable) -> None:
+        self.table = table
+        self.found = False
+
+    def visit_Pragma(self, p: c_ast.Pragma) -> None:
+        d = make_directive(p)
+        if d is not None and is_structural(d):
+            self.found = True
+
+    def visit_FuncCall(self, call: c_ast.FuncCall) -> None:
+        info = self.table.get(callee(call))
+        if info is not None and info.omp:
+            self.found = True
+        self.generic_visit(call)
 
 
 def _depth_rule(info: FunctionInfo, ast: c_ast.FileAST) -> DepthRule | None:
     """Find ``if (d < LIMIT) { task f(.., d + s, ..) ... }`` in a task-recursive function."""
-    params = _param_names(info.node)
+    finder = _DepthGuard(info, ast)
+    finder.visit(info.node.body)
+    return finder.rule
 
-    class Ifs(c_ast.NodeVisitor):
-        rule: DepthRule | None = None
 
-        def visit_If(self, node: c_ast.If) -> None:
-            cond = node.cond
-            if (
-                Ifs.rule is None
-                and isinstance(cond, c_ast.BinaryOp)
-                and cond.op in ("<", "<=")
-                and isinstance(cond.left, c_ast.ID)
-                and cond.left.name in params
-            ):
-                index = params.index(cond.left.name)
-                limit = constant(cond.right, info.node, ast)
-                step = _recursive_step(node.iftrue, info.name, index, cond.left.name)
-                if isinstance(limit, int) and step:
-                    Ifs.rule = DepthRule(index, cond.left.name, cond.op, limit, step)
-            self.generic_visit(node)
+class _DepthGuard(c_ast.NodeVisitor):
+    """The first ``if (param < LIMIT)`` whose true branch recurses with ``param + step``."""
 
-    Ifs().visit(info.node.body)
-    return Ifs.rule
+    def __init__(self, info: FunctionInfo, ast: c_ast.FileAST) -> None:
+        self.info, self.ast = info, ast
+        self.params = _param_names(info.node)
+        self.rule: DepthRule | None = None
+
+    def visit_If(self, node: c_ast.If) -> None:
+        cond = node.cond
+        if (
+            self.rule is None
+            and isinstance(cond, c_ast.BinaryOp)
+            and cond.op in ("<", "<=")
+            and isinstance(cond.left, c_ast.ID)
+            and cond.left.name in self.params
+        ):
+            index = self.params.index(cond.left.name)
+            limit = constant(cond.right, self.info.node, self.ast)
+            step = _recursive_step(node.iftrue, self.info.name, index, cond.left.name)
+            if isinstance(limit, int) and step:
+                self.rule = DepthRule(index, cond.left.name, cond.op, limit, step)
+        self.generic_visit(node)
 
 
 def _param_names(func: c_ast.FuncDef) -> list[str]:
@@ -196,24 +204,30 @@ def _param_names(func: c_ast.FuncDef) -> list[str]:
 
 def _recursive_step(block: c_ast.Node, name: str, index: int, param: str) -> int | None:
     """The increment ``s`` in recursive calls ``name(.., param + s, ..)`` under ``block``."""
-    steps: set[int] = set()
+    calls = _RecursiveSteps(name, index, param)
+    calls.visit(block)
+    return calls.steps.pop() if len(calls.steps) == 1 else None
 
-    class Calls(c_ast.NodeVisitor):
-        def visit_FuncCall(self, call: c_ast.FuncCall) -> None:
-            if callee(call) == name and call.args and len(call.args.exprs) > index:
-                arg = call.args.exprs[index]
-                if (
-                    isinstance(arg, c_ast.BinaryOp)
-                    and arg.op == "+"
-                    and isinstance(arg.left, c_ast.ID)
-                    and arg.left.name == param
-                    and isinstance(arg.right, c_ast.Constant)
-                ):
-                    try:
-                        steps.add(int(arg.right.value.rstrip("uUlL"), 0))
-                    except ValueError:
-                        pass
-            self.generic_visit(call)
 
-    Calls().visit(block)
-    return steps.pop() if len(steps) == 1 else None
+class _RecursiveSteps(c_ast.NodeVisitor):
+    """The constant ``s`` of every recursive call ``name(.., param + s, ..)``."""
+
+    def __init__(self, name: str, index: int, param: str) -> None:
+        self.name, self.index, self.param = name, index, param
+        self.steps: set[int] = set()
+
+    def visit_FuncCall(self, call: c_ast.FuncCall) -> None:
+        if callee(call) == self.name and call.args and len(call.args.exprs) > self.index:
+            arg = call.args.exprs[self.index]
+            if (
+                isinstance(arg, c_ast.BinaryOp)
+                and arg.op == "+"
+                and isinstance(arg.left, c_ast.ID)
+                and arg.left.name == self.param
+                and isinstance(arg.right, c_ast.Constant)
+            ):
+                try:
+                    self.steps.add(int(arg.right.value.rstrip("uUlL"), 0))
+                except ValueError:
+                    pass
+        self.generic_visit(call)
