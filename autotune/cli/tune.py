@@ -247,8 +247,11 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
         if q is not None:
             tau = "-" if q.kendall_tau is None else f"{q.kendall_tau:.2f}"
             mare = "-" if q.mean_abs_rel_error is None else f"{q.mean_abs_rel_error:.1%}"
+            # regret and "best pruned" say something only when every variant was measured
             regret = ", ".join(
-                f"regret@{k} {v:.1%}" for k, v in sorted(q.regret.items()) if v is not None
+                f"regret@{k} {v:.1%}"
+                for k, v in sorted(q.regret.items())
+                if v is not None and q.exhaustive
             )
             anchored = (
                 ""
@@ -258,7 +261,7 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
             print(
                 f"model quality on the measured variants: Kendall tau {tau}, mean abs "
                 f"relative error {mare}{anchored}{', ' + regret if regret else ''}"
-                f"{', true best pruned' if q.best_pruned else ''}",
+                f"{', true best pruned' if q.best_pruned and q.exhaustive else ''}",
                 file=out,
             )
         for w in r.warnings or []:
