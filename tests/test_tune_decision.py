@@ -82,6 +82,10 @@ def test_noisy_winner_is_confirmed_or_dropped_on_more_runs():
     kept = FakeSweep([noisy, result([1.0] * 9, vres(A, [0.5] * 9))])
     res = tune_loop(kept, ranking(), top=1, search="top")
     assert res.best.variant == A and res.speedup == 2.0 and "confirmed" in res.decision
+    assert [w for w in res.warnings if w.startswith("large spread")] == []  # quiet after runs
+    res = tune_loop(FakeSweep([noisy, noisy]), ranking(), top=1, search="top")
+    spread = [w for w in res.warnings if w.startswith("large spread")]
+    assert len(spread) == 1 and "baseline" in spread[0]  # one warning, from final timings
     assert kept.options.repetitions == 3  # the user's setting is restored
 
 

@@ -108,6 +108,7 @@ def tune_loop(
         anchor=_anchor(result),
     )
     raced = _race(sweep, result, by_key)
+    _merge_spread_warnings(result, by_key, getattr(sweep.options, "spread_warn", 0.10))
     _choose(result, by_key)
     if raced:
         runs = max(len(by_key[k].times_s) for k in raced)
@@ -125,6 +126,26 @@ def _anchor(result: LoopTuneResult) -> float | None:
     if base is None or not base.ok or not base.measured_s or not pred:
         return None
     return base.measured_s / pred
+
+
+def _merge_spread_warnings(
+    result: LoopTuneResult, by_key: dict[str, VariantResult], limit: float
+) -> None:
+    """One "large spread" warning for the loop, from the final timings: the sequential
+    search measures once per step, and each sweep would otherwise warn again."""
+    kept = [w for w in result.warnings or [] if not w.startswith("large spread")]
+    noisy = [
+        vr.key
+        for vr in [result.baseline, *by_key.values()]
+        if vr is not None and vr.spread is not None and vr.spread > limit
+    ]
+    if noisy:
+        kept.append(
+            f"large spread (> {limit:.0%} of the median) for {len(noisy)} variant(s) "
+            f"({', '.join(noisy[:5])}{', ...' if len(noisy) > 5 else ''}): timings "
+            "are noisy, add --repetitions"
+        )
+    result.warnings = kept
 
 
 def _take(result: LoopTuneResult, measured: LoopResult, by_key: dict[str, VariantResult]) -> bool:
