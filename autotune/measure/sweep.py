@@ -12,7 +12,6 @@ it ends; a rerun of the same sweep skips what is stored.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -23,15 +22,14 @@ from typing import Any
 from autotune import textfile
 from autotune.errors import UserError
 from autotune.measure import verify
-from autotune.measure.build import BuildOptions, BuildResult, file_hash
+from autotune.measure.build import BuildOptions, file_hash
+from autotune.measure.loop_run import BASELINE_MODE, LoopRun, VariantRows
 from autotune.measure.machine import Machine, detect_machine
 from autotune.measure.results import LoopResult, VariantResult
-from autotune.measure.run import RunResult, run_program
-from autotune.measure.store import RunContext, RunRow, Store
+from autotune.measure.store import RunContext, Store
 from autotune.variants.space import BASELINE, Variant
 
 COMPILE_MODES = ("runtime", "per-variant")
-BASELINE_MODE = "per-variant"  # the baseline is its own binary in both modes: shared rows
 
 
 @dataclass
@@ -75,19 +73,6 @@ def _default_emitter() -> Any:
     except ImportError as exc:
         raise UserError(f"variant emission is not available: {exc}") from exc
     return emit
-
-
-@dataclass
-class _State:
-    """One variant's rows during a sweep."""
-
-    variant: Variant
-    rows: dict[int, RunRow] = field(default_factory=dict)
-    resumed: int = 0
-
-    @property
-    def failed(self) -> bool:
-        return any(r.status != "ok" for r in self.rows.values())
 
 
 class Sweep:
@@ -162,22 +147,22 @@ class Sweep:
             if "baseline" in forget:
                 self.store.delete_runs(ctx, ["baseline"], BASELINE_MODE)
             self.store.delete_runs(ctx, [k for k in forget if k != "baseline"], opts.compile_mode)
-        states = {"baseline": _State(BASELINE)}
-        states.update({v.key: _State(v) for v in variants})
+        states = {"baseline": VariantRows(BASELINE)}
+        states.update({v.key: VariantRows(v) for v in variants})
         stored = self.store.stored_runs(ctx, ["baseline"], BASELINE_MODE)
         stored.update(self.store.stored_runs(ctx, keys))
         for (key, rep), row in stored.items():
             if rep < opts.repetitions:
                 states[key].rows[rep] = row
                 states[key].resumed += 1
-        run = _LoopRun(self, record, ctx, result, states)
+        run = LoopRun(self, record, ctx, result, states)
         run.go()
         self._summarise(result, states, variants)
         return result
 
     # -- summary ------------------------------------------------------------
     def _summarise(
-        self, result: LoopResult, states: dict[str, _State], variants: list[Variant]
+        self, result: LoopResult, states: dict[str, VariantRows], variants: list[Variant]
     ) -> None:
         base = states["baseline"]
         result.baseline = VariantResult.from_rows(BASELINE, list(base.rows.values()), base.resumed)
@@ -202,243 +187,6 @@ class Sweep:
                 f"{len(noisy)} variant(s) ({', '.join(noisy[:5])}"
                 f"{', ...' if len(noisy) > 5 else ''}): timings are noisy, add --repetitions"
             )
-
-
-class _LoopRun:
-    """The mutable work of one loop's sweep: binaries, reference output, timeouts."""
-
-    def __init__(
-        self,
-        sweep: Sweep,
-        record,
-        ctx: RunContext,
-        result: LoopResult,  # noqa: ANN001
-        states: dict[str, _State],
-    ) -> None:
-        self.sweep, self.record, self.ctx, self.result, self.states = (
-            sweep,
-            record,
-            ctx,
-            result,
-            states,
-        )
-        self.opts = sweep.options
-        self.binaries: dict[str, BuildResult] = {}
-        self.reference: tuple[str, str] | None = None
-        self.baseline_wall: float | None = None
-        self.warned_unstable = False
-        base_ok = [r for r in states["baseline"].rows.values() if r.status == "ok"]
-        if base_ok:
-            self.baseline_wall = max(r.wall_s or 0.0 for r in base_ok)
-            first = min(base_ok, key=lambda r: r.repetition)
-            out, err = (
-                sweep.store.get_output(first.stdout_sha),
-                sweep.store.get_output(first.stderr_sha),
-            )
-            if out is not None and err is not None:
-                self.reference = (out, err)
-
-    def go(self) -> None:
-        order = [self.states["baseline"]] + [s for k, s in self.states.items() if k != "baseline"]
-        for rep in range(self.opts.repetitions):
-            for st in order:
-                if st.failed or rep in st.rows:
-                    self.sweep.on_run(st.variant.key)
-                    continue
-                if st.variant.is_baseline:
-                    row = self._run_baseline(rep)
-                else:
-                    row = self._run_variant(st.variant, rep)
-                st.rows[rep] = row
-                self.result.runs_measured += 1
-                self.sweep.on_run(st.variant.key)
-        self.result.binaries = len(self.binaries)
-
-    # -- builds -------------------------------------------------------------
-    def _binary(self, name: str, text_fn: Callable[[], str]) -> BuildResult:
-        if name not in self.binaries:
-            sw = self.sweep
-            hint = f"{sw.path.stem}-{self.record.line}-{name}"
-            res = sw.build_options.build(text_fn(), name_hint=hint, source_path=sw.path)
-            if not res.cached:
-                self.result.compiles += 1
-            self.binaries[name] = res
-        return self.binaries[name]
-
-    # -- runs ---------------------------------------------------------------
-    def _row(
-        self,
-        variant: Variant,
-        rep: int,
-        mode: str,
-        status: str,
-        message: str,
-        res: RunResult | None = None,
-    ) -> RunRow:
-        sw = self.sweep
-        row = RunRow(
-            sw.machine_fp,
-            sw.source_hash,
-            sw.flags_key,
-            sw.flags_json,
-            self.record.key,
-            variant.key,
-            mode,
-            rep,
-            status,
-            message,
-        )
-        if res is not None:
-            row.wall_s, row.loop_wall_s, row.loop_cpu_s = (
-                res.wall_s,
-                res.loop_wall_s,
-                res.loop_cpu_s,
-            )
-            row.executions, row.returncode = res.executions, res.returncode
-        return row
-
-    def _execute(self, exe: Path, env: dict[str, str], timeout: float) -> RunResult:
-        return run_program(
-            exe,
-            env=env,
-            timeout_s=timeout,
-            cwd=self.opts.cwd,
-            stdin=self.opts.stdin,
-            loop_id=self.record.id,
-            args=self.opts.run_args,
-        )
-
-    def _baseline_once(self) -> tuple[RunResult, Path]:
-        """Build (cached) and run the original program once; a build failure is fatal."""
-        em, sw = self.sweep.emitter, self.sweep
-        build = self._binary("baseline", lambda: em.emit_variant(sw.source, self.record, BASELINE))
-        if not build.ok:
-            self._explain_baseline_failure(build)
-        return self._execute(build.exe_path, {}, self.opts.baseline_timeout_s), build.exe_path
-
-    def _run_baseline(self, rep: int) -> RunRow:
-        sw = self.sweep
-        res, exe = self._baseline_once()
-        if res.status != "ok":
-            what = "timed out" if res.status == "timeout" else "crashed"
-            raise UserError(
-                f"the original program {what} ({res.message}); "
-                f"command: {exe} {' '.join(self.opts.run_args)}".rstrip(),
-                location=str(sw.path),
-            )
-        row = self._row(BASELINE, rep, BASELINE_MODE, "ok", res.message, res)
-        row.stdout_sha = sw.store.put_output(res.stdout)
-        row.stderr_sha = sw.store.put_output(res.stderr)
-        sw.store.add_run(row, replace=True)
-        self.baseline_wall = max(self.baseline_wall or 0.0, res.wall_s)
-        if self.reference is None:
-            self.reference = (res.stdout, res.stderr)
-        elif not self.warned_unstable and self.opts.check != "none":
-            same, diff = self._compare(res.stdout, res.stderr)
-            if not same:
-                self.warned_unstable = True
-                self.result.warnings.append(
-                    f"the original program's output differs between runs ({diff}); "
-                    "verification will reject variants: use --check-ignore or --check none"
-                )
-        if res.loop_wall_s is None:
-            self.result.warnings.append(
-                f"loop {self.record.id} reported no timing (not executed?): whole-process time used"
-            )
-        return row
-
-    def _explain_baseline_failure(self, build: BuildResult) -> None:
-        """The original program or its instrumentation does not compile: UserError."""
-        sw = self.sweep
-        plain = sw.build_options.build(
-            sw.source, name_hint=f"{sw.path.stem}-original", source_path=sw.path
-        )
-        if not plain.ok:
-            raise UserError(
-                f"the original program does not compile: {plain.command}: {plain.first_line}"
-            )
-        raise UserError(
-            f"the instrumented original does not compile (an emission problem): "
-            f"{build.command}: {build.first_line}"
-        )
-
-    def _ensure_reference(self) -> None:
-        """A resumed sweep whose baseline output was lost: run the baseline once, unstored."""
-        if self.reference is not None:
-            return
-        sw = self.sweep
-        res, _ = self._baseline_once()
-        if res.status != "ok":
-            raise UserError(f"the original program failed: {res.message}", str(sw.path))
-        self.reference = (res.stdout, res.stderr)
-        self.baseline_wall = max(self.baseline_wall or 0.0, res.wall_s)
-
-    def _variant_binary(self, variant: Variant) -> tuple[BuildResult | None, dict, str]:
-        """(build, env, error) for one variant in the sweep's compile mode."""
-        em, sw = self.sweep.emitter, self.sweep
-        try:
-            if self.opts.compile_mode == "runtime":
-                env = self._runtime_env(variant)
-                if env is not None:
-                    build = self._binary("runtime", lambda: em.emit_runtime(sw.source, self.record))
-                    return build, env, ""
-            key = re.sub(r"[^A-Za-z0-9]+", "_", variant.key)
-            build = self._binary(key, lambda: em.emit_variant(sw.source, self.record, variant))
-            return build, {}, ""
-        except UserError as exc:  # EmitError: this variant cannot be written
-            return None, {}, f"cannot emit the variant: {exc}"
-
-    def _runtime_env(self, variant: Variant) -> dict[str, str] | None:
-        """Environment that makes the runtime program this variant; None: build it alone.
-
-        The record is passed when the emitter accepts it, so a variant keeping the
-        written schedule gets it reproduced; a schedule the environment cannot
-        express (EmitError) falls back to a binary of its own.
-        """
-        em = self.sweep.emitter
-        try:
-            if "record" in inspect.signature(em.runtime_env).parameters:
-                return dict(em.runtime_env(variant, record=self.record))
-            return dict(em.runtime_env(variant))
-        except UserError:
-            return None
-
-    def _run_variant(self, variant: Variant, rep: int) -> RunRow:
-        sw, mode = self.sweep, self.opts.compile_mode
-        self._ensure_reference()
-        build, env, err = self._variant_binary(variant)
-        if build is None or not build.ok:
-            msg = err or build.message
-            row = self._row(variant, rep, mode, "compile-error", msg[:4000])
-            sw.store.add_run(row, replace=True)
-            return row
-        timeout = max(
-            self.opts.timeout_factor * (self.baseline_wall or 0.0), self.opts.timeout_floor_s
-        )
-        res = self._execute(build.exe_path, env, timeout)
-        status, message = res.status, res.message
-        if status == "timeout":
-            message = (
-                f"stopped after {timeout:.3g} s (over {self.opts.timeout_factor:g}x the "
-                f"original's {self.baseline_wall or 0.0:.3g} s)"
-            )
-        elif status == "ok" and self.opts.check != "none":
-            same, diff = self._compare(res.stdout, res.stderr)
-            if not same:
-                status, message = "wrong-output", f"{self.opts.check} differs: {diff}"
-        row = self._row(variant, rep, mode, status, message, res)
-        sw.store.add_run(row, replace=True)
-        return row
-
-    def _compare(self, stdout: str, stderr: str) -> tuple[bool, str]:
-        assert self.reference is not None  # set by the baseline before any variant runs
-        o = self.opts
-        ref = verify.select_output(*self.reference, o.check)
-        got = verify.select_output(stdout, stderr, o.check)
-        ignore = self.sweep._ignore
-        return verify.compare_outputs(
-            verify.drop_lines(ref, ignore), verify.drop_lines(got, ignore), o.rtol, o.atol
-        )
 
 
 def _unique(variants: Sequence[Variant]) -> list[Variant]:
