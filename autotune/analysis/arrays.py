@@ -9,8 +9,8 @@ element size, dimensions, extent, and per access the linearised index
 from __future__ import annotations
 
 from autotune.analysis import exprs
-from autotune.analysis.body import Access, LoopNode
 from autotune.analysis.exprs import Expr
+from autotune.analysis.loopnode import Access, LoopNode
 
 VIRTUAL_STRIDE = 1 << 20  # row length assumed for pointer-to-pointer rows (see docs)
 

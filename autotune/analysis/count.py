@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from autotune.analysis import exprs
-from autotune.analysis.body import LoopNode
 from autotune.analysis.exprs import Symbolic
+from autotune.analysis.loopnode import LoopNode
 from autotune.analysis.points import CAP, Points, TooLarge
 
 

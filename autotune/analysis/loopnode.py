@@ -1,0 +1,66 @@
+"""The tree a loop nest's body walk builds: loops with their ops and array accesses.
+
+Plain dataclasses between ``body.py`` (which builds them) and ``count.py`` /
+``arrays.py`` (which count executions and footprints from them).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from autotune.analysis.exprs import Expr, Symbolic
+from autotune.analysis.symbols import ArrayInfo, Scope
+from autotune.analysis.tripcount import Header
+
+
+@dataclass
+class Access:
+    """One array reference ``name[s0][s1]...`` as written in the body."""
+
+    array: str
+    info: ArrayInfo
+    subs: list[Expr | None]  # one Expr per subscript; None when not evaluable
+    mode: str  # "r" | "w" | "rw"
+    text: str
+    line: int
+    why: str = ""  # why a subscript is not evaluable
+    csr_var: str | None = None  # the subscript is a data-dependent loop variable (+ const)
+
+
+@dataclass
+class LoopNode:
+    header: Header | None
+    kind: str  # "for" | "while" | "do"
+    line: int
+    ops: Counter = field(default_factory=Counter)
+    children: list[tuple[LoopNode, float]] = field(default_factory=list)
+    accesses: list[Access] = field(default_factory=list)
+    estimate: float = 1.0  # trips per execution when the header is unknown
+    csr: str | None = None  # data-dependent bounds P[e] .. P[e+1]
+    csr_total: float | None = None  # total trips over all executions (CSR estimate)
+
+    @property
+    def var(self) -> str | None:
+        return self.header.var if self.header is not None else None
+
+    @property
+    def known(self) -> bool:
+        return self.header is not None and self.header.known
+
+    def plain(self) -> dict:
+        if self.header is None:
+            return {"var": "", "unknown": True}
+        return self.header.plain()
+
+
+@dataclass
+class Ctx:
+    """Where names resolve: the function's scope plus loop variables and bindings."""
+
+    scope: Scope
+    loopvars: dict[str, str | None]  # C name -> Expr variable (None: data-dependent)
+    fixed: dict[str, Expr | Symbolic]  # enclosing-loop values and inlined parameters
+    aliases: dict[str, tuple[str, ArrayInfo]] = field(default_factory=dict)
+    prefix: str = ""
+    depth: int = 0
