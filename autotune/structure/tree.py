@@ -19,11 +19,12 @@ from autotune.frontend.cparse import parse_file
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import Directive, LoopRecord
-from autotune.frontend.runs import make_directive, pragma_runs
+from autotune.frontend.runs import pragma_runs
 from autotune.structure import facts
 from autotune.structure.callgraph import FunctionInfo, FunctionTable, callee
 from autotune.structure.nodes import ProgramTree, StructNode, TextSpan
 from autotune.structure.spans import SourceText, SpanError
+from autotune.structure.stmt_shapes import leading_name, omp_label, section_groups
 
 _EXPR_STATEMENTS = (
     c_ast.FuncCall,
@@ -281,7 +282,7 @@ class StructureWalker(c_ast.NodeVisitor):
             node.notes.append("another call in the same statement is timed: not timed")
             return
         self._stmt_used = True
-        token = _leading_name(stmt)
+        token = leading_name(stmt)
         line, col = stmt.coord.line, stmt.coord.column or 1
         self._time(node, lambda: self.source.statement_at(line, col, token), self._block_mode())
 
@@ -313,7 +314,7 @@ class StructureWalker(c_ast.NodeVisitor):
         elif d.kind in ("sections", "parallel sections"):
             self._sections(d, stmt)
         elif d.kind.startswith("parallel"):
-            node = self._new("parallel", "sequence", d.file, d.line, _omp_label(d))
+            node = self._new("parallel", "sequence", d.file, d.line, omp_label(d))
             self._time(node, lambda: self.source.construct(d.line), self._block_mode())
             inner = (
                 (lambda: self._construct(rest, stmt)) if rest else (lambda: self._statement(stmt))
@@ -343,9 +344,7 @@ class StructureWalker(c_ast.NodeVisitor):
             for_node = for_node.block_items[0]
         coord = for_node.coord if isinstance(for_node, c_ast.For) else None
         line = coord.line if coord else d.line
-        loop = self._new(
-            "loop", "parmap", str(coord.file) if coord else d.file, line, _omp_label(d)
-        )
+        loop = self._new("loop", "parmap", str(coord.file) if coord else d.file, line, omp_label(d))
         record = self.records.get(loop.id) or next(
             (r for r in self.records.values() if r.file == loop.file and r.line == line), None
         )
@@ -370,9 +369,9 @@ class StructureWalker(c_ast.NodeVisitor):
         self._time(loop, lambda: self.source.construct(d.line), self._worksharing_mode(d))
 
     def _sections(self, d: Directive, stmt: c_ast.Node) -> None:
-        node = self._new("sections", "composition", d.file, d.line, _omp_label(d))
+        node = self._new("sections", "composition", d.file, d.line, omp_label(d))
         self._time(node, lambda: self.source.construct(d.line), self._worksharing_mode(d))
-        groups = _section_groups(stmt)
+        groups = section_groups(stmt)
         try:
             parts = self.source.sections_parts(d.line) if node.file == self.file else []
         except SpanError as exc:
@@ -405,45 +404,3 @@ class StructureWalker(c_ast.NodeVisitor):
                 self._under(sec, lambda g=group: [self._statement(s) for s in g], context="one")
 
         self._under(node, visit_sections, context=context)
-
-
-def _section_groups(stmt: c_ast.Node) -> list[list[c_ast.Node]]:
-    """The statements of each section, split at ``#pragma omp section``."""
-    items = stmt.block_items if isinstance(stmt, c_ast.Compound) else [stmt]
-    groups: list[list[c_ast.Node]] = []
-    current: list[c_ast.Node] | None = None
-    for item in items or []:
-        if isinstance(item, c_ast.Pragma):
-            d = make_directive(item)
-            if d is not None and d.kind == "section":
-                current = []
-                groups.append(current)
-            continue
-        if current is None:
-            current = []
-            groups.append(current)
-        current.append(item)
-    return [g for g in groups if g]
-
-
-def _omp_label(d: Directive) -> str:
-    text = d.text if d.text.startswith("omp") else f"omp {d.text}"
-    return text if len(text) <= 48 else text[:45] + "..."
-
-
-def _leading_name(stmt: c_ast.Node) -> str | None:
-    """The identifier a statement's text starts with (callee or lvalue), if plain."""
-    node = stmt
-    while True:
-        if isinstance(node, c_ast.ID):
-            return node.name
-        if isinstance(node, c_ast.FuncCall):
-            node = node.name
-        elif isinstance(node, c_ast.Assignment):
-            node = node.lvalue
-        elif isinstance(node, (c_ast.ArrayRef,)):
-            node = node.name
-        elif isinstance(node, c_ast.StructRef):
-            node = node.name
-        else:
-            return None
