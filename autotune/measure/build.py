@@ -229,6 +229,46 @@ def build(
         extra_sources=extra_sources,
         source_dir=source_dir,
     )
+    key = _cache_key(source_text, argv, cc, name, source_dir, include_dirs, extra_sources)
+    final = builds / key
+    command = shlex.join(argv).replace("@SRC@", f"{name}.c").replace("@EXE@", name)
+
+    hit = _read_cached(final, name, command)
+    if hit is not None:
+        return hit
+    if final.exists():  # incomplete or emptied entry: build it again
+        shutil.rmtree(final, ignore_errors=True)
+    work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=builds))
+    src, exe = work / f"{name}.c", work / name
+    textfile.write_text(src, source_text)
+    real_argv = [
+        str(src) if a == str(placeholder) else str(exe) if a == "@EXE@" else a for a in argv
+    ]
+    ok, err = _compile(real_argv, exe)
+    message = "" if ok else _compile_message(err)
+    (work / "result.json").write_text(json.dumps({"ok": ok, "message": message}))
+    try:
+        os.rename(work, final)
+    except OSError:  # another process built the same key first: use theirs
+        shutil.rmtree(work, ignore_errors=True)
+        hit = _read_cached(final, name, command)
+        if hit is not None:
+            hit.cached = False
+            return hit
+        raise
+    return BuildResult(ok, final / name if ok else None, message, False, command)
+
+
+def _cache_key(
+    source_text: str,
+    argv: list[str],
+    cc: str,
+    name: str,
+    source_dir: Path | None,
+    include_dirs: Sequence[str],
+    extra_sources: Sequence[str],
+) -> str:
+    """What decides the binary: text, command, compiler version, local headers, extras."""
     headers: dict[str, str] = {}
     search = [p for p in (source_dir,) if p] + [Path(d).resolve() for d in include_dirs]
     _local_headers(source_text, source_dir or Path.cwd(), search, headers)
@@ -244,45 +284,22 @@ def build(
         },
         sort_keys=True,
     ).encode()
-    key = hashlib.sha256(blob).hexdigest()[:32]
-    final = builds / key
-    command = shlex.join(argv).replace("@SRC@", f"{name}.c").replace("@EXE@", name)
+    return hashlib.sha256(blob).hexdigest()[:32]
 
-    hit = _read_cached(final, name, command)
-    if hit is not None:
-        return hit
-    if final.exists():  # incomplete or emptied entry: build it again
-        shutil.rmtree(final, ignore_errors=True)
-    work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=builds))
-    src, exe = work / f"{name}.c", work / name
-    textfile.write_text(src, source_text)
-    real_argv = [
-        str(src) if a == str(placeholder) else str(exe) if a == "@EXE@" else a for a in argv
-    ]
+
+def _compile(argv: list[str], exe: Path) -> tuple[bool, str]:
+    """(ok, compiler output) of one compile; a compiler that hangs is a failed build."""
     try:
         proc = subprocess.run(
-            real_argv,
+            argv,
             capture_output=True,
             text=True,
             timeout=COMPILE_TIMEOUT_S,
             stdin=subprocess.DEVNULL,
         )
-        ok = proc.returncode == 0 and exe.is_file()
-        err = proc.stderr or proc.stdout
     except subprocess.TimeoutExpired:
-        ok, err = False, f"error: compiler timed out after {COMPILE_TIMEOUT_S:.0f} s"
-    message = "" if ok else _compile_message(err)
-    (work / "result.json").write_text(json.dumps({"ok": ok, "message": message}))
-    try:
-        os.rename(work, final)
-    except OSError:  # another process built the same key first: use theirs
-        shutil.rmtree(work, ignore_errors=True)
-        hit = _read_cached(final, name, command)
-        if hit is not None:
-            hit.cached = False
-            return hit
-        raise
-    return BuildResult(ok, final / name if ok else None, message, False, command)
+        return False, f"error: compiler timed out after {COMPILE_TIMEOUT_S:.0f} s"
+    return proc.returncode == 0 and exe.is_file(), proc.stderr or proc.stdout
 
 
 def _compile_message(stderr: str) -> str:

@@ -122,16 +122,8 @@ def run_program(
         source = open(stdin, "rb") if stdin is not None else None  # noqa: SIM115
     except OSError as exc:
         _cleanup(timing_path, own_file)
-        return RunResult(
-            "crash",
-            0.0,
-            None,
-            None,
-            "",
-            "",
-            None,
-            f"cannot read the standard input {stdin}: {exc.strerror}",
-        )
+        why = f"cannot read the standard input {stdin}: {exc.strerror}"
+        return RunResult("crash", 0.0, None, None, "", "", None, why)
     try:
         proc = subprocess.Popen(
             [str(exe), *args],
@@ -147,17 +139,9 @@ def run_program(
         if source is not None:
             source.close()
         return RunResult("crash", 0.0, None, None, "", "", None, f"cannot start: {exc}")
-    timed_out = False
     try:
-        try:
-            out, err = proc.communicate(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _kill_group(proc)
-            out, err = proc.communicate()
-    except BaseException:  # interrupt: leave no orphan behind
-        _kill_group(proc)
-        proc.wait()
+        out, err, timed_out = _communicate(proc, timeout_s)
+    except BaseException:
         _cleanup(timing_path, own_file)
         raise
     wall = time.perf_counter() - start
@@ -170,20 +154,7 @@ def run_program(
         timings = {}
     _cleanup(timing_path, own_file)
     stdout, stderr, rc = _decode(out), _decode(err), proc.returncode
-    if timed_out:
-        status, message = "timeout", f"stopped after {timeout_s:.3g} s"
-    elif rc is not None and rc < 0:
-        try:
-            sig = signal.Signals(-rc).name
-        except ValueError:
-            sig = f"signal {-rc}"
-        status, message = "crash", f"killed by {sig}"
-    elif rc != 0:
-        status, message = "crash", f"exit status {rc}"
-    else:
-        status, message = "ok", ""
-    if status == "crash" and _last_line(stderr):
-        message += f": {_last_line(stderr)}"
+    status, message = _outcome(rc, timed_out, timeout_s, stderr)
     timing = (
         timings.get(loop_id)
         if loop_id is not None
@@ -203,6 +174,40 @@ def run_program(
         timing.executions if timing else None,
         timings,
     )
+
+
+def _communicate(proc: subprocess.Popen, timeout_s: float) -> tuple[bytes, bytes, bool]:
+    """(stdout, stderr, timed out): the program's whole group is killed on a timeout."""
+    try:
+        try:
+            out, err = proc.communicate(timeout=timeout_s)
+            return out, err, False
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            out, err = proc.communicate()
+            return out, err, True
+    except BaseException:  # interrupt: leave no orphan behind
+        _kill_group(proc)
+        proc.wait()
+        raise
+
+
+def _outcome(rc: int | None, timed_out: bool, timeout_s: float, stderr: str) -> tuple[str, str]:
+    """(status, message) of a finished run: ok, timeout or crash (with the last stderr line)."""
+    if timed_out:
+        return "timeout", f"stopped after {timeout_s:.3g} s"
+    if rc is not None and rc < 0:
+        try:
+            sig = signal.Signals(-rc).name
+        except ValueError:
+            sig = f"signal {-rc}"
+        status, message = "crash", f"killed by {sig}"
+    elif rc != 0:
+        status, message = "crash", f"exit status {rc}"
+    else:
+        return "ok", ""
+    last = _last_line(stderr)
+    return status, message + (f": {last}" if last else "")
 
 
 def _cleanup(path: Path, own: bool) -> None:

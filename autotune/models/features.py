@@ -294,15 +294,7 @@ def loop_features(
         work = _work_array(record, n)
     sim = simulate(n, p, schedule, chunk, work)
 
-    iterations = record.iterations if record.iterations is not None else n
-    total = record.weighted_ops
-    if total is None and record.work_per_iteration:
-        total = float(sum(record.work_per_iteration))
-    if total is None and record.ops_per_iteration.weighted:
-        total = record.ops_per_iteration.weighted * iterations
-    if total is None:
-        raise FeatureError(f"{record.id}: weighted operation count unknown")
-    total = max(float(total), float(iterations), 1.0)  # loop control costs >= 1 op/iter
+    total = _total_ops(record, n)
 
     df, source = _footprint(record, p, schedule, chunk, sim)
     df = max(df, machine.line_bytes)
@@ -348,6 +340,19 @@ def loop_features(
         approximate=sim.approximate,
         notes=notes,
     )
+
+
+def _total_ops(record: LoopRecord, n: int) -> float:
+    """Weighted ops of one execution of the loop; loop control costs at least 1 op/iter."""
+    iterations = record.iterations if record.iterations is not None else n
+    total = record.weighted_ops
+    if total is None and record.work_per_iteration:
+        total = float(sum(record.work_per_iteration))
+    if total is None and record.ops_per_iteration.weighted:
+        total = record.ops_per_iteration.weighted * iterations
+    if total is None:
+        raise FeatureError(f"{record.id}: weighted operation count unknown")
+    return max(float(total), float(iterations), 1.0)
 
 
 def feature_names(model_kind: str | Sequence[str]) -> list[str]:

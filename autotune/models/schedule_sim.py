@@ -191,41 +191,54 @@ def simulate(
         return ScheduleResult(kind, chunk, p, 0, z, z.copy(), z.copy(), 0, 0)
 
     if kind == "static" and chunk is None:
-        q, r = divmod(n, p)
-        iters = np.array([q + 1 if t < r else q for t in range(p)], dtype=float)
-        nonzero = iters[iters > 0].astype(np.int64)
-        tw = iters.copy()
-        if w is not None:
-            tw[: len(nonzero)] = _chunk_work(w, nonzero)
-        chunks = (iters > 0).astype(float)
-        return ScheduleResult(
-            kind, None, p, n, tw, iters, chunks, int(chunks.sum()), int(iters.max())
-        )
-
+        return _static_blocks(n, p, w)
     if kind == "guided":
-        sizes = guided_chunk_sizes(n, p, chunk)
-        cw = sizes.astype(float) if w is None else _chunk_work(w, sizes)
-        owner = _greedy(cw, p)
-        return ScheduleResult(
-            kind,
-            chunk,
-            p,
-            n,
-            _by_owner(owner, cw, p),
-            _by_owner(owner, sizes.astype(float), p),
-            _by_owner(owner, np.ones(len(sizes)), p),
-            len(sizes),
-            int(sizes.max()),
-        )
-
+        return _guided(n, p, chunk, w)
     c = min(chunk if chunk is not None else 1, n)
-    nchunks = -(-n // c)
     if kind == "static" or w is None:
         # static,c -- and dynamic,c with equal-duration chunks -- is round-robin.
         tw, ti, tc = _round_robin_fixed(n, p, c, w)
-        return ScheduleResult(kind, chunk, p, n, tw, ti, tc, nchunks, c)
+        return ScheduleResult(kind, chunk, p, n, tw, ti, tc, -(-n // c), c)
+    return _dynamic_uneven(n, p, chunk, c, w, max_events)
 
-    # dynamic with uneven work: greedy over chunks, or over groups of g chunks.
+
+def _static_blocks(n: int, p: int, w: np.ndarray | None) -> ScheduleResult:
+    """``schedule(static)``: one contiguous block per thread, the first n % p one longer."""
+    q, r = divmod(n, p)
+    iters = np.array([q + 1 if t < r else q for t in range(p)], dtype=float)
+    nonzero = iters[iters > 0].astype(np.int64)
+    tw = iters.copy()
+    if w is not None:
+        tw[: len(nonzero)] = _chunk_work(w, nonzero)
+    chunks = (iters > 0).astype(float)
+    return ScheduleResult(
+        "static", None, p, n, tw, iters, chunks, int(chunks.sum()), int(iters.max())
+    )
+
+
+def _guided(n: int, p: int, chunk: int | None, w: np.ndarray | None) -> ScheduleResult:
+    """``schedule(guided)``: shrinking chunks, each to the thread that frees up first."""
+    sizes = guided_chunk_sizes(n, p, chunk)
+    cw = sizes.astype(float) if w is None else _chunk_work(w, sizes)
+    owner = _greedy(cw, p)
+    return ScheduleResult(
+        "guided",
+        chunk,
+        p,
+        n,
+        _by_owner(owner, cw, p),
+        _by_owner(owner, sizes.astype(float), p),
+        _by_owner(owner, np.ones(len(sizes)), p),
+        len(sizes),
+        int(sizes.max()),
+    )
+
+
+def _dynamic_uneven(
+    n: int, p: int, chunk: int | None, c: int, w: np.ndarray, max_events: int
+) -> ScheduleResult:
+    """``schedule(dynamic,c)`` with uneven work: greedy over chunks, or groups of g chunks."""
+    nchunks = -(-n // c)
     g = max(1, -(-nchunks // max_events))
     ngroups = -(-nchunks // g)
     span = g * c
@@ -235,7 +248,7 @@ def simulate(
     gc[-1] = nchunks - g * (ngroups - 1)
     owner = _greedy(gw, p)
     return ScheduleResult(
-        kind,
+        "dynamic",
         chunk,
         p,
         n,

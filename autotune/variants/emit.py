@@ -162,24 +162,7 @@ def rewrite_source(
             (inner or {}).get(record.id),
         )
 
-    # Walk the original text once: insertions before replacements at equal offsets.
-    ops: list[tuple[int, int, int, int, str]] = []  # (offset, kind, rank, end, text)
-    for ins in insertions:
-        ops.append((ins.offset, 0, ins.rank, ins.offset, ins.text))
-    for pragma, edit in edits.values():
-        if not edit.empty:
-            ops.append((pragma.start, 1, 0, pragma.end, rewrite(source, pragma, edit)))
-    ops.sort(key=lambda o: (o[0], o[1], o[2]))
-    out: list[str] = []
-    pos = 0
-    for offset, _kind, _rank, end, text in ops:
-        if offset < pos:
-            raise EmitError("overlapping edits (nested instrumented loops?)")
-        out.append(source[pos:offset])
-        out.append(text)
-        pos = end
-    out.append(source[pos:])
-    body = "".join(out)
+    body = _splice(source, insertions, edits)
 
     extras = bool(instrumented) or bool(runtime)
     if share_of and not extras and any(v.threads is not None for _, v in choices):
@@ -196,6 +179,31 @@ def rewrite_source(
         source, [r.id for r in instrumented], instrument=bool(instrumented), runtime=bool(runtime)
     )
     return head + body + tail
+
+
+def _splice(
+    source: str,
+    insertions: list[instrument.Insertion],
+    edits: dict[int, tuple[Pragma, ClauseEdit]],
+) -> str:
+    """Walk the original text once: insertions before replacements at equal offsets."""
+    ops: list[tuple[int, int, int, int, str]] = []  # (offset, kind, rank, end, text)
+    for ins in insertions:
+        ops.append((ins.offset, 0, ins.rank, ins.offset, ins.text))
+    for pragma, edit in edits.values():
+        if not edit.empty:
+            ops.append((pragma.start, 1, 0, pragma.end, rewrite(source, pragma, edit)))
+    ops.sort(key=lambda o: (o[0], o[1], o[2]))
+    out: list[str] = []
+    pos = 0
+    for offset, _kind, _rank, end, text in ops:
+        if offset < pos:
+            raise EmitError("overlapping edits (nested instrumented loops?)")
+        out.append(source[pos:offset])
+        out.append(text)
+        pos = end
+    out.append(source[pos:])
+    return "".join(out)
 
 
 def _threads_text(threads: int, share_of: int | None) -> str:
