@@ -24,6 +24,8 @@ LAYERS = {
     "skeletons": 5,
     "structure": 5,
     "tuning": 6,
+    "campaign": 7,
+    "report": 7,
     "api": 7,
     "cli": 8,
     "buildhook": 8,

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compose": ("autotune.cli.compose", "max of two stochastic task times (lambda distributions)"),
     "isoefficiency": ("autotune.cli.isoefficiency", "isoefficiency functions and curves"),
     "hdc": ("autotune.cli.hdc", "hypercube divide-and-conquer cost model"),
+    "campaign": ("autotune.cli.campaign", "measure many programs and sizes on a Dask cluster"),
     "report-build": ("autotune.cli.report_build", "which loops the last build compiled tuned"),
 }
 

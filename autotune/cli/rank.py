@@ -100,21 +100,7 @@ def run(args: argparse.Namespace) -> int:
     )
     results = [rank_file(f, args, store) for f in args.files]
     if args.json:
-        dump_json(
-            {
-                "files": [
-                    {
-                        "file": fr.path,
-                        "model": fr.chosen.name,
-                        "target": fr.chosen.target,
-                        "coefficients": fr.chosen.source,
-                        "profile": fr.profile_note or None,
-                        "loops": [ranking_json(r, args.top) for r in fr.rankings],
-                    }
-                    for fr in results
-                ]
-            }
-        )
+        dump_json({"files": [fr.to_dict(args.top) for fr in results]})
         return 0
     for fr in results:
         chosen = fr.chosen
@@ -127,21 +113,6 @@ def run(args: argparse.Namespace) -> int:
         for r in fr.rankings:
             print_ranking(r, args.top)
     return 0
-
-
-def ranking_json(r: LoopRanking, top: int | None = None) -> dict:
-    return {
-        "id": r.id,
-        "tunable": r.record.tunable and not r.error,
-        "reason": r.error,
-        "baseline_predicted_s": r.baseline_predicted_s,
-        "variants": [v.to_dict() for v in (r.variants[:top] if top else r.variants)],
-        "equivalent": [e.to_dict() for e in r.equivalent],
-        "kept": dict(r.record.kept),
-        "reassociates": list(r.record.reassociates),
-        "facts": r.record.facts,
-        "trip_count": r.record.trip_count,
-    }
 
 
 def print_ranking(r: LoopRanking, top: int, out=None) -> None:  # noqa: ANN001

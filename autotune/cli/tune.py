@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
                 )
             report.append((done, _apply(path, done.source_text, done.final, args)))
     if args.json:
-        files = [file_json(done, written) for done, written in report]
+        files = [done.to_dict(written) for done, written in report]
         dump_json({"files": files, "database": db_path, "backup": args.backup_written})
         return 0
     for done, written in report:
@@ -161,47 +161,6 @@ def _apply(path: str, source: str, choices: list, args) -> str | None:  # noqa: 
     backup = write_atomic(target, text, backup=bool(args.in_place))
     args.backup_written = str(backup) if backup else None
     return target
-
-
-def loop_json(r: LoopTuneResult) -> dict:
-    return {
-        "id": r.id,
-        "tunable": not r.ranking.error,
-        "reason": r.ranking.error,
-        "baseline": r.baseline.measured_s if r.baseline else None,
-        "baseline_status": r.baseline.status if r.baseline else None,
-        "baseline_predicted_s": r.ranking.baseline_predicted_s,
-        "variants": [v.to_dict() for v in r.ranking.variants],
-        "best": r.best.variant.to_dict() | {"key": r.best.variant.key} if r.best else None,
-        "speedup": r.speedup,
-        "decision": r.decision,
-        "measured_programs": r.measured_programs,
-        "compiles": r.compiles,
-        "quality": r.quality.to_dict() if r.quality else None,
-        "search": r.search.to_dict() if r.search else None,
-        "kept": dict(r.ranking.record.kept),
-        "reassociates": list(r.ranking.record.reassociates),
-        "equivalent": [e.to_dict() for e in r.ranking.equivalent],
-        "warnings": r.warnings or [],
-        "facts": r.ranking.record.facts,
-        "trip_count": r.ranking.record.trip_count,
-    }
-
-
-def file_json(done: FileTuneResult, written: str | None) -> dict:
-    chosen = done.ranked.chosen
-    return {
-        "file": done.path,
-        "model": chosen.name,
-        "target": chosen.target,
-        "coefficients": chosen.source,
-        "profile": done.ranked.profile_note or None,
-        "written": written,
-        "program": done.confirmation.to_dict() if done.confirmation else None,
-        "regions": [r.to_dict() for r in done.regions],
-        "placement": done.placement.to_dict() if done.placement else None,
-        "loops": [loop_json(r) for r in done.results],
-    }
 
 
 def print_report(done: FileTuneResult, written: str | None, top: int, out=None) -> None:  # noqa: ANN001

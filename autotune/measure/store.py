@@ -61,6 +61,11 @@ CREATE TABLE IF NOT EXISTS tuned (
     flags_key TEXT NOT NULL, machine TEXT NOT NULL, loop_id TEXT NOT NULL,
     variant_key TEXT NOT NULL, baseline_s REAL, best_s REAL, created REAL NOT NULL,
     UNIQUE (source_hash, flags_key, machine, loop_id));
+CREATE TABLE IF NOT EXISTS outcomes (
+    label TEXT NOT NULL, program TEXT NOT NULL, size TEXT NOT NULL,
+    source_hash TEXT NOT NULL, flags_key TEXT NOT NULL, machine TEXT NOT NULL,
+    loop_id TEXT NOT NULL, doc TEXT NOT NULL, created REAL NOT NULL,
+    PRIMARY KEY (label, source_hash, flags_key, machine, loop_id));
 """
 
 
@@ -170,6 +175,10 @@ class Store:
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
+
+    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """A short write transaction for modules that keep their own tables."""
+        return self._write()
 
     def close(self) -> None:
         self.conn.close()

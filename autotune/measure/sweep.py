@@ -67,6 +67,23 @@ class SweepOptions:
                 raise UserError(f"bad --check-ignore pattern {pat!r}: {exc}") from None
 
 
+def run_flags(build: BuildOptions, options: SweepOptions) -> tuple[str, str]:
+    """(JSON, key) of everything besides the source that makes two runs comparable."""
+    flags = build.to_dict()
+    flags["run_args"] = list(options.run_args)
+    if options.stdin:  # what the program reads decides its runs, like its arguments
+        flags["stdin"] = file_hash(Path(options.stdin))
+    # a verdict (ok, wrong-output) holds only for the check that gave it
+    flags["check"] = {
+        "mode": options.check,
+        "rtol": options.rtol,
+        "atol": options.atol,
+        "ignore": list(options.ignore_lines),
+    }
+    text = json.dumps(flags, sort_keys=True)
+    return text, hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def _default_emitter() -> Any:
     try:
         from autotune.variants import emit
@@ -102,19 +119,7 @@ class Sweep:
         self.emitter = emitter
         self.on_run = on_run or (lambda note: None)
         self.source_hash = textfile.content_hash(self.source)
-        flags = build.to_dict()
-        flags["run_args"] = list(options.run_args)
-        if options.stdin:  # what the program reads decides its runs, like its arguments
-            flags["stdin"] = file_hash(Path(options.stdin))
-        # a verdict (ok, wrong-output) holds only for the check that gave it
-        flags["check"] = {
-            "mode": options.check,
-            "rtol": options.rtol,
-            "atol": options.atol,
-            "ignore": list(options.ignore_lines),
-        }
-        self.flags_json = json.dumps(flags, sort_keys=True)
-        self.flags_key = hashlib.sha256(self.flags_json.encode()).hexdigest()[:16]
+        self.flags_json, self.flags_key = run_flags(build, options)
         self.machine_fp = store.add_machine(self.machine)
         store.add_source(self.source_hash, str(self.path.resolve()))
         self._ignore = [re.compile(p) for p in options.ignore_lines]

@@ -18,6 +18,7 @@ from autotune.frontend.records import LoopRecord, select_loops
 from autotune.measure.build import BuildOptions
 from autotune.measure.machine import Machine, detect_machine, numa_nodes
 from autotune.measure.omp_runtime import openmp_runtime
+from autotune.measure.outcomes import Outcome, save_outcome
 from autotune.measure.profile import ProfileRequest, analyze_with_profile
 from autotune.measure.sweep import Sweep, SweepOptions
 from autotune.tuning.confirm import Confirmation, ProgramCheck
@@ -51,6 +52,17 @@ class FileRanking:
     machine: Machine
     profile_note: str = ""  # whether a profile run was made or reused
 
+    def to_dict(self, top: int | None = None) -> dict:
+        chosen = self.chosen
+        return {
+            "file": self.path,
+            "model": chosen.name,
+            "target": chosen.target,
+            "coefficients": chosen.source,
+            "profile": self.profile_note or None,
+            "loops": [r.to_dict(top) for r in self.rankings],
+        }
+
 
 def rank_file(
     path: str,
@@ -58,15 +70,20 @@ def rank_file(
     options: RankOptions,
     store=None,  # noqa: ANN001 - a measure.store.Store (profiles, calibrated models)
     profile: ProfileRequest | None = None,
+    chosen: ChosenModel | None = None,
 ) -> FileRanking:
-    """Rank every selected loop of ``path``; nothing is compiled except a profile run."""
+    """Rank every selected loop of ``path``; nothing is compiled except a profile run.
+
+    ``chosen``: the model to rank with (a campaign's worker has no database);
+    by default the one ``store`` holds for this machine, else the shipped one.
+    """
     machine = detect_machine(options.cc)
     unit, note = analyze_with_profile(
         path, source, profile, store, threads=machine.cores, cc=options.cc
     )
     if not unit.loops:
         raise UserError("no OpenMP worksharing loop in the file: nothing to rank or tune", path)
-    chosen = choose_model(machine, store, options.model, options.target)
+    chosen = chosen or choose_model(machine, store, options.model, options.target)
     runtime = openmp_runtime(options.cc)
     rankings = []
     for r in select_loops(unit.loops, options.loops):
@@ -100,6 +117,22 @@ class FileTuneResult:
     @property
     def path(self) -> str:
         return self.ranked.path
+
+    def to_dict(self, written: str | None = None) -> dict:
+        """JSON-ready; ``written``: where the tuned source was written, if it was."""
+        chosen = self.ranked.chosen
+        return {
+            "file": self.path,
+            "model": chosen.name,
+            "target": chosen.target,
+            "coefficients": chosen.source,
+            "profile": self.ranked.profile_note or None,
+            "written": written,
+            "program": self.confirmation.to_dict() if self.confirmation else None,
+            "regions": [r.to_dict() for r in self.regions],
+            "placement": self.placement.to_dict() if self.placement else None,
+            "loops": [r.to_dict() for r in self.results],
+        }
 
 
 def planned_runs(ranked: FileRanking, sweep: Sweep, options: TuneOptions) -> int:
@@ -155,6 +188,20 @@ def tune_file(
         if out.placement.bind:
             out.final = with_bind(out.final, out.placement.bind)
     _store_decisions(out, store, build.defines, sweep.machine_fp)
+    size = " ".join(f"-D{k}={v}" for k, v in sorted(build.defines.items()))
+    for res in out.results:
+        doc = res.to_dict() | {"file": out.path, "size": size, "model": ranked.chosen.name}
+        outcome = Outcome(
+            "tune",
+            out.path,
+            size,
+            sweep.source_hash,
+            sweep.flags_key,
+            sweep.machine_fp,
+            res.id,
+            doc,
+        )
+        save_outcome(store, outcome)
     return out
 
 

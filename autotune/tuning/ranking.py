@@ -49,6 +49,21 @@ class LoopRanking:
     def id(self) -> str:
         return self.record.id
 
+    def to_dict(self, top: int | None = None) -> dict:
+        """JSON-ready; ``top`` keeps only the first ``top`` variants."""
+        return {
+            "id": self.id,
+            "tunable": self.record.tunable and not self.error,
+            "reason": self.error,
+            "baseline_predicted_s": self.baseline_predicted_s,
+            "variants": [v.to_dict() for v in (self.variants[:top] if top else self.variants)],
+            "equivalent": [e.to_dict() for e in self.equivalent],
+            "kept": dict(self.record.kept),
+            "reassociates": list(self.record.reassociates),
+            "facts": self.record.facts,
+            "trip_count": self.record.trip_count,
+        }
+
 
 def rank_loop(
     record: LoopRecord,

@@ -45,6 +45,34 @@ class LoopTuneResult:
     def id(self) -> str:
         return self.ranking.id
 
+    def to_dict(self) -> dict:
+        """JSON-ready: the ranking, what was measured, the decision, the model's quality."""
+        record = self.ranking.record
+        return {
+            "id": self.id,
+            "tunable": not self.ranking.error,
+            "reason": self.ranking.error,
+            "baseline": self.baseline.measured_s if self.baseline else None,
+            "baseline_status": self.baseline.status if self.baseline else None,
+            "baseline_predicted_s": self.ranking.baseline_predicted_s,
+            "variants": [v.to_dict() for v in self.ranking.variants],
+            "best": self.best.variant.to_dict() | {"key": self.best.variant.key}
+            if self.best
+            else None,
+            "speedup": self.speedup,
+            "decision": self.decision,
+            "measured_programs": self.measured_programs,
+            "compiles": self.compiles,
+            "quality": self.quality.to_dict() if self.quality else None,
+            "search": self.search.to_dict() if self.search else None,
+            "kept": dict(record.kept),
+            "reassociates": list(record.reassociates),
+            "equivalent": [e.to_dict() for e in self.ranking.equivalent],
+            "warnings": self.warnings or [],
+            "facts": record.facts,
+            "trip_count": record.trip_count,
+        }
+
 
 def robust_spread(v: VariantResult) -> float:
     """Interquartile range over median of a variant's run times.

@@ -1,0 +1,290 @@
+"""The public Python API: what the CLI does, for scripts, notebooks and experiments.
+
+A ``Session`` holds what every step shares (the database, the compiler and its
+flags, the program's arguments, repetitions); its methods return the
+dataclasses the pipeline passes between stages, each with ``to_dict()``::
+
+    import autotune
+    s = autotune.Session(db="runs.db", defines={"N": "2000"})
+    unit = s.analyze("stream.c")              # loops, trip counts, footprints
+    ranked = s.rank("stream.c")               # predicted times, nothing compiled
+    tuned = s.tune("stream.c", top=5)         # measured, confirmed, stored
+    print(tuned.to_dict()["loops"][0]["speedup"])
+
+The module-level functions (``autotune.analyze``, ``rank``, ``tune``,
+``measure``, ``calibrate``, ``campaign``, ``report``, ``export``) do the same
+with a default session. Documented with a worked experiment in docs/api.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autotune.campaign.plan import CampaignPlan, load_plan
+from autotune.campaign.progress import CampaignProgress
+from autotune.campaign.runner import CampaignResult
+from autotune.campaign.tasks import LoopOutcome
+from autotune.errors import UserError
+from autotune.frontend.options import SourceOptions
+from autotune.frontend.records import TranslationUnit, select_loops
+from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.profile import ProfileRequest
+from autotune.measure.results import LoopResult
+from autotune.measure.store import Store
+from autotune.measure.sweep import Sweep, SweepOptions
+from autotune.textfile import read_bytes_text
+from autotune.tuning.pipeline import (
+    FileRanking,
+    FileTuneResult,
+    RankOptions,
+    TuneOptions,
+    rank_file,
+    tune_file,
+)
+from autotune.variants.space import space_from_strings
+
+__all__ = [
+    "Session",
+    "analyze",
+    "campaign",
+    "measure",
+    "rank",
+    "tune",
+]
+
+
+@dataclass
+class Session:
+    """What every step shares: where results go, how the program is built and run."""
+
+    db: str | Path | None = None  # SQLite file (None: $AUTOTUNE_DB or the user cache)
+    cc: str = "gcc"
+    defines: Mapping[str, str] = field(default_factory=dict)  # -D NAME=VALUE
+    include_dirs: Sequence[str] = ()
+    cflags: Sequence[str] = ()  # added to -O2 -fopenmp
+    ldflags: Sequence[str] = ()
+    extra_sources: Sequence[str] = ()  # other .c files of the program
+    args: Sequence[str] = ()  # the program's own arguments
+    stdin: str | None = None  # a file given to the program as its standard input
+    repetitions: int = 3
+    model: str = "auto"  # auto | faithful | extended
+    target: str = "wall"  # wall | cpu
+    check: str = "stdout"  # how outputs are compared: stdout | stderr | both | none
+
+    def replace(self, **changes: object) -> Session:
+        """A copy with some fields changed (``s.replace(defines={"N": "4000"})``)."""
+        return dataclasses.replace(self, **changes)
+
+    # -- the options each stage takes ------------------------------------------
+    def source_options(self) -> SourceOptions:
+        return SourceOptions(dict(self.defines), list(self.include_dirs), list(self.cflags))
+
+    def build_options(self) -> BuildOptions:
+        for extra in self.extra_sources:
+            if not Path(extra).is_file():
+                raise UserError(f"no such file: {extra} (extra source)")
+        return BuildOptions(
+            cc=self.cc,
+            cflags=[*DEFAULT_CFLAGS, *self.cflags],
+            ldflags=list(self.ldflags),
+            defines=dict(self.defines),
+            include_dirs=list(self.include_dirs),
+            extra_sources=list(self.extra_sources),
+        )
+
+    def sweep_options(self, fresh: bool = False) -> SweepOptions:
+        stdin = str(Path(self.stdin).resolve()) if self.stdin else None
+        opts = SweepOptions(
+            repetitions=self.repetitions,
+            check=self.check,
+            run_args=list(self.args),
+            stdin=stdin,
+            fresh=fresh,
+        )
+        opts.validate()
+        return opts
+
+    def rank_options(self, **space: object) -> RankOptions:
+        return RankOptions(cc=self.cc, model=self.model, target=self.target, **space)
+
+    def profile_request(self, path: str | Path) -> ProfileRequest:
+        """How to run the program once when a loop is sized at run time."""
+        return ProfileRequest(
+            Path(path),
+            _read(path),
+            self.build_options(),
+            list(self.args),
+            stdin=str(Path(self.stdin).resolve()) if self.stdin else None,
+        )
+
+    @contextlib.contextmanager
+    def store(self) -> Iterator[Store]:
+        """The database, open for the duration of a ``with`` block."""
+        store = Store(self.db)
+        try:
+            yield store
+        finally:
+            store.close()
+
+    # -- the steps ---------------------------------------------------------------
+    def analyze(self, path: str | Path, loops: Sequence[str] = ()) -> TranslationUnit:
+        """Loops, trip counts, footprints and operation counts (a profile run when a
+        loop is sized at run time and the session gives the program's arguments)."""
+        from autotune.measure.profile import analyze_with_profile
+
+        _exists(path)
+        with self.store() as store:
+            req = self.profile_request(path) if self.args or self.stdin else None
+            unit, _note = analyze_with_profile(str(path), self.source_options(), req, store)
+        if loops:
+            unit.loops = select_loops(unit.loops, loops)
+        return unit
+
+    def rank(
+        self,
+        path: str | Path,
+        *,
+        loops: Sequence[str] = (),
+        schedules: str | None = None,
+        chunks: str | None = None,
+        threads: str | None = None,
+    ) -> FileRanking:
+        """Every variant of every selected loop, by predicted time; nothing compiled."""
+        _exists(path)
+        options = self.rank_options(schedules=schedules, chunks=chunks, threads=threads)
+        options.loops = loops
+        with self.store() as store:
+            return rank_file(
+                str(path), self.source_options(), options, store, self.profile_request(path)
+            )
+
+    def tune(
+        self,
+        path: str | Path,
+        *,
+        top: int = 5,
+        search: str = "sequential",
+        exhaustive: bool = False,
+        confirm_runs: int = 5,
+        loops: Sequence[str] = (),
+        fresh: bool = False,
+        on_run: Callable[[str], None] | None = None,
+    ) -> FileTuneResult:
+        """Rank, measure the original and at most ``top`` variants per loop, confirm
+        the winners as one program, store everything. Nothing of the user's is
+        written: ``apply(result, out)`` does that."""
+        if top < 1 or confirm_runs < 1:
+            raise UserError("top and confirm_runs must be at least 1")
+        _exists(path)
+        options = self.rank_options()
+        options.loops = loops
+        with self.store() as store:
+            ranked = rank_file(
+                str(path), self.source_options(), options, store, self.profile_request(path)
+            )
+            return tune_file(
+                ranked,
+                self.build_options(),
+                self.sweep_options(fresh),
+                store,
+                TuneOptions(top, search, exhaustive, confirm_runs),
+                on_run=on_run,
+            )
+
+    def measure(
+        self,
+        path: str | Path,
+        *,
+        loops: Sequence[str] = (),
+        schedules: str | None = None,
+        chunks: str | None = None,
+        threads: str | None = None,
+        fresh: bool = False,
+        on_run: Callable[[str], None] | None = None,
+    ) -> list[LoopResult]:
+        """Measure every variant of the space (or the given part of it), no model."""
+        unit = self.analyze(path, loops)
+        with self.store() as store:
+            sweep = Sweep(
+                path, self.build_options(), self.sweep_options(fresh), store, on_run=on_run
+            )
+            cores = sweep.machine.cores
+            return [
+                sweep.measure_loop(r, space_from_strings(r, schedules, chunks, threads, cores))
+                for r in unit.loops
+            ]
+
+    def campaign(
+        self,
+        plan: str | Path | CampaignPlan,
+        *,
+        scheduler: str | None = None,
+        client: object | None = None,
+        on_loop: Callable[[LoopOutcome], None] | None = None,
+        progress: CampaignProgress | None = None,
+    ) -> CampaignResult:
+        """Run a campaign plan on Dask: ``client`` if given, else the cluster at
+        ``scheduler`` (``tcp://host:8786``), else a local one started for it.
+        Results go to this session's database; running it again resumes."""
+        from autotune.campaign.runner import CampaignRunner, connect
+
+        if not isinstance(plan, CampaignPlan):
+            plan = load_plan(plan)
+        with contextlib.ExitStack() as stack:
+            if client is None:
+                client = stack.enter_context(connect(scheduler))
+            store = stack.enter_context(self.store())
+            return CampaignRunner(plan, store, client, on_loop, progress).run()
+
+
+def _exists(path: str | Path) -> None:
+    if not Path(path).is_file():
+        raise UserError("no such file", str(path))
+
+
+def _read(path: str | Path) -> str:
+    try:
+        return read_bytes_text(Path(path))
+    except OSError as exc:
+        raise UserError(f"cannot read: {exc.strerror or exc}", str(path)) from None
+
+
+def apply(result: FileTuneResult, output: str | Path, *, backup: bool = False) -> Path | None:
+    """Write the confirmed choices of ``result`` to ``output`` atomically (with a
+    ``.orig`` backup when asked); None when nothing was chosen."""
+    from autotune.variants.apply import apply_variants, write_atomic
+
+    if not result.final:
+        return None
+    write_atomic(output, apply_variants(result.source_text, result.final), backup=backup)
+    return Path(output)
+
+
+def _session(session: Session | None) -> Session:
+    return session if session is not None else Session()
+
+
+def analyze(path: str | Path, session: Session | None = None, **kw: object) -> TranslationUnit:
+    return _session(session).analyze(path, **kw)
+
+
+def rank(path: str | Path, session: Session | None = None, **kw: object) -> FileRanking:
+    return _session(session).rank(path, **kw)
+
+
+def tune(path: str | Path, session: Session | None = None, **kw: object) -> FileTuneResult:
+    return _session(session).tune(path, **kw)
+
+
+def measure(path: str | Path, session: Session | None = None, **kw: object) -> list[LoopResult]:
+    return _session(session).measure(path, **kw)
+
+
+def campaign(
+    plan: str | Path | CampaignPlan, session: Session | None = None, **kw: object
+) -> CampaignResult:
+    return _session(session).campaign(plan, **kw)

@@ -1,0 +1,253 @@
+"""Run a campaign on Dask: rank freely, measure one loop per node at a time, store.
+
+The client (this process) owns the database. It asks every worker for its
+machine, loads the model calibrated for it, submits one ranking task per
+program and size, and, as rankings arrive, one measuring task per loop that
+has no stored outcome yet. Measuring tasks ask for the worker resource
+``measure`` (each worker offers one; run one worker per node), so two never
+share a node's cores; ranking tasks ask for nothing. Each finished loop's
+runs and decision are written at once, so an interrupted campaign loses only
+the loops in flight, and running it again measures only what is missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from autotune.campaign.plan import CampaignPlan
+from autotune.campaign.progress import CampaignProgress
+from autotune.campaign.tasks import LoopOutcome, SizeJob, machine_of, measure_job, rank_job
+from autotune.errors import UserError
+from autotune.measure.outcomes import Outcome, drop_failure, load_outcomes, save_outcome
+from autotune.measure.store import Store
+from autotune.tuning.modelchoice import choose_model
+from autotune.tuning.pipeline import FileRanking
+from autotune.tuning.ranking import LoopRanking
+
+RESOURCE = "measure"
+
+
+@dataclass
+class CampaignResult:
+    plan: CampaignPlan
+    database: str
+    loops_measured: int = 0  # loops measured by this invocation
+    loops_stored: int = 0  # loops found done in the database and skipped
+    runs_measured: int = 0  # program runs made by this invocation
+    failures: list[str] = field(default_factory=list)
+    outcomes: list[LoopOutcome] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "campaign": self.plan.name,
+            "database": self.database,
+            "loops_measured": self.loops_measured,
+            "loops_stored": self.loops_stored,
+            "runs_measured": self.runs_measured,
+            "failures": self.failures,
+            "warnings": self.warnings,
+            "loops": [
+                {"program": o.program, "size": o.size, "host": o.host} | o.doc
+                for o in self.outcomes
+            ],
+        }
+
+
+def check_cluster(client) -> list[str]:  # noqa: ANN001 - a distributed.Client
+    """Refuse a cluster that cannot measure; warn where measurements would share a node."""
+    workers = client.scheduler_info(n_workers=-1)["workers"].values()
+    measuring = [w for w in workers if w.get("resources", {}).get(RESOURCE, 0) >= 1]
+    if not measuring:
+        raise UserError(
+            f"no worker offers the '{RESOURCE}' resource: start one worker per node with "
+            f"'dask worker SCHEDULER --nworkers 1 --resources {RESOURCE}=1'"
+        )
+    hosts = [w["host"] for w in measuring]
+    return [
+        f"{h} runs {hosts.count(h)} measuring workers: their measurements share its cores"
+        for h in sorted(set(hosts))
+        if hosts.count(h) > 1
+    ]
+
+
+class CampaignRunner:
+    """One invocation of a plan against one database and one Dask client."""
+
+    def __init__(
+        self,
+        plan: CampaignPlan,
+        store: Store,
+        client,  # noqa: ANN001 - a distributed.Client
+        on_loop: Callable[[LoopOutcome], None] | None = None,
+        progress: CampaignProgress | None = None,
+    ) -> None:
+        self.plan = plan
+        self.store = store
+        self.client = client
+        self.on_loop = on_loop or (lambda outcome: None)
+        self.progress = progress or CampaignProgress(quiet=True)
+        self.result = CampaignResult(plan, str(store.path))
+        self.fingerprints: set[str] = set()
+        self.meta: dict[str, tuple[SizeJob, LoopRanking | None]] = {}  # future key -> work
+        self.done = {
+            (o.source_hash, o.flags_key, o.machine, o.loop_id)
+            for o in load_outcomes(store, plan.name)
+            if "failed" not in o.doc
+        }
+
+    def run(self) -> CampaignResult:
+        from distributed import as_completed
+
+        self.result.warnings += check_cluster(self.client)
+        chosen = self._models()
+        jobs = [
+            SizeJob(p, size, self.plan.repetitions, self.plan.model, str(self.plan.path.parent))
+            for p in self.plan.programs
+            for size in p.sizes
+        ]
+        self.progress.start(len(jobs))
+        pending = as_completed()
+        for job in jobs:
+            future = self.client.submit(rank_job, job, chosen, pure=False)
+            self.meta[future.key] = (job, None)
+            pending.add(future)
+        try:
+            for future in pending:
+                self._finished(future, pending)
+        except BaseException:
+            self.client.cancel(list(pending.futures))
+            raise
+        finally:
+            self.progress.close()
+        return self.result
+
+    def _models(self) -> dict:
+        """The model for each worker machine (calibrated coefficients when stored)."""
+        machines = self.client.run(machine_of, self.plan.programs[0].cc)
+        chosen = {}
+        for machine in machines.values():
+            self.store.add_machine(machine)
+            self.fingerprints.add(machine.fingerprint)
+            chosen[machine.fingerprint] = choose_model(machine, self.store, self.plan.model)
+        return chosen
+
+    def _finished(self, future, pending) -> None:  # noqa: ANN001
+        job, ranking = self.meta.pop(future.key)
+        try:
+            value = future.result()
+        except Exception as exc:  # a worker's error or a lost worker: recorded, go on
+            self._failed(job, ranking, exc)
+            return
+        if isinstance(value, FileRanking):
+            self._ranked(job, value, pending)
+        else:
+            self._measured(job, value)
+
+    def _ranked(self, job: SizeJob, ranked: FileRanking, pending) -> None:  # noqa: ANN001
+        source_hash, flags_key = job.where()
+        self.store.add_source(source_hash, str(job.program.source))
+        self.progress.ranked(len(ranked.rankings))
+        for ranking in ranked.rankings:
+            if any(
+                (source_hash, flags_key, fp, ranking.id) in self.done for fp in self.fingerprints
+            ):
+                self.result.loops_stored += 1
+                self.progress.loop_skipped()
+                continue
+            seeds = [
+                r
+                for r in self.store.runs(source_hash=source_hash, loop_id=ranking.record.key)
+                if r.flags_key == flags_key
+            ]
+            shas = {s for r in seeds for s in (r.stdout_sha, r.stderr_sha) if s}
+            future = self.client.submit(
+                measure_job,
+                job,
+                ranking,
+                top=self.plan.top,
+                exhaustive=self.plan.exhaustive,
+                search=self.plan.search,
+                target=ranked.chosen.target,
+                seed_rows=seeds,
+                seed_outputs={s: self.store.get_output(s) for s in shas},
+                resources={RESOURCE: 1},
+                pure=False,
+            )
+            self.meta[future.key] = (job, ranking)
+            pending.add(future)
+
+    def _measured(self, job: SizeJob, out: LoopOutcome) -> None:
+        store = self.store
+        store.add_machine(out.machine)
+        for text in out.outputs.values():
+            store.put_output(text)
+        for row in out.rows:
+            store.add_run(row)
+        doc = out.doc | {"file": str(job.program.source), "host": out.host}
+        where = (out.source_hash, out.flags_key, out.machine.fingerprint)
+        save_outcome(
+            store, Outcome(self.plan.name, out.program, out.size, *where, out.loop_id, doc)
+        )
+        drop_failure(store, self.plan.name, out.source_hash, out.flags_key, out.loop_id)
+        self.result.loops_measured += 1
+        self.result.runs_measured += len(out.rows)
+        self.result.outcomes.append(out)
+        self.progress.loop_done(out, len(out.rows))
+        self.on_loop(out)
+
+    def _failed(self, job: SizeJob, ranking: LoopRanking | None, exc: BaseException) -> None:
+        what = f"{job.program.name} {job.label}".strip()
+        loop_id = ranking.id if ranking is not None else ""
+        message = f"{what}{' ' + loop_id if loop_id else ''}: {type(exc).__name__}: {exc}"
+        self.result.failures.append(message)
+        self.progress.failed(message)
+        try:
+            source_hash, flags_key = job.where()
+        except OSError:
+            return
+        doc = {"id": loop_id, "failed": message, "file": str(job.program.source)}
+        where = (source_hash, flags_key, "")  # no machine: retried by the next run
+        save_outcome(
+            self.store, Outcome(self.plan.name, job.program.name, job.label, *where, loop_id, doc)
+        )
+
+
+def local_client(threads: int = 4):  # noqa: ANN201
+    """A Dask cluster on this machine: one worker, so one measuring task at a time
+    (this is one node), with threads for the ranking tasks beside it."""
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(
+        n_workers=1,
+        threads_per_worker=threads,
+        processes=True,
+        resources={RESOURCE: 1},
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    return Client(cluster)
+
+
+@contextlib.contextmanager
+def connect(scheduler: str | None = None) -> Iterator:
+    """A client of the cluster at ``scheduler``, or of a local cluster made for it."""
+    from distributed import Client
+
+    if scheduler is None:
+        client = local_client()
+    else:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except (OSError, TimeoutError) as exc:
+            raise UserError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    try:
+        yield client
+    finally:
+        cluster = client.cluster if scheduler is None else None
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,185 @@
+"""What a campaign's workers run: rank one program at one size, measure one loop.
+
+Workers never open the campaign's database. A measuring task gets the runs
+already stored for its loop (so an interrupted loop resumes), measures in a
+private scratch database, and returns only the runs it made; the client
+writes them. Everything here is plain data in and out (pickled by Dask).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autotune.campaign.plan import ProgramPlan, size_label
+from autotune.frontend.options import SourceOptions
+from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.machine import Machine, detect_machine
+from autotune.measure.profile import ProfileRequest
+from autotune.measure.store import RunRow, Store
+from autotune.measure.sweep import Sweep, SweepOptions, run_flags
+from autotune.textfile import content_hash, read_bytes_text
+from autotune.tuning.modelchoice import ChosenModel
+from autotune.tuning.pipeline import FileRanking, RankOptions, rank_file
+from autotune.tuning.ranking import LoopRanking
+from autotune.tuning.tune import tune_loop
+
+
+@dataclass
+class SizeJob:
+    """One program at one size: how it is built, run and ranked."""
+
+    program: ProgramPlan
+    size: dict[str, str]
+    repetitions: int = 3
+    model: str = "auto"
+    cwd: str | None = None  # where the program runs (the plan's folder)
+
+    @property
+    def defines(self) -> dict[str, str]:
+        return self.program.size_defines(self.size)
+
+    @property
+    def label(self) -> str:
+        return size_label(self.defines)
+
+    def source_options(self) -> SourceOptions:
+        p = self.program
+        return SourceOptions(self.defines, list(p.include_dirs), list(p.cflags))
+
+    def build_options(self) -> BuildOptions:
+        p = self.program
+        return BuildOptions(
+            cc=p.cc,
+            cflags=[*DEFAULT_CFLAGS, *p.cflags],
+            ldflags=list(p.ldflags),
+            defines=self.defines,
+            include_dirs=list(p.include_dirs),
+            extra_sources=list(p.extra_sources),
+        )
+
+    def sweep_options(self) -> SweepOptions:
+        p = self.program
+        return SweepOptions(
+            repetitions=self.repetitions,
+            check=p.check,
+            run_args=list(p.args),
+            cwd=self.cwd,
+            stdin=p.stdin,
+        )
+
+    def where(self) -> tuple[str, str]:
+        """(source hash, flags key): with the machine and loop, what names its runs."""
+        text = read_bytes_text(self.program.source)
+        return content_hash(text), run_flags(self.build_options(), self.sweep_options())[1]
+
+
+def machine_of(cc: str = "gcc") -> Machine:
+    """This worker's machine (its fingerprint keeps node types apart)."""
+    return detect_machine(cc)
+
+
+def rank_job(job: SizeJob, chosen: dict[str, ChosenModel]) -> FileRanking:
+    """Analyse and rank one program at one size (a profile run when sized at run time).
+
+    ``chosen``: the model for each machine fingerprint, loaded by the client
+    from the database; a machine it does not know ranks with the shipped model.
+    """
+    p = job.program
+    machine = detect_machine(p.cc)
+    request = ProfileRequest(
+        p.source,
+        read_bytes_text(p.source),
+        job.build_options(),
+        list(p.args),
+        cwd=job.cwd,
+        stdin=p.stdin,
+    )
+    options = RankOptions(cc=p.cc, model=job.model, loops=list(p.loops))
+    return rank_file(
+        str(p.source),
+        job.source_options(),
+        options,
+        None,
+        request,
+        chosen=chosen.get(machine.fingerprint),
+    )
+
+
+@dataclass
+class LoopOutcome:
+    """What one measuring task returns: its new runs and the loop's decision."""
+
+    program: str
+    size: str
+    loop_id: str
+    loop_key: str
+    machine: Machine
+    source_hash: str
+    flags_key: str
+    doc: dict  # LoopTuneResult.to_dict()
+    rows: list[RunRow] = field(default_factory=list)  # runs made by this task only
+    outputs: dict[str, str] = field(default_factory=dict)  # sha -> text of those runs
+    host: str = ""
+    pid: int = 0
+    started: float = 0.0
+    finished: float = 0.0
+
+
+def measure_job(
+    job: SizeJob,
+    ranking: LoopRanking,
+    *,
+    top: int,
+    exhaustive: bool,
+    search: str,
+    target: str,
+    seed_rows: list[RunRow],
+    seed_outputs: dict[str, str],
+) -> LoopOutcome:
+    """Measure one loop (the original and the budget's variants) on this node."""
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix="autotune-worker-") as scratch:
+        store = Store(Path(scratch) / "runs.db")
+        try:
+            for text in seed_outputs.values():
+                store.put_output(text)
+            for row in seed_rows:
+                store.add_run(row)
+            sweep = Sweep(job.program.source, job.build_options(), job.sweep_options(), store)
+            sweep.target = target
+            result = tune_loop(sweep, ranking, top, exhaustive, search)
+            seeded = {_row_key(r) for r in seed_rows}
+            rows = [
+                r
+                for r in store.runs(source_hash=sweep.source_hash, loop_id=ranking.record.key)
+                if _row_key(r) not in seeded
+            ]
+            shas = {s for r in rows for s in (r.stdout_sha, r.stderr_sha) if s}
+            outputs = {s: store.get_output(s) for s in shas}
+        finally:
+            store.close()
+    return LoopOutcome(
+        program=job.program.name,
+        size=job.label,
+        loop_id=ranking.id,
+        loop_key=ranking.record.key,
+        machine=sweep.machine,
+        source_hash=sweep.source_hash,
+        flags_key=sweep.flags_key,
+        doc=result.to_dict(),
+        rows=rows,
+        outputs={k: v for k, v in outputs.items() if v is not None},
+        host=socket.gethostname(),
+        pid=os.getpid(),
+        started=started,
+        finished=time.time(),
+    )
+
+
+def _row_key(r: RunRow) -> tuple:
+    return (r.machine, r.flags_key, r.variant_key, r.mode, r.repetition)

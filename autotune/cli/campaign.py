@@ -1,0 +1,67 @@
+"""``autotune campaign PLAN.toml``: many programs and sizes, measured on Dask."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from autotune.api import Session
+from autotune.campaign.progress import CampaignProgress
+from autotune.render import dump_json, table
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "plan",
+        metavar="PLAN.toml",
+        help="the programs, their flags, arguments and sizes, the budget (docs/api.md)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:8786",
+        help="an existing Dask cluster (default: a local one, started and stopped here). "
+        "Start one worker per node with '--nworkers 1 --resources measure=1'",
+    )
+    parser.add_argument("--db", metavar="PATH", help="the database (default: $AUTOTUNE_DB)")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+
+
+def run(args: argparse.Namespace) -> int:
+    session = Session(db=args.db)
+    progress = CampaignProgress(quiet=args.quiet or args.json)
+    try:
+        result = session.campaign(args.plan, scheduler=args.scheduler, progress=progress)
+    except KeyboardInterrupt:
+        print(
+            "\nautotune: interrupted: the loops finished so far are stored; "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    if args.json:
+        dump_json(result.to_dict())
+        return 0
+    rows = [
+        [
+            o.program,
+            o.size or "-",
+            o.loop_id.rsplit("/", 1)[-1],
+            (o.doc.get("best") or {}).get("key") or "original",
+            f"{o.doc['speedup']:.2f}x" if o.doc.get("speedup") else "-",
+            o.doc.get("measured_programs", 0),
+        ]
+        for o in result.outcomes
+    ]
+    if rows:
+        table(["program", "size", "loop", "chosen", "speedup", "measured"], rows, out=sys.stdout)
+    print(
+        f"campaign {result.plan.name}: {result.loops_measured} loop(s) measured now, "
+        f"{result.loops_stored} already stored, {result.runs_measured} run(s)"
+    )
+    for w in result.warnings:
+        print(f"autotune: warning: {w}", file=sys.stderr)
+    for f in result.failures:
+        print(f"autotune: failed: {f}", file=sys.stderr)
+    print(f"results stored in {result.database}")
+    return 1 if result.failures and not result.outcomes and not result.loops_stored else 0

@@ -1,0 +1,146 @@
+"""Campaigns on a real Dask LocalCluster: interrupted, resumed, nothing measured twice.
+
+Two programs in the style of real codes (a STREAM-style kernel at one size and a
+PolyBench-style gemm), real gcc, real runs, a real SQLite file. A third program
+that does not parse must be recorded as a failure while the others go on.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import statistics
+from pathlib import Path
+
+import pytest
+
+from autotune.api import Session
+from autotune.campaign import load_plan
+from autotune.cli.main import main
+from autotune.errors import UserError
+
+distributed = pytest.importorskip("distributed")
+
+DATA = Path(__file__).parent / "data" / "c"
+
+PLAN = """
+name = "exp"
+repetitions = 2
+budget = "top"
+search = "top"
+top = 2
+
+[[program]]
+name = "stream"
+source = "stream_style.c"
+defines = { NTIMES = "2" }
+sizes = [{ STREAM_ARRAY_SIZE = "30000" }]
+loops = ["35", "41"]
+
+[[program]]
+name = "gemm"
+source = "polybench_style_gemm.c"
+sizes = [{ NI = "24", NJ = "24", NK = "24" }]
+
+[[program]]
+name = "broken"
+source = "syntax_error.c"
+"""
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    cluster = distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=4,
+        resources={"measure": 1},
+        dashboard_address=None,
+        processes=True,
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.fixture
+def plan_dir(tmp_path: Path) -> Path:
+    for name in ("polybench_style_gemm.c", "polybench_style.h", "syntax_error.c"):
+        shutil.copy(DATA / name, tmp_path / name)
+    shutil.copy(DATA / "campaign" / "stream_style.c", tmp_path / "stream_style.c")
+    (tmp_path / "plan.toml").write_text(PLAN)
+    return tmp_path
+
+
+def _rows(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as c:
+        return c.execute(
+            "SELECT loop_id, variant_key, mode, repetition, status, loop_wall_s, wall_s, "
+            "source_hash FROM runs"
+        ).fetchall()
+
+
+class Interrupt(KeyboardInterrupt):
+    pass
+
+
+def test_interrupted_campaign_resumes_and_measures_nothing_twice(cluster, plan_dir: Path):
+    db = plan_dir / "campaign.db"
+    session = Session(db=db)
+    plan = plan_dir / "plan.toml"
+
+    def stop_after_first(outcome):  # noqa: ANN001
+        raise Interrupt
+
+    with pytest.raises(Interrupt):
+        session.campaign(plan, client=cluster, on_loop=stop_after_first)
+    first = _rows(db)
+    assert first, "the first loop's runs are stored before the interruption"
+    loops_first = {r[0] for r in first}
+    assert len(loops_first) == 1
+
+    resumed = session.campaign(plan, client=cluster)
+    after = _rows(db)
+    # every run this invocation made is a new row: nothing stored was measured again
+    assert resumed.runs_measured == len(after) - len(first)
+    assert resumed.loops_stored == 1 and resumed.loops_measured == 2
+    assert any("broken" in f for f in resumed.failures)  # recorded, the others went on
+
+    again = session.campaign(plan, client=cluster)
+    assert again.runs_measured == 0 and again.loops_measured == 0 and again.loops_stored == 3
+    assert _rows(db) == after
+
+    # each measured variant has exactly repetitions 0..n-1 (raced ones more), once each
+    seen: dict[tuple, list[int]] = {}
+    for loop, key, mode, rep, *_ in after:
+        seen.setdefault((loop, key, mode), []).append(rep)
+    for reps in seen.values():
+        assert sorted(reps) == list(range(len(reps))) and len(reps) >= 2
+
+    # the stored decisions agree with the stored runs
+    with sqlite3.connect(db) as c:
+        docs = c.execute("SELECT loop_id, doc FROM outcomes WHERE label = 'exp'").fetchall()
+    import json
+
+    measured = [json.loads(d) for _, d in docs if "failed" not in json.loads(d)]
+    assert len(measured) == 3
+    assert any("failed" in json.loads(d) for _, d in docs)
+    for doc in measured:
+        key = doc["id"].rsplit(":", 1)[-1]
+        base = [r[5] for r in after if r[0].startswith(f"{key}:") and r[1] == "baseline"]
+        assert doc["baseline"] == pytest.approx(statistics.median(base))
+
+    # measuring tasks never overlapped on the node (the 'measure' resource)
+    spans = sorted((o.started, o.finished) for o in resumed.outcomes)
+    for (_, end), (start, _) in zip(spans, spans[1:], strict=False):
+        assert start >= end - 0.05
+
+
+def test_cli_campaign_json_and_bad_plan(cluster, plan_dir: Path, capsys, monkeypatch):
+    (plan_dir / "bad.toml").write_text("name = 'x'\n[[program]]\nsorce = 'a.c'\n")
+    assert main(["campaign", str(plan_dir / "bad.toml"), "--db", str(plan_dir / "x.db")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.toml" in err and "unknown key 'sorce'" in err and "Traceback" not in err
+    with pytest.raises(UserError, match="no such source file"):
+        (plan_dir / "missing.toml").write_text("[[program]]\nsource = 'nope.c'\n")
+        load_plan(plan_dir / "missing.toml")
