@@ -51,8 +51,10 @@ __all__ = [
     "Session",
     "analyze",
     "campaign",
+    "export",
     "measure",
     "rank",
+    "report",
     "tune",
 ]
 
@@ -240,6 +242,22 @@ class Session:
             store = stack.enter_context(self.store())
             return CampaignRunner(plan, store, client, on_loop, progress).run()
 
+    def report(self, output: str | Path, label: str | None = None) -> Path:
+        """One static HTML page of what this session's database holds."""
+        from autotune.report.html import write_report
+
+        with self.store() as store:
+            return write_report(store, output, label)
+
+    def export(self, fmt: str = "csv", table: str | None = None) -> str:
+        """Runs, decisions and model quality as CSV (one table) or JSON text."""
+        from autotune.report.export import TABLES, export_text
+
+        if fmt not in ("csv", "json") or (table is not None and table not in TABLES):
+            raise UserError(f"export: format csv or json, table one of {', '.join(TABLES)}")
+        with self.store() as store:
+            return export_text(store, fmt, table)
+
 
 def _exists(path: str | Path) -> None:
     if not Path(path).is_file():
@@ -282,6 +300,14 @@ def tune(path: str | Path, session: Session | None = None, **kw: object) -> File
 
 def measure(path: str | Path, session: Session | None = None, **kw: object) -> list[LoopResult]:
     return _session(session).measure(path, **kw)
+
+
+def report(output: str | Path, session: Session | None = None, **kw: object) -> Path:
+    return _session(session).report(output, **kw)
+
+
+def export(fmt: str = "csv", session: Session | None = None, **kw: object) -> str:
+    return _session(session).export(fmt, **kw)
 
 
 def campaign(

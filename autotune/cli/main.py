@@ -29,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "isoefficiency": ("autotune.cli.isoefficiency", "isoefficiency functions and curves"),
     "hdc": ("autotune.cli.hdc", "hypercube divide-and-conquer cost model"),
     "campaign": ("autotune.cli.campaign", "measure many programs and sizes on a Dask cluster"),
+    "report": ("autotune.cli.report", "one HTML page of the stored tunes and campaigns"),
+    "export": ("autotune.cli.export", "runs, decisions and model quality as CSV or JSON"),
     "report-build": ("autotune.cli.report_build", "which loops the last build compiled tuned"),
 }
 

@@ -63,6 +63,12 @@ def write_atomic(path: str | os.PathLike[str], text: str, backup: bool = False) 
     return backup_path
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _write_replace(target: Path, data: bytes, mode: int | None) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -70,8 +76,7 @@ def _write_replace(target: Path, data: bytes, mode: int | None) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())  # as open() would
         os.replace(tmp, target)
     except BaseException:
         try:

@@ -1,0 +1,1 @@
+"""Reports and exports of what the database holds."""

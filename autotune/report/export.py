@@ -1,0 +1,92 @@
+"""``autotune export``: runs, decisions and model quality as CSV or JSON.
+
+Three tables, flat and stable enough for pandas or a spreadsheet: every run
+(the runs table as stored), one decision per loop outcome, and one model
+quality row per loop outcome. JSON holds all three; CSV one at a time.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import asdict
+
+from autotune.measure.outcomes import load_outcomes
+from autotune.measure.store import Store
+
+TABLES = ("decisions", "quality", "runs")
+
+
+def _where(o) -> dict:  # noqa: ANN001 - an outcomes.Outcome
+    return {
+        "label": o.label,
+        "program": o.program,
+        "size": o.size,
+        "loop": o.loop_id,
+        "machine": o.machine,
+        "source_hash": o.source_hash,
+        "flags_key": o.flags_key,
+    }
+
+
+def decisions(store: Store) -> list[dict]:
+    rows = []
+    for o in load_outcomes(store):
+        d = o.doc
+        rows.append(
+            _where(o)
+            | {
+                "chosen": (d.get("best") or {}).get("key") or ("" if "failed" in d else "original"),
+                "speedup": d.get("speedup"),
+                "baseline_s": d.get("baseline"),
+                "baseline_predicted_s": d.get("baseline_predicted_s"),
+                "measured_variants": d.get("measured_programs"),
+                "decision": d.get("decision") or d.get("failed", ""),
+            }
+        )
+    return rows
+
+
+def quality(store: Store) -> list[dict]:
+    rows = []
+    for o in load_outcomes(store):
+        q = o.doc.get("quality")
+        if not q:
+            continue
+        regret = q.get("regret") or {}
+        rows.append(
+            _where(o)
+            | {
+                "target": q.get("target"),
+                "variants": q.get("n_variants"),
+                "measured": q.get("n_measured"),
+                "k": q.get("k"),
+                "kendall_tau": q.get("kendall_tau"),
+                "mean_abs_rel_error": q.get("mean_abs_rel_error"),
+                "mean_abs_rel_error_anchored": q.get("mean_abs_rel_error_anchored"),
+                "regret_at_1": regret.get("1"),
+                "regret_at_k": regret.get(str(q.get("k"))),
+                "best_pruned": q.get("best_pruned"),
+            }
+        )
+    return rows
+
+
+def runs(store: Store) -> list[dict]:
+    return [asdict(r) for r in store.runs()]
+
+
+def export_text(store: Store, fmt: str, table: str | None = None) -> str:
+    """The export as text: JSON of the chosen tables (all by default), or CSV of one."""
+    readers = {"decisions": decisions, "quality": quality, "runs": runs}
+    if fmt == "json":
+        chosen = [table] if table else list(TABLES)
+        return json.dumps({t: readers[t](store) for t in chosen}, indent=2) + "\n"
+    rows = readers[table or "decisions"](store)
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return out.getvalue()
