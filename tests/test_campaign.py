@@ -144,3 +144,37 @@ def test_cli_campaign_json_and_bad_plan(cluster, plan_dir: Path, capsys, monkeyp
     with pytest.raises(UserError, match="no such source file"):
         (plan_dir / "missing.toml").write_text("[[program]]\nsource = 'nope.c'\n")
         load_plan(plan_dir / "missing.toml")
+
+
+THREADS_PROGRAM = r"""#include <stdio.h>
+#include <omp.h>
+#define N 20000
+static double a[N];
+int main(void) {
+#pragma omp parallel for
+  for (int i = 0; i < N; i++) a[i] = i * 0.5;
+  double s = 0.0;
+  for (int i = 0; i < N; i++) s += a[i];
+  printf("default threads %d checksum %.1f\n", omp_get_max_threads(), s);
+  return 0;
+}
+"""
+
+
+def test_programs_run_with_the_users_openmp_settings_not_dasks(cluster, tmp_path, monkeypatch):
+    """Dask starts workers with OMP_NUM_THREADS=1; the original must run as the user runs it."""
+    import zlib
+
+    (tmp_path / "threads.c").write_text(THREADS_PROGRAM)
+    (tmp_path / "plan.toml").write_text(
+        'name = "env"\nrepetitions = 1\nsearch = "top"\ntop = 1\n'
+        '[[program]]\nsource = "threads.c"\n'
+    )
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    Session(db=tmp_path / "env.db").campaign(tmp_path / "plan.toml", client=cluster)
+    with sqlite3.connect(tmp_path / "env.db") as c:
+        (blob,) = c.execute(
+            "SELECT data FROM outputs JOIN runs ON runs.stdout_sha = outputs.sha "
+            "WHERE runs.variant_key = 'baseline'"
+        ).fetchone()
+    assert "default threads 3 " in zlib.decompress(blob).decode()

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from autotune.campaign.environ import PLUGIN_NAME, OpenMPEnvironment, openmp_environment
 from autotune.campaign.plan import CampaignPlan
 from autotune.campaign.progress import CampaignProgress
 from autotune.campaign.tasks import LoopOutcome, SizeJob, machine_of, measure_job, rank_job
@@ -92,6 +93,7 @@ class CampaignRunner:
         self.progress = progress or CampaignProgress(quiet=True)
         self.result = CampaignResult(plan, str(store.path))
         self.fingerprints: set[str] = set()
+        self.environment: dict[str, str] = {}
         self.meta: dict[str, tuple[SizeJob, LoopRanking | None]] = {}  # future key -> work
         self.done = {
             (o.source_hash, o.flags_key, o.machine, o.loop_id)
@@ -103,6 +105,8 @@ class CampaignRunner:
         from distributed import as_completed
 
         self.result.warnings += check_cluster(self.client)
+        self.environment = openmp_environment()
+        self.client.register_plugin(OpenMPEnvironment(self.environment), name=PLUGIN_NAME)
         chosen = self._models()
         jobs = [
             SizeJob(p, size, self.plan.repetitions, self.plan.model, str(self.plan.path.parent))
@@ -174,6 +178,7 @@ class CampaignRunner:
                 target=ranked.chosen.target,
                 seed_rows=seeds,
                 seed_outputs={s: self.store.get_output(s) for s in shas},
+                environment=self.environment,
                 resources={RESOURCE: 1},
                 pure=False,
             )

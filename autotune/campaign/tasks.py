@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autotune.campaign.environ import openmp_environment
 from autotune.campaign.plan import ProgramPlan, size_label
 from autotune.frontend.options import SourceOptions
 from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
@@ -140,8 +141,18 @@ def measure_job(
     target: str,
     seed_rows: list[RunRow],
     seed_outputs: dict[str, str],
+    environment: dict[str, str] | None = None,
 ) -> LoopOutcome:
-    """Measure one loop (the original and the budget's variants) on this node."""
+    """Measure one loop (the original and the budget's variants) on this node.
+
+    ``environment``: the OpenMP variables the programs must see (the client's);
+    a worker that has others was not set up by the campaign and refuses.
+    """
+    if environment is not None and openmp_environment() != environment:
+        raise RuntimeError(
+            f"this worker's OpenMP settings {openmp_environment()} are not the campaign's "
+            f"{environment}: its measurements would not be the original's"
+        )
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="autotune-worker-") as scratch:
         store = Store(Path(scratch) / "runs.db")

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
             f"{o.doc['speedup']:.2f}x" if o.doc.get("speedup") else "-",
             o.doc.get("measured_programs", 0),
         ]
-        for o in result.outcomes
+        for o in _in_plan_order(result)
     ]
     if rows:
         table(["program", "size", "loop", "chosen", "speedup", "measured"], rows, out=sys.stdout)
@@ -65,3 +65,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"autotune: failed: {f}", file=sys.stderr)
     print(f"results stored in {result.database}")
     return 1 if result.failures and not result.outcomes and not result.loops_stored else 0
+
+
+def _in_plan_order(result):  # noqa: ANN001, ANN202
+    """Outcomes by program as the plan lists them, then size, then loop line."""
+    order = {p.name: i for i, p in enumerate(result.plan.programs)}
+
+    def line(loop_id: str) -> int:
+        tail = loop_id.rsplit(":", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+
+    return sorted(result.outcomes, key=lambda o: (order.get(o.program, 0), o.size, line(o.loop_id)))
