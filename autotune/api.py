@@ -232,15 +232,17 @@ class Session:
         """Run a campaign plan on Dask: ``client`` if given, else the cluster at
         ``scheduler`` (``tcp://host:8786``), else a local one started for it.
         Results go to this session's database; running it again resumes."""
+        from autotune.campaign.environ import openmp_environment
         from autotune.campaign.runner import CampaignRunner, connect
 
         if not isinstance(plan, CampaignPlan):
             plan = load_plan(plan)
+        environment = openmp_environment()  # the user's, before Dask starts anything here
         with contextlib.ExitStack() as stack:
             if client is None:
                 client = stack.enter_context(connect(scheduler))
             store = stack.enter_context(self.store())
-            return CampaignRunner(plan, store, client, on_loop, progress).run()
+            return CampaignRunner(plan, store, client, on_loop, progress, environment).run()
 
     def report(self, output: str | Path, label: str | None = None) -> Path:
         """One static HTML page of what this session's database holds."""

@@ -16,6 +16,7 @@ import pytest
 
 from autotune.api import Session
 from autotune.campaign import load_plan
+from autotune.campaign.environ import adopt, openmp_environment
 from autotune.cli.main import main
 from autotune.errors import UserError
 
@@ -50,13 +51,15 @@ source = "syntax_error.c"
 
 @pytest.fixture(scope="module")
 def cluster():
+    users = openmp_environment()
     cluster = distributed.LocalCluster(
         n_workers=1,
         threads_per_worker=4,
         resources={"measure": 1},
-        dashboard_address=None,
+        dashboard_address=":0",  # any free port: never clash with a running cluster
         processes=True,
     )
+    adopt(users)  # LocalCluster leaves OMP_NUM_THREADS=1 in this process: not for later tests
     client = distributed.Client(cluster)
     yield client
     client.close()
@@ -178,3 +181,27 @@ def test_programs_run_with_the_users_openmp_settings_not_dasks(cluster, tmp_path
             "WHERE runs.variant_key = 'baseline'"
         ).fetchone()
     assert "default threads 3 " in zlib.decompress(blob).decode()
+
+
+def test_a_local_campaign_runs_the_original_with_the_default_thread_count(tmp_path, monkeypatch):
+    """With no OpenMP variable set, the original runs with the runtime's default thread
+    count (the cores), and starting the local cluster leaves this process's settings alone."""
+    import os
+    import zlib
+
+    for name in list(openmp_environment()):
+        monkeypatch.delenv(name)
+    (tmp_path / "threads.c").write_text(THREADS_PROGRAM)
+    (tmp_path / "plan.toml").write_text(
+        'name = "env"\nrepetitions = 1\nsearch = "top"\ntop = 1\n'
+        '[[program]]\nsource = "threads.c"\n'
+    )
+    Session(db=tmp_path / "env.db").campaign(tmp_path / "plan.toml")
+    assert openmp_environment() == {}
+    with sqlite3.connect(tmp_path / "env.db") as c:
+        (blob,) = c.execute(
+            "SELECT data FROM outputs JOIN runs ON runs.stdout_sha = outputs.sha "
+            "WHERE runs.variant_key = 'baseline'"
+        ).fetchone()
+    cores = len(os.sched_getaffinity(0))
+    assert f"default threads {cores} " in zlib.decompress(blob).decode()

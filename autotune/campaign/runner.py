@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from autotune.campaign.environ import PLUGIN_NAME, OpenMPEnvironment, openmp_environment
+from autotune.campaign.environ import PLUGIN_NAME, OpenMPEnvironment, adopt, openmp_environment
 from autotune.campaign.plan import CampaignPlan
 from autotune.campaign.progress import CampaignProgress
 from autotune.campaign.tasks import LoopOutcome, SizeJob, machine_of, measure_job, rank_job
@@ -85,7 +85,10 @@ class CampaignRunner:
         client,  # noqa: ANN001 - a distributed.Client
         on_loop: Callable[[LoopOutcome], None] | None = None,
         progress: CampaignProgress | None = None,
+        environment: dict[str, str] | None = None,
     ) -> None:
+        """``environment``: the OpenMP variables programs run with (default: this
+        process's, read before any Dask cluster was started here)."""
         self.plan = plan
         self.store = store
         self.client = client
@@ -93,7 +96,7 @@ class CampaignRunner:
         self.progress = progress or CampaignProgress(quiet=True)
         self.result = CampaignResult(plan, str(store.path))
         self.fingerprints: set[str] = set()
-        self.environment: dict[str, str] = {}
+        self.environment = environment if environment is not None else openmp_environment()
         self.meta: dict[str, tuple[SizeJob, LoopRanking | None]] = {}  # future key -> work
         self.done = {
             (o.source_hash, o.flags_key, o.machine, o.loop_id)
@@ -105,7 +108,6 @@ class CampaignRunner:
         from distributed import as_completed
 
         self.result.warnings += check_cluster(self.client)
-        self.environment = openmp_environment()
         self.client.register_plugin(OpenMPEnvironment(self.environment), name=PLUGIN_NAME)
         chosen = self._models()
         jobs = [
@@ -226,14 +228,18 @@ def local_client(threads: int = 4):  # noqa: ANN201
     (this is one node), with threads for the ranking tasks beside it."""
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(
-        n_workers=1,
-        threads_per_worker=threads,
-        processes=True,
-        resources={RESOURCE: 1},
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    users = openmp_environment()  # LocalCluster sets OMP_NUM_THREADS=1 in this process too
+    try:
+        cluster = LocalCluster(
+            n_workers=1,
+            threads_per_worker=threads,
+            processes=True,
+            resources={RESOURCE: 1},
+            dashboard_address=":0",  # any free port: never clash with a running cluster
+            silence_logs=logging.ERROR,
+        )
+    finally:
+        adopt(users)
     return Client(cluster)
 
 
