@@ -23,15 +23,15 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autotune.campaign.plan import CampaignPlan, load_plan
 from autotune.campaign.progress import CampaignProgress
-from autotune.campaign.runner import CampaignResult
-from autotune.campaign.tasks import LoopOutcome
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import TranslationUnit, select_loops
 from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.outcomes import Outcome, load_outcomes
 from autotune.measure.profile import ProfileRequest
 from autotune.measure.results import LoopResult
 from autotune.measure.store import Store
@@ -47,8 +47,13 @@ from autotune.tuning.pipeline import (
 )
 from autotune.variants.space import space_from_strings
 
+if TYPE_CHECKING:  # Dask is imported by a campaign only
+    from autotune.campaign.runner import CampaignResult
+    from autotune.campaign.tasks import LoopOutcome
+
 __all__ = [
     "Session",
+    "apply",
     "analyze",
     "campaign",
     "export",
@@ -243,6 +248,11 @@ class Session:
                 client = stack.enter_context(connect(scheduler))
             store = stack.enter_context(self.store())
             return CampaignRunner(plan, store, client, on_loop, progress, environment).run()
+
+    def outcomes(self, label: str | None = None) -> list[Outcome]:
+        """Every loop outcome stored (of one tune label or campaign name), oldest first."""
+        with self.store() as store:
+            return load_outcomes(store, label)
 
     def report(self, output: str | Path, label: str | None = None) -> Path:
         """One static HTML page of what this session's database holds."""

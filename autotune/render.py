@@ -159,3 +159,28 @@ def save_figure(fig, path: str, dpi: int = 120) -> None:  # noqa: ANN001 - a mat
         raise UserError(f"cannot write plot: {exc.strerror}", str(path)) from None
     finally:
         plt.close(fig)
+
+
+def data_frame(rows: list[dict]):  # noqa: ANN201 - a pandas.DataFrame
+    """The rows as a pandas DataFrame; pandas is optional, so say how to get it."""
+    try:
+        import pandas
+    except ImportError:
+        from autotune.errors import UserError
+
+        raise UserError("to_frame() needs pandas: python3 -m pip install pandas") from None
+    return pandas.DataFrame(rows)
+
+
+def variant_rows(loop_docs: list[dict], **where: object) -> list[dict]:
+    """One flat row per loop and variant of ``to_dict()`` loop documents."""
+    rows = []
+    for loop in loop_docs:
+        base = {"loop": loop.get("id"), "baseline_s": loop.get("baseline"), **where}
+        for v in loop.get("variants", []):
+            rows.append(
+                base
+                | {k: v.get(k) for k in ("key", "schedule", "chunk", "threads")}
+                | {k: v.get(k) for k in ("predicted_s", "measured_s", "status", "runs")}
+            )
+    return rows

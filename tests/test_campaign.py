@@ -70,7 +70,10 @@ def cluster():
 def plan_dir(tmp_path: Path) -> Path:
     for name in ("polybench_style_gemm.c", "polybench_style.h", "syntax_error.c"):
         shutil.copy(DATA / name, tmp_path / name)
-    shutil.copy(DATA / "campaign" / "stream_style.c", tmp_path / "stream_style.c")
+    shutil.copy(
+        Path(__file__).parents[1] / "examples" / "experiment" / "stream.c",
+        tmp_path / "stream_style.c",
+    )
     (tmp_path / "plan.toml").write_text(PLAN)
     return tmp_path
 

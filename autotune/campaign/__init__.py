@@ -1,14 +1,9 @@
-"""Iterative-compilation campaigns: many programs and sizes, measured on Dask."""
+"""Iterative-compilation campaigns: many programs and sizes, measured on Dask.
+
+``plan`` reads plans (no Dask needed); ``runner`` and ``tasks`` import Dask,
+so they are imported where a campaign runs, not with this package.
+"""
 
 from autotune.campaign.plan import CampaignPlan, ProgramPlan, load_plan
-from autotune.campaign.runner import CampaignResult, CampaignRunner, connect, local_client
 
-__all__ = [
-    "CampaignPlan",
-    "CampaignResult",
-    "CampaignRunner",
-    "ProgramPlan",
-    "connect",
-    "load_plan",
-    "local_client",
-]
+__all__ = ["CampaignPlan", "ProgramPlan", "load_plan"]

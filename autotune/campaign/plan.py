@@ -7,6 +7,7 @@
     budget = "top"                 # "top": the model guides K measurements; "exhaustive"
     top = 5
     search = "sequential"          # or "top": the model's K best, measured together
+    space = { threads = "1,2,4" }  # optional: part of the variant space (schedules, chunks)
 
     [[program]]
     name = "stream"
@@ -30,7 +31,8 @@ from autotune.errors import UserError
 
 BUDGETS = ("top", "exhaustive")
 SEARCHES = ("sequential", "top")
-_PLAN_KEYS = {"name", "repetitions", "budget", "top", "search", "model", "program"}
+_PLAN_KEYS = {"name", "repetitions", "budget", "top", "search", "model", "space", "program"}
+_SPACE_KEYS = {"schedules", "chunks", "threads"}
 _PROGRAM_KEYS = {
     "name",
     "source",
@@ -79,6 +81,7 @@ class CampaignPlan:
     top: int = 5
     search: str = "sequential"
     model: str = "auto"
+    space: dict[str, str] = field(default_factory=dict)  # schedules/chunks/threads lists
     path: Path | None = None  # the plan file
 
     @property
@@ -117,6 +120,7 @@ def plan_from_dict(doc: dict, path: Path) -> CampaignPlan:
         top=_int(doc.get("top", 5), where, "top"),
         search=_choice(doc.get("search", "sequential"), SEARCHES, where, "search"),
         model=_choice(doc.get("model", "auto"), ("auto", "faithful", "extended"), where, "model"),
+        space=_space(doc.get("space", {}), where),
         path=path,
     )
     names = [p.name for p in plan.programs]
@@ -160,6 +164,13 @@ def _program(doc: object, base: Path, where: str, index: int) -> ProgramPlan:
             doc.get("check", "stdout"), ("stdout", "stderr", "both", "none"), where, what
         ),
     )
+
+
+def _space(value: object, where: str) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise UserError("space must be a table: schedules, chunks, threads", where)
+    _no_unknown(value, _SPACE_KEYS, where, "space")
+    return {k: ",".join(map(str, v)) if isinstance(v, list) else str(v) for k, v in value.items()}
 
 
 def _no_unknown(doc: dict, known: set[str], where: str, what: str) -> None:

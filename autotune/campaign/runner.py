@@ -24,6 +24,7 @@ from autotune.campaign.tasks import LoopOutcome, SizeJob, machine_of, measure_jo
 from autotune.errors import UserError
 from autotune.measure.outcomes import Outcome, drop_failure, load_outcomes, save_outcome
 from autotune.measure.store import Store
+from autotune.render import data_frame, variant_rows
 from autotune.tuning.modelchoice import choose_model
 from autotune.tuning.pipeline import FileRanking
 from autotune.tuning.ranking import LoopRanking
@@ -41,6 +42,12 @@ class CampaignResult:
     failures: list[str] = field(default_factory=list)
     outcomes: list[LoopOutcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    def to_frame(self):  # noqa: ANN201 - a pandas.DataFrame, one row per loop and variant
+        rows = []
+        for o in self.outcomes:
+            rows += variant_rows([o.doc], program=o.program, size=o.size, host=o.host)
+        return data_frame(rows)
 
     def to_dict(self) -> dict:
         return {
@@ -107,11 +114,12 @@ class CampaignRunner:
     def run(self) -> CampaignResult:
         from distributed import as_completed
 
+        plan = self.plan
         self.result.warnings += check_cluster(self.client)
         self.client.register_plugin(OpenMPEnvironment(self.environment), name=PLUGIN_NAME)
         chosen = self._models()
         jobs = [
-            SizeJob(p, size, self.plan.repetitions, self.plan.model, str(self.plan.path.parent))
+            SizeJob(p, size, plan.repetitions, plan.model, str(plan.path.parent), plan.space)
             for p in self.plan.programs
             for size in p.sizes
         ]

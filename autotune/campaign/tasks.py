@@ -39,6 +39,7 @@ class SizeJob:
     repetitions: int = 3
     model: str = "auto"
     cwd: str | None = None  # where the program runs (the plan's folder)
+    space: dict[str, str] = field(default_factory=dict)  # schedules/chunks/threads lists
 
     @property
     def defines(self) -> dict[str, str]:
@@ -100,7 +101,7 @@ def rank_job(job: SizeJob, chosen: dict[str, ChosenModel]) -> FileRanking:
         cwd=job.cwd,
         stdin=p.stdin,
     )
-    options = RankOptions(cc=p.cc, model=job.model, loops=list(p.loops))
+    options = RankOptions(cc=p.cc, model=job.model, loops=list(p.loops), **job.space)
     return rank_file(
         str(p.source),
         job.source_options(),

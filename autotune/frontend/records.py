@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from autotune.errors import UserError
+from autotune.render import data_frame
 
 
 @dataclass
@@ -187,6 +188,19 @@ class TranslationUnit:
     loops: list[LoopRecord] = field(default_factory=list)
     regions: list[RegionRecord] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "file": self.path,
+            "defines": dict(self.defines),
+            "loops": [r.to_dict() for r in self.loops],
+            "warnings": list(self.warnings),
+        }
+
+    def to_frame(self):  # noqa: ANN201 - a pandas.DataFrame, one row per loop
+        keys = ("id", "function", "line", "trip_count", "iterations", "executions")
+        keys += ("weighted_ops", "footprint_bytes", "tunable", "reason")
+        return data_frame([{k: d.get(k) for k in keys} for d in self.to_dict()["loops"]])
 
 
 def matches(record: LoopRecord, wanted: str) -> bool:

@@ -21,6 +21,7 @@ from autotune.measure.omp_runtime import openmp_runtime
 from autotune.measure.outcomes import Outcome, save_outcome
 from autotune.measure.profile import ProfileRequest, analyze_with_profile
 from autotune.measure.sweep import Sweep, SweepOptions
+from autotune.render import data_frame, variant_rows
 from autotune.tuning.confirm import Confirmation, ProgramCheck
 from autotune.tuning.modelchoice import ChosenModel, choose_model
 from autotune.tuning.persist import save_winner
@@ -62,6 +63,9 @@ class FileRanking:
             "profile": self.profile_note or None,
             "loops": [r.to_dict(top) for r in self.rankings],
         }
+
+    def to_frame(self):  # noqa: ANN201 - a pandas.DataFrame, one row per loop and variant
+        return data_frame(variant_rows(self.to_dict()["loops"], file=self.path))
 
 
 def rank_file(
@@ -133,6 +137,9 @@ class FileTuneResult:
             "placement": self.placement.to_dict() if self.placement else None,
             "loops": [r.to_dict() for r in self.results],
         }
+
+    def to_frame(self):  # noqa: ANN201 - a pandas.DataFrame, one row per loop and variant
+        return data_frame(variant_rows(self.to_dict()["loops"], file=self.path))
 
 
 def planned_runs(ranked: FileRanking, sweep: Sweep, options: TuneOptions) -> int:

@@ -1,5 +1,5 @@
 /* A STREAM-style memory bandwidth kernel (copy, scale, add, triad), written for
- * the autotune campaign tests in the manner of McCalpin's benchmark: sizes are
+ * the autotune campaign example and tests in the manner of McCalpin's benchmark: sizes are
  * macros a build sets with -D, every kernel is a "parallel for" over N, and the
  * program prints checksums that a correct variant reproduces exactly. */
 #include <stdio.h>

@@ -1,0 +1,125 @@
+"""The Python API used as a script would: real files, real gcc, a real database."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import autotune
+from autotune.errors import UserError
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "experiment"
+
+# A NAS-style kernel: the trip count is a macro a build sets, the output a checksum.
+PROGRAM = r"""#include <stdio.h>
+#ifndef NA
+#define NA 3000
+#endif
+static double x[NA], y[NA];
+int main(void) {
+  for (int i = 0; i < NA; i++) x[i] = (i % 11) * 0.25;
+#pragma omp parallel for
+  for (int i = 0; i < NA; i++) {
+    double s = 0.0;
+    for (int k = 0; k <= i % 64; k++) s += x[(i + k) % NA];
+    y[i] = s;
+  }
+  double c = 0.0;
+  for (int i = 0; i < NA; i++) c += y[i];
+  printf("checksum %.4f\n", c);
+  return 0;
+}
+"""
+
+
+@pytest.fixture
+def session(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "cg.c").write_text(PROGRAM)
+    return autotune.Session(db=tmp_path / "api.db", defines={"NA": "4000"}, repetitions=2)
+
+
+def test_analyze_rank_tune_apply(session, tmp_path):
+    src = tmp_path / "cg.c"
+    unit = session.analyze(src)
+    (loop,) = unit.to_dict()["loops"]
+    assert loop["trip_count"] == 4000 and loop["tunable"]
+    json.dumps(unit.to_dict())
+
+    ranked = session.rank(src, schedules="static,dynamic", threads="1,2")
+    (ranking,) = ranked.rankings
+    preds = [v.predicted_s for v in ranking.variants]
+    assert preds == sorted(preds) and len(preds) >= 4
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.c"))
+
+    tuned = session.tune(src, top=2, search="top", confirm_runs=1)
+    doc = tuned.to_dict()
+    (lt,) = doc["loops"]
+    assert lt["measured_programs"] == 3 and lt["decision"]
+    with sqlite3.connect(tmp_path / "api.db") as c:
+        stored = c.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+        (outcome,) = c.execute("SELECT doc FROM outcomes WHERE label = 'tune'").fetchall()
+    assert stored >= 3 * 2 and json.loads(outcome[0])["decision"] == lt["decision"]
+
+    out = tmp_path / "cg_tuned.c"
+    written = autotune.apply(tuned, out)
+    if tuned.final:  # something was confirmed faster: it is written, the input untouched
+        assert written == out and "omp parallel for" in out.read_text()
+    else:
+        assert written is None and not out.exists()
+    assert src.read_text() == PROGRAM
+
+
+def test_bad_input_is_one_user_error(session, tmp_path):
+    with pytest.raises(UserError, match="no such file"):
+        session.rank(tmp_path / "missing.c")
+    with pytest.raises(UserError, match="top"):
+        session.tune(tmp_path / "cg.c", top=0)
+
+
+def test_to_frame_needs_pandas_or_says_so(session, tmp_path):
+    unit = session.analyze(tmp_path / "cg.c")
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        with pytest.raises(UserError, match="pandas"):
+            unit.to_frame()
+        return
+    frame = unit.to_frame()
+    assert list(frame["trip_count"]) == [4000]
+    ranked = session.rank(tmp_path / "cg.c", threads="1,2").to_frame()
+    assert {"key", "predicted_s", "measured_s"} <= set(ranked.columns)
+
+
+def test_docs_worked_example_is_the_example_and_runs(tmp_path):
+    """docs/api.md shows examples/experiment/experiment.py verbatim, and it runs."""
+    docs = (ROOT / "docs" / "api.md").read_text()
+    script = (EXAMPLE / "experiment.py").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", docs, re.S)
+    assert script in blocks
+    work = tmp_path / "experiment"
+    shutil.copytree(EXAMPLE, work, ignore=shutil.ignore_patterns("*.db*", "*.png"))
+    env = os.environ | {"AUTOTUNE_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run(
+        [sys.executable, str(work / "experiment.py")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(("stream ", "gemm "))]
+    assert len(lines) == 6  # two programs, three sizes
+    ratios = [float(x) for ln in lines for x in ln.split()[-2:]]
+    assert all(r >= 1.0 for r in ratios)  # nothing beats the best measured time
+    png = work / "model_vs_optimum.png"
+    assert png.read_bytes()[:4] == b"\x89PNG"
