@@ -24,6 +24,13 @@ def openmp_environment() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k.startswith(PREFIXES) or k in NAMES}
 
 
+def thread_settings(env: dict[str, str]) -> dict[str, str]:
+    """The variables that set thread counts and placement for GNU OpenMP and the BLAS:
+    what Dask's nanny changes, and what a measuring task checks. (scikit-learn sets two
+    Intel-runtime KMP_ variables when it is imported, in workers too: not compared.)"""
+    return {k: v for k, v in env.items() if k.startswith(("OMP_", "GOMP_")) or k in NAMES}
+
+
 def adopt(env: dict[str, str]) -> None:
     """Make this process's OpenMP variables exactly ``env``."""
     for name in openmp_environment():

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autotune.campaign.environ import openmp_environment
+from autotune.campaign.environ import openmp_environment, thread_settings
 from autotune.campaign.plan import ProgramPlan, size_label
 from autotune.frontend.options import SourceOptions
 from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
@@ -149,11 +149,13 @@ def measure_job(
     ``environment``: the OpenMP variables the programs must see (the client's);
     a worker that has others was not set up by the campaign and refuses.
     """
-    if environment is not None and openmp_environment() != environment:
-        raise RuntimeError(
-            f"this worker's OpenMP settings {openmp_environment()} are not the campaign's "
-            f"{environment}: its measurements would not be the original's"
-        )
+    if environment is not None:
+        here, wanted = thread_settings(openmp_environment()), thread_settings(environment)
+        if here != wanted:
+            raise RuntimeError(
+                f"this worker's OpenMP settings {here} are not the campaign's {wanted}: "
+                "its measurements would not be the original's"
+            )
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="autotune-worker-") as scratch:
         store = Store(Path(scratch) / "runs.db")
