@@ -11,6 +11,7 @@ _API = (
     "Session",
     "analyze",
     "apply",
+    "calibrate",
     "campaign",
     "export",
     "measure",

@@ -50,6 +50,7 @@ from autotune.variants.space import space_from_strings
 if TYPE_CHECKING:  # Dask is imported by a campaign only
     from autotune.campaign.runner import CampaignResult
     from autotune.campaign.tasks import LoopOutcome
+    from autotune.tuning.calibrate_run import CalibrationRun
 
 __all__ = [
     "Session",
@@ -249,6 +250,15 @@ class Session:
             store = stack.enter_context(self.store())
             return CampaignRunner(plan, store, client, on_loop, progress, environment).run()
 
+    def calibrate(self, **options: object) -> CalibrationRun:
+        """Fit the models on this machine from calibration kernels (``CalibrateOptions``:
+        kernels, sample, repetitions, run_timeout_s, microbench, force); the new
+        coefficients are adopted only if they rank held-out kernels at least as well."""
+        from autotune.tuning.calibrate_run import CalibrateOptions, run_calibration
+
+        with self.store() as store:
+            return run_calibration(CalibrateOptions(cc=self.cc, **options), store)
+
     def outcomes(self, label: str | None = None) -> list[Outcome]:
         """Every loop outcome stored (of one tune label or campaign name), oldest first."""
         with self.store() as store:
@@ -312,6 +322,10 @@ def tune(path: str | Path, session: Session | None = None, **kw: object) -> File
 
 def measure(path: str | Path, session: Session | None = None, **kw: object) -> list[LoopResult]:
     return _session(session).measure(path, **kw)
+
+
+def calibrate(session: Session | None = None, **kw: object) -> CalibrationRun:
+    return _session(session).calibrate(**kw)
 
 
 def report(output: str | Path, session: Session | None = None, **kw: object) -> Path:

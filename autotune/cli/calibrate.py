@@ -5,14 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import zlib
 from pathlib import Path
 
-from autotune.errors import UserError
 from autotune.render import Progress, dump_json, table
 from autotune.tuning import calibrate as cal
-
-REPO_KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,90 +72,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-q", "--quiet", action="store_true")
 
 
-def kernels_dir(arg: str | None) -> Path:
-    for cand in [Path(arg)] if arg else [Path("kernels"), REPO_KERNELS]:
-        if cand.is_dir() and any(cand.glob("*.c")):
-            return cand
-    raise UserError(f"no calibration kernels found in {arg or 'kernels/'}; pass --kernels DIR")
-
-
 def run(args: argparse.Namespace) -> int:
-    from autotune.analysis import analyze_file
-    from autotune.measure.build import BuildOptions
-    from autotune.measure.machine import detect_machine
-    from autotune.measure.microbench import run_microbenchmarks
     from autotune.measure.store import Store
-    from autotune.measure.sweep import Sweep, SweepOptions
     from autotune.models.defaults import coefficients_document
-    from autotune.variants.space import default_space, default_thread_counts
+    from autotune.tuning.calibrate_run import CalibrateOptions, run_calibration
 
     if args.show or args.reset:
         return show_or_reset(args)
-    if args.sample < 0 or 0 < args.sample < cal.MIN_SAMPLE:
-        raise UserError(
-            f"--sample must be 0 (whole space) or at least {cal.MIN_SAMPLE}: fewer "
-            "variants per loop cannot separate threads, chunks and schedules"
-        )
-    if args.run_timeout <= 0:
-        raise UserError("--run-timeout must be positive")
-    machine = detect_machine(args.cc)
-    files = cal.kernel_files(kernels_dir(args.kernels))
-    result = cal.CalibrationResult()
-    skipped: list[str] = []
-    plans = []
-    for f in files:
-        try:
-            unit = analyze_file(str(f), threads=machine.cores, cc=args.cc)
-        except UserError as exc:
-            skipped.append(f"{f}: {exc}")
-            continue
-        for r in unit.loops:
-            if r.tunable:
-                seed = zlib.crc32(r.id.encode())
-                space = default_space(r, machine.cores)
-                plans.append((f, r, cal.sample_space(space, args.sample or len(space), seed)))
-    counts = [] if args.no_microbench else default_thread_counts(machine.cores)
-    total = sum((len(v) + 1) * args.repetitions for _, _, v in plans) + len(counts)
+    options = CalibrateOptions(
+        kernels=args.kernels,
+        sample=args.sample,
+        repetitions=args.repetitions,
+        run_timeout_s=args.run_timeout,
+        microbench=not args.no_microbench,
+        force=args.force,
+        cc=args.cc,
+    )
+    options.validate()
     with (
         Store(args.db) as store,
-        Progress(total, "calibrate", quiet=args.quiet or args.json) as bar,
+        Progress(1, "calibrate", quiet=args.quiet or args.json) as bar,
     ):
-        if counts:
-            try:
-                result.profile = run_microbenchmarks(
-                    machine, counts, args.cc, on_step=lambda note: bar.advance(1, note)
-                )
-            except UserError as exc:
-                skipped.append(f"{exc}; nominal runtime costs used")
-        for f, record, variants in plans:
-            opts = SweepOptions(
-                repetitions=args.repetitions,
-                baseline_timeout_s=args.run_timeout,
-                timeout_floor_s=min(2.0, args.run_timeout),
-            )
-            sweep = Sweep(
-                f,
-                BuildOptions(cc=args.cc),
-                opts,
-                store,
-                machine=machine,
-                on_run=lambda note: bar.advance(1, note),
-            )
-            try:
-                res = sweep.measure_loop(record, variants)
-            except UserError as exc:
-                skipped.append(f"{record.id}: {exc}")
-                continue
-            result.samples += cal.samples_of(f.name, record, res, result)
-        if not result.samples:
-            raise UserError("no kernel could be measured: " + "; ".join(skipped[:3]))
-        cal.conclude(result, machine, store, force=args.force)
+        done = run_calibration(
+            options,
+            store,
+            on_plan=lambda n: setattr(bar, "total", max(n, 1)),
+            on_step=lambda note: bar.advance(1, note),
+        )
         args.db_path = str(store.path)
+    result, machine = done.result, done.machine
     if args.save and result.models:
         doc = coefficients_document(result.models.values(), machine)
         doc["preference"] = {"model": result.preferred, "reason": result.reason}
         Path(args.save).write_text(json.dumps(doc, indent=2) + "\n")
-    report(result, machine, skipped, args)
+    report(result, machine, done.skipped, args)
     return 0
 
 

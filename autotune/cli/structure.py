@@ -28,6 +28,7 @@ from autotune.cli.structure_shared import (
     _print_notes,
     _program_args,
     _read,
+    _run_settings,
     _sd,
     parse_threads,
 )
@@ -148,35 +149,13 @@ def _profiles(args: argparse.Namespace, options) -> dict | None:  # noqa: ANN001
 
 
 def _measure(args: argparse.Namespace, options, tree: ProgramTree) -> int:
-    from autotune.structure.program_runs import measure_points
-    from autotune.structure.regions import instrument
-    from autotune.structure.sections_model import composition_check
+    from autotune.structure.experiment import measure_tree
 
     threads = parse_threads(args.threads, [os.cpu_count() or 1])
-    text, _slots, _ = instrument(_read(args.file), tree)
-    points = [(None, p) for p in threads]
-    with Progress(len(points) * args.repetitions, "structure", args.quiet) as bar:
-        m = measure_points(
-            text,
-            args.file,
-            points,
-            size_name=None,
-            repetitions=args.repetitions,
-            build=_build_options(args, options),
-            timeout_s=args.timeout,
-            progress=lambda at: bar.advance(note=at),
-            statistic=args.statistic,
-            args=_program_args(args),
-        )
-    checks = []
-    for node in tree.nodes():
-        if node.kind == "sections" and node.timed:
-            ids = [c.id for c in node.children if c.timed]
-            for p in threads:
-                c = composition_check(m.point(None, p), node.id, ids)
-                if c is not None:
-                    checks.append({"sections": node.id, **c})
-    per_p = {p: m.point(None, p) for p in threads}
+    with Progress(len(threads) * args.repetitions, "structure", args.quiet) as bar:
+        run = _run_settings(args, options, lambda at: bar.advance(note=at))
+        done = measure_tree(_read(args.file), args.file, tree, threads, run)
+    per_p, checks = done.per_p, done.checks
     extra = {
         n.id: {
             "measured": {

@@ -8,20 +8,18 @@ import os
 
 from autotune.cli.common import parse_define
 from autotune.cli.structure_shared import (
-    _build_options,
     _num,
     _number,
     _pct,
     _print_checks,
     _print_notes,
-    _program_args,
     _read,
+    _run_settings,
     parse_threads,
 )
 from autotune.errors import UserError
 from autotune.render import Progress, dump_json
 from autotune.structure.nodes import StructNode
-from autotune.structure.tree import build_tree
 from autotune.structure.tree_render import render_tree, size_text, skel, where
 
 
@@ -49,53 +47,35 @@ def parse_target(text: str, size_name: str) -> tuple[float, int]:
 
 
 def _predict(args: argparse.Namespace, options) -> int:
-    from autotune.structure.predict_program import ProgramPredictor
-    from autotune.structure.program_runs import measure_points
-    from autotune.structure.regions import instrument
+    from autotune.structure.experiment import predict_tree
 
     name, sizes = parse_sizes(args.sizes)
     n_star, p_star = parse_target(args.predict, name)
     cores = os.cpu_count() or 1
     threads = parse_threads(args.threads, sorted({1, cores}))
-    opts_ref = _with_define(options, name, sizes[-1])
-    tree = build_tree(args.file, opts_ref, cc=args.cc)
-    tree_star = build_tree(args.file, _with_define(options, name, n_star), cc=args.cc)
-    if {n.id for n in tree.nodes()} != {n.id for n in tree_star.nodes()}:
-        tree.warnings.append(
-            f"the structure at {name}={_num(n_star)} differs from the one at "
-            f"{name}={_num(sizes[-1])}: nodes missing at the target are "
-            "ignored"
-        )
-    text, _slots, _ = instrument(_read(args.file), tree)
     run_target = not args.no_target_run and p_star <= cores
-    grid_points = [(n, p) for n in sizes for p in threads]
-    total = (len(grid_points) + (1 if run_target else 0)) * args.repetitions
-    build = _build_options(args, options)
-    with Progress(total, "structure", args.quiet) as bar:
-
-        def step(at: str) -> None:
-            bar.advance(note=at)
-
-        # the target's runs are interleaved with the grid's: both see the same machine
-        target_point = (n_star, p_star)
-        points = grid_points + (
-            [target_point] if run_target and target_point not in grid_points else []
-        )
-        every = measure_points(
-            text,
+    points = len(sizes) * len(threads) + (1 if run_target else 0)
+    with Progress(points * args.repetitions, "structure", args.quiet) as bar:
+        done = predict_tree(
+            _read(args.file),
             args.file,
-            points,
-            size_name=name,
-            repetitions=args.repetitions,
-            build=build,
-            timeout_s=args.timeout,
-            progress=step,
-            statistic=args.statistic,
-            args=_program_args(args),
+            options,
+            name,
+            sizes,
+            threads,
+            (n_star, p_star),
+            _run_settings(args, options, lambda at: bar.advance(note=at)),
+            measure_target=run_target,
+            cc=args.cc,
         )
-        grid = every.subset(grid_points)
-        target = every.subset([target_point]) if run_target else None
-    est = ProgramPredictor(tree, tree_star, grid, n_star, p_star, target).run()
+    return _show(args, done, name, sizes, threads, (n_star, p_star))
+
+
+def _show(args: argparse.Namespace, done, name: str, sizes, threads, at) -> int:  # noqa: ANN001
+    """Plot, JSON or the tree table of a prediction (``at``: the target n, p)."""
+    n_star, p_star = at
+    cores = os.cpu_count() or 1
+    tree, grid, target, est = done.tree, done.grid, done.target, done.estimates
     whole = est[tree.root.id]
     if args.plot and whole.predicted is not None:
         from autotune.structure.tree_render import plot_prediction
@@ -127,6 +107,14 @@ def _predict(args: argparse.Namespace, options) -> int:
             }
         )
         return 0
+    _print_prediction(args, done, name, sizes, threads, at, cores)
+    return 0
+
+
+def _print_prediction(args, done, name, sizes, threads, at, cores) -> None:  # noqa: ANN001
+    n_star, p_star = at
+    tree, tree_star, target, est = done.tree, done.tree_star, done.target, done.estimates
+    whole = est[tree.root.id]
     print(
         f"{args.file}: predicted at {name}={_num(n_star)}, p={p_star} from {name}="
         f"{','.join(_num(s) for s in sizes)} x p={','.join(map(str, threads))}, "
@@ -186,14 +174,6 @@ def _predict(args: argparse.Namespace, options) -> int:
     _print_notes(tree, est)
     if args.plot:
         print(f"plot written to {args.plot}")
-    return 0
-
-
-def _with_define(options, name: str, value: float):
-    from dataclasses import replace
-
-    text = str(int(value)) if float(value).is_integer() else repr(value)
-    return replace(options, defines={**options.defines, name: text})
 
 
 def _grid_rows(m, node_id: str) -> list[dict]:

@@ -57,6 +57,20 @@ def _build_options(args: argparse.Namespace, options) -> BuildOptions:
     )
 
 
+def _run_settings(args: argparse.Namespace, options, progress):  # noqa: ANN001, ANN202
+    """How this command line builds and runs the instrumented program."""
+    from autotune.structure.experiment import RunSettings
+
+    return RunSettings(
+        build=_build_options(args, options),
+        repetitions=args.repetitions,
+        timeout_s=args.timeout,
+        statistic=args.statistic,
+        args=_program_args(args),
+        progress=progress,
+    )
+
+
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
