@@ -251,7 +251,6 @@ def build_tuned(
     from autotune.analysis import analyze_file
     from autotune.errors import UserError
     from autotune.variants.apply import apply_variants
-    from autotune.variants.space import Variant
 
     exact = keys.text_of(data)
     cflags = [f"-U{u}" for u in cmd.undefined] + list(cmd.cpp_flags)
@@ -268,11 +267,46 @@ def build_tuned(
         )
     except UserError as exc:
         raise HookFailure(f"autotune cannot analyse the file: {exc}") from None
-    here = os.path.realpath(src.path)
+    loops, choices = _decide_loops(unit.loops, src.path, rows, ranker)
+    accepted = []
+    for rec, variant, ld in choices:
+        try:
+            apply_variants(exact, [(r, v) for r, v, _ in accepted] + [(rec, variant)])
+        except (UserError, ValueError) as exc:
+            ld.reason = f"cannot rewrite the directive: {exc}"
+            continue
+        accepted.append((rec, variant, ld))
+        ld.used, ld.variant = "tuned", variant.key
+    text = None
+    if accepted:
+        text = line_directive(src.path) + apply_variants(exact, [(r, v) for r, v, _ in accepted])
+    n_loops = sum(1 for ld in loops if ld.line and ld.loop_id in {r.id for r in unit.loops})
+    reason = (
+        f"{len(accepted)} of {n_loops} loop(s) compiled tuned"
+        if accepted
+        else "no loop has a tuned variant to apply"
+    )
+    return {
+        "text": text,
+        "used": "tuned" if accepted else "original",
+        "reason": reason,
+        "loops": [ld.to_dict() for ld in loops],
+    }
+
+
+def _decide_loops(records: list, path: str, rows: dict[str, dict], ranker) -> tuple[list, list]:  # noqa: ANN001
+    """Each loop of this file: its decision, and the (record, variant, decision) to apply.
+
+    A stored measurement decides first, then the model's pick (``ranker``); stored rows
+    that name no loop found are reported.
+    """
+    from autotune.variants.space import Variant
+
+    here = os.path.realpath(path)
     loops: list[LoopDecision] = []
     choices = []
     found = set()
-    for rec in unit.loops:
+    for rec in records:
         try:
             if os.path.realpath(rec.file) != here:
                 continue  # a loop in a header: not in this file's text
@@ -309,30 +343,7 @@ def build_tuned(
                 reason="stored result names a loop the analysis did not find",
             )
         )
-    accepted = []
-    for rec, variant, ld in choices:
-        try:
-            apply_variants(exact, [(r, v) for r, v, _ in accepted] + [(rec, variant)])
-        except (UserError, ValueError) as exc:
-            ld.reason = f"cannot rewrite the directive: {exc}"
-            continue
-        accepted.append((rec, variant, ld))
-        ld.used, ld.variant = "tuned", variant.key
-    text = None
-    if accepted:
-        text = line_directive(src.path) + apply_variants(exact, [(r, v) for r, v, _ in accepted])
-    n_loops = sum(1 for ld in loops if ld.line and ld.loop_id in {r.id for r in unit.loops})
-    reason = (
-        f"{len(accepted)} of {n_loops} loop(s) compiled tuned"
-        if accepted
-        else "no loop has a tuned variant to apply"
-    )
-    return {
-        "text": text,
-        "used": "tuned" if accepted else "original",
-        "reason": reason,
-        "loops": [ld.to_dict() for ld in loops],
-    }
+    return loops, choices
 
 
 def _gain(row: dict) -> str:

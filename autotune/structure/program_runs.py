@@ -157,6 +157,35 @@ def measure_points(
     """Build the timed ``text`` once per size and run every point ``repetitions`` times."""
     if repetitions < 1:
         raise UserError("--repetitions must be at least 1")
+    exes = _build_sizes(text, source_path, points, size_name, build)
+    if statistic not in STATISTICS:
+        raise UserError(f"unknown statistic {statistic!r}; choose from {', '.join(STATISTICS)}")
+    out = Measurements(
+        size_name, {k: PointRuns(k[0], k[1], statistic=statistic) for k in points}, repetitions
+    )
+    fd, name = tempfile.mkstemp(prefix="autotune-structure-", suffix=".txt")
+    os.close(fd)
+    timing = Path(name)
+    try:
+        for _ in range(repetitions):
+            for n, p in points:
+                timing.write_text("")
+                at = (
+                    f"{size_name}={_number_text(n)}, " if n is not None and size_name else ""
+                ) + f"p={p}"
+                rec = _timed_run(exes[n], p, timing, timeout_s, args, at, source_path)
+                out.points[(n, p)].runs.append(rec)
+                if progress:
+                    progress(at)
+    finally:
+        timing.unlink(missing_ok=True)
+    return out
+
+
+def _build_sizes(
+    text: str, source_path: str, points: Sequence[Key], size_name: str | None, build: BuildOptions
+) -> dict[float | None, Path]:
+    """One build of the timed program per size among ``points``."""
     exes: dict[float | None, Path] = {}
     for n in dict.fromkeys(n for n, _ in points):
         defines = dict(build.defines)
@@ -180,41 +209,20 @@ def measure_points(
                 f"the timed program does not compile{where}: {res.first_line}", location=source_path
             )
         exes[n] = res.exe_path  # type: ignore[assignment]
-    if statistic not in STATISTICS:
-        raise UserError(f"unknown statistic {statistic!r}; choose from {', '.join(STATISTICS)}")
-    out = Measurements(
-        size_name, {k: PointRuns(k[0], k[1], statistic=statistic) for k in points}, repetitions
+    return exes
+
+
+def _timed_run(
+    exe: Path, p: int, timing: Path, timeout_s: float, args: Sequence[str], at: str, source: str
+):  # noqa: ANN202 - the side channel's record
+    """One run at ``p`` threads; its node times from the side channel."""
+    r = run_program(
+        exe, env={"OMP_NUM_THREADS": str(p)}, timeout_s=timeout_s, timing_file=timing, args=args
     )
-    fd, name = tempfile.mkstemp(prefix="autotune-structure-", suffix=".txt")
-    os.close(fd)
-    timing = Path(name)
-    try:
-        for _ in range(repetitions):
-            for n, p in points:
-                timing.write_text("")
-                r = run_program(
-                    exes[n],
-                    env={"OMP_NUM_THREADS": str(p)},
-                    timeout_s=timeout_s,
-                    timing_file=timing,
-                    args=args,
-                )
-                at = (
-                    f"{size_name}={_number_text(n)}, " if n is not None and size_name else ""
-                ) + f"p={p}"
-                if r.status != "ok":
-                    raise UserError(
-                        f"the timed program failed at {at}: {r.message}", location=source_path
-                    )
-                rec = parse_side_channel(timing.read_text(errors="replace"))
-                if not rec.wall:
-                    raise UserError(
-                        f"the timed program reported no times at {at}", location=source_path
-                    )
-                rec.process_wall = r.wall_s
-                out.points[(n, p)].runs.append(rec)
-                if progress:
-                    progress(at)
-    finally:
-        timing.unlink(missing_ok=True)
-    return out
+    if r.status != "ok":
+        raise UserError(f"the timed program failed at {at}: {r.message}", location=source)
+    rec = parse_side_channel(timing.read_text(errors="replace"))
+    if not rec.wall:
+        raise UserError(f"the timed program reported no times at {at}", location=source)
+    rec.process_wall = r.wall_s
+    return rec
