@@ -71,22 +71,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"--{name} must be non-negative")
     if args.words is not None and args.words < 0:
         raise UserError("--words must be non-negative")
-    try:
-        if args.traces:
-            traces = None
-            for path in args.traces:
-                traces = read_traces(path, traces, corrected=not args.as_printed)
-        else:
-            traces = paper_traces(corrected=not args.as_printed)
-        split = ("M",) if args.split == "edges" else ("M", "N")
-        model = HypercubeDC(split=split).fit(traces)
-        pred = model.predict_one(
-            {"N": args.nodes, "M": args.edges}, args.procs, args.latency, args.gap, args.words
-        )
-    except TraceFormatError as exc:
-        raise UserError(exc.message, exc.location) from None
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+    model, pred, split = _fit_and_predict(args)
     measured, source = args.measured, "--measured"
     if measured is None and not args.traces:
         for p, n, m, t in paper_parallel_times():
@@ -108,6 +93,37 @@ def run(args: argparse.Namespace) -> int:
         }
         render.dump_json(out)
         return 0
+    _print_model(model)
+    _print_prediction(args, pred)
+    if paper is not None:
+        print(f"paper predicted:  {paper:.6f} s (its coefficient table is damaged; ours refit)")
+    if measured:
+        print(f"measured:         {measured:.6f} s ({source}); error {100 * err:+.2f}%")
+    return 0
+
+
+def _fit_and_predict(args: argparse.Namespace):  # noqa: ANN202
+    """(fitted HypercubeDC, its prediction at the command line's point, the split)."""
+    try:
+        if args.traces:
+            traces = None
+            for path in args.traces:
+                traces = read_traces(path, traces, corrected=not args.as_printed)
+        else:
+            traces = paper_traces(corrected=not args.as_printed)
+        split = ("M",) if args.split == "edges" else ("M", "N")
+        model = HypercubeDC(split=split).fit(traces)
+        pred = model.predict_one(
+            {"N": args.nodes, "M": args.edges}, args.procs, args.latency, args.gap, args.words
+        )
+    except TraceFormatError as exc:
+        raise UserError(exc.message, exc.location) from None
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    return model, pred, split
+
+
+def _print_model(model) -> None:  # noqa: ANN001
     print("component costs (least squares on the traces)")
     rows = []
     for c in COMPONENTS:
@@ -116,6 +132,9 @@ def run(args: argparse.Namespace) -> int:
         rows.append([c, f"{lc.intercept_:.4g} + {terms}", lc.r2_, lc.n_samples_])
     print(render.table(["function", "seconds", "R^2", "traces"], rows))
     print()
+
+
+def _print_prediction(args: argparse.Namespace, pred) -> None:  # noqa: ANN001
     print(
         f"hypercube D&C: N={args.nodes:g} nodes, M={args.edges:g} edges, P={args.procs}, "
         f"l={args.latency:g} s, g={args.gap:g} s/word, K={pred.words:g} words/level"
@@ -145,8 +164,3 @@ def run(args: argparse.Namespace) -> int:
             "component costs extrapolate below zero at this size (a linear fit of few "
             "traces); measure traces nearer this size"
         )
-    if paper is not None:
-        print(f"paper predicted:  {paper:.6f} s (its coefficient table is damaged; ours refit)")
-    if measured:
-        print(f"measured:         {measured:.6f} s ({source}); error {100 * err:+.2f}%")
-    return 0

@@ -94,22 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if args.measurements:
         return _run_empirical(args, es)
     ps = _procs(args.p or DEFAULT_P)
-    for name in ("ts", "tw", "n", "tc"):
-        if not getattr(args, name) > 0:
-            raise UserError(f"--{name} must be positive")
-    small = [p for p in ps if p < iso.BLOCK_MIN_P]
-    if small and not args.allow_small_p:
-        raise UserError(
-            f"the block model holds for p >= {iso.BLOCK_MIN_P} only (a 3x3 grid of "
-            f"blocks at least); got p = {small}. Use --allow-small-p to evaluate "
-            "it anyway"
-        )
-    if small:
-        print(
-            f"autotune: warning: p = {small} is below the block model's validity "
-            f"(p >= {iso.BLOCK_MIN_P}); those rows are marked invalid",
-            file=sys.stderr,
-        )
+    _check_block(args, ps)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # warned once above, in the CLI's words
         h = iso.block_overhead(args.n, ps, args.ts, args.tw, strict=False)
@@ -122,23 +107,7 @@ def run(args: argparse.Namespace) -> int:
     unit = "s" if args.tc == 1.0 else "operations"
     cross = iso.crossover_p(args.n, args.ts, args.tw)
     if args.plot:
-        dense = list(np.geomspace(min(ps), max(ps), 200)) if len(ps) > 1 else ps
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            smooth = {
-                e: iso.block_isoefficiency(
-                    e, args.n, dense, args.ts, args.tw, args.tc, args.form, strict=False
-                )
-                for e in es
-            }
-        _plot(
-            args.plot,
-            dense,
-            smooth,
-            f"w(p) [{unit}]",
-            f"Isoefficiency, square blocks (n={args.n:g}, ts={args.ts:g}, tw={args.tw:g})",
-            cross,
-        )
+        _plot_block(args, ps, es, unit, cross)
     if args.json:
         render.dump_json(
             {
@@ -179,6 +148,46 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         print(f"plot: {args.plot}")
     return 0
+
+
+def _check_block(args: argparse.Namespace, ps: list[float]) -> None:
+    """Positive parameters; p in the block model's range unless --allow-small-p."""
+    for name in ("ts", "tw", "n", "tc"):
+        if not getattr(args, name) > 0:
+            raise UserError(f"--{name} must be positive")
+    small = [p for p in ps if p < iso.BLOCK_MIN_P]
+    if small and not args.allow_small_p:
+        raise UserError(
+            f"the block model holds for p >= {iso.BLOCK_MIN_P} only (a 3x3 grid of "
+            f"blocks at least); got p = {small}. Use --allow-small-p to evaluate "
+            "it anyway"
+        )
+    if small:
+        print(
+            f"autotune: warning: p = {small} is below the block model's validity "
+            f"(p >= {iso.BLOCK_MIN_P}); those rows are marked invalid",
+            file=sys.stderr,
+        )
+
+
+def _plot_block(args: argparse.Namespace, ps: list[float], es: list[float], unit, cross) -> None:  # noqa: ANN001
+    dense = list(np.geomspace(min(ps), max(ps), 200)) if len(ps) > 1 else ps
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        smooth = {
+            e: iso.block_isoefficiency(
+                e, args.n, dense, args.ts, args.tw, args.tc, args.form, strict=False
+            )
+            for e in es
+        }
+    _plot(
+        args.plot,
+        dense,
+        smooth,
+        f"w(p) [{unit}]",
+        f"Isoefficiency, square blocks (n={args.n:g}, ts={args.ts:g}, tw={args.tw:g})",
+        cross,
+    )
 
 
 def _run_empirical(args: argparse.Namespace, es: list[float]) -> int:

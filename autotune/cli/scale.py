@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from autotune import render
@@ -138,8 +139,6 @@ def _parse_target(
 
 def run(args: argparse.Namespace) -> int:
     from autotune.measure.machine import detect_machine
-    from autotune.measure.store import Store
-    from autotune.tuning.scaling import ScaleGrid, plan_grid, scale
 
     if not Path(args.file).is_file():
         raise UserError(f"no such file: {args.file}")
@@ -151,13 +150,52 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--budget needs a positive number of seconds and --predict NAME=V,p=P")
     macro, sizes = _parse_sizes(args.sizes) if args.sizes else (_macro(args.predict), [])
     threads = _parse_threads(args.threads)
-    n_t, p_t = _parse_target(args.predict, macro, sizes or [1], threads)
-    epsilon = _parse_epsilon(args.epsilon)
+    target = _parse_target(args.predict, macro, sizes or [1], threads)
     machine = detect_machine(args.cc.split()[0] if args.cc.strip() else "gcc")
-    measure_target = not args.no_measure_target and p_t <= machine.cores
+    measure_target = not args.no_measure_target and target[1] <= machine.cores
+    done = _measure(args, macro, sizes, threads, target, machine, measure_target)
+    if not done.results:
+        raise UserError("no loop could be measured: " + "; ".join(done.grid.warnings[:3]))
+    written = _plots(args, done.results, macro)
+    if args.json:
+        render.dump_json(_json(args, done, macro, target, machine, measure_target, written))
+    else:
+        if done.plan is not None:
+            print(
+                f"plan for {args.budget:g} s: {macro} = {', '.join(map(str, done.sizes))}; "
+                f"p = {', '.join(map(str, done.threads))} "
+                f"(about {done.plan.predicted_cost_s:.0f} s)"
+            )
+            for note in done.plan.notes:
+                print(f"  {note}")
+        n_t, p_t = target
+        _print(done.results, macro, n_t, p_t, measure_target, machine.cores, done.grid.warnings)
+        for path in written:
+            print(f"plot written to {path}")
+        print(f"runs stored in {done.db_path}")
+    failed = [r.prediction.failure for r in done.results if not r.prediction.ok]
+    if failed:
+        raise UserError(failed[0])
+    return 0
+
+
+@dataclass
+class _Measured:
+    results: list
+    grid: object  # tuning.scaling.ScaleGrid
+    plan: object | None  # tuning.scaling.GridPlan when --budget chose the grid
+    sizes: list[int]
+    threads: list[int]
+    db_path: str
+
+
+def _measure(args, macro, sizes, threads, target, machine, measure_target) -> _Measured:  # noqa: ANN001
+    """Plan the grid (--budget) or take it as given, measure it, predict the target."""
+    from autotune.measure.store import Store
+    from autotune.tuning.scaling import ScaleGrid, plan_grid, scale
+
     plan = None
     with Store(args.db) as store:
-        db_path = str(store.path)
         grid = ScaleGrid(
             args.file,
             macro,
@@ -172,74 +210,58 @@ def run(args: argparse.Namespace) -> int:
         if args.budget is not None:
             plan = plan_grid(
                 lambda size: _probe(grid, size),
-                (n_t, p_t),
+                target,
                 machine.cores,
                 args.budget,
                 smallest=sizes[0] if sizes else None,
             )
             sizes, threads = plan.sizes, plan.threads
-        total = (
-            len(sizes) * len(threads) + (1 if measure_target else 0) + len(sizes)
-        ) * args.repetitions
-        with render.Progress(total, "scale", quiet=args.quiet or args.json) as bar:
+        runs = len(sizes) * len(threads) + (1 if measure_target else 0) + len(sizes)
+        with render.Progress(
+            runs * args.repetitions, "scale", quiet=args.quiet or args.json
+        ) as bar:
             grid.on_run = lambda note: bar.advance(note=note)
             results = scale(
                 grid,
                 sizes,
                 threads,
-                (n_t, p_t),
+                target,
                 skeleton=args.skeleton,
                 method=args.method,
                 method_abar=args.method_abar,
-                epsilon=epsilon,
+                epsilon=_parse_epsilon(args.epsilon),
                 holdout=args.holdout,
                 measure_target=measure_target,
             )
-    if not results:
-        raise UserError("no loop could be measured: " + "; ".join(grid.warnings[:3]))
-    written = _plots(args, results, macro)
-    if args.json:
-        render.dump_json(
+        return _Measured(results, grid, plan, sizes, threads, str(store.path))
+
+
+def _json(args, done: _Measured, macro, target, machine, measure_target, written) -> dict:  # noqa: ANN001
+    n_t, p_t = target
+    plan = done.plan
+    return {
+        "file": args.file,
+        "macro": macro,
+        "sizes": done.sizes,
+        "threads": done.threads,
+        "target": {macro: n_t, "p": p_t},
+        "machine_cores": machine.cores,
+        "target_measured": measure_target,
+        "warnings": done.grid.warnings,
+        "plan": None if plan is None else {**plan.__dict__, "budget_s": args.budget},
+        "loops": [
             {
-                "file": args.file,
-                "macro": macro,
-                "sizes": sizes,
-                "threads": threads,
-                "target": {macro: n_t, "p": p_t},
-                "machine_cores": machine.cores,
-                "target_measured": measure_target,
-                "warnings": grid.warnings,
-                "plan": None if plan is None else {**plan.__dict__, "budget_s": args.budget},
-                "loops": [
-                    {
-                        "loop": r.loop,
-                        "measurements": [
-                            {"n": n, "p": p, "time_s": t, "noise_s": e} for n, p, t, e in r.points
-                        ],
-                        "prediction": r.prediction.to_dict(),
-                    }
-                    for r in results
+                "loop": r.loop,
+                "measurements": [
+                    {"n": n, "p": p, "time_s": t, "noise_s": e} for n, p, t, e in r.points
                 ],
-                "database": db_path,
-                "plots": written,
+                "prediction": r.prediction.to_dict(),
             }
-        )
-    else:
-        if plan is not None:
-            print(
-                f"plan for {args.budget:g} s: {macro} = {', '.join(map(str, sizes))}; "
-                f"p = {', '.join(map(str, threads))} (about {plan.predicted_cost_s:.0f} s)"
-            )
-            for note in plan.notes:
-                print(f"  {note}")
-        _print(results, macro, n_t, p_t, measure_target, machine.cores, grid.warnings)
-        for path in written:
-            print(f"plot written to {path}")
-        print(f"runs stored in {db_path}")
-    failed = [r.prediction.failure for r in results if not r.prediction.ok]
-    if failed:
-        raise UserError(failed[0])
-    return 0
+            for r in done.results
+        ],
+        "database": done.db_path,
+        "plots": written,
+    }
 
 
 def _macro(predict: str | None) -> str:
