@@ -30,6 +30,7 @@ def collect(root: LoopNode) -> list[tuple[Access, list[dict]]]:
     return out
 
 
+# Over 60 lines: one JSON field per line of an array's footprint record.
 def plain_arrays(root: LoopNode) -> tuple[list[dict], list[str]]:
     """``record.arrays`` entries, one per array object, and warnings."""
     arrays: dict[str, dict] = {}

@@ -23,6 +23,7 @@ RANK_THREADS = 3  # threads whose footprint is computed per variant when ranking
 RANK_RUN_CAP = 512  # chunks per thread computed exactly when ranking; more extrapolated
 
 
+# Over 60 lines: the analysis steps of one loop in order (walk, count, footprint, gate).
 def analyze_loop(
     record: LoopRecord,
     for_node: c_ast.For,

@@ -132,6 +132,7 @@ class LoopOutcome:
     finished: float = 0.0
 
 
+# Over 60 lines: seed the scratch database, measure, collect the new runs: one worker task.
 def measure_job(
     job: SizeJob,
     ranking: LoopRanking,

@@ -93,6 +93,7 @@ def _tunable_text(r) -> str:  # noqa: ANN001
     return "yes" if len(free) == 2 else f"{free[0]} only"
 
 
+# Over 60 lines: one table column per field of a loop record.
 def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
     out = out or sys.stdout
     print(

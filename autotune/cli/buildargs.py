@@ -25,6 +25,7 @@ _CHECK_HELP = (
 )
 
 
+# Over 60 lines: one declaration per option; --help reads them in this order.
 def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -> None:
     """The building, running and checking option groups."""
     b = parser.add_argument_group("building")

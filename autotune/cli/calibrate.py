@@ -109,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+# Over 60 lines: the calibration report, one section after another (JSON or text).
 def report(result, machine, skipped: list[str], args, out=None) -> None:  # noqa: ANN001
     out = out or sys.stdout
     if args.json:
@@ -225,6 +226,7 @@ def print_profile(profile, out) -> None:  # noqa: ANN001
     print(f"one weighted operation: {op * 1e9:.3f} ns on one thread", file=out)
 
 
+# Over 60 lines: --show and --reset print the same coefficient table.
 def show_or_reset(args: argparse.Namespace, out=None) -> int:  # noqa: ANN001
     """``--show``: the coefficients in use here; ``--reset``: forget this machine's."""
     from autotune.measure.machine import detect_machine

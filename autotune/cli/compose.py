@@ -92,6 +92,7 @@ def _tasks(args: argparse.Namespace) -> list[tuple[str, Moments, np.ndarray | No
     return tasks
 
 
+# Over 60 lines: checks, the composition, then its JSON or the two printed tables.
 def run(args: argparse.Namespace) -> int:
     raw = parse_floats(args.orders, "--orders")
     orders = tuple(int(k) for k in raw)

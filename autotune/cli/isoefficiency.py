@@ -190,6 +190,7 @@ def _plot_block(args: argparse.Namespace, ps: list[float], es: list[float], unit
     )
 
 
+# Over 60 lines: fit, table and plot of measured isoefficiency, one after another.
 def _run_empirical(args: argparse.Namespace, es: list[float]) -> int:
     rows = read_table(args.measurements, ("n", "p", "seconds"))
     times: dict[tuple[float, float], list[float]] = defaultdict(list)

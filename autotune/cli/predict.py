@@ -16,6 +16,7 @@ from autotune.errors import UserError
 METHOD_CHOICES = ("auto", "spline", "loess", "lmpoly", "lm", "powerlaw", "mean")
 
 
+# Over 60 lines: one declaration per option; --help reads them in this order.
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "table", help="CSV: n,p,time (long) or n,T_n_1,T_n_7,... (wide) or p,T_n_p (one size)"

@@ -22,6 +22,7 @@ from autotune.cli.predict import METHOD_CHOICES, _parse_epsilon, print_predictio
 from autotune.errors import UserError
 
 
+# Over 60 lines: one declaration per option; --help reads them in this order.
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE.c", help="C source file")
     parser.add_argument(

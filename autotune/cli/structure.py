@@ -148,6 +148,7 @@ def _profiles(args: argparse.Namespace, options) -> dict | None:  # noqa: ANN001
     return doc
 
 
+# Over 60 lines: JSON and text forms of the measured tree, one after the other.
 def _measure(args: argparse.Namespace, options, tree: ProgramTree) -> int:
     from autotune.structure.experiment import measure_tree
 

@@ -111,6 +111,7 @@ def _show(args: argparse.Namespace, done, name: str, sizes, threads, at) -> int:
     return 0
 
 
+# Over 60 lines: the predicted tree table, the whole program, how and the checks.
 def _print_prediction(args, done, name, sizes, threads, at, cores) -> None:  # noqa: ANN001
     n_star, p_star = at
     tree, tree_star, target, est = done.tree, done.tree_star, done.target, done.estimates

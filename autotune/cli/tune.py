@@ -163,6 +163,7 @@ def _apply(path: str, source: str, choices: list, args) -> str | None:  # noqa: 
     return target
 
 
+# Over 60 lines: the tune report, one section after another (loops, program, regions, placement).
 def print_report(done: FileTuneResult, written: str | None, top: int, out=None) -> None:  # noqa: ANN001
     out = out or sys.stdout
     path, chosen, results = done.path, done.ranked.chosen, done.results

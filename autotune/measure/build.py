@@ -188,6 +188,7 @@ def compile_argv(
     return argv
 
 
+# Over 60 lines: one cached compile: key, cache hit, compile, atomic publish; each step is a call.
 def build(
     source_text: str,
     *,

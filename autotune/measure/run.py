@@ -91,6 +91,7 @@ def _last_line(text: str) -> str:
     return lines[-1][:200] if lines else ""
 
 
+# Over 60 lines: one subprocess's life: start, wait or kill its group, collect; the steps are calls.
 def run_program(
     exe: str | Path,
     *,

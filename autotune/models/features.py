@@ -267,6 +267,7 @@ def overhead_cost_ops(
 _FROM_RECORD = object()
 
 
+# Over 60 lines: one model feature per line of the returned record.
 def loop_features(
     record: LoopRecord,
     variant: Variant,

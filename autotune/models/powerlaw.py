@@ -128,6 +128,7 @@ class _LogLinearModel(RegressorMixin, BaseEstimator):
         Z[:, log_cols] = np.log(np.maximum(sub, ZERO_FLOOR))
         return Z
 
+    # Over 60 lines: scikit-learn's fit: validation, then the fit and learned attributes.
     def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None) -> _LogLinearModel:
         """Fit on features X (n_samples x n_features) and times y (seconds, > 0).
 
@@ -190,6 +191,7 @@ class _LogLinearModel(RegressorMixin, BaseEstimator):
         self.n_samples_ = len(y)
         return self
 
+    # Over 60 lines: the within-loop least squares with its weights, one block per term.
     def _fit_within(
         self,
         Z: np.ndarray,

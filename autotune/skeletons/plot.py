@@ -79,6 +79,7 @@ def plot_prediction(pred: Prediction, path: str | Path) -> Path:
     return path
 
 
+# Over 60 lines: one labelled matplotlib figure.
 def plot_scalability(points, pred: Prediction, path: str | Path, macro: str = "n") -> Path:  # noqa: ANN001
     """Two labelled panels over p, one line per measured size: the parallel penalty
     Abar(n,p) = T(n,p) - W(n,p), and the Karp-Flatt serial fraction f(n,p). The

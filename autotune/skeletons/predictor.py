@@ -130,6 +130,7 @@ def parse_known(expr: str | None) -> Callable[[Measurement], bool] | None:
     return keep
 
 
+# Over 60 lines: the paper's prediction steps in order, each a call.
 def predict_point(
     rows: TimeTable | Iterable[object],
     skeleton: Skeleton | str = "parmap",

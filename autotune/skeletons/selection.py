@@ -167,6 +167,7 @@ def measured_choice(
     )
 
 
+# Over 60 lines: the automatic method choice of the paper, step by step.
 def choose(
     x: Sequence[float],
     y: Sequence[float],
@@ -238,6 +239,7 @@ def choose(
 Decision = tuple[str | None, float | None, str, bool, bool]  # chosen, value, reason, ok, unchecked
 
 
+# Over 60 lines: the decision table of the method choice, one rule per branch.
 def _decide(
     s: Series,
     results: list[MethodResult],

@@ -137,6 +137,7 @@ def read_table(path: str | Path, where: dict[str, str] | None = None) -> TimeTab
     return parse_table(text, str(path), where)
 
 
+# Over 60 lines: one error message per way a table file can be wrong.
 def parse_table(text: str, source: str, where: dict[str, str] | None = None) -> TimeTable:
     lines = [
         (i + 1, ln)

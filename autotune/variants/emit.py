@@ -102,6 +102,7 @@ def _num_threads_expr(src: _Source, record: LoopRecord) -> str:
     return f"autotune_threads_({fallback})"
 
 
+# Over 60 lines: every edit of every loop collected in one pass, so overlaps show in one place.
 def rewrite_source(
     source: str,
     choices: list[tuple[LoopRecord, Variant]],

@@ -57,6 +57,7 @@ def _directives(source: str, record: LoopRecord, variant: Variant) -> tuple[str,
     return flat_text(plain[ws.start : ws.end]), par
 
 
+# Over 60 lines: one manifest entry per loop and variant, written as they are emitted.
 def write_variants(
     path: str,
     source: str,
