@@ -7,6 +7,8 @@ that does not parse must be recorded as a failure while the others go on.
 
 from __future__ import annotations
 
+import io
+import json
 import shutil
 import sqlite3
 import statistics
@@ -17,6 +19,7 @@ import pytest
 from autotune.api import Session
 from autotune.campaign import load_plan
 from autotune.campaign.environ import adopt, openmp_environment
+from autotune.campaign.progress import CampaignProgress
 from autotune.cli.main import main
 from autotune.errors import UserError
 
@@ -105,7 +108,13 @@ def test_interrupted_campaign_resumes_and_measures_nothing_twice(cluster, plan_d
     loops_first = {r[0] for r in first}
     assert len(loops_first) == 1
 
-    resumed = session.campaign(plan, client=cluster)
+    log = io.StringIO()  # not a terminal: one line per finished loop
+    resumed = session.campaign(plan, client=cluster, progress=CampaignProgress(stream=log))
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 3  # two loops measured, the broken program's failure
+    assert all(ln.startswith("campaign: [program sizes ") for ln in lines)
+    assert "program sizes 3/3, loops 3/3 (1 stored)" in lines[-1]
+    assert sum("FAILED broken" in ln for ln in lines) == 1
     after = _rows(db)
     # every run this invocation made is a new row: nothing stored was measured again
     assert resumed.runs_measured == len(after) - len(first)
@@ -126,8 +135,6 @@ def test_interrupted_campaign_resumes_and_measures_nothing_twice(cluster, plan_d
     # the stored decisions agree with the stored runs
     with sqlite3.connect(db) as c:
         docs = c.execute("SELECT loop_id, doc FROM outcomes WHERE label = 'exp'").fetchall()
-    import json
-
     measured = [json.loads(d) for _, d in docs if "failed" not in json.loads(d)]
     assert len(measured) == 3
     assert any("failed" in json.loads(d) for _, d in docs)
@@ -140,6 +147,27 @@ def test_interrupted_campaign_resumes_and_measures_nothing_twice(cluster, plan_d
     spans = sorted((o.started, o.finished) for o in resumed.outcomes)
     for (_, end), (start, _) in zip(spans, spans[1:], strict=False):
         assert start >= end - 0.05
+
+
+def test_cli_campaign_on_an_existing_cluster(cluster, plan_dir: Path, capsys):
+    """--scheduler: the cluster is the user's (started here by the test); the default
+    model-guided sequential search; JSON on stdout, the database path in it."""
+    (plan_dir / "one.toml").write_text(
+        'name = "one"\nrepetitions = 1\ntop = 2\n[[program]]\nname = "gemm"\n'
+        'source = "polybench_style_gemm.c"\nsizes = [{ NI = "20", NJ = "20", NK = "20" }]\n'
+    )
+    db = plan_dir / "one.db"
+    address = cluster.scheduler.address
+    args = ["campaign", str(plan_dir / "one.toml"), "--db", str(db), "--scheduler", address]
+    assert main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["database"] == str(db) and out["loops_measured"] == 1
+    (loop,) = out["loops"]
+    assert loop["program"] == "gemm" and loop["search"]["steps"]
+    assert 1 <= loop["measured_programs"] <= 3  # the original and at most top=2
+    assert main(args) == 0  # again: nothing left to measure, a readable summary
+    text = capsys.readouterr().out
+    assert "0 loop(s) measured now, 1 already stored" in text and str(db) in text
 
 
 def test_cli_campaign_json_and_bad_plan(cluster, plan_dir: Path, capsys, monkeypatch):

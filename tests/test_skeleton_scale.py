@@ -154,3 +154,11 @@ def test_scale_answers_for_16_threads_it_cannot_run(isolated, capsys):
     assert pred["direction"] == "n,p" and pred["T_n_p"] is not None and pred["T_n_p"] > 0
     assert all("noise_s" in m for m in doc["loops"][0]["measurements"])
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and doc["plots"] == [str(png)]
+
+    # the report shows the prediction and both figures, read back from the database
+    page = isolated / "report.html"
+    assert main(["report", "-o", str(page)]) == 0
+    html = page.read_text()
+    assert "Scaling predictions" in html and "N=12000 p=16" in html
+    assert f"{pred['T_n_p']:.3g}" in html
+    assert html.count('src="data:image/png;base64,') == 2

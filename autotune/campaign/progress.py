@@ -21,6 +21,7 @@ class CampaignProgress:
         self.jobs = self.ranked_jobs = 0
         self.loops_known = self.loops_done = self.loops_skipped = 0
         self.runs = 0
+        self.runs_expected = 0  # of the loops submitted so far (the budget times repetitions)
         self.started = time.monotonic()
 
     def start(self, jobs: int) -> None:
@@ -28,9 +29,11 @@ class CampaignProgress:
         self.started = time.monotonic()
         self._status()
 
-    def ranked(self, loops: int) -> None:
+    def ranked(self, loops: int, runs: int = 0) -> None:
+        """A program size was ranked: ``loops`` loops, ``runs`` runs expected to measure."""
         self.ranked_jobs += 1
         self.loops_known += loops
+        self.runs_expected += runs
         self._status()
 
     def loop_skipped(self) -> None:
@@ -46,8 +49,12 @@ class CampaignProgress:
         loop = Path(outcome.loop_id).name  # file:line without the folders
         self._event(f"{outcome.program} {outcome.size} {loop}: {best} {speedup}")
 
-    def failed(self, message: str) -> None:
-        self.loops_done += 1
+    def failed(self, message: str, loop: bool = True) -> None:
+        """A loop failed (counted as finished), or a program size could not be ranked."""
+        if loop:
+            self.loops_done += 1
+        else:
+            self.ranked_jobs += 1
         self._event(f"FAILED {message}")
 
     def close(self) -> None:
@@ -61,14 +68,21 @@ class CampaignProgress:
         finished = self.loops_done + self.loops_skipped
         total = self._expected_loops()
         eta = ""
-        if self.loops_done and total > finished:
-            left = elapsed / self.loops_done * (total - finished)
-            eta = f", about {_duration(left)} left"
+        if self.runs and total > finished:
+            eta = f", about {_duration(self._left(elapsed))} left"
         return (
             f"program sizes {self.ranked_jobs}/{self.jobs}, loops {finished}/{total}"
             f"{'+' if self.ranked_jobs < self.jobs else ''} ({self.loops_skipped} stored), "
             f"runs {self.runs}, {_duration(elapsed)}{eta}"
         )
+
+    def _left(self, elapsed: float) -> float:
+        """Time left: the mean time per run so far times the runs still expected
+        (a loop's budget decides its runs, and runs are what take the time)."""
+        expected = self.runs_expected
+        if 0 < self.ranked_jobs < self.jobs:
+            expected += self.runs_expected / self.ranked_jobs * (self.jobs - self.ranked_jobs)
+        return elapsed / self.runs * max(expected - self.runs, 0.0)
 
     def _expected_loops(self) -> int:
         if not self.ranked_jobs:

@@ -164,11 +164,10 @@ class CampaignRunner:
     def _ranked(self, job: SizeJob, ranked: FileRanking, pending) -> None:  # noqa: ANN001
         source_hash, flags_key = job.where()
         self.store.add_source(source_hash, str(job.program.source))
-        self.progress.ranked(len(ranked.rankings))
+        todo = [r for r in ranked.rankings if not self._stored(source_hash, flags_key, r)]
+        self.progress.ranked(len(ranked.rankings), sum(self._expected_runs(r) for r in todo))
         for ranking in ranked.rankings:
-            if any(
-                (source_hash, flags_key, fp, ranking.id) in self.done for fp in self.fingerprints
-            ):
+            if self._stored(source_hash, flags_key, ranking):
                 self.result.loops_stored += 1
                 self.progress.loop_skipped()
                 continue
@@ -195,6 +194,18 @@ class CampaignRunner:
             self.meta[future.key] = (job, ranking)
             pending.add(future)
 
+    def _stored(self, source_hash: str, flags_key: str, ranking: LoopRanking) -> bool:
+        """The loop has an outcome on one of the cluster's machines: nothing to measure."""
+        keys = {(source_hash, flags_key, fp, ranking.id) for fp in self.fingerprints}
+        return bool(keys & self.done)
+
+    def _expected_runs(self, ranking: LoopRanking) -> int:
+        """Runs the budget asks for: the original and the variants, times repetitions."""
+        if ranking.error:
+            return 0
+        variants = len(ranking.variants) if self.plan.exhaustive else self.plan.top
+        return (1 + variants) * self.plan.repetitions
+
     def _measured(self, job: SizeJob, out: LoopOutcome) -> None:
         store = self.store
         store.add_machine(out.machine)
@@ -219,7 +230,7 @@ class CampaignRunner:
         loop_id = ranking.id if ranking is not None else ""
         message = f"{what}{' ' + loop_id if loop_id else ''}: {type(exc).__name__}: {exc}"
         self.result.failures.append(message)
-        self.progress.failed(message)
+        self.progress.failed(message, loop=ranking is not None)
         try:
             source_hash, flags_key = job.where()
         except OSError:

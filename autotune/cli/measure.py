@@ -15,13 +15,11 @@ from autotune.cli.buildargs import (
 )
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.errors import UserError
-from autotune.frontend.records import select_loops
 from autotune.measure import stats
 from autotune.measure.machine import detect_machine
 from autotune.measure.results import LoopResult
 from autotune.measure.spaces import exhaustive_space, parse_variant_list
 from autotune.measure.store import Store
-from autotune.measure.sweep import Sweep
 from autotune.render import Progress, dump_json, table
 
 
@@ -77,15 +75,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def _select_loops(unit, wanted: list[str]) -> list:  # noqa: ANN001
-    chosen = select_loops(unit.loops, wanted)
-    if wanted:
-        for r in chosen:
-            if not r.tunable:
-                raise UserError(f"loop {r.id} is not tunable: {r.reason}")
-    return chosen
-
-
 def _variants_for(record, args, cores: int, explicit) -> list:  # noqa: ANN001
     from autotune.variants import space
 
@@ -96,7 +85,7 @@ def _variants_for(record, args, cores: int, explicit) -> list:  # noqa: ANN001
     return space.space_from_strings(record, args.schedules, args.chunks, args.threads, cores)
 
 
-# Over 60 lines: argument checks, then one library call per loop and the printed table.
+# Over 60 lines: argument checks, one library call, then the JSON or the printed tables.
 def run(args: argparse.Namespace) -> int:
     if args.repetitions < 1:
         raise UserError("--repetitions must be at least 1")
@@ -113,32 +102,30 @@ def run(args: argparse.Namespace) -> int:
     sweep_opts = sweep_options(args)
     machine = detect_machine(split_flags(args.cc, "--cc")[0] if args.cc.strip() else "gcc")
     from autotune.cli.buildargs import profile_request
-    from autotune.measure.profile import analyze_with_profile
+    from autotune.measure.measure_file import measure_file
 
-    with Store(args.db) as store:  # loops sized at run time: one profile run (stored)
-        unit, note = analyze_with_profile(
+    with (
+        Store(args.db) as store,
+        term_as_interrupt(),
+        Progress(1, label="measure", quiet=args.quiet or args.json) as bar,
+    ):
+        done = measure_file(
             str(path),
             opts,
-            profile_request(args, str(path), opts, always=True),
+            build,
+            sweep_opts,
             store,
-            threads=machine.cores,
-            cc=args.cc,
+            machine,
+            lambda r: _variants_for(r, args, machine.cores, explicit),
+            loops=args.loop,
+            profile=profile_request(args, str(path), opts, always=True),
+            strict=bool(args.loop),
+            on_plan=lambda n: setattr(bar, "total", max(n, 1)),
+            on_run=lambda note: bar.advance(note=note),
         )
-    if note and not args.json:
-        print(note)
-    loops = _select_loops(unit, args.loop)
-    if not loops:
-        raise UserError(f"no OpenMP loop to measure in {path}")
-    plan = [(r, _variants_for(r, args, machine.cores, explicit)) for r in loops]
-    results: list[LoopResult] = []
-    with Store(args.db) as store, term_as_interrupt():
-        sweep = Sweep(path, build, sweep_opts, store, machine=machine)
-        total = sum(sweep.planned_runs(vs) for r, vs in plan if r.tunable)
-        with Progress(total, label="measure", quiet=args.quiet or args.json) as bar:
-            sweep.on_run = lambda note: bar.advance(note=note)
-            for record, variants in plan:
-                results.append(_measure_one(sweep, record, variants, bool(args.loop)))
-        db = str(store.path)
+    results, db = done.results, done.database
+    if done.profile_note and not args.json:
+        print(done.profile_note)
     if all(r.skipped for r in results):
         reasons = "; ".join(f"{r.loop_id}: {r.skipped}" for r in results)
         raise UserError(f"no loop could be measured ({reasons})", str(path))
@@ -165,22 +152,6 @@ def run(args: argparse.Namespace) -> int:
         _print_loop(res, args.repetitions)
     print(f"runs stored in {db}")
     return 0
-
-
-def _measure_one(sweep: Sweep, record, variants, explicit: bool) -> LoopResult:  # noqa: ANN001
-    from autotune.variants.errors import EmitError
-
-    try:
-        return sweep.measure_loop(record, variants)
-    except EmitError as exc:
-        if explicit:
-            raise
-        return LoopResult(
-            record.id,
-            None,
-            mode=sweep.options.compile_mode,
-            skipped=f"cannot write its variants: {exc}",
-        )
 
 
 def _short(msg: str, width: int = 70) -> str:

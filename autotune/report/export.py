@@ -34,6 +34,8 @@ def decisions(store: Store) -> list[dict]:
     rows = []
     for o in load_outcomes(store):
         d = o.doc
+        if d.get("kind") == "scale":
+            continue  # a prediction, not a decision: in the report and the JSON of runs
         rows.append(
             _where(o)
             | {

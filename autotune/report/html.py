@@ -51,7 +51,10 @@ def collect(store: Store, label: str | None = None, plots: bool = True) -> Repor
             continue
         title = f"{o.program} {o.size} {Path(o.loop_id).name}".strip()
         section = LoopSection(o, title)
-        if plots:
+        if o.doc.get("kind") == "scale":  # figures drawn when the prediction was made
+            figures_ = o.doc.get("figures") or {}
+            section.scatter, section.threads = figures_.get("estimate"), figures_.get("grid")
+        elif plots:
             section.scatter = figures.predicted_vs_measured(o.doc, title)
             section.threads = figures.speedup_by_threads(o.doc, title)
         data.labels.setdefault(o.label, []).append(section)

@@ -135,7 +135,8 @@ def plot_scalability(points, pred: Prediction, path: str | Path, macro: str = "n
     ax_f.set_title("Karp-Flatt: (T(n,p)/T(n) - 1/p) / (1 - 1/p)", fontsize=10)
     for ax in (ax_a, ax_f):
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        if ax.get_legend_handles_labels()[0]:  # a panel with no line has no legend
+            ax.legend(fontsize=7)
     fig.suptitle("measured grid, T(n) := T(n,1)", fontsize=11)
     fig.tight_layout()
     path = Path(path)

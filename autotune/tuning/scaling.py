@@ -24,6 +24,7 @@ from autotune.measure.sweep import Sweep, SweepOptions
 from autotune.skeletons.estimators import ALL_METHODS
 from autotune.skeletons.predictor import Prediction, predict_point
 from autotune.skeletons.selection import DEFAULT_EPSILON
+from autotune.tuning.scale_outcome import save_scale_outcome
 from autotune.variants.space import Variant
 
 Point = tuple[int, int, float, float]  # (size, threads, median loop time, noise)
@@ -157,6 +158,8 @@ def scale(
                 r.prediction.measured = hit[0]
                 if r.prediction.time is not None:
                     r.prediction.error = (r.prediction.time - hit[0]) / hit[0]
+    for r in results:  # for the report: the prediction and its figures
+        save_scale_outcome(grid, r, target)
     return results
 
 
