@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis import exprs
+from autotune.analysis import cexpr, exprs
 from autotune.analysis.arrayref import array_of, subscripts
 from autotune.analysis.astutil import decl_ids, deref_as_arrayref, written_names
 from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
@@ -121,7 +121,7 @@ class Walker(c_ast.NodeVisitor):
 
     def build(self, ctx: Ctx, node: c_ast.Node, at: c_ast.Node) -> Expr:
         node = self.profiled.substitute(node)
-        return exprs.build(node, lambda n: self.resolve(ctx, n, at), ctx.scope.sizeof)
+        return cexpr.build(node, lambda n: self.resolve(ctx, n, at), ctx.scope.sizeof)
 
     # ---- loops ---------------------------------------------------------------
     def loop(

@@ -12,7 +12,6 @@ and ``%`` follow C (truncation toward zero), not Python.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -103,7 +102,7 @@ def c_mod(a: Any, b: Any) -> Any:
     return float(np.fmod(a, b))
 
 
-def _fold(op: str, args: list) -> Expr:
+def fold(op: str, args: list) -> Expr:
     """Apply ``op`` to numbers (C semantics) or keep the tree."""
     if not all(isinstance(a, (int, float)) for a in args):
         return [op, *args]
@@ -158,86 +157,6 @@ def binary_value(op: str, a: Any, b: Any) -> Any:
     )
 
 
-INT_TYPES = {
-    "char",
-    "short",
-    "int",
-    "long",
-    "unsigned",
-    "signed",
-    "size_t",
-    "_Bool",
-    "ssize_t",
-    "ptrdiff_t",
-    "int64_t",
-    "int32_t",
-    "uint64_t",
-    "uint32_t",
-}
-
-
-def build(
-    node: c_ast.Node,
-    resolve: Callable[[str], Expr],
-    sizeof: Callable[[c_ast.Node], int | None] | None = None,
-) -> Expr:
-    """Turn a pycparser expression into an ``Expr``; raise ``Symbolic`` if impossible.
-
-    ``resolve(name)`` returns the Expr a name stands for (a number, a loop
-    variable name, or an expression) or raises ``Symbolic``.
-    """
-    if isinstance(node, c_ast.Constant):
-        return parse_constant(node)
-    if isinstance(node, c_ast.ID):
-        return resolve(node.name)
-    if isinstance(node, c_ast.BinaryOp):
-        left = build(node.left, resolve, sizeof)
-        return _fold(node.op, [left, build(node.right, resolve, sizeof)])
-    if isinstance(node, c_ast.UnaryOp):
-        if node.op == "sizeof":
-            size = sizeof(node.expr) if sizeof else None
-            if size is None:
-                raise Symbolic("sizeof of an unknown type")
-            return size
-        inner = build(node.expr, resolve, sizeof)
-        if node.op == "-":
-            return _fold("neg", [inner])
-        if node.op == "+":
-            return inner
-        if node.op in ("!", "~"):
-            return _fold(node.op, [inner])
-        raise Symbolic(f"operator {node.op}")
-    if isinstance(node, c_ast.Cast):
-        inner = build(node.expr, resolve, sizeof)
-        names = _cast_names(node.to_type)
-        if names and set(names) & INT_TYPES:
-            return _fold("int", [inner])
-        return inner
-    if isinstance(node, c_ast.TernaryOp):
-        return _fold(
-            "?",
-            [
-                build(node.cond, resolve, sizeof),
-                build(node.iftrue, resolve, sizeof),
-                build(node.iffalse, resolve, sizeof),
-            ],
-        )
-    if isinstance(node, c_ast.ExprList) and len(node.exprs) == 1:
-        return build(node.exprs[0], resolve, sizeof)
-    if isinstance(node, c_ast.ArrayRef):
-        raise Symbolic(f"{to_c_node(node)} (array value)")
-    if isinstance(node, c_ast.FuncCall):
-        raise Symbolic(f"{to_c_node(node)} (call)")
-    raise Symbolic(to_c_node(node))
-
-
-def _cast_names(typename: c_ast.Node) -> list[str]:
-    t = getattr(typename, "type", None)
-    if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
-        return list(t.type.names)
-    return []
-
-
 def to_c_node(node: c_ast.Node) -> str:
     from pycparser import c_generator
 
@@ -259,7 +178,7 @@ def substitute(e: Expr, values: dict[str, Expr]) -> Expr:
     if isinstance(e, str):
         return values.get(e, e)
     if isinstance(e, (list, tuple)):
-        return _fold(e[0], [substitute(a, values) for a in e[1:]])
+        return fold(e[0], [substitute(a, values) for a in e[1:]])
     return e
 
 
@@ -321,7 +240,7 @@ def evaluate(e: Expr, env: dict[str, Any]) -> Any:
         return env[e]
     op, args = e[0], [evaluate(a, env) for a in e[1:]]
     if not any(isinstance(a, np.ndarray) for a in args):
-        return _fold(op, args)
+        return fold(op, args)
     if op == "?":
         return np.where(np.asarray(args[0]) != 0, args[1], args[2])
     if op == "neg":

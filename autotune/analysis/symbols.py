@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.analysis import exprs
+from autotune.analysis import cexpr
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.layout import ArrayInfo, Layout, _params, struct_member_type
 
@@ -76,7 +76,12 @@ def _build_info(ast: c_ast.FileAST) -> FileInfo:
 def _walk(
     node: c_ast.Node, parent: c_ast.Node | None, func: c_ast.FuncDef | None, info: FileInfo
 ) -> None:
-    """One pass: parents, struct/enum definitions, writes, assignments, calls, pragmas."""
+    """One pass: parents, struct/enum definitions, writes, assignments, calls, pragmas.
+
+    An explicit stack rather than a ``NodeVisitor``: this walks every node of the
+    file, and a generated expression of thousands of terms (``a + b + ...``) is a
+    left-deep tree deeper than Python's recursion limit.
+    """
     stack = [(node, parent, func)]
     while stack:
         n, par, fn = stack.pop()
@@ -121,7 +126,7 @@ def _enum_values(node: c_ast.Enum, info: FileInfo) -> None:
     for e in node.values.enumerators:
         if e.value is not None:
             try:
-                value = exprs.build(
+                value = cexpr.build(
                     e.value, lambda n: info.enums[n] if n in info.enums else _raise(n)
                 )
             except (Symbolic, KeyError):
@@ -249,4 +254,4 @@ class Scope(Layout):
 
     def build(self, node: c_ast.Node, at: c_ast.Node) -> Expr:
         """Expr of ``node`` using only program constants (no loop variables)."""
-        return exprs.build(node, lambda n: self.constant(n, at), self.sizeof)
+        return cexpr.build(node, lambda n: self.constant(n, at), self.sizeof)

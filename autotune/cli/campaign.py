@@ -9,8 +9,25 @@ from autotune.api import Session
 from autotune.campaign.progress import CampaignProgress
 from autotune.render import dump_json, table
 
+EXAMPLE = """a plan (TOML; paths relative to it):
+
+  name = "sizes"
+  repetitions = 3
+  budget = "top"            # or "exhaustive"
+  top = 5
+  [[program]]
+  source = "stream.c"
+  args = []
+  sizes = [{ N = "100000" }, { N = "400000" }]
+
+Run it again to resume: loops with a stored outcome are skipped. Then:
+  autotune report -o report.html    and    autotune export --format csv
+"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EXAMPLE
     parser.add_argument(
         "plan",
         metavar="PLAN.toml",
