@@ -263,7 +263,8 @@ class LoopRun:
         return row
 
     def _compare(self, stdout: str, stderr: str) -> tuple[bool, str]:
-        assert self.reference is not None  # set by the baseline before any variant runs
+        if self.reference is None:  # set by the baseline before any variant runs
+            raise RuntimeError("a variant was verified before the original ran")
         o = self.opts
         ref = verify.select_output(*self.reference, o.check)
         got = verify.select_output(stdout, stderr, o.check)

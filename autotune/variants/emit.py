@@ -92,7 +92,8 @@ def _num_threads_expr(src: _Source, record: LoopRecord) -> str:
     helper turns into omp_get_max_threads() (declared only at the end of the
     file, so it cannot be called from the user's lines directly).
     """
-    assert record.parallel is not None  # only loops with a parallel directive get here
+    if record.parallel is None:  # only loops with a parallel directive get here
+        raise EmitError(f"{record.id}: no parallel directive to give a thread count")
     loc = _location(record, record.parallel.line)
     clause = src.pragma(record.parallel.line, loc, want="parallel").clause("num_threads")
     fallback = "0"
