@@ -31,6 +31,7 @@ if __name__ == "__main__":  # Dask starts worker processes that import this file
         if "failed" not in outcome.doc and outcome.doc.get("baseline"):
             model, original = model_vs_optimum(outcome.doc)
             rows.append((outcome.program, outcome.size, model, original))
+    rows.sort(key=lambda r: (r[0], float(r[1].split("=")[-1])))  # by program, then size
     print(f"{'program':8} {'size':36} {'model/opt':>9} {'orig/opt':>9}")
     for program, size, model, original in rows:
         print(f"{program:8} {size:36} {model:9.2f} {original:9.2f}")
@@ -42,6 +43,7 @@ if __name__ == "__main__":  # Dask starts worker processes that import this file
         ax.plot(sizes, [r[2] for r in mine], "o-", label="model's first choice")
         ax.plot(sizes, [r[3] for r in mine], "s--", label="the original")
         ax.axhline(1.0, color="grey", linewidth=1)
+        ax.set_yscale("log")  # one noisy size must not flatten the others
         ax.set_title(program)
         ax.set_xlabel("size (-D value)")
     axes[0].set_ylabel("loop time / best measured time")
