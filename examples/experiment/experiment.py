@@ -44,6 +44,8 @@ if __name__ == "__main__":  # Dask starts worker processes that import this file
         ax.plot(sizes, [r[3] for r in mine], "s--", label="the original")
         ax.axhline(1.0, color="grey", linewidth=1)
         ax.set_yscale("log")  # one noisy size must not flatten the others
+        ax.yaxis.set_major_formatter(plt.FormatStrFormatter("%g"))
+        ax.yaxis.set_minor_formatter(plt.FormatStrFormatter("%g"))
         ax.set_title(program)
         ax.set_xlabel("size (-D value)")
     axes[0].set_ylabel("loop time / best measured time")
