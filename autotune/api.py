@@ -30,7 +30,7 @@ from autotune.campaign.progress import CampaignProgress
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import TranslationUnit, select_loops
-from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.build import BuildOptions
 from autotune.measure.outcomes import Outcome, load_outcomes
 from autotune.measure.profile import ProfileRequest
 from autotune.measure.results import LoopResult
@@ -95,13 +95,8 @@ class Session:
         for extra in self.extra_sources:
             if not Path(extra).is_file():
                 raise UserError(f"no such file: {extra} (extra source)")
-        return BuildOptions(
-            cc=self.cc,
-            cflags=[*DEFAULT_CFLAGS, *self.cflags],
-            ldflags=list(self.ldflags),
-            defines=dict(self.defines),
-            include_dirs=list(self.include_dirs),
-            extra_sources=list(self.extra_sources),
+        return BuildOptions.of_source(
+            self.source_options(), self.cc, self.ldflags, self.extra_sources
         )
 
     def sweep_options(self, fresh: bool = False) -> SweepOptions:
@@ -161,14 +156,13 @@ class Session:
         chunks: str | None = None,
         threads: str | None = None,
     ) -> FileRanking:
-        """Every variant of every selected loop, by predicted time; nothing compiled."""
-        _exists(path)
-        options = self.rank_options(schedules=schedules, chunks=chunks, threads=threads)
-        options.loops = loops
+        """Every variant of every selected loop, by predicted time; nothing compiled
+        (a profile run only when the session gives the program's arguments or input)."""
+        options = self.rank_options(
+            loops=loops, schedules=schedules, chunks=chunks, threads=threads
+        )
         with self.store() as store:
-            return rank_file(
-                str(path), self.source_options(), options, store, self.profile_request(path)
-            )
+            return self._rank(store, path, options, profile=bool(self.args or self.stdin))
 
     def tune(
         self,
@@ -187,13 +181,8 @@ class Session:
         written: ``apply(result, out)`` does that."""
         if top < 1 or confirm_runs < 1:
             raise UserError("top and confirm_runs must be at least 1")
-        _exists(path)
-        options = self.rank_options()
-        options.loops = loops
         with self.store() as store:
-            ranked = rank_file(
-                str(path), self.source_options(), options, store, self.profile_request(path)
-            )
+            ranked = self._rank(store, path, self.rank_options(loops=loops), profile=True)
             return tune_file(
                 ranked,
                 self.build_options(),
@@ -202,6 +191,15 @@ class Session:
                 TuneOptions(top, search, exhaustive, confirm_runs),
                 on_run=on_run,
             )
+
+    def _rank(
+        self, store: Store, path: str | Path, options: RankOptions, profile: bool
+    ) -> FileRanking:
+        """``rank_file`` with this session's sources; ``profile``: run the program once
+        when a loop is sized at run time (as ``tune`` does)."""
+        _exists(path)
+        request = self.profile_request(path) if profile else None
+        return rank_file(str(path), self.source_options(), options, store, request)
 
     def measure(
         self,

@@ -18,7 +18,7 @@ from pathlib import Path
 from autotune.campaign.environ import openmp_environment, thread_settings
 from autotune.campaign.plan import ProgramPlan, size_label
 from autotune.frontend.options import SourceOptions
-from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.build import BuildOptions
 from autotune.measure.machine import Machine, detect_machine
 from autotune.measure.profile import ProfileRequest
 from autotune.measure.store import RunRow, Store
@@ -55,14 +55,7 @@ class SizeJob:
 
     def build_options(self) -> BuildOptions:
         p = self.program
-        return BuildOptions(
-            cc=p.cc,
-            cflags=[*DEFAULT_CFLAGS, *p.cflags],
-            ldflags=list(p.ldflags),
-            defines=self.defines,
-            include_dirs=list(p.include_dirs),
-            extra_sources=list(p.extra_sources),
-        )
+        return BuildOptions.of_source(self.source_options(), p.cc, p.ldflags, p.extra_sources)
 
     def sweep_options(self) -> SweepOptions:
         p = self.program

@@ -109,14 +109,8 @@ def split_flags(text: str, what: str) -> list[str]:
 
 
 def build_options(args: argparse.Namespace, opts: SourceOptions) -> BuildOptions:
-    build = BuildOptions(
-        cc=args.cc,
-        cflags=[*DEFAULT_CFLAGS, *opts.cflags],
-        ldflags=split_flags(args.ldflags, "--ldflags"),
-        defines=dict(opts.defines),
-        include_dirs=list(opts.include_dirs),
-        extra_sources=list(args.extra_source),
-    )
+    ldflags = split_flags(args.ldflags, "--ldflags")
+    build = BuildOptions.of_source(opts, args.cc, ldflags, args.extra_source)
     for extra in build.extra_sources:
         if not Path(extra).is_file():
             raise UserError(f"no such file: {extra} (--extra-source)")

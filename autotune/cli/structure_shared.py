@@ -7,7 +7,7 @@ import os
 import shlex
 
 from autotune.errors import UserError
-from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.build import BuildOptions
 from autotune.render import table
 from autotune.structure.nodes import ProgramTree
 from autotune.structure.tree_render import node_notes, where
@@ -49,12 +49,7 @@ def _read(path: str) -> str:
 
 
 def _build_options(args: argparse.Namespace, options) -> BuildOptions:
-    return BuildOptions(
-        cc=args.cc,
-        cflags=[*DEFAULT_CFLAGS, *options.cflags],
-        defines=dict(options.defines),
-        include_dirs=list(options.include_dirs),
-    )
+    return BuildOptions.of_source(options, args.cc)
 
 
 def _run_settings(args: argparse.Namespace, options, progress):  # noqa: ANN001, ANN202

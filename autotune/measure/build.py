@@ -25,6 +25,7 @@ from pathlib import Path
 
 from autotune import textfile
 from autotune.errors import UserError
+from autotune.frontend.options import SourceOptions
 from autotune.measure.paths import cache_dir as default_cache_dir
 
 DEFAULT_CFLAGS: tuple[str, ...] = ("-O2", "-fopenmp")
@@ -57,6 +58,24 @@ class BuildOptions:
     include_dirs: list[str] = field(default_factory=list)
     extra_sources: list[str] = field(default_factory=list)
     cache_dir: Path | None = None
+
+    @classmethod
+    def of_source(
+        cls,
+        source: SourceOptions,
+        cc: str = "gcc",
+        ldflags: Sequence[str] = (),
+        extra_sources: Sequence[str] = (),
+    ) -> BuildOptions:
+        """The build of a file preprocessed with ``source``: our flags, then the user's."""
+        return cls(
+            cc=cc,
+            cflags=[*DEFAULT_CFLAGS, *source.cflags],
+            ldflags=list(ldflags),
+            defines=dict(source.defines),
+            include_dirs=list(source.include_dirs),
+            extra_sources=list(extra_sources),
+        )
 
     def to_dict(self) -> dict:
         """What identifies the build settings in the store (the 'flags')."""

@@ -18,7 +18,7 @@ from autotune.analysis import analyze_options
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import select_loops
-from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.build import BuildOptions
 from autotune.measure.machine import Machine
 from autotune.measure.sweep import Sweep, SweepOptions
 from autotune.skeletons.estimators import ALL_METHODS
@@ -61,12 +61,7 @@ class ScaleGrid:
         """Loop id -> points measured at ``size`` for each thread count."""
         opts = replace(self.source, defines={**self.source.defines, self.macro: str(size)})
         unit = analyze_options(self.path, opts, threads=self.machine.cores, cc=self.cc)
-        build = BuildOptions(
-            cc=self.cc,
-            cflags=[*DEFAULT_CFLAGS, *opts.cflags],
-            defines=dict(opts.defines),
-            include_dirs=list(opts.include_dirs),
-        )
+        build = BuildOptions.of_source(opts, self.cc)
         sweep = Sweep(
             self.path,
             build,
