@@ -123,3 +123,11 @@ def test_docs_worked_example_is_the_example_and_runs(tmp_path):
     assert all(r >= 1.0 for r in ratios)  # nothing beats the best measured time
     png = work / "model_vs_optimum.png"
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_top_level_names_are_the_api():
+    """``autotune.X`` is imported lazily from a list kept beside ``api.__all__``: they agree."""
+    from autotune import api
+
+    assert set(autotune._API) == set(api.__all__)
+    assert all(getattr(autotune, name) is getattr(api, name) for name in api.__all__)
