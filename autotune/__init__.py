@@ -12,6 +12,7 @@ _API = (
     "analyze",
     "apply",
     "calibrate",
+    "calibrate",
     "campaign",
     "export",
     "measure",
