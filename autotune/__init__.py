@@ -12,7 +12,6 @@ _API = (
     "analyze",
     "apply",
     "calibrate",
-    "calibrate",
     "campaign",
     "export",
     "measure",

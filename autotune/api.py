@@ -56,6 +56,7 @@ __all__ = [
     "Session",
     "apply",
     "analyze",
+    "calibrate",
     "campaign",
     "export",
     "measure",
