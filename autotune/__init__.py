@@ -1,8 +1,10 @@
 """autotune: compiler-side autotuning of OpenMP loops in C.
 
-The Python API (``autotune.Session``, ``autotune.analyze``, ``rank``, ``tune``,
-``measure``, ``campaign``, ``report``, ``export``) lives in ``autotune.api`` and
-is imported on first use, so the command line starts without it.
+The Python API lives in ``autotune.api``. Its names that are not also
+subpackages (``Session``, ``analyze``, ``rank``, ``tune``, ``apply``,
+``calibrate``, ``export``) are available here too, imported on first use so the
+command line starts without them; ``measure``, ``campaign`` and ``report`` name
+subpackages here, so those functions are ``autotune.api.measure`` and so on.
 """
 
 __version__ = "0.1.0"
@@ -12,11 +14,8 @@ _API = (
     "analyze",
     "apply",
     "calibrate",
-    "campaign",
     "export",
-    "measure",
     "rank",
-    "report",
     "tune",
 )
 
