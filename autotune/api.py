@@ -90,7 +90,12 @@ class Session:
 
     # -- the options each stage takes ------------------------------------------
     def source_options(self) -> SourceOptions:
-        return SourceOptions(dict(self.defines), list(self.include_dirs), list(self.cflags))
+        return SourceOptions(
+            dict(self.defines),
+            list(self.include_dirs),
+            list(self.cflags),
+            list(self.extra_sources),
+        )
 
     def build_options(self) -> BuildOptions:
         for extra in self.extra_sources:

@@ -9,40 +9,52 @@ import subprocess
 import pytest
 from analysis_support import analyze, brute, distinct_bytes, per_thread_static
 
+from autotune.analysis import analyze_file
 from autotune.analysis.footprint import thread_chunks
+from autotune.frontend.records import LoopRecord
 
 
-def test_thread_api_in_body_is_not_tunable():
+def gated(code: str, tmp_path) -> LoopRecord:  # noqa: ANN001
+    """The first loop of ``code`` through ``analyze_file``: the figures and the gate."""
+    src = tmp_path / "t.c"
+    src.write_text(code)
+    return analyze_file(str(src)).loops[0]
+
+
+def test_thread_api_in_body_is_not_tunable(tmp_path):
     code = """int omp_get_thread_num(void); int omp_get_num_threads(void); double a[100];
     void f(void) { int i;
     #pragma omp parallel for
-    for (i = 0; i < 100; i++) a[i] = omp_get_thread_num() * 1.0 / omp_get_num_threads(); }"""
-    r = analyze(code)
-    assert not r.tunable
+    for (i = 0; i < 100; i++) a[i] = omp_get_thread_num() * 1.0 / omp_get_num_threads(); }
+    int main(void) { f(); return 0; }"""
+    r = gated(code, tmp_path)
+    assert not r.tunable and set(r.kept) == {"schedule", "threads"}
     assert "omp_get_thread_num" in r.reason and "omp_get_num_threads" in r.reason
     assert r.trip_count == 100  # the figures are still computed
 
 
-def test_thread_api_inside_called_function_is_found():
+def test_thread_api_inside_called_function_is_found(tmp_path):
     code = """int omp_get_thread_num(void); double a[100];
     static int who(void) { return omp_get_thread_num(); }
     void f(void) { int i;
     #pragma omp parallel for
-    for (i = 0; i < 100; i++) a[i] = who(); }"""
-    assert "omp_get_thread_num" in analyze(code).reason
+    for (i = 0; i < 100; i++) a[i] = who(); }
+    int main(void) { f(); return 0; }"""
+    assert "omp_get_thread_num" in gated(code, tmp_path).reason
 
 
-def test_threadprivate_reference_is_not_tunable():
-    code = """double acc; double other;
+def test_threadprivate_reference_is_not_tunable(tmp_path):
+    code = """double acc; double other[64];
     #pragma omp threadprivate(acc)
     double a[64];
     void f(void) { int i;
     #pragma omp parallel for
-    for (i = 0; i < 64; i++) { acc += a[i]; other = a[i]; } }"""
-    r = analyze(code)
-    assert not r.tunable and "threadprivate" in r.reason and "acc" in r.reason
-    clean = analyze(code.replace("acc += a[i];", ""))
-    assert clean.tunable
+    for (i = 0; i < 64; i++) { acc += a[i]; other[i] = a[i]; } }
+    int main(void) { f(); return 0; }"""
+    r = gated(code, tmp_path)
+    assert not r.tunable and "acc" in r.reason and "threadprivate" in r.reason
+    clean = gated(code.replace("acc += a[i];", ""), tmp_path)
+    assert clean.tunable, clean.reason
 
 
 def test_noncanonical_parallel_loop_is_not_tunable():

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.legality import check_loop
+from autotune.analysis.proof.pointsto import PointsTo
+from autotune.analysis.proof.program import Program, build_program
+from autotune.analysis.proof.verdict import LoopSite, prove
 from autotune.analysis.region_rules import region_facts
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
@@ -23,6 +25,26 @@ def keep(record: LoopRecord, dimension: str, why: str) -> None:
     record.kept.setdefault(dimension, why)
 
 
+def _site(found: FoundLoop, regions: list[FoundRegion], ast: c_ast.FileAST) -> LoopSite:
+    """The loop with the parallel region around it (its node and clauses)."""
+    d = found.directive
+    combined = found.parallel is d
+    region = None
+    if not combined and found.parallel is not None:
+        for r in regions:
+            if r.directive is found.parallel and any(lp is found for lp in r.loops):
+                region = r
+    return LoopSite(
+        for_node=found.for_node,
+        func=found.func,
+        ast=ast,
+        clauses=d.clauses,
+        region_clauses=found.parallel.clauses if found.parallel not in (None, d) else None,
+        region_node=region.node if region is not None else None,
+        orphaned=found.parallel is None,
+    )
+
+
 def _order_kept(record: LoopRecord) -> bool:
     """The body forbids any change (I/O, order-dependent updates): not even the region's."""
     return record.kept.get("schedule") is not None and record.kept.get(
@@ -31,21 +53,26 @@ def _order_kept(record: LoopRecord) -> bool:
 
 
 def apply_gate(
-    pairs: list[tuple[FoundLoop, LoopRecord]], regions: list[FoundRegion], ast: c_ast.FileAST
+    pairs: list[tuple[FoundLoop, LoopRecord]],
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    program: Program | None = None,
 ) -> None:
     """Fill ``kept`` and ``reassociates`` of every record; untune what has nothing left."""
+    prog = program if program is not None else build_program([ast])
+    pointsto = PointsTo(prog)
     for found, record in pairs:
         if found.for_node is None or not (record.tunable or record.only_size_unknown):
             continue
         d = found.directive
-        scope = Scope(found.func, ast)
-        region = found.parallel.clauses if found.parallel not in (None, d) else None
-        legal = check_loop(found.for_node, d.clauses, scope, region, combined=found.parallel is d)
-        why = "; ".join(legal.order)
+        proof = prove(_site(found, regions, ast), prog, pointsto)
+        why = "; ".join(proof.order)
         if why:
             keep(record, "schedule", why)
             keep(record, "threads", why)
-        record.reassociates = legal.reassociates
+        for reason in proof.schedule_only:
+            keep(record, "schedule", reason)
+        record.reassociates = proof.reassociates
         if found.parallel is None:
             keep(
                 record,

@@ -78,11 +78,8 @@ def analyze_loop(
     if walker.early_exit:
         lines = ", ".join(str(x) for x in sorted(set(walker.early_exit)))
         record.warnings.append(f"break/return/goto at line {lines}: trip counts are upper bounds")
-    for name in sorted(set(walker.thread_api)):
-        reasons.append(f"calls {name}() inside the loop")
-    tp = sorted(walker.referenced & scope.info.threadprivate)
-    if tp:
-        reasons.append(f"uses threadprivate data: {', '.join(tp)}")
+    # thread queries and threadprivate data are the legality proof's to judge
+    # (autotune.analysis.proof): they keep the mapping as written unless proven harmless
     record.nest_locals = sorted(
         {n.name for n in walk(for_node.stmt) if isinstance(n, c_ast.Decl) and n.name}
     )

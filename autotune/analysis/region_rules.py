@@ -180,8 +180,10 @@ def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
             return f"calls {call}() at line {line} on every thread"
     for lv in lvalues(node):
         name = written_root(lv)
-        if name is None or name not in private or not isinstance(lv, c_ast.ID):
+        if name is None or name not in private:
             return f"writes {name or 'shared data'} at line {line} on every thread"
+        if not isinstance(lv, c_ast.ID | c_ast.StructRef | c_ast.ArrayRef):
+            return f"writes through {name} at line {line} on every thread"
     return ""
 
 

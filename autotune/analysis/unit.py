@@ -6,6 +6,8 @@ import os
 
 from autotune.analysis.gate import apply_gate
 from autotune.analysis.loop import analyze_loop
+from autotune.analysis.proof.program import Program, build_program
+from autotune.errors import UserError
 from autotune.frontend.cparse import parse_file
 from autotune.frontend.finder import FoundLoop, OmpFinder, SyncCounter
 from autotune.frontend.options import SourceOptions
@@ -54,7 +56,8 @@ def analyze_options(
             record, found, ast, threads, finder.threadprivate, (profiles or {}).get(record.key)
         )
         unit.loops.append(record)
-    apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast)
+    program = _program(ast, options, cc, unit)
+    apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast, program)
     by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
     for region in finder.regions:
         d = region.directive
@@ -69,6 +72,21 @@ def analyze_options(
             )
         )
     return unit
+
+
+def _program(ast, options: SourceOptions, cc: str, unit: TranslationUnit) -> Program:  # noqa: ANN001
+    """The analysed file and the program's other files, for the legality proof; a file
+    that does not parse is left out (its functions then count as unknown) and said."""
+    units = [ast]
+    own = SourceOptions(dict(options.defines), list(options.include_dirs), list(options.cflags))
+    for extra in options.extra_sources:
+        try:
+            units.append(parse_file(extra, own, cc))
+        except UserError as exc:
+            unit.warnings.append(
+                f"{extra}: not read for the legality proof ({exc}); calls into it are unknown"
+            )
+    return build_program(units)
 
 
 def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:

@@ -51,7 +51,9 @@ class SizeJob:
 
     def source_options(self) -> SourceOptions:
         p = self.program
-        return SourceOptions(self.defines, list(p.include_dirs), list(p.cflags))
+        return SourceOptions(
+            self.defines, list(p.include_dirs), list(p.cflags), list(p.extra_sources)
+        )
 
     def build_options(self) -> BuildOptions:
         p = self.program

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+from pathlib import Path
 
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
@@ -82,4 +83,8 @@ def source_options(args: argparse.Namespace) -> SourceOptions:
         opts.defines[k] = v
     opts.include_dirs += list(getattr(args, "include_dirs", []) or [])
     opts.cflags = rest
+    opts.extra_sources = list(getattr(args, "extra_source", []) or [])
+    for extra in opts.extra_sources:
+        if not Path(extra).is_file():
+            raise UserError(f"no such file: {extra} (--extra-source)")
     return opts

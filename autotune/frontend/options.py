@@ -12,6 +12,8 @@ class SourceOptions:
     defines: dict[str, str] = field(default_factory=dict)
     include_dirs: list[str] = field(default_factory=list)
     cflags: list[str] = field(default_factory=list)  # extra flags, already split
+    # the program's other C files: the legality proof follows calls into them
+    extra_sources: list[str] = field(default_factory=list)
 
     def cpp_args(self) -> list[str]:
         """Arguments for the preprocessor (and the compiler) in argv form."""
@@ -21,4 +23,5 @@ class SourceOptions:
 
     def key(self) -> str:
         """Stable text of everything that changes the preprocessed program."""
-        return " ".join(sorted(self.cpp_args()))
+        extra = [f"--extra-source={p}" for p in self.extra_sources]
+        return " ".join(sorted(self.cpp_args()) + extra)

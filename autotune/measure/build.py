@@ -74,7 +74,7 @@ class BuildOptions:
             ldflags=list(ldflags),
             defines=dict(source.defines),
             include_dirs=list(source.include_dirs),
-            extra_sources=list(extra_sources),
+            extra_sources=list(extra_sources or source.extra_sources),
         )
 
     def to_dict(self) -> dict:

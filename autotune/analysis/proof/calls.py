@@ -1,0 +1,162 @@
+"""Calls met in an iteration: what each kind of callee does to the proof.
+
+A function defined in one of the program's files is walked in place, its
+parameters bound to the arguments (pointers to what they point at, integers to
+their values). Library calls are sorted by a whitelist: pure ones (math,
+string comparison) read their arguments; copies write their destination at an
+unknown index; I/O, hidden state, thread and team queries, and functions whose
+body is not among the files make the loop's order visible.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.names import call_name
+from autotune.analysis.ops import math_name
+from autotune.analysis.proof import poly
+from autotune.analysis.proof.access import pointer_value
+from autotune.analysis.proof.facts import Ref
+from autotune.analysis.proof.pointsto import derivations
+from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
+from autotune.analysis.proof.refs import (
+    ALLOC_FUNCS,
+    COPY_FUNCS,
+    ENDS_PROGRAM,
+    IO_FUNCS,
+    MAX_INLINE,
+    PURE_FUNCS,
+    STATEFUL_FUNCS,
+    Frame,
+    IterationWalker,
+    PtrVal,
+    _assigned,
+    _meet,
+)
+from autotune.analysis.symbols import Scope, _params
+
+
+def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
+    name = call_name(node)
+    line = node.coord.line if node.coord else 0
+    args = list(node.args.exprs) if node.args is not None else []
+    if name is None:
+        w.facts.effect(
+            f"calls through a function pointer at line {line}, which the proof cannot follow"
+        )
+        _read_args(w, args)
+        return
+    if thread_dependent_call(name):
+        w.facts.effect(
+            f"calls {name}() at line {line}: its answer depends on the thread, the team or "
+            "the runtime's settings"
+        )
+        _read_args(w, args)
+        return
+    if is_omp_call(name) or name in ENDS_PROGRAM or name in ALLOC_FUNCS:
+        _read_args(w, args)
+        if name in ENDS_PROGRAM:
+            w.defined = None  # nothing after it runs
+        return
+    if name in IO_FUNCS:
+        w.facts.effect(f"calls {name}() at line {line}: the order of its I/O follows the schedule")
+        _read_args(w, args)
+        return
+    if name in STATEFUL_FUNCS:
+        w.facts.effect(
+            f"calls {name}() at line {line}, which keeps hidden state: its results follow the "
+            "iteration order"
+        )
+        _read_args(w, args)
+        return
+    if name in COPY_FUNCS:
+        _copy(w, node, name, args)
+        return
+    if name in PURE_FUNCS or math_name(name) or (
+        name.startswith("__builtin_") and name not in w.ctx.prog.funcs
+    ):
+        _read_args(w, args)
+        return
+    entry = w.ctx.prog.funcs.get(name)
+    if entry is None:
+        w.facts.effect(
+            f"calls {name}() at line {line}, whose definition is not among the program's "
+            "files (give its file with --extra-source)"
+        )
+        _read_args(w, args)
+        return
+    if len(w.frames) > MAX_INLINE or any(f.func is entry[0] for f in w.frames):
+        w.facts.effect(
+            f"calls {name}() at line {line} recursively or more than {MAX_INLINE} calls deep"
+        )
+        _read_args(w, args)
+        return
+    _inline(w, entry[0], entry[1], args)
+
+
+def _read_args(w: IterationWalker, args: list[c_ast.Node]) -> None:
+    for a in args:
+        if isinstance(a, c_ast.UnaryOp) and a.op == "&":
+            w._address_operands(a.expr)
+        else:
+            w._read_only(a)
+
+
+def _copy(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]) -> None:
+    """memcpy and friends: write the destination, read the source, both at unknown index."""
+    dst, src = COPY_FUNCS[name]
+    line = node.coord.line if node.coord else 0
+    for pos, kind in ((dst, "w"), (src, "r")):
+        if pos is None or pos >= len(args):
+            continue
+        pv = pointer_value(w, args[pos])
+        if pv is not None and pv.owner != "local":
+            w.record(Ref(pv.objects, None, kind, line, f"{name}()", owner=pv.owner, name=pv.name))
+    _read_args(w, [a for i, a in enumerate(args) if i not in (dst, src)])
+
+
+def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: list) -> None:  # noqa: ANN001
+    """Walk ``func``'s body in place with its parameters bound to ``args``."""
+    scope = Scope(func, ast)
+    frame = Frame(func, ast, scope)
+    for param, arg in zip(_params(func), args, strict=False):
+        if not param.name:
+            continue
+        if derivations(scope, param.type):
+            pv = pointer_value(w, arg)
+            if not isinstance(arg, c_ast.ID):
+                _read_args(w, [arg]) if not isinstance(arg, c_ast.UnaryOp) else None
+            frame.ptrs[param.name] = pv if pv is not None else PtrVal(None, None)
+        else:
+            w._read_only(arg)
+            frame.ints[param.name] = w.value(arg)
+    own = {d.name for d in _params(func)} | {
+        n.name for n in _walk_decls(func.body) if n.name
+    }
+    w._kill(_assigned(func.body) - own)  # a global the callee sets is stale in the caller
+    saved_exits, saved_cont = w.ret_exits, w.cont_exits
+    w.ret_exits, w.cont_exits = [], []
+    w.frames.append(frame)
+    level = len(w.frames) - 1
+    try:
+        w.visit(func.body)
+    finally:
+        w.frames.pop()
+    w.defined = _meet([w.defined, *w.ret_exits])
+    w.ret_exits, w.cont_exits = saved_exits, saved_cont
+    for key in [k for k in w.env if k[0] >= level]:
+        del w.env[key]
+    for key in [k for k in w.env_ptr if k[0] >= level]:
+        del w.env_ptr[key]
+    _ = poly  # the bound values are polynomials
+
+
+def _walk_decls(node: c_ast.Node) -> list[c_ast.Decl]:
+    out = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Decl):
+            out.append(n)
+        stack.extend(c for _, c in n.children())
+    return out

@@ -1,0 +1,296 @@
+"""Dependences carried by the worksharing loop, decided exactly by isl.
+
+For two references to a common object, at least one a write, the question is
+whether two different iterations of the distributed loop(s) can touch the same
+element: ``{ [I, x, I', x'] : I in D, I' in D, index(I, x) = index'(I', x'),
+I != I' }`` non-empty for some value of the size parameters. isl (the integer
+set library under GCC Graphite and LLVM Polly) answers exactly over the
+integers. Subscripts like ``i*n + j`` with ``0 <= j < n`` are delinearised
+into ``[i, j]`` first (proved in range by isl too); anything else that is not
+affine counts as a dependence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from autotune.analysis.proof import poly
+from autotune.analysis.proof.facts import Bound, Ref
+
+Index = list[poly.Poly]
+
+
+@dataclass
+class Conflict:
+    """Why two references may make the loop's result depend on the schedule."""
+
+    a: Ref
+    b: Ref
+    why: str  # "carried" | "unanalysable"
+
+    def reason(self) -> str:
+        what = "writes" if "w" in (self.a.kind, self.b.kind) else "updates"
+        name = self.a.name or self.b.name or "memory"
+        if self.why == "unanalysable":
+            return (
+                f"{what} {name} (line {self.a.line}: {self.a.text}; line {self.b.line}: "
+                f"{self.b.text}) at places the proof cannot tell apart between iterations"
+            )
+        if self.a is self.b or (self.a.line == self.b.line and self.a.text == self.b.text):
+            return (
+                f"{what} the same element of {name} from different iterations (line "
+                f"{self.a.line}: {self.a.text}): a dependence carried by the loop"
+            )
+        return (
+            f"a dependence carried by the loop on {name}: line {self.a.line} ({self.a.text}) "
+            f"and line {self.b.line} ({self.b.text}) touch the same element in different "
+            "iterations"
+        )
+
+
+def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
+    """Pairs of shared references that may carry a dependence across iterations."""
+    unique = _dedupe(refs)
+    out: list[Conflict] = []
+    for i, a in enumerate(unique):
+        for b in unique[i:]:
+            if not _may_interact(a, b):
+                continue
+            why = _pair(a, b, distributed)
+            if why:
+                out.append(Conflict(a, b, why))
+                if len(out) >= 3:
+                    return out
+    return out
+
+
+def _dedupe(refs: list[Ref]) -> list[Ref]:
+    seen: dict[tuple, Ref] = {}
+    for r in refs:
+        key = (
+            r.objects,
+            None if r.index is None else tuple(_key(p) for p in r.index),
+            r.kind,
+            r.op,
+            r.value,
+            r.group,
+            tuple((b.sym, _key(b.lower), _key(b.upper)) for b in r.domain),
+        )
+        seen.setdefault(key, r)
+    return list(seen.values())
+
+
+def _key(p: poly.Poly | None) -> tuple | None:
+    return None if p is None else tuple(sorted(p.items()))
+
+
+def _may_interact(a: Ref, b: Ref) -> bool:
+    if a.kind == "r" and b.kind == "r":
+        return False
+    if a.kind == b.kind == "w" and a.value is not None and a.value == b.value:
+        return False  # every writer leaves the same constant, and nothing reads it here
+    if a.kind == "u" and b.kind == "u" and a.op == b.op and a.op is not None:
+        return False  # commutative updates made atomically: any order gives one result
+    if a.objects is not None and b.objects is not None and not (a.objects & b.objects):
+        return False
+    if a.group and b.group and a.group[0] == b.group[0] and a.group[1] != b.group[1]:
+        return False  # two pointers of one double buffer: never the same object at once
+    return True
+
+
+def _pair(a: Ref, b: Ref, distributed: int) -> str:
+    if a.index is None or b.index is None or len(a.index) != len(b.index):
+        return "unanalysable"
+    dims = _delinearise(a, b)
+    if _independent(a, b, dims, distributed):
+        return ""
+    known = all(p is not None and poly.is_affine(p) for p in a.index + b.index)
+    return "carried" if known else "unanalysable"
+
+
+def _delinearise(a: Ref, b: Ref) -> list[tuple[poly.Poly | None, poly.Poly | None]]:
+    """Pairs of affine subscripts, splitting ``P*A + B`` (0 <= B < P) into A and B; a
+    subscript that stays unknown is any value (None), which only adds solutions."""
+    out: list[tuple[poly.Poly | None, poly.Poly | None]] = []
+    for pa, pb in zip(a.index, b.index, strict=True):
+        out_dims = _split(pa, pb, a, b) if pa is not None and pb is not None else None
+        out.extend(out_dims if out_dims is not None else [(None, None)])
+    return out
+
+
+def _split(pa: poly.Poly, pb: poly.Poly, a: Ref, b: Ref, depth: int = 0):  # noqa: ANN202
+    if poly.is_affine(pa) and poly.is_affine(pb):
+        return [(pa, pb)]
+    if depth > 3:
+        return None
+    candidates = sorted(
+        {s for p in (pa, pb) for m in p if len(m) > 1 for s in m if s.startswith("P")}
+    )
+    for param in candidates:
+        sa, sb = _by_param(pa, param), _by_param(pb, param)
+        if sa is None or sb is None:
+            continue
+        (qa, ra), (qb, rb) = sa, sb
+        if not (_in_range(ra, param, a) and _in_range(rb, param, b)):
+            continue
+        head = _split(qa, qb, a, b, depth + 1)
+        if head is None or not (poly.is_affine(ra) and poly.is_affine(rb)):
+            continue
+        return head + [(ra, rb)]
+    return None
+
+
+def _by_param(p: poly.Poly, param: str) -> tuple[poly.Poly, poly.Poly] | None:
+    """p = param * q + r with r free of param (None when param appears squared)."""
+    q: poly.Poly = {}
+    r: poly.Poly = {}
+    for m, c in p.items():
+        if m.count(param) > 1:
+            return None
+        if param in m:
+            rest = list(m)
+            rest.remove(param)
+            q = poly.add(q, {tuple(rest): c})
+        else:
+            r = poly.add(r, {m: c})
+    return q, r
+
+
+def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
+    """0 <= r <= param - 1 at every point of the reference's domain."""
+    names = _Names("")
+    dom = _domain(ref.domain, names)
+    if dom is None:
+        return False
+    expr = poly.to_isl(r, names)
+    p = names(param)
+    outside = f"({expr} < 0 or {expr} > {p} - 1)"
+    text = _set_text(names, [c for c in [dom, outside] if c])
+    try:
+        return isl.Set(text).is_empty()
+    except isl.Error:
+        return False
+
+
+class _Names:
+    """isl identifiers: parameters shared, every other symbol with a suffix."""
+
+    def __init__(self, suffix: str) -> None:
+        self.suffix = suffix
+        self.params: set[str] = set()
+        self.dims: list[str] = []
+
+    def __call__(self, sym: str) -> str:
+        if sym.startswith("P"):
+            self.params.add(sym)
+            return sym
+        name = f"{sym}{self.suffix}"
+        if name not in self.dims:
+            self.dims.append(name)
+        return name
+
+
+def _domain(bounds: list[Bound], names: _Names) -> str | None:
+    parts = []
+    for b in bounds:
+        v = names(b.sym)
+        if b.lower is not None and poly.is_affine(b.lower):
+            parts.append(f"{poly.to_isl(b.lower, names)} <= {v}")
+        if b.upper is not None and poly.is_affine(b.upper):
+            parts.append(f"{v} <= {poly.to_isl(b.upper, names)}")
+    return " and ".join(parts)
+
+
+def _set_text(names: _Names, conjuncts: list[str], other: _Names | None = None) -> str:
+    params = sorted(names.params | (other.params if other else set()))
+    dims = names.dims + (other.dims if other else [])
+    body = " and ".join(conjuncts) if conjuncts else "true"
+    return f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {body} }}"
+
+
+def _independent(a: Ref, b: Ref, dims: list[tuple[poly.Poly, poly.Poly]], distributed: int) -> bool:
+    na, nb = _Names("_a"), _Names("_b")
+    conj = []
+    for bounds, names in ((a.domain, na), (b.domain, nb)):
+        dom = _domain(bounds, names)
+        if dom:
+            conj.append(dom)
+    for pa, pb in dims:
+        if pa is None or pb is None or not (poly.is_affine(pa) and poly.is_affine(pb)):
+            continue  # any value on either side: no constraint
+        conj.append(f"{poly.to_isl(pa, na)} = {poly.to_isl(pb, nb)}")
+    iters_a = [na(bd.sym) for bd in a.domain[:distributed]]
+    iters_b = [nb(bd.sym) for bd in b.domain[:distributed]]
+    if len(iters_a) < distributed or len(iters_b) < distributed:
+        return False
+    differ = " or ".join(f"{x} < {y} or {x} > {y}" for x, y in zip(iters_a, iters_b, strict=True))
+    conj.append(f"({differ})")
+    text = _set_text(na, conj, nb)
+    try:
+        return isl.Set(text).is_empty()
+    except isl.Error:
+        return False
+
+
+def covered(reads: list[Ref], writes: list[Ref], distributed: int) -> bool:
+    """Every element the reads touch is written by ``writes`` in the same iteration
+    (for all sizes): the value a thread's copy held before cannot be seen."""
+    if not writes or any(not _affine_ref(r) for r in reads + writes):
+        return False
+    for r in reads:
+        if not _subset(r, writes, distributed):
+            return False
+    return True
+
+
+def _affine_ref(r: Ref) -> bool:
+    return r.index is not None and all(p is not None and poly.is_affine(p) for p in r.index)
+
+
+def _subset(r: Ref, writes: list[Ref], distributed: int) -> bool:
+    """{elements r reads at iteration I} is within {elements writes write at I}."""
+    names = _Names("")
+    dims_r = _access_map(r, names, distributed)
+    if dims_r is None:
+        return False
+    try:
+        read = isl.Set(dims_r)
+        written = None
+        for wref in writes:
+            if len(wref.index) != len(r.index):
+                return False
+            text = _access_map(wref, _Names(""), distributed)
+            if text is None:
+                return False
+            s = isl.Set(text)
+            written = s if written is None else written.union(s)
+        read, written = _align(read, written)
+        return read.is_subset(written)
+    except isl.Error:
+        return False
+
+
+def _access_map(r: Ref, names: _Names, distributed: int) -> str | None:
+    """``[params] -> { [I, e] : exists inner loop points with index = e }`` as text."""
+    iters = [names(b.sym) for b in r.domain[:distributed]]
+    inner = _Names("")
+    inner.params = names.params
+    elems = [f"e{k}" for k in range(len(r.index))]
+    conj = []
+    dom = _domain(r.domain, inner)
+    if dom:
+        conj.append(dom)
+    for e, p in zip(elems, r.index, strict=True):
+        conj.append(f"{e} = {poly.to_isl(p, inner)}")
+    exist = [d for d in inner.dims if d not in iters]
+    body = " and ".join(conj) if conj else "true"
+    if exist:
+        body = f"exists ({', '.join(exist)} : {body})"
+    params = sorted(inner.params)
+    return f"[{', '.join(params)}] -> {{ [{', '.join(iters + elems)}] : {body} }}"
+
+
+def _align(a: isl.Set, b: isl.Set) -> tuple[isl.Set, isl.Set]:
+    return a.align_params(b.get_space()), b.align_params(a.get_space())

@@ -1,0 +1,63 @@
+"""What one walk of a loop iteration found: plain data between ``refs`` and ``verdict``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from autotune.analysis.proof.poly import Poly
+
+
+@dataclass
+class Bound:
+    """One loop level around a reference: ``lower <= sym <= upper`` (None: unbounded)."""
+
+    sym: str
+    lower: Poly | None
+    upper: Poly | None
+
+
+@dataclass
+class Ref:
+    """One memory reference made by an iteration.
+
+    ``objects``: what it may touch (None: anything). ``index``: one Poly per
+    dimension (None: not analysable). ``kind``: "r", "w", or "u" (a commutative
+    update made atomically, with ``op``). ``domain``: the loops around it, the
+    distributed ones first. ``owner``: "shared", or "private" (a thread's own copy
+    that outlives one iteration: region locals, private clauses, threadprivate).
+    """
+
+    objects: frozenset[str] | None
+    index: list[Poly | None] | None
+    kind: str
+    line: int
+    text: str
+    domain: list[Bound] = field(default_factory=list)
+    owner: str = "shared"
+    op: str | None = None
+    inner: list[int | None] = field(default_factory=list)  # sizes of dimensions 1..n-1
+    stmt: int = 0  # top-level statement of the iteration body it is in
+    must: bool = True  # runs at every point of its domain (no branch around it)
+    name: str = ""  # the variable it goes through, for messages
+    value: str | None = None  # a write of this constant (every writer leaves the same)
+    group: tuple[int, str] | None = None  # (double-buffer group, pointer) it goes through
+
+
+@dataclass
+class IterationFacts:
+    """Everything the verdict needs about one iteration of the worksharing loop."""
+
+    refs: list[Ref] = field(default_factory=list)
+    effects: list[str] = field(default_factory=list)  # order-visible effects, as reasons
+    reassociates: list[str] = field(default_factory=list)
+    exposed: dict[str, int] = field(default_factory=dict)  # private scalar -> line read early
+    end_defined: set[str] | None = None  # privates surely set when an iteration ends
+    updates: dict[str, set[str]] = field(default_factory=dict)  # name -> update operators
+    plain: dict[str, int] = field(default_factory=dict)  # name -> line of a non-update use
+    invariant_reads: dict[str, int] = field(default_factory=dict)  # outside values read
+    symbols: set[str] = field(default_factory=set)  # variant symbols (loop vars, unknowns)
+    distributed: list[str] = field(default_factory=list)  # the symbols of the iteration
+
+    def effect(self, reason: str) -> None:
+        if reason not in self.effects:
+            self.effects.append(reason)

@@ -1,0 +1,493 @@
+"""Which objects a pointer may reach: a flow-insensitive points-to over the program.
+
+Objects are named: ``var:<key>`` for a declared variable (an array, or a scalar
+whose address is taken), ``heap:<file>:<line>:<col>:<function>`` for an
+allocation site, with ``@<site>:<caller>`` appended each time a function
+returns memory it allocated itself (so two calls of an allocation wrapper give
+two objects, as ``alloc_1d(n)`` twice in Rodinia's backprop does).
+``None`` means "may be any object": nothing that could alias it is proven
+distinct. Pointers held in memory (``double **rows``, a struct's pointer field)
+take the union of everything stored there anywhere in the program (field-based:
+every struct's field ``f`` is one cell), so the answer is an over-approximation,
+which is what a proof of independence needs.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.names import call_name
+from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns_of
+from autotune.analysis.symbols import Scope
+
+Objects = frozenset[str] | None
+MAX_DEPTH = 8
+
+
+def derivations(scope: Scope, t: c_ast.Node | None) -> list[str]:
+    """``float **p`` -> ["ptr", "ptr"]; ``double a[N][M]`` -> ["array", "array"]."""
+    out: list[str] = []
+    for _ in range(16):
+        if t is None:
+            break
+        if isinstance(t, c_ast.TypeDecl):
+            inner = scope.resolve_typedef(t.type) if hasattr(scope, "resolve_typedef") else t.type
+            if isinstance(inner, c_ast.IdentifierType | c_ast.Struct | c_ast.Union | c_ast.Enum):
+                alias = _typedef_target(scope, t.type)
+                if alias is None:
+                    break
+                t = alias
+                continue
+            t = inner
+        elif isinstance(t, c_ast.PtrDecl):
+            out.append("ptr")
+            t = t.type
+        elif isinstance(t, c_ast.ArrayDecl):
+            out.append("array")
+            t = t.type
+        elif isinstance(t, c_ast.Typename | c_ast.Decl):
+            t = t.type
+        else:
+            break
+    return out
+
+
+def _typedef_target(scope: Scope, t: c_ast.Node) -> c_ast.Node | None:
+    if isinstance(t, c_ast.IdentifierType) and len(t.names) == 1:
+        target = scope.info.typedefs.get(t.names[0])
+        if isinstance(target, c_ast.PtrDecl | c_ast.ArrayDecl):
+            return target
+        if isinstance(target, c_ast.TypeDecl):
+            return _typedef_target(scope, target.type) or None
+    return None
+
+
+def var_key(decl: c_ast.Decl, kind: str, func: c_ast.FuncDef | None) -> str:
+    """One name per variable across files: globals by name, statics by function."""
+    if kind == "global":
+        return f"var:{decl.name}"
+    fname = func.decl.name if func is not None else ""
+    if "static" in (decl.storage or []):
+        return f"var:{fname}:{decl.name}"
+    return f"var:{fname}:{decl.name}:{id(decl)}"
+
+
+class PointsTo:
+    """Objects of pointer expressions (cached per node)."""
+
+    def __init__(self, prog: Program) -> None:
+        self.prog = prog
+        self._cache: dict[int, Objects] = {}
+        self._busy: set[int] = set()
+        self._cut = False
+        self._swaps: dict[int, dict[str, int]] = {}
+
+    def scope(self, site: Site) -> Scope:
+        if site.func is not None:
+            return Scope(site.func, site.ast)
+        return Scope(c_ast.FuncDef(c_ast.Decl("", [], [], [], [], None, None, None), [], None), site.ast)
+
+    def objects(self, expr: c_ast.Node, site: Site, depth: int = 0) -> Objects:
+        """The objects ``expr`` (evaluated in ``site``'s function) may point into."""
+        key = id(expr)
+        if key in self._cache:
+            return self._cache[key]
+        if depth > MAX_DEPTH:
+            return None
+        if key in self._busy:
+            # a cycle of copies (p = q; q = p): its other stores are being collected by
+            # the query that entered it first; results computed meanwhile are partial
+            self._cut = True
+            return frozenset()
+        self._busy.add(key)
+        outer_cut, self._cut = self._cut, False
+        try:
+            out = self._objects(expr, site, depth)
+        finally:
+            self._busy.discard(key)
+        if not self._cut or not self._busy:
+            self._cache[key] = out
+        self._cut = self._cut or outer_cut
+        if not self._busy:
+            self._cut = False
+        return out
+
+    def _objects(self, e: c_ast.Node, site: Site, depth: int) -> Objects:
+        if isinstance(e, c_ast.Cast):
+            return self.objects(e.expr, Site(e.expr, site.func, site.ast), depth)
+        if isinstance(e, c_ast.Constant):
+            return frozenset()  # NULL, 0, a string literal (read only)
+        if isinstance(e, c_ast.ID):
+            return self._name(e, site, depth)
+        if isinstance(e, c_ast.UnaryOp):
+            if e.op == "&":
+                return self._address(e.expr, site, depth)
+            if e.op in ("++", "--", "p++", "p--"):
+                return self.objects(e.expr, site, depth + 1)
+            if e.op == "*":
+                return self._loaded(e.expr, site, depth)
+            return frozenset()
+        if isinstance(e, c_ast.BinaryOp):
+            if e.op in ("+", "-"):
+                return _union(
+                    self.objects(e.left, site, depth + 1),
+                    self.objects(e.right, site, depth + 1) if e.op == "+" else frozenset(),
+                )
+            return frozenset()
+        if isinstance(e, c_ast.TernaryOp):
+            return _union(
+                self.objects(e.iftrue, site, depth + 1), self.objects(e.iffalse, site, depth + 1)
+            )
+        if isinstance(e, c_ast.Assignment):
+            return self.objects(e.rvalue, site, depth + 1)
+        if isinstance(e, c_ast.FuncCall):
+            return self._call(e, site, depth)
+        if isinstance(e, c_ast.ArrayRef):
+            return self._element(e, site, depth)
+        if isinstance(e, c_ast.StructRef):
+            return self._field(e, site, depth)
+        if isinstance(e, c_ast.ExprList):
+            return self.objects(e.exprs[-1], site, depth + 1) if e.exprs else frozenset()
+        return None
+
+    def _name(self, e: c_ast.ID, site: Site, depth: int) -> Objects:
+        scope = self.scope(site)
+        decl, kind = scope.find_decl(e.name, e)
+        if decl is None:
+            if e.name in self.prog.funcs:
+                return frozenset()  # a function's address: not data
+            return None
+        derivs = derivations(scope, decl.type)
+        if not derivs:
+            return frozenset()  # an integer: no object
+        if derivs[0] == "array" and kind != "param":
+            return frozenset({var_key(decl, kind, site.func)})
+        if kind == "param":
+            return self.param_objects(site.func, decl.name, depth)
+        if e.name in self.prog.address_of:
+            return None  # the pointer may be set through its address
+        return self._stored(e.name, decl, kind, site, depth)
+
+    def _stored(self, name: str, decl: c_ast.Decl, kind: str, site: Site, depth: int) -> Objects:
+        """Union over every store to this variable (the same declaration)."""
+        out: frozenset[str] = frozenset()
+        stores = self.prog.var_stores.get(name, [])
+        found = False
+        for s in stores:
+            if kind == "global":
+                sdecl, skind = self.scope(s).find_decl(name, s.node)
+                if skind != "global":
+                    continue
+            elif s.func is not site.func:
+                continue
+            else:
+                sdecl, _ = self.scope(s).find_decl(name, s.node)
+                if sdecl is not decl and not (decl.init is not None and s.node is decl.init):
+                    continue
+            found = True
+            objs = self.objects(s.node, s, depth + 1)
+            if objs is None:
+                return None
+            out |= objs
+        if kind == "global" and (not found or not self.prog.whole):
+            return None  # set elsewhere (another file, a library)
+        return out
+
+    def param_objects(self, func: c_ast.FuncDef | None, name: str, depth: int) -> Objects:
+        """Objects a pointer parameter may hold: the union over every call site."""
+        if func is None:
+            return None
+        fname = func.decl.name
+        if fname in self.prog.address_taken or fname == "main":
+            return None
+        sites = self.prog.calls.get(fname, [])
+        if not sites or not self.prog.whole:
+            return None  # callers outside the files given may pass anything
+        idx = param_names(func).index(name) if name in param_names(func) else -1
+        if idx < 0:
+            return None
+        out: frozenset[str] = frozenset()
+        for s in sites:
+            args = s.node.args.exprs if s.node.args is not None else []
+            if idx >= len(args):
+                return None
+            objs = self.objects(args[idx], s, depth + 1)
+            if objs is None:
+                return None
+            out |= objs
+        return out
+
+    def _address(self, e: c_ast.Node, site: Site, depth: int) -> Objects:
+        """``&x``, ``&a[i]``, ``&s.f``: the object that holds the lvalue."""
+        if isinstance(e, c_ast.ID):
+            scope = self.scope(site)
+            decl, kind = scope.find_decl(e.name, e)
+            if decl is None:
+                return frozenset() if e.name in self.prog.funcs else None
+            derivs = derivations(scope, decl.type)
+            if derivs and derivs[0] == "array" and kind == "param":
+                return self.param_objects(site.func, decl.name, depth)
+            return frozenset({var_key(decl, kind, site.func)})
+        if isinstance(e, c_ast.ArrayRef):
+            return self._element_address(e, site, depth)
+        if isinstance(e, c_ast.StructRef):
+            return self._field_address(e, site, depth)
+        if isinstance(e, c_ast.UnaryOp) and e.op == "*":
+            return self.objects(e.expr, site, depth + 1)
+        return None
+
+    def _element_address(self, e: c_ast.ArrayRef, site: Site, depth: int) -> Objects:
+        """The object ``a[i]`` lives in: ``a``'s own storage or what ``a`` points to."""
+        return self.objects(e.name, site, depth + 1) if self._decays(e.name, site) else None
+
+    def _decays(self, base: c_ast.Node, site: Site) -> bool:
+        """Whether ``base[i]`` indexes memory ``base`` points to (it has a pointer or
+        array type we can read), as opposed to something we cannot type."""
+        return True
+
+    def _field_address(self, e: c_ast.StructRef, site: Site, depth: int) -> Objects:
+        if e.type == "->":
+            return self.objects(e.name, site, depth + 1)
+        return self._address(e.name, site, depth)
+
+    def _loaded(self, ptr: c_ast.Node, site: Site, depth: int) -> Objects:
+        """``*p`` used as a pointer: what is stored in the objects ``p`` reaches."""
+        base = self.objects(ptr, site, depth + 1)
+        return self.contents(base, depth)
+
+    def _element(self, e: c_ast.ArrayRef, site: Site, depth: int) -> Objects:
+        """``a[i]`` used as a pointer value: an inner array of ``a`` (no load) or a
+        pointer loaded from ``a``'s elements."""
+        scope = self.scope(site)
+        root, levels = _root_and_levels(e)
+        if isinstance(root, c_ast.ID):
+            decl, _ = scope.find_decl(root.name, root)
+            if decl is not None:
+                derivs = derivations(scope, decl.type)
+                if len(derivs) > levels and derivs[levels] == "array":
+                    return self.objects(root, site, depth + 1)  # still inside the object
+        base = self.objects(e.name, site, depth + 1)
+        return self.contents(base, depth)
+
+    def _field(self, e: c_ast.StructRef, site: Site, depth: int) -> Objects:
+        """``s.f`` / ``p->f`` as a pointer: field-based union of its stores, or the
+        struct's own storage when ``f`` is an array member (no store to it exists)."""
+        stores = self.prog.field_stores.get(e.field.name, [])
+        if not stores:
+            return self._field_address(e, site, depth)
+        out: frozenset[str] = frozenset()
+        for s in stores:
+            objs = self.objects(s.node, s, depth + 1)
+            if objs is None:
+                return None
+            out |= objs
+        return out
+
+    def _call(self, e: c_ast.FuncCall, site: Site, depth: int) -> Objects:
+        name = call_name(e)
+        if name in ALLOCATORS or name in ("_mm_malloc", "posix_memalign"):
+            c = e.coord
+            fname = site.func.decl.name if site.func is not None else ""
+            return frozenset({f"heap:{c.file}:{c.line}:{c.column}:{fname}" if c else "heap:?"})
+        entry = self.prog.funcs.get(name or "")
+        if entry is None:
+            return None
+        func, ast = entry
+        out: frozenset[str] = frozenset()
+        tag = _site_tag(e, site)
+        for r in returns_of(func):
+            objs = self.objects(r.expr, Site(r.expr, func, ast), depth + 1)
+            if objs is None:
+                return None
+            out |= frozenset(_clone(o, name, tag) for o in objs)
+        return out
+
+    def contents(self, base: Objects, depth: int) -> Objects:
+        """Pointers stored in the elements of ``base``'s objects: every store of a
+        pointer through a base that may reach one of them."""
+        if base is None:
+            return None
+        out: frozenset[str] = frozenset()
+        for rhs_site, store_base in self.prog.element_stores:
+            objs = self.objects(store_base, rhs_site, depth + 1)
+            if objs is None or objs & base or any(_same_origin(o, base) for o in objs):
+                val = self.objects(rhs_site.node, rhs_site, depth + 1)
+                if val is None:
+                    return None
+                out |= _recontext(val, objs, base)
+        return out
+
+    def swap_group(self, func: c_ast.FuncDef, ast: c_ast.FileAST, name: str) -> int | None:
+        """The double-buffer group ``name`` belongs to in ``func`` (None: none).
+
+        Pointers that start at distinct objects and are only ever exchanged through
+        a temporary (``t = a; a = b; b = t;``) point at distinct objects at every
+        moment, although each may point at any of them: the Jacobi grids.
+        """
+        if id(func) not in self._swaps:
+            self._swaps[id(func)] = _swap_groups(func, Site(func.body, func, ast), self)
+        return self._swaps[id(func)].get(name)
+
+    def fresh_rows(self, base: Objects) -> bool:
+        """Every pointer stored into ``base``'s elements is a new allocation: distinct
+        elements hold distinct objects (the rows of ``float **w``)."""
+        if not base:
+            return False
+        found = False
+        for rhs_site, store_base in self.prog.element_stores:
+            objs = self.objects(store_base, rhs_site, 1)
+            if objs is None:
+                return False
+            if objs & base or any(_same_origin(o, base) for o in objs):
+                found = True
+                if not _is_fresh(rhs_site.node, self.prog):
+                    return False
+        return found
+
+
+def _root_and_levels(e: c_ast.ArrayRef) -> tuple[c_ast.Node, int]:
+    levels = 0
+    node: c_ast.Node = e
+    while isinstance(node, c_ast.ArrayRef):
+        levels += 1
+        node = node.name
+    return node, levels
+
+
+def _site_tag(e: c_ast.FuncCall, site: Site) -> str:
+    c = e.coord
+    caller = site.func.decl.name if site.func is not None else ""
+    return f"{c.file}:{c.line}:{c.column}:{caller}" if c else f"?:{caller}"
+
+
+def _clone(obj: str, callee: str, tag: str) -> str:
+    """A heap object allocated by ``callee`` itself is a new object at each call."""
+    if obj.startswith("heap:") and obj.rsplit(":", 1)[-1] == callee:
+        return f"{obj}@{tag}"
+    return obj
+
+
+def _same_origin(obj: str, base: frozenset[str]) -> bool:
+    """``obj`` is the un-cloned allocation of some object of ``base`` (stores inside an
+    allocation wrapper name the object without the caller's context)."""
+    return any(b.startswith(obj + "@") for b in base)
+
+
+def _recontext(vals: frozenset[str], store_objs: frozenset[str] | None, base: frozenset[str]) -> frozenset[str]:
+    """Stores made inside a wrapper, read through a cloned object: give the stored
+    fresh objects the same calling context."""
+    out = set()
+    for v in vals:
+        suffixes = [b[len(o) :] for o in (store_objs or ()) for b in base if b.startswith(o + "@")]
+        if suffixes and v.startswith("heap:"):
+            out.update(v + "@" + s.split("@", 1)[1] if "@" in s else v for s in suffixes)
+        else:
+            out.add(v)
+    return frozenset(out)
+
+
+def _is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
+    while isinstance(rhs, c_ast.Cast):
+        rhs = rhs.expr
+    if not isinstance(rhs, c_ast.FuncCall):
+        return False
+    name = call_name(rhs)
+    if name in ALLOCATORS:
+        return True
+    entry = prog.funcs.get(name or "")
+    if entry is None:
+        return False
+    func, _ = entry
+    rets = returns_of(func)
+    if not rets:
+        return False
+    for r in rets:
+        e = r.expr
+        while isinstance(e, c_ast.Cast):
+            e = e.expr
+        if isinstance(e, c_ast.FuncCall) and _is_fresh(e, prog):
+            continue
+        if isinstance(e, c_ast.ID):
+            stores = [s for s in prog.var_stores.get(e.name, []) if s.func is func]
+            if stores and all(_is_fresh(s.node, prog) for s in stores):
+                continue
+        return False
+    return True
+
+
+def _union(a: Objects, b: Objects) -> Objects:
+    if a is None or b is None:
+        return None
+    return a | b
+
+
+def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, int]:
+    """Rotating pointers of ``func``: name -> group id (temporaries left out)."""
+    triples: list[tuple[str, str, str]] = []
+    stack: list[c_ast.Node] = [func.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Compound):
+            items = n.block_items or []
+            for k in range(len(items) - 2):
+                t = _copy_of(items[k])
+                a = _copy_of(items[k + 1])
+                b = _copy_of(items[k + 2])
+                if t and a and b and t[1] == a[0] and a[1] == b[0] and b[1] == t[0]:
+                    triples.append((t[0], a[0], b[0]))
+        stack.extend(c for _, c in n.children())
+    if not triples:
+        return {}
+    copies: dict[str, int] = {}
+    inits: dict[str, list[c_ast.Node]] = {}
+    scope = Scope(func, site.ast)
+    for n in _nodes(func.body):
+        pair = _copy_of(n)
+        if pair is not None:
+            copies[pair[0]] = copies.get(pair[0], 0) + 1
+        elif isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
+            inits.setdefault(n.lvalue.name, []).append(n.rvalue)
+        elif isinstance(n, c_ast.Decl) and n.init is not None and n.name:
+            inits.setdefault(n.name, []).append(n.init)
+        elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID):
+            copies[n.expr.name] = copies.get(n.expr.name, 0) + 1000  # set through its address
+    out: dict[str, int] = {}
+    for gid, (tmp, a, b) in enumerate(triples):
+        # each copy store of a, b and tmp is part of one such triple, and a, b start
+        # at distinct objects (one initial store each)
+        uses = sum(1 for t in triples if {a, b, tmp} == set(t))
+        if copies.get(a, 0) != uses or copies.get(b, 0) != uses or copies.get(tmp, 0) != uses:
+            continue
+        if len(inits.get(a, [])) != 1 or len(inits.get(b, [])) != 1:
+            continue
+        oa = pts.objects(inits[a][0], site)
+        ob = pts.objects(inits[b][0], site)
+        if oa is None or ob is None or not oa or not ob or oa & ob:
+            continue
+        for name in (a, b):
+            decl, kind = scope.find_decl(name, func.body)
+            if kind == "local":
+                out[name] = gid
+    return out
+
+
+def _copy_of(n: c_ast.Node) -> tuple[str, str] | None:
+    """``a = b`` between two plain names: (a, b)."""
+    if (
+        isinstance(n, c_ast.Assignment)
+        and n.op == "="
+        and isinstance(n.lvalue, c_ast.ID)
+        and isinstance(n.rvalue, c_ast.ID)
+    ):
+        return n.lvalue.name, n.rvalue.name
+    return None
+
+
+def _nodes(node: c_ast.Node) -> list[c_ast.Node]:
+    out = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(c for _, c in n.children())
+    return out

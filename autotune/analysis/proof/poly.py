@@ -1,0 +1,191 @@
+"""Integer polynomials over named symbols: subscripts and bounds as the proof sees them.
+
+A ``Poly`` maps a monomial (a sorted tuple of symbol names, ``()`` for the
+constant) to an integer coefficient. Affine polynomials go to isl as they are;
+products of a size parameter and a loop variable (``i*n + j``) are delinearised
+by ``deps``. Anything else (division, ``%``, shifts of variables, floating
+values) is not a ``Poly``: the builder returns None and the reference counts as
+not analysable, which can only keep a loop as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pycparser import c_ast
+
+from autotune.analysis.exprs import Symbolic, parse_constant
+
+Monomial = tuple[str, ...]
+Poly = dict[Monomial, int]
+MAX_DEGREE = 3
+
+
+def const(value: int) -> Poly:
+    return {(): int(value)} if value else {}
+
+
+def symbol(name: str) -> Poly:
+    return {(name,): 1}
+
+
+def add(a: Poly, b: Poly, sign: int = 1) -> Poly:
+    out = dict(a)
+    for m, c in b.items():
+        v = out.get(m, 0) + sign * c
+        if v:
+            out[m] = v
+        else:
+            out.pop(m, None)
+    return out
+
+
+def mul(a: Poly, b: Poly) -> Poly | None:
+    out: Poly = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            m = tuple(sorted(ma + mb))
+            if len(m) > MAX_DEGREE:
+                return None
+            v = out.get(m, 0) + ca * cb
+            if v:
+                out[m] = v
+            else:
+                out.pop(m, None)
+    return out
+
+
+def constant_of(p: Poly) -> int | None:
+    """The value when ``p`` has no symbol."""
+    if all(m == () for m in p):
+        return p.get((), 0)
+    return None
+
+
+def symbols(p: Poly) -> set[str]:
+    return {s for m in p for s in m}
+
+
+def is_affine(p: Poly) -> bool:
+    return all(len(m) <= 1 for m in p)
+
+
+def to_isl(p: Poly, names: Callable[[str], str]) -> str:
+    """isl text of an affine ``p`` (``names`` maps symbols to isl identifiers)."""
+    terms = []
+    for m, c in sorted(p.items()):
+        if not m:
+            terms.append(str(c))
+        else:
+            terms.append(f"{c}*{names(m[0])}")
+    return " + ".join(terms) if terms else "0"
+
+
+def text(p: Poly) -> str:
+    if not p:
+        return "0"
+    parts = []
+    for m, c in sorted(p.items()):
+        parts.append("*".join([str(c)] + list(m)) if m else str(c))
+    return " + ".join(parts)
+
+
+class PolyBuilder:
+    """C expression -> Poly, names resolved by ``lookup`` (None: not a polynomial).
+
+    ``lookup(name, node)`` returns the name's Poly (a loop symbol, a parameter,
+    a value substituted from an earlier assignment) or None when unknown.
+    """
+
+    def __init__(self, lookup: Callable[[str, c_ast.Node], Poly | None]) -> None:
+        self.lookup = lookup
+
+    def build(self, node: c_ast.Node | None) -> Poly | None:
+        if node is None:
+            return None
+        if isinstance(node, c_ast.Constant):
+            if node.type in ("string",):
+                return None
+            try:
+                v = parse_constant(node)
+            except Symbolic:
+                return None
+            return const(v) if isinstance(v, int) else None
+        if isinstance(node, c_ast.ID):
+            return self.lookup(node.name, node)
+        if isinstance(node, c_ast.Cast):
+            return self.build(node.expr)
+        if isinstance(node, c_ast.UnaryOp):
+            return self._unary(node)
+        if isinstance(node, c_ast.BinaryOp):
+            return self._binary(node)
+        if isinstance(node, c_ast.TernaryOp):
+            cond = self.build(node.cond)
+            value = constant_of(cond) if cond is not None else None
+            if value is None:
+                return None
+            return self.build(node.iftrue if value else node.iffalse)
+        return None
+
+    def _unary(self, node: c_ast.UnaryOp) -> Poly | None:
+        if node.op == "+":
+            return self.build(node.expr)
+        if node.op == "-":
+            inner = self.build(node.expr)
+            return None if inner is None else add({}, inner, -1)
+        if node.op in ("!", "~"):
+            inner = self.build(node.expr)
+            value = constant_of(inner) if inner is not None else None
+            if value is None:
+                return None
+            return const(int(not value) if node.op == "!" else ~value)
+        if node.op == "sizeof":
+            return None
+        return None
+
+    def _binary(self, node: c_ast.BinaryOp) -> Poly | None:
+        a = self.build(node.left)
+        b = self.build(node.right)
+        if a is None or b is None:
+            return None
+        if node.op == "+":
+            return add(a, b)
+        if node.op == "-":
+            return add(a, b, -1)
+        if node.op == "*":
+            return mul(a, b)
+        ca, cb = constant_of(a), constant_of(b)
+        if ca is None or cb is None:
+            if node.op == "<<" and cb is not None and 0 <= cb < 31:
+                return mul(a, const(1 << cb))
+            return None
+        return _fold(node.op, ca, cb)
+
+
+def _fold(op: str, a: int, b: int) -> Poly | None:
+    """C integer arithmetic on two constants (truncating division)."""
+    if op in ("/", "%"):
+        if b == 0:
+            return None
+        q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+        return const(q if op == "/" else a - q * b)
+    table = {
+        "<<": lambda: a << b if 0 <= b < 63 else None,
+        ">>": lambda: a >> b if 0 <= b < 63 else None,
+        "&": lambda: a & b,
+        "|": lambda: a | b,
+        "^": lambda: a ^ b,
+        "<": lambda: int(a < b),
+        "<=": lambda: int(a <= b),
+        ">": lambda: int(a > b),
+        ">=": lambda: int(a >= b),
+        "==": lambda: int(a == b),
+        "!=": lambda: int(a != b),
+        "&&": lambda: int(bool(a) and bool(b)),
+        "||": lambda: int(bool(a) or bool(b)),
+    }
+    fn = table.get(op)
+    if fn is None:
+        return None
+    value = fn()
+    return None if value is None else const(value)

@@ -1,0 +1,273 @@
+"""Every file of the program as one table: functions, call sites, stores, OpenMP state.
+
+The proof follows calls into other files (``--extra-source``), finds the
+callers of a function that holds an orphaned ``omp for``, and reads which
+objects a pointer field or a pointer array may hold; all of that needs the
+whole program, which this module collects in one walk per file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from autotune.analysis.names import call_name
+from autotune.analysis.symbols import Scope, file_info
+
+# the OpenMP queries whose answer cannot depend on the schedule or the thread count
+STEADY_OMP = frozenset(
+    "omp_get_wtime omp_get_wtick omp_get_num_procs omp_get_num_devices "
+    "omp_get_initial_device omp_is_initial_device".split()
+)
+OMP_PREFIXES = ("omp_", "__builtin_omp_", "__kmpc_", "GOMP_")
+ALLOCATORS = frozenset("malloc calloc realloc aligned_alloc valloc memalign".split())
+
+
+def is_omp_call(name: str) -> bool:
+    return name.startswith(OMP_PREFIXES)
+
+
+def thread_dependent_call(name: str) -> bool:
+    """A call whose value or effect depends on the thread, the team or the runtime."""
+    return is_omp_call(name) and name not in STEADY_OMP
+
+
+@dataclass
+class Site:
+    """A node with the function and translation unit it is in."""
+
+    node: c_ast.Node
+    func: c_ast.FuncDef | None
+    ast: c_ast.FileAST
+
+
+@dataclass
+class Program:
+    """The files of one program, read once for the proof."""
+
+    units: list[c_ast.FileAST]
+    funcs: dict[str, tuple[c_ast.FuncDef, c_ast.FileAST]] = field(default_factory=dict)
+    calls: dict[str, list[Site]] = field(default_factory=dict)  # callee -> FuncCall sites
+    address_taken: set[str] = field(default_factory=set)  # functions used as values
+    field_stores: dict[str, list[Site]] = field(default_factory=dict)  # field -> rhs sites
+    element_stores: list[tuple[Site, c_ast.Node]] = field(default_factory=list)  # (rhs, base)
+    var_stores: dict[str, list[Site]] = field(default_factory=dict)  # name -> rhs sites
+    address_of: set[str] = field(default_factory=set)  # variables whose address is taken
+    omp_sets: list[tuple[str, str, int]] = field(default_factory=list)  # (call, file, line)
+    threadprivate: set[str] = field(default_factory=set)
+    # variables (taint_key) that may hold a value depending on the thread; "f:<name>" for
+    # functions returning one
+    tainted: set[str] = field(default_factory=set)
+
+    @property
+    def has_main(self) -> bool:
+        return "main" in self.funcs
+
+    @property
+    def whole(self) -> bool:
+        """The files hold the whole program (its ``main``): the call sites seen are all
+        the call sites, and the stores seen are all the stores."""
+        return self.has_main
+
+    def scope(self, func: c_ast.FuncDef) -> Scope:
+        return Scope(func, self.funcs.get(func.decl.name, (func, self.units[0]))[1])
+
+    def unit_of(self, func: c_ast.FuncDef) -> c_ast.FileAST:
+        entry = self.funcs.get(func.decl.name)
+        return entry[1] if entry else self.units[0]
+
+    def sets(self, name: str) -> list[tuple[str, str, int]]:
+        return [s for s in self.omp_sets if s[0] == name]
+
+
+def build_program(units: list[c_ast.FileAST]) -> Program:
+    """Read ``units`` (the file analysed first, then the other files of the program)."""
+    prog = Program(units=list(units))
+    for ast in units:
+        info = file_info(ast)
+        prog.threadprivate |= info.threadprivate
+        for name, func in info.funcs.items():
+            prog.funcs.setdefault(name, (func, ast))
+        for ext in ast.ext:
+            walker = ProgramWalker(prog, ast)
+            if isinstance(ext, c_ast.FuncDef):
+                walker.func = ext
+                walker.visit(ext.body)
+            elif isinstance(ext, c_ast.Decl) and ext.init is not None:
+                walker.visit(ext.init)
+                if ext.name:
+                    prog.var_stores.setdefault(ext.name, []).append(Site(ext.init, None, ast))
+    _taint(prog)
+    return prog
+
+
+class ProgramWalker(c_ast.NodeVisitor):
+    """One walk of one function (or initializer): calls, stores, addresses, omp_set_*."""
+
+    def __init__(self, prog: Program, ast: c_ast.FileAST) -> None:
+        self.prog = prog
+        self.ast = ast
+        self.func: c_ast.FuncDef | None = None
+
+    def _site(self, node: c_ast.Node) -> Site:
+        return Site(node, self.func, self.ast)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        name = call_name(node)
+        if name is not None:
+            self.prog.calls.setdefault(name, []).append(self._site(node))
+            if name.startswith(("omp_set_", "__builtin_omp_set_")):
+                line = node.coord.line if node.coord else 0
+                self.prog.omp_sets.append((name, str(node.coord.file if node.coord else ""), line))
+        else:
+            self.visit(node.name)
+        if node.args is not None:
+            self.visit(node.args)
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        # a function named outside a call position is a function pointer
+        if node.name in self.prog.funcs or node.name in file_info(self.ast).funcs:
+            self.prog.address_taken.add(node.name)
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        if node.init is not None:
+            if node.name:
+                self.prog.var_stores.setdefault(node.name, []).append(self._site(node.init))
+            self.visit(node.init)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op == "&":
+            root = _root_name(node.expr)
+            if root:
+                self.prog.address_of.add(root)
+        self.generic_visit(node)
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        lv = node.lvalue
+        while isinstance(lv, c_ast.Cast):
+            lv = lv.expr
+        site = self._site(node.rvalue)
+        if isinstance(lv, c_ast.ID):
+            self.prog.var_stores.setdefault(lv.name, []).append(site)
+        elif isinstance(lv, c_ast.StructRef):
+            self.prog.field_stores.setdefault(lv.field.name, []).append(site)
+        elif isinstance(lv, c_ast.ArrayRef):
+            self.prog.element_stores.append((site, lv.name))
+        elif isinstance(lv, c_ast.UnaryOp) and lv.op == "*":
+            self.prog.element_stores.append((site, lv.expr))
+        self.visit(node.rvalue)
+        self.visit(node.lvalue)
+
+
+def _root_name(node: c_ast.Node) -> str | None:
+    while True:
+        if isinstance(node, c_ast.ID):
+            return node.name
+        if isinstance(node, c_ast.ArrayRef | c_ast.StructRef):
+            node = node.name
+        elif isinstance(node, c_ast.Cast):
+            node = node.expr
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
+            node = node.expr
+        else:
+            return None
+
+
+def taint_key(name: str, at: c_ast.Node, func: c_ast.FuncDef | None, ast: c_ast.FileAST) -> str:
+    """One key per variable: globals by name, locals and parameters by function."""
+    if func is None:
+        return f"g:{name}"
+    _, kind = Scope(func, ast).find_decl(name, at)
+    if kind in ("local", "param"):
+        return f"{func.decl.name}:{name}"
+    return f"g:{name}"
+
+
+def thread_dependent(
+    node: c_ast.Node | None, prog: Program, func: c_ast.FuncDef | None, ast: c_ast.FileAST
+) -> str | None:
+    """What makes ``node``'s value (in ``func``) depend on the thread running it, or None."""
+    if node is None:
+        return None
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.FuncCall):
+            name = call_name(n)
+            if name is not None and thread_dependent_call(name):
+                return f"{name}()"
+            if name is not None and f"f:{name}" in prog.tainted:
+                return f"{name}() (returns a value that depends on the thread)"
+        elif isinstance(n, c_ast.ID):
+            if taint_key(n.name, n, func, ast) in prog.tainted:
+                return f"{n.name} (holds a value that depends on the thread)"
+        if isinstance(n, c_ast.StructRef):
+            stack.append(n.name)
+            continue
+        stack.extend(c for _, c in n.children())
+    return None
+
+
+def _taint(prog: Program) -> None:
+    """Variables any of whose stores (or call-site arguments) depend on the thread: a
+    fixpoint over the whole program."""
+    changed = True
+    while changed:
+        changed = False
+        for name, sites in prog.var_stores.items():
+            for s in sites:
+                key = taint_key(name, s.node, s.func, s.ast)
+                if key in prog.tainted:
+                    continue
+                if thread_dependent(s.node, prog, s.func, s.ast):
+                    prog.tainted.add(key)
+                    changed = True
+        for callee, sites in prog.calls.items():
+            entry = prog.funcs.get(callee)
+            if entry is None:
+                continue
+            params = _param_names(entry[0])
+            for s in sites:
+                args = s.node.args.exprs if s.node.args is not None else []
+                for p, a in zip(params, args, strict=False):
+                    key = f"{callee}:{p}"
+                    if p and key not in prog.tainted and thread_dependent(a, prog, s.func, s.ast):
+                        prog.tainted.add(key)
+                        changed = True
+        for fname, (func, ast) in prog.funcs.items():
+            if f"f:{fname}" in prog.tainted:
+                continue
+            if any(thread_dependent(r.expr, prog, func, ast) for r in _returns(func)):
+                prog.tainted.add(f"f:{fname}")
+                changed = True
+
+
+def _returns(func: c_ast.FuncDef) -> list[c_ast.Return]:
+    out = []
+    stack = [func.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Return) and n.expr is not None:
+            out.append(n)
+        stack.extend(c for _, c in n.children())
+    return out
+
+
+def _param_names(func: c_ast.FuncDef) -> list[str | None]:
+    decl = func.decl.type
+    args = getattr(decl, "args", None)
+    if args is None:
+        return []
+    out: list[str | None] = []
+    for p in args.params:
+        out.append(getattr(p, "name", None))
+    return out
+
+
+def returns_of(func: c_ast.FuncDef) -> list[c_ast.Return]:
+    return _returns(func)
+
+
+def param_names(func: c_ast.FuncDef) -> list[str | None]:
+    return _param_names(func)
