@@ -276,10 +276,19 @@ def _struct_layout(members: list[tuple[int, int]]) -> int:
 
 
 def _params(func: c_ast.FuncDef) -> list[c_ast.Decl]:
+    """The parameters in order; a K&R definition (``f(a, n) double *a; int n; {``)
+    names them in the list and declares them before the body."""
     args = func.decl.type.args
     if args is None:
         return []
-    return [p for p in args.params if isinstance(p, c_ast.Decl) and p.name]
+    declared = {d.name: d for d in (func.param_decls or []) if isinstance(d, c_ast.Decl)}
+    out = []
+    for p in args.params:
+        if isinstance(p, c_ast.Decl) and p.name:
+            out.append(p)
+        elif isinstance(p, c_ast.ID) and p.name in declared:
+            out.append(declared[p.name])
+    return out
 
 
 def struct_member_type(scope: Layout, t: c_ast.Node, member: str) -> c_ast.Node | None:

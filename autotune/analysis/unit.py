@@ -79,14 +79,19 @@ def _program(ast, options: SourceOptions, cc: str, unit: TranslationUnit) -> Pro
     that does not parse is left out (its functions then count as unknown) and said."""
     units = [ast]
     own = SourceOptions(dict(options.defines), list(options.include_dirs), list(options.cflags))
+    missing = False
     for extra in options.extra_sources:
         try:
             units.append(parse_file(extra, own, cc))
         except UserError as exc:
+            missing = True
             unit.warnings.append(
-                f"{extra}: not read for the legality proof ({exc}); calls into it are unknown"
+                f"{extra}: not read for the legality proof ({exc}); calls into it are unknown "
+                "and the program is not seen whole"
             )
-    return build_program(units)
+    program = build_program(units)
+    program.complete = not missing
+    return program
 
 
 def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:

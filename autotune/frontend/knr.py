@@ -18,10 +18,23 @@ _KEYWORDS = frozenset(
     "if while for switch return sizeof do else case goto typedef struct union enum".split()
 )
 _LINEMARK = re.compile(r"^#.*$", re.MULTILINE)
+# ``extern layer_size;``: a declaration whose only specifier is a storage class
+_STORAGE_ONLY = re.compile(
+    r"(?<![\w])(extern|static|register|auto)([ \t]+)(?!(?:int|char|short|long|float|double"
+    r"|void|signed|unsigned|const|volatile|struct|union|enum|_Bool|inline|_Complex|__\w+)\b)"
+    r"([A-Za-z_]\w*)(?=[ \t]*[;,=\[])"
+)
 
 
 def add_implicit_int(text: str) -> tuple[str, int]:
-    """``text`` with ``int `` before each implicit-int function definition; how many."""
+    """``text`` with ``int `` before each implicit-int function definition and each
+    declaration with a storage class but no type (``extern n;``); how many."""
+    text, declared = _STORAGE_ONLY.subn(r"\1\2int \3", text)
+    text, defined = _definitions(text)
+    return text, declared + defined
+
+
+def _definitions(text: str) -> tuple[str, int]:
     spans: list[int] = []
     for m in _CANDIDATE.finditer(text):
         if m.group(1) in _KEYWORDS or not _after_declaration(text, m.start()):

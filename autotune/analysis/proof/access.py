@@ -35,6 +35,9 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
             return
         touch(w, inner, kind, at, op)
         return
+    if isinstance(node, c_ast.ArrayRef) and kind == "r" and _is_subarray(w, node):
+        w._address_operands(node)  # a[i] of a 2-D a: an address, nothing is read
+        return
     if isinstance(node, c_ast.ArrayRef | c_ast.StructRef) or (
         isinstance(node, c_ast.UnaryOp) and node.op == "*"
     ):
@@ -53,11 +56,18 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
             Ref(objects, index, kind, _line(node), _text(node), owner=owner, op=op, name=name,
                 group=group)
         )
-        if kind == "u" and name:
+        if kind == "u" and name and (w.sync is not None or owner == "private"):
             w.note_floating_update(name, node, "an update of " + name)
         return
     # an rvalue that is not memory: walk its parts as reads
     w.generic_visit(node)
+
+
+def _is_subarray(w: IterationWalker, node: c_ast.ArrayRef) -> bool:
+    """``a[i]`` whose type is still an array (it decays to a pointer, no load)."""
+    root, subs = _chain(node)
+    derivs = _derivs_of(w, root)
+    return derivs is not None and len(subs) < len(derivs) and derivs[len(subs)] == "array"
 
 
 def _scalar(w: IterationWalker, node: c_ast.ID, kind: str, op: str | None, struct: bool = False) -> None:
@@ -93,22 +103,18 @@ def _scalar(w: IterationWalker, node: c_ast.ID, kind: str, op: str | None, struc
 def _private_flow(
     w: IterationWalker, name: str, kind: str, op: str | None, line: int, reduction: bool = False
 ) -> None:
-    """Definite assignment of a thread's own scalar within one iteration."""
+    """Definite assignment of a thread's own scalar (or reduction copy) in one iteration:
+    a write sets it; a read or update of a value not set yet in this iteration sees what
+    the thread's earlier iterations left (an update is an accumulation, a read is not)."""
     f = w.facts
-    defined = w.defined is None or name in w.defined
-    if reduction:
-        if kind == "u" and op == w.ctx.reductions.get(name):
-            f.updates.setdefault(name, set()).add(op or "")
-            return
-        f.plain.setdefault(name, line)
     if kind == "w":
-        f.plain.setdefault(name, line) if not reduction else None
+        f.plain.setdefault(name, line)
         if w.defined is not None:
             w.defined.add(name)
         return
-    if defined:
+    if w.defined is None or name in w.defined:
         return
-    if kind == "u":
+    if kind == "u" and (not reduction or op == w.ctx.reductions.get(name)):
         f.updates.setdefault(name, set()).add(op or "")
         return
     f.exposed.setdefault(name, line)

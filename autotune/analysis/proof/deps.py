@@ -234,37 +234,21 @@ def _independent(a: Ref, b: Ref, dims: list[tuple[poly.Poly, poly.Poly]], distri
         return False
 
 
-def covered(reads: list[Ref], writes: list[Ref], distributed: int) -> bool:
-    """Every element the reads touch is written by ``writes`` in the same iteration
-    (for all sizes): the value a thread's copy held before cannot be seen."""
-    if not writes or any(not _affine_ref(r) for r in reads + writes):
-        return False
-    for r in reads:
-        if not _subset(r, writes, distributed):
-            return False
-    return True
-
-
-def _affine_ref(r: Ref) -> bool:
-    return r.index is not None and all(p is not None and poly.is_affine(p) for p in r.index)
-
-
-def _subset(r: Ref, writes: list[Ref], distributed: int) -> bool:
-    """{elements r reads at iteration I} is within {elements writes write at I}."""
-    names = _Names("")
-    dims_r = _access_map(r, names, distributed)
-    if dims_r is None:
+def covered(r: Ref, writes: list[Ref]) -> bool:
+    """Every element ``r`` reads is written earlier in the same iteration (for all sizes)
+    by ``writes``: the value a thread's copy held before cannot be seen. A write counts
+    where it comes first in program order; inside loops both share, only for the same
+    values of those loops' variables."""
+    before = [w for w in writes if w.path < r.path and _affine_ref(w)]
+    if not before or not _affine_ref(r):
         return False
     try:
-        read = isl.Set(dims_r)
+        read = isl.Set(_read_set(r))
         written = None
-        for wref in writes:
-            if len(wref.index) != len(r.index):
+        for w in before:
+            if len(w.index) != len(r.index):
                 return False
-            text = _access_map(wref, _Names(""), distributed)
-            if text is None:
-                return False
-            s = isl.Set(text)
+            s = isl.Set(_write_set(w, r))
             written = s if written is None else written.union(s)
         read, written = _align(read, written)
         return read.is_subset(written)
@@ -272,24 +256,71 @@ def _subset(r: Ref, writes: list[Ref], distributed: int) -> bool:
         return False
 
 
-def _access_map(r: Ref, names: _Names, distributed: int) -> str | None:
-    """``[params] -> { [I, e] : exists inner loop points with index = e }`` as text."""
-    iters = [names(b.sym) for b in r.domain[:distributed]]
-    inner = _Names("")
-    inner.params = names.params
+def _affine_ref(r: Ref) -> bool:
+    return r.index is not None and all(p is not None and poly.is_affine(p) for p in r.index)
+
+
+def _dims(r: Ref) -> list[str]:
+    return [b.sym for b in r.domain]
+
+
+def _read_set(r: Ref) -> str:
+    """``[params] -> { [loops of r, e] : r's domain, e = r's index }``."""
+    names = _Names("")
+    dims = [names(s) for s in _dims(r)]
     elems = [f"e{k}" for k in range(len(r.index))]
-    conj = []
-    dom = _domain(r.domain, inner)
-    if dom:
-        conj.append(dom)
-    for e, p in zip(elems, r.index, strict=True):
-        conj.append(f"{e} = {poly.to_isl(p, inner)}")
-    exist = [d for d in inner.dims if d not in iters]
+    conj = [c for c in [_domain(r.domain, names)] if c]
+    conj += [f"{e} = {poly.to_isl(p, names)}" for e, p in zip(elems, r.index, strict=True)]
+    return _quantified(names, dims + elems, conj)
+
+
+def _write_set(w: Ref, r: Ref) -> str:
+    """What ``w`` writes before ``r``, over ``r``'s loop variables: the loops they share
+    are the same point; ``w``'s own deeper loops are quantified away."""
+    shared = 0
+    for a, b in zip(w.domain, r.domain, strict=False):
+        if a.sym != b.sym:
+            break
+        shared += 1
+    mine = {b.sym for b in w.domain[shared:]}
+    names = _Names("")
+    rename = _Renamed(names, mine)
+    dims = [names(s) for s in _dims(r)]
+    elems = [f"e{k}" for k in range(len(w.index))]
+    conj = [c for c in [_domain(w.domain, rename)] if c]
+    conj += [f"{e} = {poly.to_isl(p, rename)}" for e, p in zip(elems, w.index, strict=True)]
+    return _quantified(names, dims + elems, conj, extra=rename.inner)
+
+
+class _Renamed(_Names):
+    """Symbols of ``inner`` loops (and unknowns) get a suffix and are quantified."""
+
+    def __init__(self, outer: _Names, inner: set[str]) -> None:
+        super().__init__("")
+        self.outer = outer
+        self.params = outer.params
+        self.inner_syms = inner
+        self.inner: list[str] = []
+
+    def __call__(self, sym: str) -> str:
+        if sym.startswith("P"):
+            self.params.add(sym)
+            return sym
+        if sym in self.inner_syms or sym.startswith("u"):
+            name = f"{sym}_w"
+            if name not in self.inner:
+                self.inner.append(name)
+            return name
+        return self.outer(sym)
+
+
+def _quantified(names: _Names, dims: list[str], conj: list[str], extra: list[str] = ()) -> str:
+    exist = [d for d in names.dims if d not in dims] + list(extra)
     body = " and ".join(conj) if conj else "true"
     if exist:
         body = f"exists ({', '.join(exist)} : {body})"
-    params = sorted(inner.params)
-    return f"[{', '.join(params)}] -> {{ [{', '.join(iters + elems)}] : {body} }}"
+    params = sorted(names.params)
+    return f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {body} }}"
 
 
 def _align(a: isl.Set, b: isl.Set) -> tuple[isl.Set, isl.Set]:

@@ -36,7 +36,7 @@ class Ref:
     owner: str = "shared"
     op: str | None = None
     inner: list[int | None] = field(default_factory=list)  # sizes of dimensions 1..n-1
-    stmt: int = 0  # top-level statement of the iteration body it is in
+    path: tuple[int, ...] = ()  # statement positions, block by block: program order
     must: bool = True  # runs at every point of its domain (no branch around it)
     name: str = ""  # the variable it goes through, for messages
     value: str | None = None  # a write of this constant (every writer leaves the same)

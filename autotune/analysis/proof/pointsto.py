@@ -18,7 +18,7 @@ from pycparser import c_ast
 
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns_of
-from autotune.analysis.symbols import Scope
+from autotune.analysis.symbols import Scope, file_info
 
 Objects = frozenset[str] | None
 MAX_DEPTH = 8
@@ -164,7 +164,7 @@ class PointsTo:
             return frozenset({var_key(decl, kind, site.func)})
         if kind == "param":
             return self.param_objects(site.func, decl.name, depth)
-        if e.name in self.prog.address_of:
+        if self.prog.address_taken_var(e.name, e, site.func, site.ast):
             return None  # the pointer may be set through its address
         return self._stored(e.name, decl, kind, site, depth)
 
@@ -291,7 +291,7 @@ class PointsTo:
             return frozenset({f"heap:{c.file}:{c.line}:{c.column}:{fname}" if c else "heap:?"})
         entry = self.prog.funcs.get(name or "")
         if entry is None:
-            return None
+            return frozenset() if self._returns_value(name, site) else None
         func, ast = entry
         out: frozenset[str] = frozenset()
         tag = _site_tag(e, site)
@@ -302,6 +302,13 @@ class PointsTo:
             out |= frozenset(_clone(o, name, tag) for o in objs)
         return out
 
+    def _returns_value(self, name: str | None, site: Site) -> bool:
+        """A library function whose prototype returns no pointer (``int rand(void)``)."""
+        decl = file_info(site.ast).globals.get(name or "")
+        if decl is None or not isinstance(decl.type, c_ast.FuncDecl):
+            return False
+        return not derivations(self.scope(site), decl.type.type)
+
     def contents(self, base: Objects, depth: int) -> Objects:
         """Pointers stored in the elements of ``base``'s objects: every store of a
         pointer through a base that may reach one of them."""
@@ -309,6 +316,8 @@ class PointsTo:
             return None
         out: frozenset[str] = frozenset()
         for rhs_site, store_base in self.prog.element_stores:
+            if not self._stores_pointer(store_base, rhs_site):
+                continue
             objs = self.objects(store_base, rhs_site, depth + 1)
             if objs is None or objs & base or any(_same_origin(o, base) for o in objs):
                 val = self.objects(rhs_site.node, rhs_site, depth + 1)
@@ -328,6 +337,32 @@ class PointsTo:
             self._swaps[id(func)] = _swap_groups(func, Site(func.body, func, ast), self)
         return self._swaps[id(func)].get(name)
 
+    def _stores_pointer(self, base: c_ast.Node, site: Site) -> bool:
+        """Whether ``base[i] = ...`` (or ``*base = ...``) stores a pointer (True when the
+        type cannot be told: then the store counts)."""
+        root, levels = _root_and_levels(base) if isinstance(base, c_ast.ArrayRef) else (base, 0)
+        for _ in range(8):  # (T *)p, p++, p + k: still p's type
+            if isinstance(root, c_ast.Cast):
+                if isinstance(root.to_type.type, c_ast.PtrDecl):
+                    return isinstance(root.to_type.type.type, c_ast.PtrDecl)
+                root = root.expr
+            elif isinstance(root, c_ast.UnaryOp) and root.op in ("++", "--", "p++", "p--"):
+                root = root.expr
+            elif isinstance(root, c_ast.BinaryOp) and root.op in ("+", "-"):
+                root = root.left
+            else:
+                break
+        if not isinstance(root, c_ast.ID):
+            return True
+        scope = self.scope(site)
+        decl, _ = scope.find_decl(root.name, root)
+        if decl is None:
+            return True
+        derivs = derivations(scope, decl.type)
+        if not derivs:
+            return True  # a typedef'd pointer we cannot see through
+        return len(derivs) > levels + 1
+
     def fresh_rows(self, base: Objects) -> bool:
         """Every pointer stored into ``base``'s elements is a new allocation: distinct
         elements hold distinct objects (the rows of ``float **w``)."""
@@ -335,6 +370,8 @@ class PointsTo:
             return False
         found = False
         for rhs_site, store_base in self.prog.element_stores:
+            if not self._stores_pointer(store_base, rhs_site):
+                continue
             objs = self.objects(store_base, rhs_site, 1)
             if objs is None:
                 return False
@@ -405,6 +442,8 @@ def _is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
         e = r.expr
         while isinstance(e, c_ast.Cast):
             e = e.expr
+        if isinstance(e, c_ast.Constant):
+            continue  # NULL: no object at all
         if isinstance(e, c_ast.FuncCall) and _is_fresh(e, prog):
             continue
         if isinstance(e, c_ast.ID):

@@ -53,7 +53,7 @@ class Program:
     field_stores: dict[str, list[Site]] = field(default_factory=dict)  # field -> rhs sites
     element_stores: list[tuple[Site, c_ast.Node]] = field(default_factory=list)  # (rhs, base)
     var_stores: dict[str, list[Site]] = field(default_factory=dict)  # name -> rhs sites
-    address_of: set[str] = field(default_factory=set)  # variables whose address is taken
+    address_of: set[str] = field(default_factory=set)  # taint_key of variables whose address is taken
     omp_sets: list[tuple[str, str, int]] = field(default_factory=list)  # (call, file, line)
     threadprivate: set[str] = field(default_factory=set)
     # variables (taint_key) that may hold a value depending on the thread; "f:<name>" for
@@ -64,11 +64,13 @@ class Program:
     def has_main(self) -> bool:
         return "main" in self.funcs
 
+    complete: bool = True  # every file given was read
+
     @property
     def whole(self) -> bool:
-        """The files hold the whole program (its ``main``): the call sites seen are all
-        the call sites, and the stores seen are all the stores."""
-        return self.has_main
+        """The files hold the whole program (its ``main``, every file read): the call
+        sites seen are all the call sites, and the stores seen are all the stores."""
+        return self.has_main and self.complete
 
     def scope(self, func: c_ast.FuncDef) -> Scope:
         return Scope(func, self.funcs.get(func.decl.name, (func, self.units[0]))[1])
@@ -76,6 +78,11 @@ class Program:
     def unit_of(self, func: c_ast.FuncDef) -> c_ast.FileAST:
         entry = self.funcs.get(func.decl.name)
         return entry[1] if entry else self.units[0]
+
+    def address_taken_var(
+        self, name: str, at: c_ast.Node, func: c_ast.FuncDef | None, ast: c_ast.FileAST
+    ) -> bool:
+        return taint_key(name, at, func, ast) in self.address_of
 
     def sets(self, name: str) -> list[tuple[str, str, int]]:
         return [s for s in self.omp_sets if s[0] == name]
@@ -140,7 +147,7 @@ class ProgramWalker(c_ast.NodeVisitor):
         if node.op == "&":
             root = _root_name(node.expr)
             if root:
-                self.prog.address_of.add(root)
+                self.prog.address_of.add(taint_key(root, node, self.func, self.ast))
         self.generic_visit(node)
 
     def visit_Assignment(self, node: c_ast.Assignment) -> None:
@@ -255,14 +262,11 @@ def _returns(func: c_ast.FuncDef) -> list[c_ast.Return]:
 
 
 def _param_names(func: c_ast.FuncDef) -> list[str | None]:
-    decl = func.decl.type
-    args = getattr(decl, "args", None)
+    """Parameter names in order (K&R lists included)."""
+    args = getattr(func.decl.type, "args", None)
     if args is None:
         return []
-    out: list[str | None] = []
-    for p in args.params:
-        out.append(getattr(p, "name", None))
-    return out
+    return [getattr(p, "name", None) for p in args.params]
 
 
 def returns_of(func: c_ast.FuncDef) -> list[c_ast.Return]:

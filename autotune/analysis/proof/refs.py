@@ -113,7 +113,7 @@ class IterationWalker(c_ast.NodeVisitor):
         self.mode = "r"
         self.sync: str | None = None  # "atomic"/"critical" around the statement
         self.cond_depth = 0
-        self.stmt_index = 0
+        self.path: list[int] = []
         self._top: c_ast.Node | None = None
         self.constant: str | None = None  # the constant the write being touched stores
         self._n = 0
@@ -190,7 +190,8 @@ class IterationWalker(c_ast.NodeVisitor):
             return "invariant"
         if name in self.ctx.private or name in self.ctx.prog.threadprivate:
             scalar = decl is None or not derivations(self.frame.scope, decl.type)
-            if scalar and name not in self.ctx.written and name not in self.ctx.prog.address_of:
+            taken = self.ctx.prog.address_taken_var(name, at, self.frame.func, self.frame.ast)
+            if scalar and name not in self.ctx.written and not taken:
                 return "invariant"  # read only here: the value each thread brought in
             return "private"
         return "shared"
@@ -210,7 +211,9 @@ class IterationWalker(c_ast.NodeVisitor):
         cls = self._class(name, node)
         if cls == "local":
             return poly.symbol(self._fresh())
-        if name in self.ctx.written or name in self.ctx.prog.address_of:
+        if name in self.ctx.written or self.ctx.prog.address_taken_var(
+            name, node, self.frame.func, self.frame.ast
+        ):
             return poly.symbol(self._fresh())
         return poly.symbol(self._param(name))
 
@@ -318,10 +321,9 @@ class IterationWalker(c_ast.NodeVisitor):
     def visit_Compound(self, node: c_ast.Compound) -> None:
         mark = len(self.facts.effects)
         ended = False
-        top = node is self._top
+        self.path.append(0)
         for i, run in enumerate(pragma_runs(node.block_items)):
-            if top:
-                self.stmt_index = i
+            self.path[-1] = i
             if run.stmt is None:
                 self._standalone(run)
                 continue
@@ -343,6 +345,7 @@ class IterationWalker(c_ast.NodeVisitor):
                 self.visit(run.stmt)
             if _ends_program(run.stmt):
                 ended = True
+        self.path.pop()
         if ended:
             # a path that ends the program: what it printed before does not order the loop
             self.facts.effects[mark:] = [
@@ -570,7 +573,7 @@ class IterationWalker(c_ast.NodeVisitor):
         if ref.kind == "w":
             ref.value = self.constant
         ref.domain = list(self.domain)
-        ref.stmt = self.stmt_index
+        ref.path = tuple(self.path)
         ref.must = self.cond_depth == 0
         if ref.kind == "u" and self.sync is None and ref.owner == "shared":
             # an unsynchronised shared update is a read and a write, not a reduction

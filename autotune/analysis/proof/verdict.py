@@ -147,7 +147,8 @@ def _decls(node: c_ast.Node) -> list[c_ast.Decl]:
 
 
 def _written(node: c_ast.Node, prog: Program, seen: set[str] | None = None) -> set[str]:
-    """Names assigned in ``node`` and in the functions it calls (transitively)."""
+    """Names assigned in ``node``, and the globals the functions it calls assign
+    (transitively; a callee's own locals and parameters are not the caller's)."""
     seen = seen if seen is not None else set()
     out = _assigned(node)
     stack = [node]
@@ -157,7 +158,9 @@ def _written(node: c_ast.Node, prog: Program, seen: set[str] | None = None) -> s
             name = call_name(n)
             if name and name in prog.funcs and name not in seen:
                 seen.add(name)
-                out |= _written(prog.funcs[name][0].body, prog, seen)
+                func = prog.funcs[name][0]
+                own = set(filter(None, param_names(func))) | {d.name for d in _decls(func.body)}
+                out |= _written(func.body, prog, seen) - own
         stack.extend(c for _, c in n.children())
     return out
 
@@ -244,7 +247,10 @@ def _arg_base(
         if base is None or off is None:
             return None
         return base[:-1] + [poly.add(base[-1], off)]
-    if isinstance(arg, c_ast.FuncCall | c_ast.StructRef):
+    if isinstance(arg, c_ast.StructRef):
+        stores = pointsto.prog.field_stores.get(arg.field.name, [])
+        if stores and all(_fresh_or_array(s, pointsto) for s in stores):
+            return [poly.const(0)]  # every store to the field is a new allocation
         return None
     return None
 
@@ -291,6 +297,11 @@ def _fresh_or_array(s: Site, pointsto: PointsTo) -> bool:
 
 
 def _root(node: c_ast.Node) -> str:
+    """The name an argument is known by in messages (``net->input_units``: input_units)."""
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    if isinstance(node, c_ast.StructRef):
+        return node.field.name
     while not isinstance(node, c_ast.ID):
         kids = [c for _, c in node.children()]
         if not kids:
@@ -497,9 +508,7 @@ def _private_arrays(site: LoopSite, ctx: LoopContext, facts: IterationFacts, out
             continue
         reads = [r for r in refs if r.kind != "w"]
         writes = [r for r in refs if r.kind == "w" and r.must]
-        ok = all(
-            deps.covered([r], [x for x in writes if x.stmt < r.stmt], ctx.collapse) for r in reads
-        )
+        ok = all(deps.covered(r, writes) for r in reads)
         if not ok:
             r = reads[0] if reads else refs[0]
             out.add(
