@@ -11,8 +11,8 @@ from pycparser import c_ast
 
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, build_program
-from autotune.analysis.proof.verdict import LoopSite, prove
-from autotune.analysis.region_rules import region_facts
+from autotune.analysis.proof.verdict import LoopSite, Prover
+from autotune.analysis.region_rules import orphan_chains, region_facts
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
@@ -45,6 +45,38 @@ def _site(found: FoundLoop, regions: list[FoundRegion], ast: c_ast.FileAST) -> L
     )
 
 
+def _orphaned(
+    found: FoundLoop,
+    record: LoopRecord,
+    ast: c_ast.FileAST,
+    chains: dict[int, dict[int, str] | None],
+    prover: Prover,
+) -> None:
+    """An ``omp for`` whose region is in a caller: the thread count is the region's; with
+    ``nowait``, the schedule too unless the function itself ends at a barrier and the
+    loop is in no chain of it."""
+    keep(
+        record,
+        "threads",
+        "an orphaned 'omp for': the parallel region that sets its thread count is in a caller",
+    )
+    if not found.directive.clauses.nowait:
+        return
+    key = id(found.func)
+    if key not in chains:
+        chains[key] = orphan_chains(found.func, Scope(found.func, ast), prover.loops_touch)
+    mine = chains[key]
+    if mine is None:
+        keep(
+            record,
+            "schedule",
+            "an orphaned 'omp for nowait' at the end of its function: the loops that follow "
+            "it in the caller's region cannot be seen",
+        )
+    elif id(found.for_node) in mine:
+        keep(record, "schedule", mine[id(found.for_node)])
+
+
 def _order_kept(record: LoopRecord) -> bool:
     """The body forbids any change (I/O, order-dependent updates): not even the region's."""
     return record.kept.get("schedule") is not None and record.kept.get(
@@ -60,12 +92,14 @@ def apply_gate(
 ) -> None:
     """Fill ``kept`` and ``reassociates`` of every record; untune what has nothing left."""
     prog = program if program is not None else build_program([ast])
-    pointsto = PointsTo(prog)
+    sites = {id(f): _site(f, regions, ast) for f, _ in pairs if f.for_node is not None}
+    prover = Prover(prog, PointsTo(prog), list(sites.values()))
+    chains: dict[int, dict[int, str] | None] = {}
     for found, record in pairs:
         if found.for_node is None or not (record.tunable or record.only_size_unknown):
             continue
         d = found.directive
-        proof = prove(_site(found, regions, ast), prog, pointsto)
+        proof = prover.prove(sites[id(found)])
         why = "; ".join(proof.order)
         if why:
             keep(record, "schedule", why)
@@ -74,24 +108,14 @@ def apply_gate(
             keep(record, "schedule", reason)
         record.reassociates = proof.reassociates
         if found.parallel is None:
-            keep(
-                record,
-                "threads",
-                "an orphaned 'omp for': the parallel region that sets its "
-                "thread count is in a caller",
-            )
-            if d.clauses.nowait:
-                keep(
-                    record,
-                    "schedule",
-                    "an orphaned 'omp for nowait': the loops that follow "
-                    "it in the caller's region cannot be seen",
-                )
+            _orphaned(found, record, ast, chains, prover)
     by_node = {id(f.for_node): r for f, r in pairs if f.for_node is not None}
     for region in regions:
         if region.directive.kind != "parallel":
             continue
-        facts = region_facts(region, [f for f, _ in pairs], Scope(region.func, ast))
+        facts = region_facts(
+            region, [f for f, _ in pairs], Scope(region.func, ast), prover.loops_touch
+        )
         for key, why in facts.schedule_kept.items():
             if key in by_node:
                 keep(by_node[key], "schedule", why)

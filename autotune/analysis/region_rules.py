@@ -18,6 +18,7 @@ twice so a chain that wraps around to its next iteration is seen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -202,7 +203,9 @@ def _unwrap(stmt: c_ast.Node) -> c_ast.Node:
     return stmt
 
 
-def region_facts(region: FoundRegion, loops: list[FoundLoop], scope: Scope) -> RegionFacts:
+def region_facts(
+    region: FoundRegion, loops: list[FoundLoop], scope: Scope, touch: LoopsTouch | None = None
+) -> RegionFacts:
     """Apply the chain and thread-count rules to the loops of one ``parallel`` region."""
     facts = RegionFacts()
     d = region.directive
@@ -217,7 +220,7 @@ def region_facts(region: FoundRegion, loops: list[FoundLoop], scope: Scope) -> R
     if id(_unwrap(region.node)) in mine:  # "parallel" and "for" stacked on one loop
         return facts
     kinds = Aliasing(scope, region.node)
-    chains = _chains(events, kinds)
+    chains = _chains(events, kinds, touch)
     chained = bool(chains)  # a chain may rely on its loops' equal trip counts: keep it all
     for group in chains:
         lines = sorted({e.line for e in group})
@@ -256,6 +259,34 @@ def region_facts(region: FoundRegion, loops: list[FoundLoop], scope: Scope) -> R
     return facts
 
 
+def orphan_chains(
+    func: c_ast.FuncDef, scope: Scope, touch: LoopsTouch | None = None
+) -> dict[int, str] | None:
+    """The nowait chains of a function holding orphaned ``omp for`` loops, read as a
+    region of its own: what each chained loop's schedule must stay for (keyed by
+    id(for_node)). None when the function does not end at a barrier: then what runs
+    after it in the caller's region, and may lean on the same mapping, is not seen."""
+    walker = RegionEvents(set())
+    walker._statement(func.body)
+    events = walker.events
+    loops = [e for e in events if e.kind == "loop"]
+    if not loops:
+        return {}
+    last = max(i for i, e in enumerate(events) if e.kind == "loop")
+    if not any(e.kind == "barrier" for e in events[last:]):
+        return None
+    out: dict[int, str] = {}
+    for group in _chains(events, Aliasing(scope, func.body), touch):
+        text = ", ".join(str(x) for x in sorted({e.line for e in group}))
+        for e in group:
+            if e.kind == "loop":
+                out[id(e.for_node)] = (
+                    f"in a nowait chain with lines {text} of {func.decl.name}(): the loops "
+                    "rely on the same static iteration-to-thread mapping"
+                )
+    return out
+
+
 class Aliasing:
     """May two names share storage? Arrays and scalars are their own; pointers may be anything."""
 
@@ -287,6 +318,17 @@ class Aliasing:
         )
 
 
+LoopsTouch = Callable[[c_ast.Node, c_ast.Node], bool]
+
+
+def _elements_meet(chain: _Chain, e: Event, touch: LoopsTouch | None) -> bool:
+    """Names overlap; when every event is a loop, ask whether any elements do (two
+    loops writing different planes of one array do not chain)."""
+    if touch is None or e.for_node is None or any(x.for_node is None for x in chain.events):
+        return True
+    return any(touch(x.for_node, e.for_node) for x in chain.events)
+
+
 @dataclass
 class _Chain:
     events: list[Event]
@@ -299,7 +341,9 @@ class _Chain:
         self.writes |= e.writes
 
 
-def _chains(events: list[Event], alias: Aliasing) -> list[list[Event]]:
+def _chains(
+    events: list[Event], alias: Aliasing, touch: LoopsTouch | None = None
+) -> list[list[Event]]:
     """Events that run between a ``nowait`` loop and the next barrier and touch its data.
 
     A later event joins a chain when it reads or writes what the chain wrote,
@@ -317,7 +361,8 @@ def _chains(events: list[Event], alias: Aliasing) -> list[list[Event]]:
         hit = [
             c
             for c in open_
-            if alias.overlap(c.writes, e.reads | e.writes) or alias.overlap(c.reads, e.writes)
+            if (alias.overlap(c.writes, e.reads | e.writes) or alias.overlap(c.reads, e.writes))
+            and _elements_meet(c, e, touch)
         ]
         if hit:
             first = hit[0]

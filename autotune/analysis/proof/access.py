@@ -53,8 +53,17 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 _private_flow(w, obj[5:], kind, op, _line(node))
                 return
         w.record(
-            Ref(objects, index, kind, _line(node), _text(node), owner=owner, op=op, name=name,
-                group=group)
+            Ref(
+                objects,
+                index,
+                kind,
+                _line(node),
+                _text(node),
+                owner=owner,
+                op=op,
+                name=name,
+                group=group,
+            )
         )
         if kind == "u" and name and (w.sync is not None or owner == "private"):
             w.note_floating_update(name, node, "an update of " + name)
@@ -70,7 +79,9 @@ def _is_subarray(w: IterationWalker, node: c_ast.ArrayRef) -> bool:
     return derivs is not None and len(subs) < len(derivs) and derivs[len(subs)] == "array"
 
 
-def _scalar(w: IterationWalker, node: c_ast.ID, kind: str, op: str | None, struct: bool = False) -> None:
+def _scalar(
+    w: IterationWalker, node: c_ast.ID, kind: str, op: str | None, struct: bool = False
+) -> None:
     name = node.name
     key = w._key(name)
     if key in w.env and w.frame.top and w._class(name, node) == "local":
@@ -91,7 +102,11 @@ def _scalar(w: IterationWalker, node: c_ast.ID, kind: str, op: str | None, struc
         _private_flow(w, name, kind, op, line, reduction=cls == "reduction")
         return
     if cls == "private":  # a threadprivate global met inside a called function
-        w.record(Ref(frozenset({f"priv:{name}"}), [], kind, line, name, owner="private", op=op, name=name))
+        w.record(
+            Ref(
+                frozenset({f"priv:{name}"}), [], kind, line, name, owner="private", op=op, name=name
+            )
+        )
         return
     if kind == "r":
         w.facts.invariant_reads.setdefault(name, line)

@@ -72,8 +72,10 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
     if name in COPY_FUNCS:
         _copy(w, node, name, args)
         return
-    if name in PURE_FUNCS or math_name(name) or (
-        name.startswith("__builtin_") and name not in w.ctx.prog.funcs
+    if (
+        name in PURE_FUNCS
+        or math_name(name)
+        or (name.startswith("__builtin_") and name not in w.ctx.prog.funcs)
     ):
         _read_args(w, args)
         return
@@ -130,9 +132,7 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
         else:
             w._read_only(arg)
             frame.ints[param.name] = w.value(arg)
-    own = {d.name for d in _params(func)} | {
-        n.name for n in _walk_decls(func.body) if n.name
-    }
+    own = {d.name for d in _params(func)} | {n.name for n in _walk_decls(func.body) if n.name}
     w._kill(_assigned(func.body) - own)  # a global the callee sets is stale in the caller
     saved_exits, saved_cont = w.ret_exits, w.cont_exits
     w.ret_exits, w.cont_exits = [], []

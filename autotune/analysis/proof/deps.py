@@ -104,10 +104,28 @@ def _pair(a: Ref, b: Ref, distributed: int) -> str:
     if a.index is None or b.index is None or len(a.index) != len(b.index):
         return "unanalysable"
     dims = _delinearise(a, b)
-    if _independent(a, b, dims, distributed):
+    if _pinned(a, b, dims, distributed) or _independent(a, b, dims, distributed):
         return ""
     known = all(p is not None and poly.is_affine(p) for p in a.index + b.index)
     return "carried" if known else "unanalysable"
+
+
+def _pinned(a: Ref, b: Ref, dims: list, distributed: int) -> bool:
+    """The common case without isl: a subscript that is the same expression of one
+    distributed variable (and sizes) in both, like ``x[i][j]`` against ``x[i][j+1]``:
+    equal elements need equal iterations."""
+    iters = [bd.sym for bd in a.domain[:distributed]]
+    if [bd.sym for bd in b.domain[:distributed]] != iters or len(iters) != distributed:
+        return False
+    pinned = set()
+    for pa, pb in dims:
+        if pa is None or pa != pb or not poly.is_affine(pa):
+            continue
+        syms = poly.symbols(pa)
+        moving = [x for x in syms if not x.startswith("P")]
+        if len(moving) == 1 and moving[0] in iters:
+            pinned.add(moving[0])
+    return pinned == set(iters)
 
 
 def _delinearise(a: Ref, b: Ref) -> list[tuple[poly.Poly | None, poly.Poly | None]]:
@@ -210,7 +228,13 @@ def _set_text(names: _Names, conjuncts: list[str], other: _Names | None = None) 
     return f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {body} }}"
 
 
-def _independent(a: Ref, b: Ref, dims: list[tuple[poly.Poly, poly.Poly]], distributed: int) -> bool:
+def _independent(
+    a: Ref,
+    b: Ref,
+    dims: list[tuple[poly.Poly | None, poly.Poly | None]],
+    distributed: int,
+    any_iterations: bool = False,
+) -> bool:
     na, nb = _Names("_a"), _Names("_b")
     conj = []
     for bounds, names in ((a.domain, na), (b.domain, nb)):
@@ -221,17 +245,40 @@ def _independent(a: Ref, b: Ref, dims: list[tuple[poly.Poly, poly.Poly]], distri
         if pa is None or pb is None or not (poly.is_affine(pa) and poly.is_affine(pb)):
             continue  # any value on either side: no constraint
         conj.append(f"{poly.to_isl(pa, na)} = {poly.to_isl(pb, nb)}")
-    iters_a = [na(bd.sym) for bd in a.domain[:distributed]]
-    iters_b = [nb(bd.sym) for bd in b.domain[:distributed]]
-    if len(iters_a) < distributed or len(iters_b) < distributed:
-        return False
-    differ = " or ".join(f"{x} < {y} or {x} > {y}" for x, y in zip(iters_a, iters_b, strict=True))
-    conj.append(f"({differ})")
+    if not any_iterations:
+        iters_a = [na(bd.sym) for bd in a.domain[:distributed]]
+        iters_b = [nb(bd.sym) for bd in b.domain[:distributed]]
+        if len(iters_a) < distributed or len(iters_b) < distributed:
+            return False
+        differ = " or ".join(
+            f"{x} < {y} or {x} > {y}" for x, y in zip(iters_a, iters_b, strict=True)
+        )
+        conj.append(f"({differ})")
     text = _set_text(na, conj, nb)
-    try:
-        return isl.Set(text).is_empty()
-    except isl.Error:
-        return False
+    if text not in _EMPTY:
+        try:
+            _EMPTY[text] = isl.Set(text).is_empty()
+        except isl.Error:
+            _EMPTY[text] = False
+    return _EMPTY[text]
+
+
+_EMPTY: dict[str, bool] = {}  # isl's answers by set text (loops repeat their patterns)
+
+
+def loops_conflict(first: list[Ref], second: list[Ref]) -> bool:
+    """Whether some iteration of one loop and some iteration of another may touch the
+    same shared element, one of them writing (no constraint on which iterations)."""
+    for a in _dedupe([r for r in first if r.owner == "shared"]):
+        for b in _dedupe([r for r in second if r.owner == "shared"]):
+            if not _may_interact(a, b) or a.kind == b.kind == "r":
+                continue
+            if a.index is None or b.index is None or len(a.index) != len(b.index):
+                return True
+            dims = _delinearise(a, b)
+            if not _independent(a, b, dims, 0, any_iterations=True):
+                return True
+    return False
 
 
 def covered(r: Ref, writes: list[Ref]) -> bool:

@@ -57,6 +57,7 @@ class IterationFacts:
     invariant_reads: dict[str, int] = field(default_factory=dict)  # outside values read
     symbols: set[str] = field(default_factory=set)  # variant symbols (loop vars, unknowns)
     distributed: list[str] = field(default_factory=list)  # the symbols of the iteration
+    sizes_read: set[str] = field(default_factory=set)  # arrays whose elements were parameters
 
     def effect(self, reason: str) -> None:
         if reason not in self.effects:

@@ -85,7 +85,9 @@ class PointsTo:
     def scope(self, site: Site) -> Scope:
         if site.func is not None:
             return Scope(site.func, site.ast)
-        return Scope(c_ast.FuncDef(c_ast.Decl("", [], [], [], [], None, None, None), [], None), site.ast)
+        return Scope(
+            c_ast.FuncDef(c_ast.Decl("", [], [], [], [], None, None, None), [], None), site.ast
+        )
 
     def objects(self, expr: c_ast.Node, site: Site, depth: int = 0) -> Objects:
         """The objects ``expr`` (evaluated in ``site``'s function) may point into."""
@@ -410,7 +412,9 @@ def _same_origin(obj: str, base: frozenset[str]) -> bool:
     return any(b.startswith(obj + "@") for b in base)
 
 
-def _recontext(vals: frozenset[str], store_objs: frozenset[str] | None, base: frozenset[str]) -> frozenset[str]:
+def _recontext(
+    vals: frozenset[str], store_objs: frozenset[str] | None, base: frozenset[str]
+) -> frozenset[str]:
     """Stores made inside a wrapper, read through a cloned object: give the stored
     fresh objects the same calling context."""
     out = set()

@@ -97,8 +97,13 @@ class PolyBuilder:
     a value substituted from an earlier assignment) or None when unknown.
     """
 
-    def __init__(self, lookup: Callable[[str, c_ast.Node], Poly | None]) -> None:
+    def __init__(
+        self,
+        lookup: Callable[[str, c_ast.Node], Poly | None],
+        element: Callable[[c_ast.Node], Poly | None] | None = None,
+    ) -> None:
         self.lookup = lookup
+        self.element = element  # ``d[2]``, ``s.n``: a value read from memory
 
     def build(self, node: c_ast.Node | None) -> Poly | None:
         if node is None:
@@ -115,6 +120,8 @@ class PolyBuilder:
             return self.lookup(node.name, node)
         if isinstance(node, c_ast.Cast):
             return self.build(node.expr)
+        if isinstance(node, c_ast.ArrayRef | c_ast.StructRef) and self.element is not None:
+            return self.element(node)
         if isinstance(node, c_ast.UnaryOp):
             return self._unary(node)
         if isinstance(node, c_ast.BinaryOp):

@@ -53,7 +53,9 @@ class Program:
     field_stores: dict[str, list[Site]] = field(default_factory=dict)  # field -> rhs sites
     element_stores: list[tuple[Site, c_ast.Node]] = field(default_factory=list)  # (rhs, base)
     var_stores: dict[str, list[Site]] = field(default_factory=dict)  # name -> rhs sites
-    address_of: set[str] = field(default_factory=set)  # taint_key of variables whose address is taken
+    address_of: set[str] = field(
+        default_factory=set
+    )  # taint_key of variables whose address is taken
     omp_sets: list[tuple[str, str, int]] = field(default_factory=list)  # (call, file, line)
     threadprivate: set[str] = field(default_factory=set)
     # variables (taint_key) that may hold a value depending on the thread; "f:<name>" for

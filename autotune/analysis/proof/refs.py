@@ -13,6 +13,7 @@ the value of integer scalars as polynomials where it can (``k = i + Nr*j`` makes
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -47,9 +48,17 @@ PURE_FUNCS = frozenset(
     "abs labs llabs strlen strcmp strncmp strchr strrchr strstr memcmp atoi atol atof "
     "strtol strtod assert toupper tolower isdigit isalpha isspace".split()
 )
-ALLOC_FUNCS = frozenset("malloc calloc realloc aligned_alloc valloc free _mm_malloc _mm_free".split())
-COPY_FUNCS = {"memcpy": (0, 1), "memmove": (0, 1), "memset": (0, None), "strcpy": (0, 1),
-              "strncpy": (0, 1), "strcat": (0, 1)}
+ALLOC_FUNCS = frozenset(
+    "malloc calloc realloc aligned_alloc valloc free _mm_malloc _mm_free".split()
+)
+COPY_FUNCS = {
+    "memcpy": (0, 1),
+    "memmove": (0, 1),
+    "memset": (0, None),
+    "strcpy": (0, 1),
+    "strncpy": (0, 1),
+    "strcat": (0, 1),
+}
 MAX_INLINE = 6
 COMMUTATIVE = {"+=": "+", "-=": "+", "*=": "*", "|=": "|", "&=": "&", "^=": "^"}
 
@@ -93,6 +102,9 @@ class LoopContext:
     firstprivate: set[str]
     reductions: dict[str, str]  # name -> operator
     written: set[str]  # names written anywhere in the iteration (and its calls)
+    array_written: set[str] = field(default_factory=set)  # roots of element writes, by name
+    # values set just before the loop by straight-line code (``i = 1;``), as polynomials
+    entry: dict[str, poly.Poly] = field(default_factory=dict)
     param_ptrs: dict[str, PtrVal] = field(default_factory=dict)  # one calling context
 
 
@@ -158,8 +170,10 @@ class IterationWalker(c_ast.NodeVisitor):
         return sym
 
     def _param(self, name: str) -> str:
+        """The isl parameter of a value the loop does not change: one name per C
+        expression, the same in every walk (two loops' walks are compared)."""
         if name not in self._params:
-            self._params[name] = f"P{len(self._params)}_{_ident(name)}"
+            self._params[name] = param_symbol(name)
         return self._params[name]
 
     def _decl(self, name: str, at: c_ast.Node) -> tuple[c_ast.Decl | None, str]:
@@ -215,10 +229,30 @@ class IterationWalker(c_ast.NodeVisitor):
             name, node, self.frame.func, self.frame.ast
         ):
             return poly.symbol(self._fresh())
+        if self.frame.top and name in self.ctx.entry:
+            return self.ctx.entry[name]
         return poly.symbol(self._param(name))
 
     def value(self, node: c_ast.Node | None) -> poly.Poly | None:
-        return poly.PolyBuilder(self.lookup).build(node)
+        return poly.PolyBuilder(self.lookup, self._element).build(node)
+
+    def _element(self, node: c_ast.Node) -> poly.Poly | None:
+        """``d[2]`` or ``grid_points[0]``: a size read from an array the loop does not
+        write, as a parameter (checked after the walk against the loop's writes)."""
+        text = element_text(node, self.value)
+        if text is None or not self.frame.top:
+            return None
+        root = node
+        while isinstance(root, c_ast.ArrayRef):
+            root = root.name
+        name = root.name
+        if name in self.ctx.array_written or self._class(name, root) != "shared":
+            return None
+        decl, kind = self._decl(name, root)
+        if decl is None:
+            return None
+        self.facts.sizes_read.add(self.key_of(decl, kind) if kind != "param" else name)
+        return poly.symbol(self._param(text))
 
     # ---- loops ---------------------------------------------------------------------
     def _enter_for(self, node: c_ast.For, distributed: bool = False) -> str:
@@ -338,8 +372,7 @@ class IterationWalker(c_ast.NodeVisitor):
             elif run.directives:
                 d = run.directives[0]
                 self.facts.effect(
-                    f"a nested '#pragma {d.text}' at line {d.line}, which the proof does not "
-                    "follow"
+                    f"a nested '#pragma {d.text}' at line {d.line}, which the proof does not follow"
                 )
             else:
                 self.visit(run.stmt)
@@ -349,7 +382,9 @@ class IterationWalker(c_ast.NodeVisitor):
         if ended:
             # a path that ends the program: what it printed before does not order the loop
             self.facts.effects[mark:] = [
-                e for e in self.facts.effects[mark:] if not e.startswith("calls ") or " I/O" not in e
+                e
+                for e in self.facts.effects[mark:]
+                if not e.startswith("calls ") or " I/O" not in e
             ]
             self.defined = None
 
@@ -406,9 +441,7 @@ class IterationWalker(c_ast.NodeVisitor):
         self.env = {k: v for k, v in envs[0][0].items() if all(e.get(k) == v for e, _ in envs)}
         for k in set().union(*(e.keys() for e, _ in envs)) - self.env.keys():
             self.env[k] = None
-        self.env_ptr = {
-            k: v for k, v in envs[0][1].items() if all(p.get(k) is v for _, p in envs)
-        }
+        self.env_ptr = {k: v for k, v in envs[0][1].items() if all(p.get(k) is v for _, p in envs)}
 
     def visit_TernaryOp(self, node: c_ast.TernaryOp) -> None:
         self._read_only(node.cond)
@@ -583,8 +616,10 @@ class IterationWalker(c_ast.NodeVisitor):
 
     def note_floating_update(self, name: str, at: c_ast.Node, what: str) -> None:
         if is_floating(self.frame.scope, name, at):
-            note = f"{what} adds floating-point values in thread order at line {_line(at)} " \
+            note = (
+                f"{what} adds floating-point values in thread order at line {_line(at)} "
                 "(results may differ in the last digits)"
+            )
             if note not in self.facts.reassociates:
                 self.facts.reassociates.append(note)
 
@@ -596,6 +631,26 @@ class IterationWalker(c_ast.NodeVisitor):
 
 
 # ---- helpers ---------------------------------------------------------------------------
+def param_symbol(text: str) -> str:
+    """The isl parameter for the C expression ``text`` (``n``, ``d[2]``)."""
+    digest = hashlib.sha1(text.encode()).hexdigest()[:6]
+    return f"P_{_ident(text)}_{digest}"
+
+
+def element_text(node: c_ast.Node, value) -> str | None:  # noqa: ANN001 - a subscript builder
+    """``grid_points[0]``: the text of an element with constant subscripts, else None."""
+    subs = []
+    while isinstance(node, c_ast.ArrayRef):
+        v = value(node.subscript)
+        if v is None or poly.constant_of(v) is None:
+            return None
+        subs.append(str(poly.constant_of(v)))
+        node = node.name
+    if not isinstance(node, c_ast.ID) or not subs:
+        return None
+    return f"{node.name}[{']['.join(reversed(subs))}]"
+
+
 def _constant_text(node: c_ast.Node) -> str | None:
     while isinstance(node, c_ast.Cast):
         node = node.expr
@@ -663,7 +718,9 @@ def _header(node: c_ast.For) -> tuple[str, c_ast.Node, c_ast.Node, str, int | No
     init = node.init
     if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init:
         var, lo = init.decls[0].name, init.decls[0].init
-    elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+    elif (
+        isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID)
+    ):
         var, lo = init.lvalue.name, init.rvalue
     else:
         return None

@@ -18,27 +18,21 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis.astutil import decl_ids
-from autotune.analysis.names import call_name, is_floating
+from autotune.analysis.names import call_name
 from autotune.analysis.proof import deps, poly
+from autotune.analysis.proof.carried import judge_private_arrays, judge_scalars
+from autotune.analysis.proof.contexts import calling_contexts
 from autotune.analysis.proof.facts import IterationFacts, Ref
-from autotune.analysis.proof.pointsto import PointsTo, derivations
-from autotune.analysis.proof.program import (
-    Program,
-    Site,
-    param_names,
-    taint_key,
-    thread_dependent,
-)
+from autotune.analysis.proof.pointsto import PointsTo
+from autotune.analysis.proof.program import Program, param_names, thread_dependent
 from autotune.analysis.proof.refs import (
     IterationWalker,
     LoopContext,
-    PtrVal,
     _assigned,
+    element_text,
+    param_symbol,
 )
-from autotune.analysis.symbols import Scope
 from autotune.frontend.records import Clauses
-
-MAX_CONTEXTS = 8
 
 
 @dataclass
@@ -67,20 +61,109 @@ class LoopSite:
     orphaned: bool
 
 
-def prove(site: LoopSite, prog: Program, pointsto: PointsTo) -> Proof:
-    """Run the walk in every calling context of the loop's function and judge it."""
-    out = Proof()
-    ctx_base = _context(site, prog, pointsto)
-    for bindings in _calling_contexts(site, prog, pointsto):
-        ctx = LoopContext(**{**ctx_base.__dict__, "param_ptrs": bindings})
-        try:
+class Prover:
+    """The proof for every loop of a file, sharing what one loop's proof needs of
+    another's (a later loop that rewrites a thread's array before reading it)."""
+
+    def __init__(self, prog: Program, pointsto: PointsTo, sites: list[LoopSite]) -> None:
+        self.prog = prog
+        self.pointsto = pointsto
+        self.sites = sites
+        self._inside: dict[int, LoopSite] = {}
+        for s in sites:
+            for n in _walk(s.for_node):
+                self._inside.setdefault(id(n), s)
+        self._covered: dict[int, set[str]] = {}
+        self._all_refs: dict[int, list[Ref] | None] = {}
+
+    def prove(self, site: LoopSite) -> Proof:
+        """Run the walk in every calling context of the loop's function and judge it."""
+        out = Proof()
+        base = _context(site, self.prog, self.pointsto)
+        for bindings in calling_contexts(site, self.prog, self.pointsto):
+            ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
+            try:
+                facts = IterationWalker(ctx).run()
+            except RecursionError:
+                out.add("the loop body is nested too deeply for the proof")
+                continue
+            self._judge(site, ctx, facts, out)
+        _non_rectangular(site, out)
+        return out
+
+    def rewrites_before_reading(self, node: c_ast.Node, name: str) -> bool:
+        """``node`` is inside a worksharing loop whose every read of ``name`` is
+        preceded in its iteration by a write of the same element."""
+        site = self._inside.get(id(node))
+        if site is None:
+            return False
+        if id(site.for_node) not in self._covered:
+            self._covered[id(site.for_node)] = self._covering(site)
+        return name in self._covered[id(site.for_node)]
+
+    def _covering(self, site: LoopSite) -> set[str]:
+        base = _context(site, self.prog, self.pointsto)
+        out: set[str] | None = None
+        for bindings in calling_contexts(site, self.prog, self.pointsto):
+            ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
             facts = IterationWalker(ctx).run()
-        except RecursionError:
-            out.add("the loop body is nested too deeply for the proof")
-            continue
-        _judge(site, ctx, facts, prog, out)
-    _non_rectangular(site, out)
-    return out
+            names = set()
+            by_obj: dict[str, list[Ref]] = {}
+            for r in facts.refs:
+                if r.owner == "private" and r.objects and len(r.objects) == 1:
+                    by_obj.setdefault(next(iter(r.objects)), []).append(r)
+            for obj, refs in by_obj.items():
+                writes = [r for r in refs if r.kind == "w" and r.must]
+                if all(deps.covered(r, writes) for r in refs if r.kind != "w"):
+                    names.add(obj.split(":", 1)[1])
+            out = names if out is None else out & names
+        return out or set()
+
+    def loops_touch(self, first: c_ast.Node, second: c_ast.Node) -> bool:
+        """Whether two worksharing loops of one region may touch the same data (one of
+        them writing), or the second reads a thread's data the first left behind."""
+        a = self._site_of(first)
+        b = self._site_of(second)
+        if a is None or b is None:
+            return True
+        refs_a, refs_b = self._refs(a), self._refs(b)
+        if refs_a is None or refs_b is None:
+            return True
+        private_a = {o for r in refs_a if r.owner == "private" for o in (r.objects or {"?"})}
+        for r in refs_b:
+            if r.owner == "private" and r.kind != "w" and (r.objects or {"?"}) & private_a:
+                name = next(iter(r.objects or {"?:?"})).split(":", 1)[1]
+                if not self.rewrites_before_reading(b.for_node, name):
+                    return True
+        return deps.loops_conflict(refs_a, refs_b)
+
+    def _site_of(self, node: c_ast.Node) -> LoopSite | None:
+        return next((s for s in self.sites if s.for_node is node), None)
+
+    def _refs(self, site: LoopSite) -> list[Ref] | None:
+        """Every reference of the loop over all its calling contexts (None: effects the
+        comparison cannot see, such as calls it cannot follow)."""
+        key = id(site.for_node)
+        if key not in self._all_refs:
+            base = _context(site, self.prog, self.pointsto)
+            refs: list[Ref] | None = []
+            for bindings in calling_contexts(site, self.prog, self.pointsto):
+                ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
+                facts = IterationWalker(ctx).run()
+                if any("cannot follow" in e or "not among" in e for e in facts.effects):
+                    refs = None
+                    break
+                refs += facts.refs
+            self._all_refs[key] = refs
+        return self._all_refs[key]
+
+    def _judge(self, site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof) -> None:
+        _judge(self, site, ctx, facts, self.prog, out)
+
+
+def prove(site: LoopSite, prog: Program, pointsto: PointsTo) -> Proof:
+    """The proof for one loop on its own (no other loop of the file consulted)."""
+    return Prover(prog, pointsto, [site]).prove(site)
 
 
 def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
@@ -93,11 +176,7 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
         firstprivate |= set(_names(rc.firstprivate))
     inner = decl_ids(site.for_node)
     if site.region_node is not None:
-        private |= {
-            n.name
-            for n in _decls(site.region_node)
-            if id(n) not in inner and n.name
-        }
+        private |= {n.name for n in _decls(site.region_node) if id(n) not in inner and n.name}
     if site.orphaned:  # every thread calls the function: its locals are the thread's own
         private |= {n.name for n in _decls(site.func.body) if id(n) not in inner and n.name}
         private |= {n for n in param_names(site.func) if n}
@@ -109,6 +188,8 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
             reductions[name] = {"-": "+"}.get(op, op)
     written = _written(site.for_node, prog)
     return LoopContext(
+        array_written=_element_roots(site.for_node, prog),
+        entry=_entry_values(site, written, _element_roots(site.for_node, prog)),
         prog=prog,
         pointsto=pointsto,
         func=site.func,
@@ -165,387 +246,126 @@ def _written(node: c_ast.Node, prog: Program, seen: set[str] | None = None) -> s
     return out
 
 
-def _calling_contexts(site: LoopSite, prog: Program, pointsto: PointsTo) -> list[dict[str, PtrVal]]:
-    """One binding of the function's pointer parameters per call site (at most 8)."""
-    func = site.func
-    scope = Scope(func, site.ast)
-    params = [
-        p for p in _params_of(func) if p.name and derivations(scope, p.type)
-    ]
-    fname = func.decl.name
-    sites = prog.calls.get(fname, [])
-    if not params or not sites or fname in prog.address_taken or fname == "main":
-        return [{}]
-    if not prog.whole:
-        return [{}]  # other files may call it with anything: the parameters stay unknown
-    if len(sites) > MAX_CONTEXTS:
-        merged = {
-            p.name: PtrVal(pointsto.param_objects(func, p.name, 0), None, "shared", p.name)
-            for p in params
-        }
-        return [merged]
-    out = []
-    names = param_names(func)
-    for s in sites:
-        args = s.node.args.exprs if s.node.args is not None else []
-        binding = {}
-        for p in params:
-            k = names.index(p.name)
-            binding[p.name] = _argument(args[k], s, pointsto) if k < len(args) else PtrVal(None, None)
-        out.append(binding)
+def _entry_value(rhs: c_ast.Node, written: set[str], arrays: set[str]) -> poly.Poly | None:
+    """``rhs`` over values the loop does not change, named as the walk names them."""
+
+    def name(n: str, _node: c_ast.Node) -> poly.Poly | None:
+        return None if n in written else poly.symbol(param_symbol(n))
+
+    def element(node: c_ast.Node) -> poly.Poly | None:
+        root = node
+        while isinstance(root, c_ast.ArrayRef):
+            root = root.name
+        if not isinstance(root, c_ast.ID) or root.name in arrays:
+            return None
+        text = element_text(node, builder.build)
+        return poly.symbol(param_symbol(text)) if text else None
+
+    builder = poly.PolyBuilder(name, element)
+    return builder.build(rhs)
+
+
+def _entry_values(site: LoopSite, written: set[str], arrays: set[str]) -> dict[str, poly.Poly]:
+    """``i = 1;`` (or ``i = n - 3;``) in the statements just before the loop, in its
+    block: the value ``i`` has in every iteration when the loop does not change it."""
+    parent = _parent_block(site.func.body, site.for_node)
+    if parent is None:
+        return {}
+    items = parent.block_items or []
+    k = next(
+        (i for i, it in enumerate(items) if it is site.for_node or _holds(it, site.for_node)),
+        None,
+    )
+    out: dict[str, poly.Poly] = {}
+    for item in reversed(items[: k or 0]):
+        if isinstance(item, c_ast.Pragma):
+            continue
+        if not (
+            isinstance(item, c_ast.Assignment)
+            and item.op == "="
+            and isinstance(item.lvalue, c_ast.ID)
+        ):
+            break
+        name = item.lvalue.name
+        if name in out or name in written:
+            continue
+        value = _entry_value(item.rvalue, written, arrays)
+        if value is not None:
+            out[name] = value
     return out
 
 
-def _params_of(func: c_ast.FuncDef) -> list[c_ast.Decl]:
-    from autotune.analysis.symbols import _params
-
-    return _params(func)
-
-
-def _argument(arg: c_ast.Node, site: Site, pointsto: PointsTo) -> PtrVal:
-    """What an argument passed at a call site outside the loop points at."""
-    objs = pointsto.objects(arg, site)
-    base = _arg_base(arg, site, pointsto)
-    return PtrVal(objs, base if objs is not None else None, "shared", _root(arg))
-
-
-def _arg_base(
-    arg: c_ast.Node, site: Site, pointsto: PointsTo, depth: int = 0
-) -> list[poly.Poly] | None:
-    while isinstance(arg, c_ast.Cast):
-        arg = arg.expr
-    scope = pointsto.scope(site)
-
-    def lookup(name: str, node: c_ast.Node) -> poly.Poly | None:
-        return poly.symbol(f"Parg_{name}")
-
-    if isinstance(arg, c_ast.ID):
-        decl, kind = scope.find_decl(arg.name, arg)
-        if decl is None:
-            return None
-        derivs = derivations(scope, decl.type)
-        if derivs and derivs[0] == "array" and kind != "param":
-            return [poly.const(0)]
-        if kind == "param":
-            return _param_base(site.func, arg.name, pointsto, depth)
-        stores = [s for s in pointsto.prog.var_stores.get(arg.name, []) if s.func is site.func or kind == "global"]
-        if kind != "param" and stores and all(_fresh_or_array(s, pointsto) for s in stores):
-            return [poly.const(0)]
-        return None
-    if isinstance(arg, c_ast.BinaryOp) and arg.op in ("+", "-"):
-        base = _arg_base(arg.left, site, pointsto, depth)
-        off = poly.PolyBuilder(lookup).build(arg.right)
-        if base is None or off is None:
-            return None
-        return base[:-1] + [poly.add(base[-1], off, 1 if arg.op == "+" else -1)]
-    if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ArrayRef):
-        inner = arg.expr
-        if not isinstance(inner.name, c_ast.ID):
-            return None
-        base = _arg_base(inner.name, site, pointsto, depth)
-        off = poly.PolyBuilder(lookup).build(inner.subscript)
-        if base is None or off is None:
-            return None
-        return base[:-1] + [poly.add(base[-1], off)]
-    if isinstance(arg, c_ast.StructRef):
-        stores = pointsto.prog.field_stores.get(arg.field.name, [])
-        if stores and all(_fresh_or_array(s, pointsto) for s in stores):
-            return [poly.const(0)]  # every store to the field is a new allocation
-        return None
+def _parent_block(root: c_ast.Node, target: c_ast.Node) -> c_ast.Compound | None:
+    for n in _walk(root):
+        if isinstance(n, c_ast.Compound) and any(
+            it is target or _holds(it, target) for it in n.block_items or []
+        ):
+            return n
     return None
 
 
-def _param_base(
-    func: c_ast.FuncDef | None, name: str, pointsto: PointsTo, depth: int
-) -> list[poly.Poly] | None:
-    """A pointer parameter that every caller passes the start of an object: index 0."""
-    prog = pointsto.prog
-    if func is None or depth > 3:
-        return None
-    fname = func.decl.name
-    sites = prog.calls.get(fname, [])
-    if not sites or fname in prog.address_taken or fname == "main" or not prog.whole:
-        return None
-    names = param_names(func)
-    if name not in names:
-        return None
-    k = names.index(name)
-    for s in sites:
-        args = s.node.args.exprs if s.node.args is not None else []
-        if k >= len(args):
-            return None
-        base = _arg_base(args[k], s, pointsto, depth + 1)
-        if base is None or len(base) != 1 or poly.constant_of(base[0]) != 0:
-            return None
-    return [poly.const(0)]
+def _holds(item: c_ast.Node, target: c_ast.Node) -> bool:
+    """``item`` is ``target`` wrapped in braces (a directive's statement)."""
+    while isinstance(item, c_ast.Compound) and item.block_items and len(item.block_items) == 1:
+        item = item.block_items[0]
+    return item is target
 
 
-def _fresh_or_array(s: Site, pointsto: PointsTo) -> bool:
-    from autotune.analysis.proof.pointsto import _is_fresh
+def _element_roots(node: c_ast.Node, prog: Program, seen: set[str] | None = None) -> set[str]:
+    """Names whose elements ``node`` (or a function it calls) assigns."""
+    from autotune.analysis.names import written_root
 
-    node = s.node
-    while isinstance(node, c_ast.Cast):
-        node = node.expr
-    if isinstance(node, c_ast.FuncCall):
-        return _is_fresh(node, pointsto.prog)
-    if isinstance(node, c_ast.ID):
-        decl, kind = pointsto.scope(s).find_decl(node.name, node)
-        return decl is not None and kind != "param" and (
-            derivations(pointsto.scope(s), decl.type) or ["?"]
-        )[0] == "array"
-    return False
-
-
-def _root(node: c_ast.Node) -> str:
-    """The name an argument is known by in messages (``net->input_units``: input_units)."""
-    while isinstance(node, c_ast.Cast):
-        node = node.expr
-    if isinstance(node, c_ast.StructRef):
-        return node.field.name
-    while not isinstance(node, c_ast.ID):
-        kids = [c for _, c in node.children()]
-        if not kids:
-            return ""
-        node = kids[0]
-    return node.name
-
-
-# ---- judging one walk ----------------------------------------------------------------------
-def _judge(site: LoopSite, ctx: LoopContext, facts: IterationFacts, prog: Program, out: Proof) -> None:
-    for e in facts.effects:
-        out.add(e)
-    _scalars(site, ctx, facts, prog, out)
-    shared = [r for r in facts.refs if r.owner == "shared"]
-    for c in deps.conflicts(shared, ctx.collapse):
-        out.add(c.reason())
-    _private_arrays(site, ctx, facts, out)
-    for note in facts.reassociates:
-        if note not in out.reassociates:
-            out.reassociates.append(note)
-
-
-def _scalars(site: LoopSite, ctx: LoopContext, facts: IterationFacts, prog: Program, out: Proof) -> None:
-    scope = Scope(site.func, site.ast)
-    for name, line in facts.exposed.items():
-        out.add(
-            f"private variable {name} is read at line {line} before every path of the "
-            "iteration has set it: its value carries over between the iterations one thread runs"
-        )
-    for name, ops in facts.updates.items():
-        if name in ctx.reductions:
-            if name in facts.plain and not _dead_after(site, name):
-                out.add(
-                    f"reduction variable {name} is also set or read at line "
-                    f"{facts.plain[name]} and used after the loop: the value it ends with "
-                    "depends on the schedule"
-                )
-            elif name in facts.plain:
-                out.add(
-                    f"reduction variable {name} accumulates across iterations besides the "
-                    f"reduction (line {facts.plain[name]})"
-                )
-            continue
-        if name in facts.exposed or name in facts.plain or len(ops) != 1:
-            continue  # already a reason (exposed), or set in the iteration: not carried
-        why = _accumulator_use(site, name, prog)
-        if why:
-            out.add(
-                f"private variable {name} accumulates over the iterations a thread runs and "
-                f"{why}: what it holds depends on the schedule"
-            )
-        elif is_floating(scope, name, site.for_node):
-            note = (
-                f"{name} is a per-thread partial sum combined after the loop: another schedule "
-                "or thread count reassociates it, so results may differ in the last digits"
-            )
-            if note not in out.reassociates:
-                out.reassociates.append(note)
-    for name, line in facts.plain.items():
-        if name in ctx.reductions and name not in facts.updates and not _dead_after(site, name):
-            out.add(
-                f"reduction variable {name} is set or read at line {line} other than by its "
-                "reduction operator, and used after the loop"
-            )
-    for name in _names(site.clauses.lastprivate):
-        if facts.end_defined is not None and name not in facts.end_defined:
-            out.add(
-                f"lastprivate({name}) is not set on every path of an iteration: the value left "
-                "comes from whichever iteration last set it on the thread that ran the last one"
-            )
-    for name, line in facts.invariant_reads.items():
-        if taint_key(name, site.for_node, site.func, site.ast) in prog.tainted:
-            out.add(
-                f"reads {name} at line {line}, which holds a value that depends on the thread "
-                "(a thread number, a team size or something computed from one)"
-            )
-    for cl in filter(None, [site.clauses, site.region_clauses]):
-        for item in cl.reduction:
-            op, _, names = item.rpartition(":")
-            op = op.split(",")[-1].strip()
-            if op in ("max", "min", "&", "|", "^", "&&", "||"):
-                continue
-            for name in _names([names]):
-                if is_floating(scope, name, site.for_node):
-                    note = (
-                        f"floating-point reduction({op}:{name}): another thread count or "
-                        "schedule reassociates it, so results may differ in the last digits"
-                    )
-                    if note not in out.reassociates:
-                        out.reassociates.append(note)
-
-
-def _dead_after(site: LoopSite, name: str) -> bool:
-    """A local of the loop's function that nothing outside the loop reads."""
-    decl, kind = Scope(site.func, site.ast).find_decl(name, site.for_node)
-    if decl is None or kind not in ("local", "param") or "static" in (decl.storage or []):
-        return False
-    inside = {id(n) for n in _walk(site.for_node)}
-    for n in _walk(site.func.body):
-        if id(n) in inside:
-            continue
-        if isinstance(n, c_ast.ID) and n.name == name and not _is_store_target(n, site.func):
-            return False
-        if isinstance(n, c_ast.UnaryOp) and n.op == "&" and _root(n.expr) == name:
-            return False
-    return True
-
-
-def _is_store_target(node: c_ast.ID, func: c_ast.FuncDef) -> bool:
-    for n in _walk(func.body):
-        if isinstance(n, c_ast.Assignment) and n.op == "=" and n.lvalue is node:
-            return True
-    return False
-
-
-def _walk(node: c_ast.Node):  # noqa: ANN202
+    seen = seen if seen is not None else set()
+    out: set[str] = set()
     stack = [node]
     while stack:
         n = stack.pop()
-        yield n
+        lv = None
+        if isinstance(n, c_ast.Assignment):
+            lv = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            lv = n.expr
+        if lv is not None and not isinstance(lv, c_ast.ID):
+            root = written_root(lv)
+            if root:
+                out.add(root)
+        if isinstance(n, c_ast.FuncCall):
+            name = call_name(n)
+            if name and name in prog.funcs and name not in seen:
+                seen.add(name)
+                out |= _element_roots(prog.funcs[name][0].body, prog, seen)
         stack.extend(c for _, c in n.children())
-
-
-def _accumulator_use(site: LoopSite, name: str, prog: Program) -> str:
-    """'' when a thread's accumulator is only set before the loop and combined in an
-    atomic or critical update after it; else what else uses it."""
-    if name in prog.threadprivate:
-        return "is threadprivate (its value outlives the region)"
-    holder = site.region_node if site.region_node is not None else None
-    if holder is None:
-        if site.orphaned:
-            holder = site.func.body
-        else:
-            return ""  # a private clause of a combined construct: the copy dies with the loop
-    inside = {id(n) for n in _walk(site.for_node)}
-    combining = _combining_ids(holder, name)
-    for n in _walk(holder):
-        if id(n) in inside or id(n) in combining:
-            continue
-        if isinstance(n, c_ast.ID) and n.name == name:
-            parent_init = _initialising(holder, n)
-            if not parent_init:
-                line = n.coord.line if n.coord else 0
-                return f"is used at line {line} other than in a combining update"
-    return ""
-
-
-def _combining_ids(holder: c_ast.Node, name: str) -> set[int]:
-    """IDs of ``name`` read as the operand of ``shared op= name`` in critical/atomic."""
-    from autotune.frontend.runs import pragma_runs
-
-    out: set[int] = set()
-    for n in _walk(holder):
-        if not isinstance(n, c_ast.Compound):
-            continue
-        for run in pragma_runs(n.block_items):
-            if run.stmt is None or not {d.kind for d in run.directives} & {"atomic", "critical"}:
-                continue
-            for s in _walk(run.stmt):
-                if isinstance(s, c_ast.Assignment) and s.op in ("+=", "*=", "|=", "&=", "^=", "-="):
-                    for x in _walk(s.rvalue):
-                        if isinstance(x, c_ast.ID) and x.name == name:
-                            out.add(id(x))
-                    for x in _walk(s.lvalue):
-                        if isinstance(x, c_ast.ID) and x.name != name:
-                            pass
     return out
 
 
-def _initialising(holder: c_ast.Node, node: c_ast.ID) -> bool:
-    """``name = constant`` or ``name.f = constant``: setting the accumulator up."""
-    for n in _walk(holder):
-        if isinstance(n, c_ast.Assignment) and n.op == "=":
-            lv = n.lvalue
-            while isinstance(lv, c_ast.StructRef | c_ast.ArrayRef):
-                if lv is node:
-                    break
-                lv = lv.name
-            if (lv is node) and isinstance(n.rvalue, c_ast.Constant):
-                return True
-    return False
-
-
-def _private_arrays(site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof) -> None:
-    """A thread's own array (or threadprivate data) across iterations: each element read
-    must be written earlier in the same iteration, or the array only accumulates."""
-    by_obj: dict[str, list[Ref]] = {}
-    for r in facts.refs:
-        if r.owner != "private":
+def _judge(
+    prover: Prover,
+    site: LoopSite,
+    ctx: LoopContext,
+    facts: IterationFacts,
+    prog: Program,
+    out: Proof,
+) -> None:
+    for e in facts.effects:
+        out.add(e)
+    for ref in facts.refs:
+        if ref.kind == "r" or ref.owner != "shared":
             continue
-        if r.objects is None or len(r.objects) != 1:
-            out.add(f"reaches {r.name or 'a private object'} at line {r.line} through a pointer "
-                    "the proof cannot follow")
-            continue
-        (obj,) = r.objects
-        by_obj.setdefault(obj, []).append(r)
-    for obj, refs in by_obj.items():
-        name = obj.split(":", 1)[1]
-        if all(r.kind == "u" for r in refs) and len({r.op for r in refs}) == 1:
-            why = _accumulator_use(site, name, ctx.prog)
-            if why:
-                out.add(f"private array {name} accumulates over the iterations a thread runs and "
-                        f"{why}")
-            continue
-        reads = [r for r in refs if r.kind != "w"]
-        writes = [r for r in refs if r.kind == "w" and r.must]
-        ok = all(deps.covered(r, writes) for r in reads)
-        if not ok:
-            r = reads[0] if reads else refs[0]
+        if ref.objects is None or ref.objects & facts.sizes_read:
+            hit = sorted(facts.sizes_read & (ref.objects or facts.sizes_read))
             out.add(
-                f"{name}, which each thread keeps across iterations, may be read at line {r.line} "
-                "before the iteration has written it: values carry over between the iterations "
-                "one thread runs"
+                f"reads sizes from {', '.join(k.split(':')[1] for k in hit)} while the loop may "
+                f"write them (line {ref.line}: {ref.text})"
             )
-            continue
-        used = _used_elsewhere(site, name, ctx.prog)
-        if used:
-            out.add(f"{name} keeps the values of the last iteration each thread ran, and {used}")
-
-
-def _used_elsewhere(site: LoopSite, name: str, prog: Program) -> str:
-    """Where a thread's array is read outside the loop after it (its leftovers seen):
-    in the region for a region's array; anywhere in the program for threadprivate data
-    (before the loop in its own function is setting it up)."""
-    holders: list[tuple[c_ast.Node, c_ast.FuncDef, c_ast.FileAST]] = []
-    if name in prog.threadprivate:
-        holders = [(f.body, f, a) for f, a in prog.funcs.values()]
-    elif site.region_node is not None:
-        holders.append((site.region_node, site.func, site.ast))
-    inside = {id(n) for n in _walk(site.for_node)}
-    loop_line = site.for_node.coord.line if site.for_node.coord else 0
-    for holder, func, ast in holders:
-        scope = Scope(func, ast)
-        for n in _walk(holder):
-            if id(n) in inside or not (isinstance(n, c_ast.ID) and n.name == name):
-                continue
-            _, kind = scope.find_decl(name, n)
-            if name in prog.threadprivate and kind != "global":
-                continue  # another variable of the same name
-            line = n.coord.line if n.coord else 0
-            if func is site.func and line < loop_line:
-                continue  # set up before the loop
-            return f"is used at line {line}"
-    return ""
+            break
+    judge_scalars(site, ctx, facts, prog, out)
+    shared = [r for r in facts.refs if r.owner == "shared"]
+    for c in deps.conflicts(shared, ctx.collapse):
+        out.add(c.reason())
+    judge_private_arrays(prover, site, ctx, facts, out)
+    for note in facts.reassociates:
+        if note not in out.reassociates:
+            out.reassociates.append(note)
 
 
 def _non_rectangular(site: LoopSite, out: Proof) -> None:
@@ -568,9 +388,8 @@ def _non_rectangular(site: LoopSite, out: Proof) -> None:
                     names.add(x.name)
         if outer and names & set(outer):
             out.schedule_only.append(
-                f"collapse({n}) of a non-rectangular nest (line {node.coord.line if node.coord else 0}"
-                " bounds use an outer collapsed variable): the compiler rejects any schedule "
-                "clause on it"
+                f"collapse({n}) of a non-rectangular nest (the bounds at line {_line(node)} "
+                "use an outer collapsed variable): the compiler rejects any schedule clause on it"
             )
             return
         var = _loop_var(node)
@@ -590,3 +409,15 @@ def _loop_var(node: c_ast.For) -> str | None:
 
 def thread_dependent_value(node: c_ast.Node, prog: Program, site: LoopSite) -> str | None:
     return thread_dependent(node, prog, site.func, site.ast)
+
+
+def _walk(node: c_ast.Node):  # noqa: ANN202
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for _, c in n.children())
+
+
+def _line(node: c_ast.Node) -> int:
+    return node.coord.line if node.coord else 0

@@ -1,0 +1,271 @@
+"""Values a thread carries from one iteration to the next: the judgement on them.
+
+A thread's own scalar, array or threadprivate data outlives an iteration.
+Another schedule hands a thread other iterations, so what it carried in changes;
+the loop's result cannot see that only when every read is preceded, in the same
+iteration, by a write of the same element, or when the value only accumulates
+(``acc += x``) and is combined after the loop by commutative updates. Reduction
+variables and lastprivate ones have rules of their own (a reduction's copy used
+as a private must be dead after the loop; a lastprivate must be set on every
+path of the last iteration).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pycparser import c_ast
+
+from autotune.analysis.names import is_floating
+from autotune.analysis.proof import deps
+from autotune.analysis.proof.contexts import root_name
+from autotune.analysis.proof.facts import IterationFacts, Ref
+from autotune.analysis.proof.program import Program, taint_key
+from autotune.analysis.proof.refs import LoopContext
+from autotune.analysis.symbols import Scope
+
+if TYPE_CHECKING:
+    from autotune.analysis.proof.verdict import LoopSite, Proof, Prover
+
+
+def _names(items: list[str]) -> list[str]:
+    out = []
+    for item in items:
+        for n in item.split(","):
+            n = n.strip()
+            if n:
+                out.append(n.split("[")[0].strip())
+    return out
+
+
+def judge_scalars(
+    site: LoopSite, ctx: LoopContext, facts: IterationFacts, prog: Program, out: Proof
+) -> None:
+    scope = Scope(site.func, site.ast)
+    for name, line in facts.exposed.items():
+        out.add(
+            f"private variable {name} is read at line {line} before every path of the "
+            "iteration has set it: its value carries over between the iterations one thread runs"
+        )
+    for name, ops in facts.updates.items():
+        if name in ctx.reductions:
+            if name in facts.plain and not _dead_after(site, name):
+                out.add(
+                    f"reduction variable {name} is also set or read at line "
+                    f"{facts.plain[name]} and used after the loop: the value it ends with "
+                    "depends on the schedule"
+                )
+            elif name in facts.plain:
+                out.add(
+                    f"reduction variable {name} accumulates across iterations besides the "
+                    f"reduction (line {facts.plain[name]})"
+                )
+            continue
+        if name in facts.exposed or name in facts.plain or len(ops) != 1:
+            continue  # already a reason (exposed), or set in the iteration: not carried
+        why = _accumulator_use(site, name, prog)
+        if why:
+            out.add(
+                f"private variable {name} accumulates over the iterations a thread runs and "
+                f"{why}: what it holds depends on the schedule"
+            )
+        elif is_floating(scope, name, site.for_node):
+            note = (
+                f"{name} is a per-thread partial sum combined after the loop: another schedule "
+                "or thread count reassociates it, so results may differ in the last digits"
+            )
+            if note not in out.reassociates:
+                out.reassociates.append(note)
+    for name, line in facts.plain.items():
+        if name in ctx.reductions and name not in facts.updates and not _dead_after(site, name):
+            out.add(
+                f"reduction variable {name} is set or read at line {line} other than by its "
+                "reduction operator, and used after the loop"
+            )
+    for name in _names(site.clauses.lastprivate):
+        if facts.end_defined is not None and name not in facts.end_defined:
+            out.add(
+                f"lastprivate({name}) is not set on every path of an iteration: the value left "
+                "comes from whichever iteration last set it on the thread that ran the last one"
+            )
+    for name, line in facts.invariant_reads.items():
+        if taint_key(name, site.for_node, site.func, site.ast) in prog.tainted:
+            out.add(
+                f"reads {name} at line {line}, which holds a value that depends on the thread "
+                "(a thread number, a team size or something computed from one)"
+            )
+    for cl in filter(None, [site.clauses, site.region_clauses]):
+        for item in cl.reduction:
+            op, _, names = item.rpartition(":")
+            op = op.split(",")[-1].strip()
+            if op in ("max", "min", "&", "|", "^", "&&", "||"):
+                continue
+            for name in _names([names]):
+                if is_floating(scope, name, site.for_node):
+                    note = (
+                        f"floating-point reduction({op}:{name}): another thread count or "
+                        "schedule reassociates it, so results may differ in the last digits"
+                    )
+                    if note not in out.reassociates:
+                        out.reassociates.append(note)
+
+
+def _dead_after(site: LoopSite, name: str) -> bool:
+    """A local of the loop's function that nothing outside the loop reads."""
+    decl, kind = Scope(site.func, site.ast).find_decl(name, site.for_node)
+    if decl is None or kind not in ("local", "param") or "static" in (decl.storage or []):
+        return False
+    inside = {id(n) for n in _walk(site.for_node)}
+    for n in _walk(site.func.body):
+        if id(n) in inside:
+            continue
+        if isinstance(n, c_ast.ID) and n.name == name and not _is_store_target(n, site.func):
+            return False
+        if isinstance(n, c_ast.UnaryOp) and n.op == "&" and root_name(n.expr) == name:
+            return False
+    return True
+
+
+def _is_store_target(node: c_ast.ID, func: c_ast.FuncDef) -> bool:
+    for n in _walk(func.body):
+        if isinstance(n, c_ast.Assignment) and n.op == "=" and n.lvalue is node:
+            return True
+    return False
+
+
+def _walk(node: c_ast.Node):  # noqa: ANN202
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for _, c in n.children())
+
+
+def _accumulator_use(site: LoopSite, name: str, prog: Program) -> str:
+    """'' when a thread's accumulator is only set before the loop and combined in an
+    atomic or critical update after it; else what else uses it."""
+    if name in prog.threadprivate:
+        return "is threadprivate (its value outlives the region)"
+    holder = site.region_node if site.region_node is not None else None
+    if holder is None:
+        if site.orphaned:
+            holder = site.func.body
+        else:
+            return ""  # a private clause of a combined construct: the copy dies with the loop
+    inside = {id(n) for n in _walk(site.for_node)}
+    combining = _combining_ids(holder, name)
+    for n in _walk(holder):
+        if id(n) in inside or id(n) in combining:
+            continue
+        if isinstance(n, c_ast.ID) and n.name == name:
+            parent_init = _initialising(holder, n)
+            if not parent_init:
+                line = n.coord.line if n.coord else 0
+                return f"is used at line {line} other than in a combining update"
+    return ""
+
+
+def _combining_ids(holder: c_ast.Node, name: str) -> set[int]:
+    """IDs of ``name`` read as the operand of ``shared op= name`` in critical/atomic."""
+    from autotune.frontend.runs import pragma_runs
+
+    out: set[int] = set()
+    for n in _walk(holder):
+        if not isinstance(n, c_ast.Compound):
+            continue
+        for run in pragma_runs(n.block_items):
+            if run.stmt is None or not {d.kind for d in run.directives} & {"atomic", "critical"}:
+                continue
+            for s in _walk(run.stmt):
+                if isinstance(s, c_ast.Assignment) and s.op in ("+=", "*=", "|=", "&=", "^=", "-="):
+                    for x in _walk(s.rvalue):
+                        if isinstance(x, c_ast.ID) and x.name == name:
+                            out.add(id(x))
+                    for x in _walk(s.lvalue):
+                        if isinstance(x, c_ast.ID) and x.name != name:
+                            pass
+    return out
+
+
+def _initialising(holder: c_ast.Node, node: c_ast.ID) -> bool:
+    """``name = constant`` or ``name.f = constant``: setting the accumulator up."""
+    for n in _walk(holder):
+        if isinstance(n, c_ast.Assignment) and n.op == "=":
+            lv = n.lvalue
+            while isinstance(lv, c_ast.StructRef | c_ast.ArrayRef):
+                if lv is node:
+                    break
+                lv = lv.name
+            if (lv is node) and isinstance(n.rvalue, c_ast.Constant):
+                return True
+    return False
+
+
+def judge_private_arrays(
+    prover: Prover, site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof
+) -> None:
+    """A thread's own array (or threadprivate data) across iterations: each element read
+    must be written earlier in the same iteration, or the array only accumulates."""
+    by_obj: dict[str, list[Ref]] = {}
+    for r in facts.refs:
+        if r.owner != "private":
+            continue
+        if r.objects is None or len(r.objects) != 1:
+            out.add(
+                f"reaches {r.name or 'a private object'} at line {r.line} through a pointer "
+                "the proof cannot follow"
+            )
+            continue
+        (obj,) = r.objects
+        by_obj.setdefault(obj, []).append(r)
+    for obj, refs in by_obj.items():
+        name = obj.split(":", 1)[1]
+        if all(r.kind == "u" for r in refs) and len({r.op for r in refs}) == 1:
+            why = _accumulator_use(site, name, ctx.prog)
+            if why:
+                out.add(
+                    f"private array {name} accumulates over the iterations a thread runs and {why}"
+                )
+            continue
+        reads = [r for r in refs if r.kind != "w"]
+        writes = [r for r in refs if r.kind == "w" and r.must]
+        bad = next((r for r in reads if not deps.covered(r, writes)), None)
+        if bad is not None:
+            r = bad
+            out.add(
+                f"{name}, which each thread keeps across iterations, may be read at line {r.line} "
+                "before the iteration has written it: values carry over between the iterations "
+                "one thread runs"
+            )
+            continue
+        used = _used_elsewhere(prover, site, name, ctx.prog)
+        if used:
+            out.add(f"{name} keeps the values of the last iteration each thread ran, and {used}")
+
+
+def _used_elsewhere(prover: Prover, site: LoopSite, name: str, prog: Program) -> str:
+    """Where a thread's array is read outside the loop after it (its leftovers seen):
+    in the region for a region's array; anywhere in the program for threadprivate data
+    (before the loop in its own function is setting it up)."""
+    holders: list[tuple[c_ast.Node, c_ast.FuncDef, c_ast.FileAST]] = []
+    if name in prog.threadprivate:
+        holders = [(f.body, f, a) for f, a in prog.funcs.values()]
+    elif site.region_node is not None:
+        holders.append((site.region_node, site.func, site.ast))
+    inside = {id(n) for n in _walk(site.for_node)}
+    loop_line = site.for_node.coord.line if site.for_node.coord else 0
+    for holder, func, ast in holders:
+        scope = Scope(func, ast)
+        for n in _walk(holder):
+            if id(n) in inside or not (isinstance(n, c_ast.ID) and n.name == name):
+                continue
+            _, kind = scope.find_decl(name, n)
+            if name in prog.threadprivate and kind != "global":
+                continue  # another variable of the same name
+            line = n.coord.line if n.coord else 0
+            if func is site.func and line < loop_line:
+                continue  # set up before the loop
+            if prover.rewrites_before_reading(n, name):
+                continue  # inside another loop that writes it before each read
+            return f"is used at line {line}"
+    return ""
