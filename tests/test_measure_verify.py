@@ -1,4 +1,5 @@
-"""Output comparison: exact text, numbers within the stated tolerance."""
+"""Output comparison: text and integers exactly; floating-point numbers exactly, or
+within the stated tolerance when the loop reassociates a reduction (``tolerant``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,27 @@ from autotune.measure.verify import compare_outputs, drop_lines, select_output
 
 
 def ok(a: str, b: str, **kw) -> bool:
-    return compare_outputs(a, b, **kw)[0]
+    """Compared as for a loop that reassociates a floating-point reduction."""
+    return compare_outputs(a, b, tolerant=True, **kw)[0]
+
+
+def exact(a: str, b: str) -> bool:
+    """Compared as for a loop that reassociates nothing (the default)."""
+    return compare_outputs(a, b)[0]
+
+
+def test_without_reassociation_every_number_must_be_equal():
+    assert exact("sum = 1.644929066861e+00", "sum = 1.644929066861e+00")
+    assert not exact("sum = 1.644929066861e+00\n", "sum = 1.644929066862e+00\n")
+    assert not exact("avg 0.12", "avg 0.13")
+    assert exact("r 0.50", "r 0.5")  # the same value printed another way
+    assert exact("nan inf", "nan inf")
+
+
+def test_integers_are_exact_even_with_a_tolerance():
+    assert not ok("checksum 1000000", "checksum 1000001")  # 1e-6 relative: still wrong
+    assert not exact("checksum 1000000", "checksum 1000001")
+    assert not ok("n 3", "n 3.0")
 
 
 def test_reordered_sums_pass_real_errors_fail():

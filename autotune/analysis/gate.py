@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.proof.facts import LoopSite
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, build_program
-from autotune.analysis.proof.verdict import LoopSite, Prover
+from autotune.analysis.proof.verdict import Prover
 from autotune.analysis.region_rules import orphan_chains, region_facts
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
@@ -43,6 +44,18 @@ def _site(found: FoundLoop, regions: list[FoundRegion], ast: c_ast.FileAST) -> L
         region_node=region.node if region is not None else None,
         orphaned=found.parallel is None,
     )
+
+
+def _program_settings(record: LoopRecord, prog: Program) -> None:
+    """The program's own ``omp_set_schedule()``: measured variants are compiled each with
+    its clause, since the program would override a schedule chosen at run time."""
+    calls = [f"{file}:{line}" for name, file, line in prog.omp_sets if "set_schedule" in name]
+    record.sets_schedule = calls
+    if calls:
+        record.warnings.append(
+            f"the program calls omp_set_schedule() at {', '.join(calls)}: each variant is "
+            "measured compiled with its own clause"
+        )
 
 
 def _orphaned(
@@ -98,7 +111,6 @@ def apply_gate(
     for found, record in pairs:
         if found.for_node is None or not (record.tunable or record.only_size_unknown):
             continue
-        d = found.directive
         proof = prover.prove(sites[id(found)])
         why = "; ".join(proof.order)
         if why:
@@ -107,6 +119,7 @@ def apply_gate(
         for reason in proof.schedule_only:
             keep(record, "schedule", reason)
         record.reassociates = proof.reassociates
+        _program_settings(record, prog)
         if found.parallel is None:
             _orphaned(found, record, ast, chains, prover)
     by_node = {id(f.for_node): r for f, r in pairs if f.for_node is not None}

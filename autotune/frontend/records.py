@@ -127,6 +127,9 @@ class LoopRecord:
     facts: str = "static"
     profile: dict = field(default_factory=dict)  # {"args": [...], "values": {...}, ...}
     nest_locals: list[str] = field(default_factory=list)  # names declared inside the nest
+    # the program's own omp_set_schedule() calls ("file:line"): a run-time schedule chosen
+    # from the environment would be overridden, so each variant is compiled on its own
+    sets_schedule: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -140,6 +143,12 @@ class LoopRecord:
             and bool(parts)
             and all(p.startswith("trip count of the parallel loop is unknown") for p in parts)
         )
+
+    @property
+    def own_binaries(self) -> bool:
+        """Variants must each be compiled with their clause: the schedule is kept as
+        written (``schedule(runtime)`` would change it), or the program sets its own."""
+        return "schedule" in self.kept or bool(self.sets_schedule)
 
     @property
     def key(self) -> str:

@@ -55,6 +55,7 @@ class LoopRun:
             states,
         )
         self.opts = sweep.options
+        self.mode = result.mode  # the sweep's compile mode, or per-variant for this loop
         self.binaries: dict[str, BuildResult] = {}
         self.reference: tuple[str, str] | None = None
         self.baseline_wall: float | None = None
@@ -209,7 +210,7 @@ class LoopRun:
         """(build, env, error) for one variant in the sweep's compile mode."""
         em, sw = self.sweep.emitter, self.sweep
         try:
-            if self.opts.compile_mode == "runtime":
+            if self.mode == "runtime":
                 env = self._runtime_env(variant)
                 if env is not None:
                     build = self._binary("runtime", lambda: em.emit_runtime(sw.source, self.record))
@@ -236,7 +237,7 @@ class LoopRun:
             return None
 
     def _run_variant(self, variant: Variant, rep: int) -> RunRow:
-        sw, mode = self.sweep, self.opts.compile_mode
+        sw, mode = self.sweep, self.mode
         self._ensure_reference()
         build, env, err = self._variant_binary(variant)
         if build is None or not build.ok:
@@ -270,5 +271,9 @@ class LoopRun:
         got = verify.select_output(stdout, stderr, o.check)
         ignore = self.sweep._ignore
         return verify.compare_outputs(
-            verify.drop_lines(ref, ignore), verify.drop_lines(got, ignore), o.rtol, o.atol
+            verify.drop_lines(ref, ignore),
+            verify.drop_lines(got, ignore),
+            o.rtol,
+            o.atol,
+            tolerant=bool(self.record.reassociates),
         )

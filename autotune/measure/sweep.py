@@ -134,7 +134,8 @@ class Sweep:
         """Sweep ``variants`` (baseline added) of ``record``; failures are results."""
         opts = self.options
         variants = _unique(variants)
-        result = LoopResult(record.id, None, mode=opts.compile_mode)
+        mode = loop_mode(opts.compile_mode, record)
+        result = LoopResult(record.id, None, mode=mode)
         if not record.tunable:
             result.skipped = record.reason or "not tunable"
             return result
@@ -142,16 +143,14 @@ class Sweep:
             self.emitter = _default_emitter()
         self.store.add_loop(self.source_hash, record)
         self.store.add_variants(self.source_hash, record.key, [BASELINE, *variants])
-        ctx = RunContext(
-            self.machine_fp, self.source_hash, self.flags_key, record.key, opts.compile_mode
-        )
+        ctx = RunContext(self.machine_fp, self.source_hash, self.flags_key, record.key, mode)
         keys = [v.key for v in variants]
         if opts.fresh:  # once per variant in this sweep: a re-measurement adds to it
             forget = [k for k in ["baseline", *keys] if (record.key, k) not in self._freshened]
             self._freshened.update((record.key, k) for k in forget)
             if "baseline" in forget:
                 self.store.delete_runs(ctx, ["baseline"], BASELINE_MODE)
-            self.store.delete_runs(ctx, [k for k in forget if k != "baseline"], opts.compile_mode)
+            self.store.delete_runs(ctx, [k for k in forget if k != "baseline"], mode)
         states = {"baseline": VariantRows(BASELINE)}
         states.update({v.key: VariantRows(v) for v in variants})
         stored = self.store.stored_runs(ctx, ["baseline"], BASELINE_MODE)
@@ -223,3 +222,9 @@ def measure_loop(
     finally:
         if own:
             store.close()
+
+
+def loop_mode(requested: str, record) -> str:  # noqa: ANN001 - a LoopRecord
+    """The compile mode a loop is measured in: run-time selection only where the
+    program cannot override it and the schedule may change."""
+    return "per-variant" if getattr(record, "own_binaries", False) else requested

@@ -248,6 +248,16 @@ def runtime_env(variant: Variant, record: LoopRecord | None = None) -> dict[str,
     chunk that is not a plain number cannot go into the environment, so that
     raises EmitError (compile that variant with ``emit_variant`` instead).
     """
+    if record is not None and record.own_binaries:
+        raise EmitError(
+            "this loop's variants are compiled each with its own clause "
+            + (
+                "(its schedule is kept as written)"
+                if "schedule" in record.kept
+                else "(the program calls omp_set_schedule)"
+            ),
+            _location(record),
+        )
     sched, chunk = variant.schedule, variant.chunk
     if sched is None:
         written = record.directive.clauses if record is not None else None

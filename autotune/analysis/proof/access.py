@@ -292,7 +292,11 @@ def _named_pointer(w: IterationWalker, node: c_ast.ID) -> PtrVal | None:
         return w.env_ptr[key]
     decl, kind = w._decl(name, node)
     if kind == "param" and name in w.frame.ptrs:
-        return w.frame.ptrs[name]
+        bound = w.frame.ptrs[name]
+        if bound.base is None and w.frame.top and _steady(w, name, node):
+            base = [poly.symbol(w._param(f"&{name}"))]
+            return PtrVal(bound.objects, base, bound.owner, bound.name, bound.group)
+        return bound
     if decl is None:
         return PtrVal(None, None)
     derivs = derivations(w.frame.scope, decl.type)
@@ -322,7 +326,21 @@ def _named_pointer(w: IterationWalker, node: c_ast.ID) -> PtrVal | None:
         if gid is not None:
             group = (id(w.frame.func) * 64 + gid, name)
     zero = objs is not None and zero_based(w, name, decl, kind, group is not None)
-    return PtrVal(objs, [poly.const(0)] if zero else None, "shared", name, group)
+    if zero:
+        return PtrVal(objs, [poly.const(0)], "shared", name, group)
+    if w.frame.top and _steady(w, name, node):
+        # unknown, but the same place throughout the loop: two accesses through it
+        # still compare (a[i] and a[i + 1]); through two such pointers they may meet
+        return PtrVal(objs, [poly.symbol(w._param(f"&{name}"))], "shared", name, group)
+    return PtrVal(objs, None, "shared", name, group)
+
+
+def _steady(w: IterationWalker, name: str, node: c_ast.Node) -> bool:
+    """The pointer keeps its value for the whole loop (never set in it, address never
+    taken)."""
+    return name not in w.ctx.written and not w.ctx.prog.address_taken_var(
+        name, node, w.frame.func, w.frame.ast
+    )
 
 
 def _address(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:

@@ -12,20 +12,21 @@ path of the last iteration).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from pycparser import c_ast
 
 from autotune.analysis.names import is_floating
 from autotune.analysis.proof import deps
 from autotune.analysis.proof.contexts import root_name
-from autotune.analysis.proof.facts import IterationFacts, Ref
+from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref
 from autotune.analysis.proof.program import Program, taint_key
 from autotune.analysis.proof.refs import LoopContext
 from autotune.analysis.symbols import Scope
 
-if TYPE_CHECKING:
-    from autotune.analysis.proof.verdict import LoopSite, Proof, Prover
+# (a node, an array's name) -> the node is in a loop that writes the array before
+# each read of it (Prover.rewrites_before_reading)
+Rewrites = Callable[[c_ast.Node, str], bool]
 
 
 def _names(items: list[str]) -> list[str]:
@@ -202,7 +203,7 @@ def _initialising(holder: c_ast.Node, node: c_ast.ID) -> bool:
 
 
 def judge_private_arrays(
-    prover: Prover, site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof
+    rewrites: Rewrites, site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof
 ) -> None:
     """A thread's own array (or threadprivate data) across iterations: each element read
     must be written earlier in the same iteration, or the array only accumulates."""
@@ -238,12 +239,12 @@ def judge_private_arrays(
                 "one thread runs"
             )
             continue
-        used = _used_elsewhere(prover, site, name, ctx.prog)
+        used = _used_elsewhere(rewrites, site, name, ctx.prog)
         if used:
             out.add(f"{name} keeps the values of the last iteration each thread ran, and {used}")
 
 
-def _used_elsewhere(prover: Prover, site: LoopSite, name: str, prog: Program) -> str:
+def _used_elsewhere(rewrites: Rewrites, site: LoopSite, name: str, prog: Program) -> str:
     """Where a thread's array is read outside the loop after it (its leftovers seen):
     in the region for a region's array; anywhere in the program for threadprivate data
     (before the loop in its own function is setting it up)."""
@@ -265,7 +266,7 @@ def _used_elsewhere(prover: Prover, site: LoopSite, name: str, prog: Program) ->
             line = n.coord.line if n.coord else 0
             if func is site.func and line < loop_line:
                 continue  # set up before the loop
-            if prover.rewrites_before_reading(n, name):
+            if rewrites(n, name):
                 continue  # inside another loop that writes it before each read
             return f"is used at line {line}"
     return ""

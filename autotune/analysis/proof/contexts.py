@@ -59,7 +59,19 @@ def _argument(arg: c_ast.Node, site: Site, pointsto: PointsTo) -> PtrVal:
     """What an argument passed at a call site outside the loop points at."""
     objs = pointsto.objects(arg, site)
     base = _arg_base(arg, site, pointsto)
-    return PtrVal(objs, base if objs is not None else None, "shared", root_name(arg))
+    group = None
+    if isinstance(arg, c_ast.ID) and site.func is not None:
+        gid = pointsto.swap_group(site.func, site.ast, arg.name)
+        if gid is not None:
+            group = (id(site.func) * 64 + gid, arg.name)
+            starts = [
+                s
+                for s in pointsto.prog.var_stores.get(arg.name, [])
+                if s.func is site.func and not isinstance(s.node, c_ast.ID)
+            ]
+            if starts and all(_fresh_or_array(s, pointsto) for s in starts):
+                base = [poly.const(0)]  # the buffers' starts, exchanged whole
+    return PtrVal(objs, base if objs is not None else None, "shared", root_name(arg), group)
 
 
 def _arg_base(

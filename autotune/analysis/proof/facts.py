@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pycparser import c_ast
+
 from autotune.analysis.proof.poly import Poly
+from autotune.frontend.records import Clauses
 
 
 @dataclass
@@ -62,3 +65,29 @@ class IterationFacts:
     def effect(self, reason: str) -> None:
         if reason not in self.effects:
             self.effects.append(reason)
+
+
+@dataclass
+class Proof:
+    """What the proof found: reasons to keep the mapping (empty: proven), notes."""
+
+    order: list[str] = field(default_factory=list)
+    reassociates: list[str] = field(default_factory=list)
+    schedule_only: list[str] = field(default_factory=list)  # keep the schedule, not threads
+
+    def add(self, reason: str) -> None:
+        if reason not in self.order:
+            self.order.append(reason)
+
+
+@dataclass
+class LoopSite:
+    """A loop as the finder saw it, with the region around it (None: combined or orphaned)."""
+
+    for_node: c_ast.For
+    func: c_ast.FuncDef
+    ast: c_ast.FileAST
+    clauses: Clauses
+    region_clauses: Clauses | None
+    region_node: c_ast.Node | None
+    orphaned: bool

@@ -484,8 +484,19 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
     copies: dict[str, int] = {}
     inits: dict[str, list[c_ast.Node]] = {}
     scope = Scope(func, site.ast)
+
+    def is_array(name: str, at: c_ast.Node) -> bool:
+        decl, kind = scope.find_decl(name, at)
+        return (
+            decl is not None
+            and kind != "param"
+            and derivations(scope, decl.type)[:1] == ["array"]
+        )
+
     for n in _nodes(func.body):
         pair = _copy_of(n)
+        if pair is not None and is_array(pair[1], n):
+            pair = None  # ``double (*a)[N] = g0;``: the start of an array, not a copy
         if pair is not None:
             copies[pair[0]] = copies.get(pair[0], 0) + 1
         elif isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
@@ -515,7 +526,9 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
 
 
 def _copy_of(n: c_ast.Node) -> tuple[str, str] | None:
-    """``a = b`` between two plain names: (a, b)."""
+    """``a = b`` (or ``T *a = b;``) between two plain names: (a, b)."""
+    if isinstance(n, c_ast.Decl) and n.name and isinstance(n.init, c_ast.ID):
+        return n.name, n.init.name
     if (
         isinstance(n, c_ast.Assignment)
         and n.op == "="

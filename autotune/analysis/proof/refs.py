@@ -14,6 +14,7 @@ the value of integer scalars as polynomials where it can (``k = i + Nr*j`` makes
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -108,11 +109,22 @@ class LoopContext:
     param_ptrs: dict[str, PtrVal] = field(default_factory=dict)  # one calling context
 
 
+@dataclass
+class Hooks:
+    """What the walk does with memory (``access``) and calls (``calls``): passed in,
+    so those modules may use the walker's types without an import cycle."""
+
+    touch: Callable[..., None]
+    call: Callable[..., None]
+    pointer: Callable[..., PtrVal | None]
+
+
 class IterationWalker(c_ast.NodeVisitor):
     """Walks one iteration; the results are in ``facts``."""
 
-    def __init__(self, ctx: LoopContext) -> None:
+    def __init__(self, ctx: LoopContext, hooks: Hooks) -> None:
         self.ctx = ctx
+        self.hooks = hooks
         self.facts = IterationFacts()
         scope = Scope(ctx.func, ctx.ast)
         self.frames = [Frame(ctx.func, ctx.ast, scope, ptrs=dict(ctx.param_ptrs), top=True)]
@@ -237,22 +249,50 @@ class IterationWalker(c_ast.NodeVisitor):
         return poly.PolyBuilder(self.lookup, self._element).build(node)
 
     def _element(self, node: c_ast.Node) -> poly.Poly | None:
-        """``d[2]`` or ``grid_points[0]``: a size read from an array the loop does not
-        write, as a parameter (checked after the walk against the loop's writes)."""
+        """``d[2]``, ``grid_points[0]``, ``g->nx``: a size read from memory the loop does
+        not write, as a parameter (checked after the walk against the loop's writes)."""
+        if not self.frame.top:
+            return None
         text = element_text(node, self.value)
-        if text is None or not self.frame.top:
+        if text is None:
             return None
         root = node
-        while isinstance(root, c_ast.ArrayRef):
+        while isinstance(root, c_ast.ArrayRef | c_ast.StructRef):
             root = root.name
-        name = root.name
-        if name in self.ctx.array_written or self._class(name, root) != "shared":
+        if not isinstance(root, c_ast.ID):
             return None
-        decl, kind = self._decl(name, root)
-        if decl is None:
+        if root.name in self.ctx.array_written or self._class(root.name, root) not in (
+            "shared",
+            "invariant",
+        ):
             return None
-        self.facts.sizes_read.add(self.key_of(decl, kind) if kind != "param" else name)
+        holder = self._holder(node)
+        if holder is None:
+            return None
+        self.facts.sizes_read |= holder
         return poly.symbol(self._param(text))
+
+    def _holder(self, node: c_ast.Node) -> frozenset[str] | None:
+        """The objects an element or field read lives in (None: cannot tell)."""
+        base = node
+        while isinstance(base, c_ast.ArrayRef) or (
+            isinstance(base, c_ast.StructRef) and base.type == "."
+        ):
+            base = base.name
+        if isinstance(base, c_ast.StructRef):  # p->f: what p points at
+            pv = self.pointer(base.name)
+            return pv.objects if pv is not None else None
+        if isinstance(base, c_ast.ID):
+            decl, kind = self._decl(base.name, base)
+            if decl is None:
+                return None
+            if derivations(self.frame.scope, decl.type)[:1] == ["array"] and kind != "param":
+                return frozenset({self.key_of(decl, kind)})
+            if not derivations(self.frame.scope, decl.type):
+                return frozenset({self.key_of(decl, kind)})  # a struct variable
+            pv = self.pointer(base)
+            return pv.objects if pv is not None else None
+        return None
 
     # ---- loops ---------------------------------------------------------------------
     def _enter_for(self, node: c_ast.For, distributed: bool = False) -> str:
@@ -414,6 +454,12 @@ class IterationWalker(c_ast.NodeVisitor):
         self.sync = saved
 
     def visit_If(self, node: c_ast.If) -> None:
+        form = _if_update(node)
+        if form is not None:  # if (v > m) m = v;  a max-update of m
+            target, op, operand = form
+            self._read_only(operand)
+            self._touch(target, "u", node, op)
+            return
         cond = self.value(node.cond)
         known = poly.constant_of(cond) if cond is not None else None
         if known is not None:
@@ -498,10 +544,10 @@ class IterationWalker(c_ast.NodeVisitor):
 
     def visit_Assignment(self, node: c_ast.Assignment) -> None:
         op = node.op
-        self_op = _self_op(node)
-        if self_op is not None:  # x = x + e: the update reads x itself
-            r = node.rvalue
-            self._read_only(r.right if _same(r.left, node.lvalue) else r.left)
+        form = _update_form(node)
+        self_op = form[0] if form is not None else None
+        if form is not None:  # x = x + e, x = e > x ? e : x: the update reads x itself
+            self._read_only(form[1])
         else:
             self._read_only(node.rvalue)
         update = op in COMMUTATIVE or self_op is not None
@@ -546,9 +592,7 @@ class IterationWalker(c_ast.NodeVisitor):
         self.visit(node.expr)
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
-        from autotune.analysis.proof.calls import walk_call
-
-        walk_call(self, node)
+        self.hooks.call(self, node)
 
     # ---- scalars and memory -----------------------------------------------------------
     def _assign_scalar(self, name: str, rhs: c_ast.Node, op: str, at: c_ast.Node) -> None:
@@ -578,9 +622,7 @@ class IterationWalker(c_ast.NodeVisitor):
             self.defined.add(name)
 
     def _touch(self, node: c_ast.Node, kind: str, at: c_ast.Node, op: str | None = None) -> None:
-        from autotune.analysis.proof.access import touch
-
-        touch(self, node, kind, at, op)
+        self.hooks.touch(self, node, kind, at, op)
 
     def _address_operands(self, node: c_ast.Node) -> None:
         """``&a[i]`` reads ``i`` (and loads on the way), not ``a[i]``."""
@@ -598,9 +640,7 @@ class IterationWalker(c_ast.NodeVisitor):
             self._read_only(node.expr)
 
     def pointer(self, node: c_ast.Node | None) -> PtrVal | None:
-        from autotune.analysis.proof.access import pointer_value
-
-        return pointer_value(self, node) if node is not None else None
+        return self.hooks.pointer(self, node) if node is not None else None
 
     def record(self, ref: Ref) -> None:
         if ref.kind == "w":
@@ -638,17 +678,23 @@ def param_symbol(text: str) -> str:
 
 
 def element_text(node: c_ast.Node, value) -> str | None:  # noqa: ANN001 - a subscript builder
-    """``grid_points[0]``: the text of an element with constant subscripts, else None."""
-    subs = []
-    while isinstance(node, c_ast.ArrayRef):
-        v = value(node.subscript)
-        if v is None or poly.constant_of(v) is None:
-            return None
-        subs.append(str(poly.constant_of(v)))
+    """``grid_points[0]``, ``g->nx``, ``s.dims[1]``: the text of a memory read whose
+    subscripts are constants, else None."""
+    parts: list[str] = []
+    while isinstance(node, c_ast.ArrayRef | c_ast.StructRef):
+        if isinstance(node, c_ast.ArrayRef):
+            v = value(node.subscript)
+            if v is None or poly.constant_of(v) is None:
+                return None
+            parts.append(f"[{poly.constant_of(v)}]")
+        else:
+            parts.append(f"{node.type}{node.field.name}")
         node = node.name
-    if not isinstance(node, c_ast.ID) or not subs:
+        while isinstance(node, c_ast.Cast):
+            node = node.expr
+    if not isinstance(node, c_ast.ID) or not parts:
         return None
-    return f"{node.name}[{']['.join(reversed(subs))}]"
+    return node.name + "".join(reversed(parts))
 
 
 def _constant_text(node: c_ast.Node) -> str | None:
@@ -795,17 +841,83 @@ def _captures(stmt: c_ast.Node) -> bool:
 
 
 def _self_op(node: c_ast.Assignment) -> str | None:
-    """``x = x + e`` / ``x = e * x``: the commutative operator, else None."""
-    if node.op != "=" or not isinstance(node.rvalue, c_ast.BinaryOp):
+    """The commutative operator of an update written out (``x = x + e``), else None."""
+    form = _update_form(node)
+    return form[0] if form is not None else None
+
+
+EXTREMES = {
+    "fmax": "max",
+    "fmaxf": "max",
+    "fmaxl": "max",
+    "max": "max",
+    "fmin": "min",
+    "fminf": "min",
+    "fminl": "min",
+    "min": "min",
+}
+
+
+def _update_form(node: c_ast.Assignment) -> tuple[str, c_ast.Node] | None:
+    """``x = x + e`` -> ("+", e); ``x = e > x ? e : x`` and ``x = fmax(x, e)`` ->
+    ("max", e); None when the assignment is not a commutative update of x."""
+    if node.op != "=":
         return None
-    r = node.rvalue
-    if r.op not in ("+", "*", "|", "&", "^"):
+    x, r = node.lvalue, node.rvalue
+    if isinstance(r, c_ast.BinaryOp) and r.op in ("+", "*", "|", "&", "^"):
+        for mine, other in ((r.left, r.right), (r.right, r.left)):
+            if _same(mine, x) and not _mentions(other, x):
+                return r.op, other
         return None
-    if _same(r.left, node.lvalue) and not _mentions(r.right, node.lvalue):
-        return r.op
-    if _same(r.right, node.lvalue) and not _mentions(r.left, node.lvalue):
-        return r.op
+    if isinstance(r, c_ast.TernaryOp):
+        op = _extreme(r.cond, r.iftrue, r.iffalse, x)
+        if op is not None:
+            other = r.iftrue if not _same(r.iftrue, x) else r.iffalse
+            return op, other
+        return None
+    if isinstance(r, c_ast.FuncCall) and call_name(r) in EXTREMES and r.args is not None:
+        args = r.args.exprs
+        if len(args) == 2:
+            for mine, other in ((args[0], args[1]), (args[1], args[0])):
+                if _same(mine, x) and not _mentions(other, x):
+                    return EXTREMES[call_name(r)], other
     return None
+
+
+def _extreme(cond: c_ast.Node, when_true: c_ast.Node, when_false: c_ast.Node, x: c_ast.Node):  # noqa: ANN202
+    """ "max" / "min" when ``cond ? when_true : when_false`` picks the larger / smaller of
+    ``x`` and one other operand, else None."""
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=", ">", ">="):
+        return None
+    sides = (cond.left, cond.right)
+    if not (any(_same(s, x) for s in sides) and any(_same(b, x) for b in (when_true, when_false))):
+        return None
+    other = cond.right if _same(cond.left, x) else cond.left
+    if _mentions(other, x):
+        return None
+    if not ({_key_of(when_true), _key_of(when_false)} == {_key_of(cond.left), _key_of(cond.right)}):
+        return None
+    greater_if_true = cond.left if cond.op in (">", ">=") else cond.right
+    return "max" if _same(when_true, greater_if_true) else "min"
+
+
+def _key_of(node: c_ast.Node) -> str:
+    from pycparser import c_generator
+
+    return c_generator.CGenerator().visit(node)
+
+
+def _if_update(node: c_ast.If) -> tuple[c_ast.Node, str, c_ast.Node] | None:
+    """``if (v > m) m = v;`` -> (m, "max", v); None for any other if."""
+    if node.iffalse is not None:
+        return None
+    body = node.iftrue
+    while isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
+        body = body.block_items[0]
+    if not (isinstance(body, c_ast.Assignment) and body.op == "="):
+        return None
+    op = _extreme(node.cond, body.rvalue, body.lvalue, body.lvalue)
+    return (body.lvalue, op, body.rvalue) if op is not None else None
 
 
 def _same(a: c_ast.Node, b: c_ast.Node) -> bool:

@@ -13,8 +13,6 @@ kept as written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from pycparser import c_ast
 
 from autotune.analysis.astutil import decl_ids
@@ -22,43 +20,16 @@ from autotune.analysis.names import call_name
 from autotune.analysis.proof import deps, poly
 from autotune.analysis.proof.carried import judge_private_arrays, judge_scalars
 from autotune.analysis.proof.contexts import calling_contexts
-from autotune.analysis.proof.facts import IterationFacts, Ref
+from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref
+from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, param_names, thread_dependent
 from autotune.analysis.proof.refs import (
-    IterationWalker,
     LoopContext,
     _assigned,
     element_text,
     param_symbol,
 )
-from autotune.frontend.records import Clauses
-
-
-@dataclass
-class Proof:
-    """What the proof found: reasons to keep the mapping (empty: proven), notes."""
-
-    order: list[str] = field(default_factory=list)
-    reassociates: list[str] = field(default_factory=list)
-    schedule_only: list[str] = field(default_factory=list)  # keep the schedule, not threads
-
-    def add(self, reason: str) -> None:
-        if reason not in self.order:
-            self.order.append(reason)
-
-
-@dataclass
-class LoopSite:
-    """A loop as the finder saw it, with the region around it (None: combined or orphaned)."""
-
-    for_node: c_ast.For
-    func: c_ast.FuncDef
-    ast: c_ast.FileAST
-    clauses: Clauses
-    region_clauses: Clauses | None
-    region_node: c_ast.Node | None
-    orphaned: bool
 
 
 class Prover:
@@ -83,7 +54,7 @@ class Prover:
         for bindings in calling_contexts(site, self.prog, self.pointsto):
             ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
             try:
-                facts = IterationWalker(ctx).run()
+                facts = walk_iteration(ctx)
             except RecursionError:
                 out.add("the loop body is nested too deeply for the proof")
                 continue
@@ -106,7 +77,7 @@ class Prover:
         out: set[str] | None = None
         for bindings in calling_contexts(site, self.prog, self.pointsto):
             ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
-            facts = IterationWalker(ctx).run()
+            facts = walk_iteration(ctx)
             names = set()
             by_obj: dict[str, list[Ref]] = {}
             for r in facts.refs:
@@ -149,7 +120,7 @@ class Prover:
             refs: list[Ref] | None = []
             for bindings in calling_contexts(site, self.prog, self.pointsto):
                 ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
-                facts = IterationWalker(ctx).run()
+                facts = walk_iteration(ctx)
                 if any("cannot follow" in e or "not among" in e for e in facts.effects):
                     refs = None
                     break
@@ -348,7 +319,7 @@ def _judge(
 ) -> None:
     for e in facts.effects:
         out.add(e)
-    for ref in facts.refs:
+    for ref in facts.refs if facts.sizes_read else []:
         if ref.kind == "r" or ref.owner != "shared":
             continue
         if ref.objects is None or ref.objects & facts.sizes_read:
@@ -362,7 +333,7 @@ def _judge(
     shared = [r for r in facts.refs if r.owner == "shared"]
     for c in deps.conflicts(shared, ctx.collapse):
         out.add(c.reason())
-    judge_private_arrays(prover, site, ctx, facts, out)
+    judge_private_arrays(prover.rewrites_before_reading, site, ctx, facts, out)
     for note in facts.reassociates:
         if note not in out.reassociates:
             out.reassociates.append(note)

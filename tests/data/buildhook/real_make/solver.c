@@ -3,7 +3,7 @@
 
 /* A triangular smoother: row i does i units of work, so a static schedule
    leaves threads idle (as in a lower-triangular solve). */
-void relax(double *u, const double *f, int sweeps)
+void relax(double *restrict u, const double *restrict f, int sweeps)
 {
     for (int s = 0; s < sweeps; s++) {
 #pragma omp parallel for schedule(static)

@@ -1,6 +1,6 @@
 #ifndef SOLVER_H
 #define SOLVER_H
 #define NX 2000
-void relax(double *u, const double *f, int sweeps);
+void relax(double *restrict u, const double *restrict f, int sweeps);
 double checksum(const double *u, int n);
 #endif

@@ -9,7 +9,7 @@ static void smooth(double *v, const double *f, int count)
 {
 #pragma omp parallel for
     for (int i = 1; i < count - 1; i++)
-        v[i] = 0.5 * (v[i - 1] + v[i + 1]) + 0.25 * f[i];
+        v[i] = 0.5 * (f[i - 1] + f[i + 1]) + 0.25 * f[i];
 }
 
 static double diagnostics(const double *v, int count)

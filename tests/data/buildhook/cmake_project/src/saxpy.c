@@ -1,6 +1,6 @@
 #include "saxpy.h"
 
-void saxpy(float a, const float *x, float *y)
+void saxpy(float a, const float *restrict x, float *restrict y)
 {
     int i;
 #pragma omp parallel for schedule(static)

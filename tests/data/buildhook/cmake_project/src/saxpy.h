@@ -1,4 +1,4 @@
 #ifndef SAXPY_H
 #define SAXPY_H
-void saxpy(float a, const float *x, float *y);
+void saxpy(float a, const float *restrict x, float *restrict y);
 #endif

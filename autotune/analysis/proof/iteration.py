@@ -1,0 +1,15 @@
+"""One walk of a loop iteration, wired: the walker with its memory and call rules."""
+
+from __future__ import annotations
+
+from autotune.analysis.proof.access import pointer_value, touch
+from autotune.analysis.proof.calls import walk_call
+from autotune.analysis.proof.facts import IterationFacts
+from autotune.analysis.proof.refs import Hooks, IterationWalker, LoopContext
+
+HOOKS = Hooks(touch=touch, call=walk_call, pointer=pointer_value)
+
+
+def walk_iteration(ctx: LoopContext) -> IterationFacts:
+    """The references, data flow and effects of one iteration in one calling context."""
+    return IterationWalker(ctx, HOOKS).run()

@@ -1,0 +1,328 @@
+"""The legality proof on our test programs, kernels and third-party programs.
+
+For every OpenMP loop: whether its schedule, its own thread count and its region's
+thread count may vary (the proof's verdict), and how long the proof took. With
+``--run``, every variant ``autotune variants`` emits for a loop (a space of schedules,
+chunks and thread counts) is compiled and run, and its output compared with the
+original's: integers and text exactly, floating-point numbers exactly unless the
+loop is flagged as reassociating (then within 1e-6). The count of differing
+variants must be 0.
+
+Third-party programs (``--real DIR``, e.g. ../shared/real-programs) are copied to a
+scratch folder first (their builds write into the tree); nothing of them is kept.
+
+    python bench/legality.py [--run] [--real ../shared/real-programs] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OURS = sorted(
+    [
+        *ROOT.glob("kernels/*.c"),
+        *ROOT.glob("tests/data/c/legality/*.c"),
+        *ROOT.glob("tests/data/c/proof/*.c"),
+    ]
+)
+COMMON = ["c_print_results.c", "c_randdp.c", "c_timers.c", "wtime.c"]
+SPACE = ["--schedules", "static,dynamic,guided", "--chunks", "-,1,7", "--threads", "1,2,3"]
+
+
+@dataclass
+class Program:
+    """How to analyse, build and run one program (paths relative to its copy)."""
+
+    name: str
+    source: str
+    extra: list[str] = field(default_factory=list)
+    include: list[str] = field(default_factory=list)
+    prepare: list[list[str]] = field(default_factory=list)  # commands run once, in the copy
+    args: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)  # output lines with these words
+    cflags: list[str] = field(default_factory=list)
+    also: list[str] = field(default_factory=list)  # other files of ``extra`` with loops
+
+
+def npb(bench: str, klass: str = "S") -> Program:
+    low = bench.lower()
+    return Program(
+        f"NPB {bench}",
+        f"npb/{bench}/{low}.c",
+        [f"npb/common/{c}" for c in COMMON],
+        ["npb/common"],
+        [["make", "-C", "npb", bench, f"CLASS={klass}"]],
+        ignore=["Time", "Mop", "Compile", "date", "Version", "flags", "CC", "CLINK", "Random"],
+    )
+
+
+REAL = [
+    Program(
+        "STREAM",
+        "stream/stream.c",
+        cflags=["-DSTREAM_ARRAY_SIZE=400000", "-DNTIMES=4"],
+        ignore=[
+            "Copy:",
+            "Scale:",
+            "Add:",
+            "Triad:",
+            "clock",
+            "resolution",
+            "Each test",
+            "time",
+            "microseconds",
+        ],
+    ),
+    Program(
+        "XSBench",
+        "xsbench/openmp-threading/Simulation.c",
+        [
+            f"xsbench/openmp-threading/{f}"
+            for f in ("GridInit.c", "Materials.c", "Main.c", "XSutils.c", "io.c")
+        ],
+        also=["xsbench/openmp-threading/GridInit.c"],
+        args=["-t", "2", "-s", "small", "-l", "20000", "-m", "event"],
+        ignore=["Runtime", "Lookups/s", "Initialization", "Threads", "seconds", "Memory"],
+    ),
+    npb("CG"),
+    npb("BT"),
+    npb("SP"),
+    npb("FT"),
+    npb("EP"),
+    Program(
+        "Rodinia backprop",
+        "rodinia/openmp/backprop/backprop.c",
+        [
+            f"rodinia/openmp/backprop/{f}"
+            for f in ("facetrain.c", "imagenet.c", "backprop_kernel.c")
+        ],
+        args=["4096"],
+    ),
+    Program(
+        "Rodinia srad_v1",
+        "rodinia/openmp/srad/srad_v1/main.c",
+        prepare=[["python3", "../../../data/srad/make_image.py"]],
+        args=["2", "0.5", "502", "458", "2"],
+        ignore=["time", "Time"],
+    ),
+]
+
+
+def loops_of(path: Path, extra: list[Path], include: list[str], cflags: list[str]) -> list[dict]:
+    """The proof's verdict per loop, with the time the proof took for it."""
+    from autotune.analysis.gate import _site
+    from autotune.analysis.proof.pointsto import PointsTo
+    from autotune.analysis.proof.program import build_program
+    from autotune.analysis.proof.verdict import Prover
+    from autotune.analysis.unit import analyze_options
+    from autotune.frontend.cparse import parse_file
+    from autotune.frontend.finder import OmpFinder
+    from autotune.frontend.options import SourceOptions
+
+    defines = {f[2:].split("=")[0]: f[2:].partition("=")[2] or "1" for f in cflags}
+    opts = SourceOptions(defines, list(include), [], [str(e) for e in extra])
+    unit = analyze_options(str(path), opts, threads=2)
+    # the proof alone, timed per loop (parsing is the front end's cost, not the proof's)
+    own = SourceOptions(defines, list(include), [])
+    asts = [parse_file(str(path), own)]
+    for e in extra:
+        with contextlib.suppress(Exception):
+            asts.append(parse_file(str(e), own))
+    prog = build_program(asts)
+    finder = OmpFinder()
+    finder.visit(asts[0])
+    sites = [_site(f, finder.regions, asts[0]) for f in finder.loops if f.for_node is not None]
+    prover = Prover(prog, PointsTo(prog), sites)
+    times = []
+    for s in sites:
+        t0 = time.perf_counter()
+        prover.prove(s)
+        times.append(time.perf_counter() - t0)
+    rows = []
+    for rec, t in zip(unit.loops, times + [None] * len(unit.loops), strict=False):
+        rows.append(
+            {
+                "loop": rec.id,
+                "line": rec.line,
+                "schedule": "schedule" not in rec.kept,
+                "threads": "threads" not in rec.kept,
+                "region": rec.region_threads,
+                "reassociates": bool(rec.reassociates),
+                "why": "; ".join(dict.fromkeys(rec.kept.values()))[:160],
+                "proof_s": t,
+            }
+        )
+    return rows
+
+
+def run_variants(
+    path: Path,
+    extra: list[Path],
+    include: list[str],
+    cflags: list[str],
+    prog: Program,
+    cwd: Path,
+    rows: list[dict],
+    cap: int,
+) -> tuple[int, int]:
+    """(variants run, variants whose output differs from the original's)."""
+    from autotune.cli.main import main
+    from autotune.measure.verify import compare_outputs
+
+    work = Path(tempfile.mkdtemp(prefix="legality-"))
+    args = ["variants", str(path), "-o", str(work), *SPACE]
+    for e in extra:
+        args += ["--extra-source", str(e)]
+    for d in include:
+        args += ["-I", d]
+    if cflags:
+        args.append("--cflags=" + " ".join(cflags))
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        if main(args) != 0:
+            return 0, 0
+    manifest = json.loads((work / "manifest.json").read_text())
+    reassoc = {r["line"]: r["reassociates"] for r in rows}
+
+    def build_run(src: Path) -> str | None:
+        exe = work / (src.stem + ".out")
+        cmd = [
+            "gcc",
+            "-O2",
+            "-fopenmp",
+            "-w",
+            *cflags,
+            f"-I{path.parent}",
+            *(f"-I{d}" for d in include),
+            str(src),
+            *map(str, extra),
+            "-o",
+            str(exe),
+            "-lm",
+        ]
+        if subprocess.run(cmd, capture_output=True, cwd=cwd).returncode != 0:
+            return None
+        res = subprocess.run(
+            [str(exe), *prog.args], capture_output=True, text=True, cwd=cwd, timeout=300
+        )
+        keep = [ln for ln in res.stdout.splitlines() if not any(w in ln for w in prog.ignore)]
+        return "\n".join(keep)
+
+    ran = differ = 0
+    for lp in manifest["loops"]:
+        vs = lp.get("variants", [])
+        base = next((v for v in vs if v["key"] == "baseline"), None)
+        if base is None:
+            continue
+        expected = build_run(work / base["file"])
+        if expected is None:
+            continue
+        for v in [v for v in vs if v["key"] != "baseline"][:cap]:
+            got = build_run(work / v["file"])
+            if got is None:
+                continue
+            ran += 1
+            same, diff = compare_outputs(expected, got, tolerant=reassoc.get(lp["line"], False))
+            if not same:
+                differ += 1
+                print(f"  DIFFERS {lp['id']} {v['key']}: {diff}", file=sys.stderr)
+    shutil.rmtree(work, ignore_errors=True)
+    return ran, differ
+
+
+def summary(name: str, rows: list[dict], ran: int | None, differ: int | None) -> dict:
+    times = [r["proof_s"] for r in rows if r["proof_s"] is not None]
+    return {
+        "program": name,
+        "loops": len(rows),
+        "schedule": sum(r["schedule"] for r in rows),
+        "threads": sum(r["threads"] for r in rows),
+        "region": sum(r["region"] for r in rows),
+        "variable": sum(r["schedule"] or r["threads"] or r["region"] for r in rows),
+        "proof_median_s": statistics.median(times) if times else None,
+        "proof_max_s": max(times) if times else None,
+        "variants_run": ran,
+        "variants_differ": differ,
+        "loops_detail": rows,
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--run", action="store_true", help="compile and run the emitted variants")
+    ap.add_argument("--real", metavar="DIR", help="third-party programs (copied first)")
+    ap.add_argument("--cap", type=int, default=6, help="variants run per loop (default 6)")
+    ap.add_argument("--json", metavar="OUT", help="write every figure as JSON")
+    a = ap.parse_args()
+    out = []
+    for path in OURS:
+        rows = loops_of(path, [], [], [])
+        ran = differ = None
+        if a.run:
+            ran, differ = run_variants(
+                path, [], [], [], Program(path.name, ""), path.parent, rows, a.cap
+            )
+        out.append(summary(str(path.relative_to(ROOT)), rows, ran, differ))
+        print(
+            f"{out[-1]['program']}: {out[-1]['variable']}/{out[-1]['loops']} variable",
+            file=sys.stderr,
+        )
+    if a.real:
+        scratch = Path(tempfile.mkdtemp(prefix="real-programs-"))
+        shutil.copytree(a.real, scratch / "rp")
+        base = scratch / "rp"
+        for p in REAL:
+            if not (base / p.source).is_file():
+                continue
+            for cmd in p.prepare:
+                cwd = base / Path(p.source).parent if cmd[0] == "python3" else base
+                subprocess.run(cmd, cwd=cwd, capture_output=True)
+            include = [str(base / d) for d in p.include]
+            rows, ran, differ = [], 0 if a.run else None, 0 if a.run else None
+            everything = [p.source, *[e for e in p.extra if e != p.source]]
+            for f in [p.source, *p.also]:
+                src = base / f
+                extra = [base / e for e in everything if e != f]
+                mine = loops_of(src, extra, include, p.cflags)
+                rows += mine
+                if a.run:
+                    r, d = run_variants(src, extra, include, p.cflags, p, src.parent, mine, a.cap)
+                    ran, differ = ran + r, differ + d
+            out.append(summary(p.name, rows, ran, differ))
+            print(f"{p.name}: {out[-1]['variable']}/{out[-1]['loops']} variable", file=sys.stderr)
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(
+        "| program | loops | schedule free | threads free | region | variable | "
+        "proof median / max (s) | variants run | differ |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for s in out:
+        t = (
+            "-"
+            if s["proof_median_s"] is None
+            else f"{s['proof_median_s']:.3f} / {s['proof_max_s']:.3f}"
+        )
+        print(
+            f"| {s['program']} | {s['loops']} | {s['schedule']} | {s['threads']} | "
+            f"{s['region']} | {s['variable']} | {t} | {s['variants_run'] or '-'} | "
+            f"{s['variants_differ'] if s['variants_differ'] is not None else '-'} |"
+        )
+    if a.json:
+        Path(a.json).write_text(json.dumps(out, indent=1))
+        print(f"written: {a.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
