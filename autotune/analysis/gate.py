@@ -77,7 +77,12 @@ def _orphaned(
         return
     key = id(found.func)
     if key not in chains:
-        chains[key] = orphan_chains(found.func, Scope(found.func, ast), prover.loops_touch)
+        chains[key] = orphan_chains(
+            found.func,
+            Scope(found.func, ast),
+            prover.loops_touch,
+            prover.name_objects(found.func, ast),
+        )
     mine = chains[key]
     if mine is None:
         keep(
@@ -127,7 +132,11 @@ def apply_gate(
         if region.directive.kind != "parallel":
             continue
         facts = region_facts(
-            region, [f for f, _ in pairs], Scope(region.func, ast), prover.loops_touch
+            region,
+            [f for f, _ in pairs],
+            Scope(region.func, ast),
+            prover.loops_touch,
+            prover.name_objects(region.func, ast),
         )
         for key, why in facts.schedule_kept.items():
             if key in by_node:

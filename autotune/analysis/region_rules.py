@@ -204,7 +204,11 @@ def _unwrap(stmt: c_ast.Node) -> c_ast.Node:
 
 
 def region_facts(
-    region: FoundRegion, loops: list[FoundLoop], scope: Scope, touch: LoopsTouch | None = None
+    region: FoundRegion,
+    loops: list[FoundLoop],
+    scope: Scope,
+    touch: LoopsTouch | None = None,
+    objects: NameObjects | None = None,
 ) -> RegionFacts:
     """Apply the chain and thread-count rules to the loops of one ``parallel`` region."""
     facts = RegionFacts()
@@ -219,7 +223,7 @@ def region_facts(
     where = f"{d.file}:{d.line}"
     if id(_unwrap(region.node)) in mine:  # "parallel" and "for" stacked on one loop
         return facts
-    kinds = Aliasing(scope, region.node)
+    kinds = Aliasing(scope, region.node, objects)
     chains = _chains(events, kinds, touch)
     chained = bool(chains)  # a chain may rely on its loops' equal trip counts: keep it all
     for group in chains:
@@ -260,7 +264,10 @@ def region_facts(
 
 
 def orphan_chains(
-    func: c_ast.FuncDef, scope: Scope, touch: LoopsTouch | None = None
+    func: c_ast.FuncDef,
+    scope: Scope,
+    touch: LoopsTouch | None = None,
+    objects: NameObjects | None = None,
 ) -> dict[int, str] | None:
     """The nowait chains of a function holding orphaned ``omp for`` loops, read as a
     region of its own: what each chained loop's schedule must stay for (keyed by
@@ -276,7 +283,7 @@ def orphan_chains(
     if not any(e.kind == "barrier" for e in events[last:]):
         return None
     out: dict[int, str] = {}
-    for group in _chains(events, Aliasing(scope, func.body), touch):
+    for group in _chains(events, Aliasing(scope, func.body, objects), touch):
         text = ", ".join(str(x) for x in sorted({e.line for e in group}))
         for e in group:
             if e.kind == "loop":
@@ -288,10 +295,13 @@ def orphan_chains(
 
 
 class Aliasing:
-    """May two names share storage? Arrays and scalars are their own; pointers may be anything."""
+    """May two names share storage? Arrays and scalars are their own; a pointer may be
+    anything, unless ``objects`` (the points-to of the legality proof) says what it
+    reaches."""
 
-    def __init__(self, scope: Scope, at: c_ast.Node) -> None:
+    def __init__(self, scope: Scope, at: c_ast.Node, objects: NameObjects | None = None) -> None:
         self.scope, self.at = scope, at
+        self.objects = objects
         self._kind: dict[str, str] = {}
 
     def kind(self, name: str) -> str:
@@ -311,6 +321,11 @@ class Aliasing:
     def overlap(self, a: set[str], b: set[str]) -> bool:
         if a & b:
             return True
+        if self.objects is not None:
+            oa = [self.objects(n, self.at) for n in a]
+            ob = [self.objects(n, self.at) for n in b]
+            if all(o is not None for o in oa + ob):
+                return bool(frozenset().union(*oa) & frozenset().union(*ob))
         ka = {self.kind(n) for n in a}
         kb = {self.kind(n) for n in b}
         return ("pointer" in ka and kb & {"pointer", "array"}) or (
@@ -319,6 +334,7 @@ class Aliasing:
 
 
 LoopsTouch = Callable[[c_ast.Node, c_ast.Node], bool]
+NameObjects = Callable[[str, c_ast.Node], "frozenset[str] | None"]
 
 
 def _elements_meet(chain: _Chain, e: Event, touch: LoopsTouch | None) -> bool:

@@ -70,7 +70,7 @@ def judge_scalars(
                 f"private variable {name} accumulates over the iterations a thread runs and "
                 f"{why}: what it holds depends on the schedule"
             )
-        elif is_floating(scope, name, site.for_node):
+        elif not _integral(scope, name, site.for_node):
             note = (
                 f"{name} is a per-thread partial sum combined after the loop: another schedule "
                 "or thread count reassociates it, so results may differ in the last digits"
@@ -270,3 +270,22 @@ def _used_elsewhere(rewrites: Rewrites, site: LoopSite, name: str, prog: Program
                 continue  # inside another loop that writes it before each read
             return f"is used at line {line}"
     return ""
+
+
+def _integral(scope: Scope, name: str, at: c_ast.Node) -> bool:
+    """An integer scalar (its sums are exact in any order); structs and floating types
+    are not."""
+    decl, _ = scope.find_decl(name, at)
+    if decl is None or is_floating(scope, name, at):
+        return False
+    t = scope.resolve_typedef(decl.type)
+    while isinstance(t, c_ast.TypeDecl):
+        inner = t.type
+        if isinstance(inner, c_ast.IdentifierType):
+            alias = scope.info.typedefs.get(inner.names[-1]) if len(inner.names) == 1 else None
+            if alias is None:
+                return True
+            t = alias
+            continue
+        return False
+    return False

@@ -103,6 +103,9 @@ def _may_interact(a: Ref, b: Ref) -> bool:
 def _pair(a: Ref, b: Ref, distributed: int) -> str:
     if a.index is None or b.index is None or len(a.index) != len(b.index):
         return "unanalysable"
+    plain = list(zip(a.index, b.index, strict=True))
+    if _pinned(a, b, plain, distributed):
+        return ""
     dims = _delinearise(a, b)
     if _pinned(a, b, dims, distributed) or _independent(a, b, dims, distributed):
         return ""
@@ -289,13 +292,23 @@ def covered(r: Ref, writes: list[Ref]) -> bool:
     before = [w for w in writes if w.path < r.path and _affine_ref(w)]
     if not before or not _affine_ref(r):
         return False
+    if any(len(w.index) != len(r.index) for w in before):
+        return False
+    key = (_read_set(r), tuple(sorted({_write_set(w, r) for w in before})))
+    if key not in _SUBSET:
+        _SUBSET[key] = _subset(*key)
+    return _SUBSET[key]
+
+
+_SUBSET: dict[tuple[str, tuple[str, ...]], bool] = {}  # isl's answers by set texts
+
+
+def _subset(read_text: str, write_texts: tuple[str, ...]) -> bool:
     try:
-        read = isl.Set(_read_set(r))
+        read = isl.Set(read_text)
         written = None
-        for w in before:
-            if len(w.index) != len(r.index):
-                return False
-            s = isl.Set(_write_set(w, r))
+        for text in write_texts:
+            s = isl.Set(text)
             written = s if written is None else written.union(s)
         read, written = _align(read, written)
         return read.is_subset(written)

@@ -818,15 +818,22 @@ def _assigned(node: c_ast.Node | None) -> set[str]:
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
-            out.add(n.lvalue.name)
+        if isinstance(n, c_ast.Assignment) and _scalar_root(n.lvalue):
+            out.add(_scalar_root(n.lvalue))
         elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            if isinstance(n.expr, c_ast.ID):
-                out.add(n.expr.name)
+            if _scalar_root(n.expr):
+                out.add(_scalar_root(n.expr))
         elif isinstance(n, c_ast.Decl) and n.name:
             out.add(n.name)
         stack.extend(c for _, c in n.children())
     return out
+
+
+def _scalar_root(lv: c_ast.Node) -> str | None:
+    """``x`` or ``s.f.g``: the variable itself is set (not memory it points to)."""
+    while isinstance(lv, c_ast.StructRef) and lv.type == ".":
+        lv = lv.name
+    return lv.name if isinstance(lv, c_ast.ID) else None
 
 
 def _captures(stmt: c_ast.Node) -> bool:

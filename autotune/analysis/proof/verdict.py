@@ -23,7 +23,7 @@ from autotune.analysis.proof.contexts import calling_contexts
 from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref
 from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.pointsto import PointsTo
-from autotune.analysis.proof.program import Program, param_names, thread_dependent
+from autotune.analysis.proof.program import Program, Site, param_names, thread_dependent
 from autotune.analysis.proof.refs import (
     LoopContext,
     _assigned,
@@ -46,6 +46,7 @@ class Prover:
                 self._inside.setdefault(id(n), s)
         self._covered: dict[int, set[str]] = {}
         self._all_refs: dict[int, list[Ref] | None] = {}
+        self._names: dict[tuple[int, int, str], c_ast.ID] = {}
 
     def prove(self, site: LoopSite) -> Proof:
         """Run the walk in every calling context of the loop's function and judge it."""
@@ -107,6 +108,28 @@ class Prover:
                 if not self.rewrites_before_reading(b.for_node, name):
                     return True
         return deps.loops_conflict(refs_a, refs_b)
+
+    def name_objects(self, func: c_ast.FuncDef, ast: c_ast.FileAST):  # noqa: ANN201
+        """(name, where) -> the objects a variable of ``func`` is or points into (None:
+        unknown): for the region rules' name-level view of data."""
+
+        def objects(name: str, at: c_ast.Node) -> frozenset[str] | None:
+            if name in self.prog.threadprivate:
+                return None
+            key = (id(func), id(at), name)
+            if key not in self._names:  # kept alive: the points-to caches by node id
+                node = c_ast.ID(name, coord=getattr(at, "coord", None))
+                self.prog_parents(ast)[id(node)] = at
+                self._names[key] = node
+            node = self._names[key]
+            return self.pointsto.objects(node, Site(node, func, ast))
+
+        return objects
+
+    def prog_parents(self, ast: c_ast.FileAST) -> dict[int, c_ast.Node]:
+        from autotune.analysis.symbols import file_info
+
+        return file_info(ast).parents
 
     def _site_of(self, node: c_ast.Node) -> LoopSite | None:
         return next((s for s in self.sites if s.for_node is node), None)
