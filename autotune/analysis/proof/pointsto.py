@@ -488,9 +488,7 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
     def is_array(name: str, at: c_ast.Node) -> bool:
         decl, kind = scope.find_decl(name, at)
         return (
-            decl is not None
-            and kind != "param"
-            and derivations(scope, decl.type)[:1] == ["array"]
+            decl is not None and kind != "param" and derivations(scope, decl.type)[:1] == ["array"]
         )
 
     for n in _nodes(func.body):
