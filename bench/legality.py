@@ -263,6 +263,9 @@ def main() -> int:
     ap.add_argument("--run", action="store_true", help="compile and run the emitted variants")
     ap.add_argument("--real", metavar="DIR", help="third-party programs (copied first)")
     ap.add_argument("--cap", type=int, default=6, help="variants run per loop (default 6)")
+    ap.add_argument(
+        "--cap-real", type=int, default=2, help="variants run per loop of --real programs"
+    )
     ap.add_argument("--json", metavar="OUT", help="write every figure as JSON")
     a = ap.parse_args()
     out = []
@@ -297,7 +300,9 @@ def main() -> int:
                 mine = loops_of(src, extra, include, p.cflags)
                 rows += mine
                 if a.run:
-                    r, d = run_variants(src, extra, include, p.cflags, p, src.parent, mine, a.cap)
+                    r, d = run_variants(
+                        src, extra, include, p.cflags, p, src.parent, mine, a.cap_real
+                    )
                     ran, differ = ran + r, differ + d
             out.append(summary(p.name, rows, ran, differ))
             print(f"{p.name}: {out[-1]['variable']}/{out[-1]['loops']} variable", file=sys.stderr)

@@ -161,3 +161,46 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         )
         got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
         assert got == expected, f
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+@pytest.mark.parametrize("name", ["alias_offset.c", "cond_lastprivate.c", "tid_param_orphan.c"])
+def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):
+    """The build hook's rank mode verifies nothing, so it may only ship proven variants:
+    a trap is compiled exactly as the user wrote it."""
+    from buildhook_support import by_source, hook_env, report, run, wrapper_exe
+
+    shutil.copy(DATA / name, tmp_path / name)
+    run(["gcc", "-fopenmp", "-O2", name, "-o", "plain"], tmp_path)
+    env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
+    run([wrapper_exe(), "gcc", "-fopenmp", "-O2", name, "-o", "hooked"], tmp_path, env)
+    assert (tmp_path / "hooked").read_bytes() == (tmp_path / "plain").read_bytes() or (
+        run(["./hooked"], tmp_path).stdout == run(["./plain"], tmp_path).stdout
+    )
+    loops = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))[name]["loops"]
+    assert loops and all(ld["used"] == "original" for ld in loops), loops
+
+
+def test_what_the_proof_cannot_follow_is_kept_in_one_line(tmp_path, capsys):
+    """A function pointer and a goto: each loop kept, with the construct and where."""
+    src = tmp_path / "odd.c"
+    src.write_text(
+        "#include <stdio.h>\n#define N 100\nstatic double a[N];\n"
+        "static double twice(double x) { return 2 * x; }\n"
+        "int main(void)\n{\n    double (*f)(double) = twice;\n"
+        "#pragma omp parallel for\n"
+        "    for (int i = 0; i < N; i++)\n        a[i] = f(i);\n"
+        "#pragma omp parallel for\n"
+        "    for (int i = 0; i < N; i++) {\n        if (i % 7 == 3) goto skip;\n"
+        "        a[i] += 1.0;\n    skip:;\n    }\n"
+        '    printf("%.1f\\n", a[N - 1]);\n    return 0;\n}\n'
+    )
+    loops = analyze(src, capsys)
+    assert (
+        f"kept as written: a call through a function pointer at {src}:10"
+        in (loops[9]["kept"]["schedule"])
+    )
+    assert f"kept as written: a goto at {src}:13" in loops[12]["kept"]["schedule"]
+    assert "Traceback" not in capsys.readouterr().err
+    written = variants(src, tmp_path / "v", capsys)
+    assert written[9] == [] and written[12] == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.proof.facts import LoopSite
+from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, build_program
 from autotune.analysis.proof.verdict import Prover
@@ -44,6 +44,20 @@ def _site(found: FoundLoop, regions: list[FoundRegion], ast: c_ast.FileAST) -> L
         region_node=region.node if region is not None else None,
         orphaned=found.parallel is None,
     )
+
+
+def _prove(prover: Prover, site: LoopSite, record: LoopRecord) -> Proof:
+    """The proof, or a refusal in one line when it meets what it cannot handle (a loop
+    the proof fails on is kept as written; the file's other loops go on)."""
+    try:
+        return prover.prove(site)
+    except Exception as exc:  # noqa: BLE001 - one odd loop must not lose the file
+        out = Proof()
+        out.add(
+            f"kept as written: the proof could not analyse the loop at {record.file}:"
+            f"{record.line} ({type(exc).__name__}: {exc})"
+        )
+        return out
 
 
 def _program_settings(record: LoopRecord, prog: Program) -> None:
@@ -116,7 +130,7 @@ def apply_gate(
     for found, record in pairs:
         if found.for_node is None or not (record.tunable or record.only_size_unknown):
             continue
-        proof = prover.prove(sites[id(found)])
+        proof = _prove(prover, sites[id(found)], record)
         why = "; ".join(proof.order)
         if why:
             keep(record, "schedule", why)

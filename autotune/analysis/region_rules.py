@@ -25,14 +25,17 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import lvalues, walk
 from autotune.analysis.body import THREAD_API
-from autotune.analysis.legality import SAFE_FUNCS
 from autotune.analysis.names import assigned_names, names_in, written_root
 from autotune.analysis.ops import math_name
+from autotune.analysis.proof.program import STEADY_OMP
+from autotune.analysis.proof.refs import PURE_FUNCS
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, FoundLoop, FoundRegion
 from autotune.frontend.records import Directive
 from autotune.frontend.runs import block_items, pragma_runs
 
+# calls code run by every thread may make without its effect depending on how many do
+SAFE_CALLS = PURE_FUNCS | STEADY_OMP | {"memcpy", "memmove", "memset", "rand_r", "assert"}
 ONCE_WITH_BARRIER = {"single", "sections", "workshare"}
 ONCE_NO_BARRIER = {"master", "masked"}
 
@@ -177,7 +180,7 @@ def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
     """Why code run by every thread has an effect that depends on how many run it."""
     reads = names_in(node)
     for call in reads.calls:
-        if not (math_name(call) or call in SAFE_FUNCS - {"malloc", "calloc", "realloc", "free"}):
+        if not (math_name(call) or call in SAFE_CALLS):
             return f"calls {call}() at line {line} on every thread"
     for lv in lvalues(node):
         name = written_root(lv)

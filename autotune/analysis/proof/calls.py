@@ -32,6 +32,7 @@ from autotune.analysis.proof.refs import (
     PtrVal,
     _assigned,
     _meet,
+    where,
 )
 from autotune.analysis.symbols import Scope, _params
 
@@ -40,9 +41,12 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
     name = call_name(node)
     line = node.coord.line if node.coord else 0
     args = list(node.args.exprs) if node.args is not None else []
+    if name is not None and _is_pointer_variable(w, name, node):
+        name = None  # ``f(x)`` with ``double (*f)(double)``: a call through a pointer
     if name is None:
         w.facts.effect(
-            f"calls through a function pointer at line {line}, which the proof cannot follow"
+            f"kept as written: a call through a function pointer at {where(node)}, which the "
+            "proof cannot follow"
         )
         _read_args(w, args)
         return
@@ -82,18 +86,26 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
     entry = w.ctx.prog.funcs.get(name)
     if entry is None:
         w.facts.effect(
-            f"calls {name}() at line {line}, whose definition is not among the program's "
-            "files (give its file with --extra-source)"
+            f"kept as written: a call of {name}() at {where(node)}, whose definition is not "
+            "among the program's files (give its file with --extra-source)"
         )
         _read_args(w, args)
         return
     if len(w.frames) > MAX_INLINE or any(f.func is entry[0] for f in w.frames):
         w.facts.effect(
-            f"calls {name}() at line {line} recursively or more than {MAX_INLINE} calls deep"
+            f"kept as written: a call of {name}() at {where(node)}, recursive or more than "
+            f"{MAX_INLINE} calls deep, which the proof cannot follow"
         )
         _read_args(w, args)
         return
     _inline(w, entry[0], entry[1], args)
+
+
+def _is_pointer_variable(w: IterationWalker, name: str, node: c_ast.Node) -> bool:
+    decl, kind = w._decl(name, node)
+    if decl is None:
+        return False
+    return kind in ("local", "param") or not isinstance(decl.type, c_ast.FuncDecl)
 
 
 def _read_args(w: IterationWalker, args: list[c_ast.Node]) -> None:

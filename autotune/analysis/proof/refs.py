@@ -412,7 +412,8 @@ class IterationWalker(c_ast.NodeVisitor):
             elif run.directives:
                 d = run.directives[0]
                 self.facts.effect(
-                    f"a nested '#pragma {d.text}' at line {d.line}, which the proof does not follow"
+                    f"kept as written: a nested '#pragma {d.text}' at {d.file}:{d.line}, which "
+                    "the proof does not follow"
                 )
             else:
                 self.visit(run.stmt)
@@ -519,7 +520,9 @@ class IterationWalker(c_ast.NodeVisitor):
         self.defined = None
 
     def visit_Goto(self, node: c_ast.Goto) -> None:
-        self.facts.effect(f"a goto at line {_line(node)}, whose paths the proof does not follow")
+        self.facts.effect(
+            f"kept as written: a goto at {where(node)}, whose paths the proof does not follow"
+        )
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if node.init is None or not node.name:
@@ -738,6 +741,13 @@ def _single_for(stmt: c_ast.Node) -> c_ast.Node:
     while isinstance(stmt, c_ast.Compound) and stmt.block_items and len(stmt.block_items) == 1:
         stmt = stmt.block_items[0]
     return stmt
+
+
+def where(node: c_ast.Node | None) -> str:
+    """``file:line`` of a node, for messages."""
+    if node is None or node.coord is None:
+        return "?"
+    return f"{node.coord.file}:{node.coord.line}"
 
 
 def _line(node: c_ast.Node | None) -> int:

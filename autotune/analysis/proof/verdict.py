@@ -144,7 +144,7 @@ class Prover:
             for bindings in calling_contexts(site, self.prog, self.pointsto):
                 ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
                 facts = walk_iteration(ctx)
-                if any("cannot follow" in e or "not among" in e for e in facts.effects):
+                if any(e.startswith("kept as written") for e in facts.effects):
                     refs = None
                     break
                 refs += facts.refs
