@@ -38,7 +38,7 @@ OURS = sorted(
     ]
 )
 COMMON = ["c_print_results.c", "c_randdp.c", "c_timers.c", "wtime.c"]
-SPACE = ["--schedules", "static,dynamic,guided", "--chunks", "-,1,7", "--threads", "1,2,3"]
+SPACE = ["--schedules", "static,dynamic,guided", "--chunks=-,1,7", "--threads", "1,2,3"]
 
 
 @dataclass
@@ -189,9 +189,15 @@ def run_variants(
         args += ["-I", d]
     if cflags:
         args.append("--cflags=" + " ".join(cflags))
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        if main(args) != 0:
-            return 0, 0
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            rc = main(args)
+        except SystemExit as exc:
+            rc = exc.code
+    if rc != 0:
+        print(f"  {path.name}: autotune variants failed: {err.getvalue().strip()}", file=sys.stderr)
+        return 0, 0
     manifest = json.loads((work / "manifest.json").read_text())
     reassoc = {r["line"]: r["reassociates"] for r in rows}
 

@@ -100,13 +100,18 @@ def test_real_code_patterns_are_proven(name, tmp_path, capsys):
         assert all(v["threads"] is None for v in got) == ("threads" in kept)
 
 
-def test_a_function_in_another_file_is_followed_with_extra_source(capsys):
+def test_a_function_in_another_file_is_followed_with_extra_source(tmp_path, capsys):
     main_c, lib_c = DATA / "multi" / "main.c", DATA / "multi" / "lookup.c"
     alone = analyze(main_c, capsys)[12]
     assert set(alone["kept"]) == BOTH
     assert "lookup()" in alone["kept"]["schedule"] and "--extra-source" in alone["kept"]["schedule"]
     whole = analyze(main_c, capsys, "--extra-source", str(lib_c))[12]
     assert whole["kept"] == {} and whole["tunable"]
+    assert variants(main_c, tmp_path / "alone", capsys)[12] == []
+    written = variants(
+        main_c, tmp_path / "whole", capsys, "--extra-source", str(lib_c), "--threads", "1,2"
+    )
+    assert written[12] and any(v["schedule"] for v in written[12])
 
 
 def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, capsys):

@@ -35,6 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="only this loop (id as printed by analyze, or its line); repeatable",
     )
     add_source_arguments(parser)
+    parser.add_argument(
+        "--extra-source",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="another C file of the program: the legality proof follows calls into it "
+        "(repeatable)",
+    )
     g = parser.add_argument_group("variant space (default: the machine's default space)")
     g.add_argument("--schedules", metavar="LIST", help="e.g. static,dynamic,guided,auto")
     g.add_argument("--chunks", metavar="LIST", help="e.g. none,1,8,64 ('none' = no chunk)")
