@@ -46,22 +46,36 @@ class Prover:
                 self._inside.setdefault(id(n), s)
         self._covered: dict[int, set[str]] = {}
         self._all_refs: dict[int, list[Ref] | None] = {}
+        self._walked: dict[int, list[tuple[LoopContext, IterationFacts]] | None] = {}
         self._names: dict[tuple[int, int, str], c_ast.ID] = {}
 
     def prove(self, site: LoopSite) -> Proof:
-        """Run the walk in every calling context of the loop's function and judge it."""
+        """Judge the walk of the loop in every calling context of its function."""
         out = Proof()
-        base = _context(site, self.prog, self.pointsto)
-        for bindings in calling_contexts(site, self.prog, self.pointsto):
-            ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
-            try:
-                facts = walk_iteration(ctx)
-            except RecursionError:
-                out.add("the loop body is nested too deeply for the proof")
-                continue
+        walks = self._walks(site)
+        if walks is None:
+            out.add("kept as written: the loop body is nested too deeply for the proof")
+        for ctx, facts in walks or []:
             self._judge(site, ctx, facts, out)
         _non_rectangular(site, out)
         return out
+
+    def _walks(self, site: LoopSite) -> list[tuple[LoopContext, IterationFacts]] | None:
+        """One walk per calling context, made once (the loop's own proof, a chain's
+        comparison and a later loop's coverage all read it)."""
+        key = id(site.for_node)
+        if key not in self._walked:
+            base = _context(site, self.prog, self.pointsto)
+            walks: list[tuple[LoopContext, IterationFacts]] | None = []
+            for bindings in calling_contexts(site, self.prog, self.pointsto):
+                ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
+                try:
+                    walks.append((ctx, walk_iteration(ctx)))
+                except RecursionError:
+                    walks = None
+                    break
+            self._walked[key] = walks
+        return self._walked[key]
 
     def rewrites_before_reading(self, node: c_ast.Node, name: str) -> bool:
         """``node`` is inside a worksharing loop whose every read of ``name`` is
@@ -74,11 +88,8 @@ class Prover:
         return name in self._covered[id(site.for_node)]
 
     def _covering(self, site: LoopSite) -> set[str]:
-        base = _context(site, self.prog, self.pointsto)
         out: set[str] | None = None
-        for bindings in calling_contexts(site, self.prog, self.pointsto):
-            ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
-            facts = walk_iteration(ctx)
+        for _ctx, facts in self._walks(site) or []:
             names = set()
             by_obj: dict[str, list[Ref]] = {}
             for r in facts.refs:
@@ -139,11 +150,9 @@ class Prover:
         comparison cannot see, such as calls it cannot follow)."""
         key = id(site.for_node)
         if key not in self._all_refs:
-            base = _context(site, self.prog, self.pointsto)
-            refs: list[Ref] | None = []
-            for bindings in calling_contexts(site, self.prog, self.pointsto):
-                ctx = LoopContext(**{**base.__dict__, "param_ptrs": bindings})
-                facts = walk_iteration(ctx)
+            walks = self._walks(site)
+            refs: list[Ref] | None = [] if walks is not None else None
+            for _ctx, facts in walks or []:
                 if any(e.startswith("kept as written") for e in facts.effects):
                     refs = None
                     break
