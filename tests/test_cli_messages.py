@@ -107,3 +107,13 @@ def test_data_files_that_are_not_utf8_are_one_line_errors(tmp_path, capsys):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err and ":" in err, (argv, err)
+
+
+def test_option_values_that_start_with_a_dash(capsys):
+    """``--cflags "-DN=64"`` and ``--chunks -,8`` as a user types them (argparse alone
+    takes such a value for an option of its own)."""
+    kernel = str(Path(__file__).parent.parent / "kernels" / "triad.c")
+    assert main(["analyze", kernel, "--cflags", "-DN=64 -O3", "--json"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["trip_count"] == 64
+    assert main(["rank", kernel, "--cflags", "-DN=64", "--chunks", "-,8", "--json"]) == 0

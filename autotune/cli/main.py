@@ -55,6 +55,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def attach_dash_values(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
+    """``--cflags "-O3"`` as ``--cflags=-O3``: argparse takes a value that starts with a
+    dash for an option of its own; an option that needs one value gets the next word
+    whatever it starts with, unless that word is one of the command's options."""
+    takes_value = {
+        s
+        for a in parser._actions
+        if a.option_strings and a.nargs is None and not isinstance(a, argparse._StoreConstAction)
+        for s in a.option_strings
+        if s.startswith("--")
+    }
+    known = {s for a in parser._actions for s in a.option_strings}
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if word in takes_value and nxt is not None and nxt.startswith("-") and nxt not in known:
+            out.append(f"{word}={nxt}")
+            i += 2
+            continue
+        out.append(word)
+        i += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -64,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module(COMMANDS[command][0])
         sub_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         module.add_arguments(sub_action.choices[command])
+        argv = attach_dash_values(argv, sub_action.choices[command])
     args = parser.parse_args(argv)
     if args.cmake_dir:
         from autotune.buildhook.wrapper import cmake_dir

@@ -40,8 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="FILE",
-        help="another C file of the program: the legality proof follows calls into it "
-        "(repeatable)",
+        help="another C file of the program: the legality proof follows calls into it (repeatable)",
     )
     g = parser.add_argument_group("variant space (default: the machine's default space)")
     g.add_argument("--schedules", metavar="LIST", help="e.g. static,dynamic,guided,auto")
