@@ -28,7 +28,7 @@ from autotune.analysis.body import THREAD_API
 from autotune.analysis.names import assigned_names, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof.program import STEADY_OMP
-from autotune.analysis.proof.refs import PURE_FUNCS
+from autotune.analysis.proof.walkstate import PURE_FUNCS
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, FoundLoop, FoundRegion
 from autotune.frontend.records import Directive

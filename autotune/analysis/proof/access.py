@@ -16,7 +16,8 @@ from autotune.analysis.proof import poly
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.pointsto import derivations
 from autotune.analysis.proof.program import ALLOCATORS
-from autotune.analysis.proof.refs import IterationWalker, PtrVal
+from autotune.analysis.proof.refs import IterationWalker
+from autotune.analysis.proof.walkstate import PtrVal
 
 
 def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: str | None) -> None:

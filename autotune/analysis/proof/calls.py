@@ -19,7 +19,9 @@ from autotune.analysis.proof.access import pointer_value
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.pointsto import derivations
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
-from autotune.analysis.proof.refs import (
+from autotune.analysis.proof.refs import IterationWalker
+from autotune.analysis.proof.syntax import assigned, meet, where
+from autotune.analysis.proof.walkstate import (
     ALLOC_FUNCS,
     COPY_FUNCS,
     ENDS_PROGRAM,
@@ -28,11 +30,7 @@ from autotune.analysis.proof.refs import (
     PURE_FUNCS,
     STATEFUL_FUNCS,
     Frame,
-    IterationWalker,
     PtrVal,
-    _assigned,
-    _meet,
-    where,
 )
 from autotune.analysis.symbols import Scope, _params
 
@@ -145,7 +143,7 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
             w._read_only(arg)
             frame.ints[param.name] = w.value(arg)
     own = {d.name for d in _params(func)} | {n.name for n in _walk_decls(func.body) if n.name}
-    w._kill(_assigned(func.body) - own)  # a global the callee sets is stale in the caller
+    w._kill(assigned(func.body) - own)  # a global the callee sets is stale in the caller
     saved_exits, saved_cont = w.ret_exits, w.cont_exits
     w.ret_exits, w.cont_exits = [], []
     w.frames.append(frame)
@@ -154,7 +152,7 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
         w.visit(func.body)
     finally:
         w.frames.pop()
-    w.defined = _meet([w.defined, *w.ret_exits])
+    w.defined = meet([w.defined, *w.ret_exits])
     w.ret_exits, w.cont_exits = saved_exits, saved_cont
     for key in [k for k in w.env if k[0] >= level]:
         del w.env[key]

@@ -16,27 +16,18 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import walk
 from autotune.analysis.names import is_floating
 from autotune.analysis.proof import deps
 from autotune.analysis.proof.contexts import root_name
-from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref
+from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
 from autotune.analysis.proof.program import Program, taint_key
-from autotune.analysis.proof.refs import LoopContext
+from autotune.analysis.proof.walkstate import LoopContext
 from autotune.analysis.symbols import Scope
 
 # (a node, an array's name) -> the node is in a loop that writes the array before
 # each read of it (Prover.rewrites_before_reading)
 Rewrites = Callable[[c_ast.Node, str], bool]
-
-
-def _names(items: list[str]) -> list[str]:
-    out = []
-    for item in items:
-        for n in item.split(","):
-            n = n.strip()
-            if n:
-                out.append(n.split("[")[0].strip())
-    return out
 
 
 def judge_scalars(
@@ -83,7 +74,7 @@ def judge_scalars(
                 f"reduction variable {name} is set or read at line {line} other than by its "
                 "reduction operator, and used after the loop"
             )
-    for name in _names(site.clauses.lastprivate):
+    for name in clause_names(site.clauses.lastprivate):
         if facts.end_defined is not None and name not in facts.end_defined:
             out.add(
                 f"lastprivate({name}) is not set on every path of an iteration: the value left "
@@ -101,7 +92,7 @@ def judge_scalars(
             op = op.split(",")[-1].strip()
             if op in ("max", "min", "&", "|", "^", "&&", "||"):
                 continue
-            for name in _names([names]):
+            for name in clause_names([names]):
                 if is_floating(scope, name, site.for_node):
                     note = (
                         f"floating-point reduction({op}:{name}): another thread count or "
@@ -116,8 +107,8 @@ def _dead_after(site: LoopSite, name: str) -> bool:
     decl, kind = Scope(site.func, site.ast).find_decl(name, site.for_node)
     if decl is None or kind not in ("local", "param") or "static" in (decl.storage or []):
         return False
-    inside = {id(n) for n in _walk(site.for_node)}
-    for n in _walk(site.func.body):
+    inside = {id(n) for n in walk(site.for_node)}
+    for n in walk(site.func.body):
         if id(n) in inside:
             continue
         if isinstance(n, c_ast.ID) and n.name == name and not _is_store_target(n, site.func):
@@ -128,18 +119,10 @@ def _dead_after(site: LoopSite, name: str) -> bool:
 
 
 def _is_store_target(node: c_ast.ID, func: c_ast.FuncDef) -> bool:
-    for n in _walk(func.body):
+    for n in walk(func.body):
         if isinstance(n, c_ast.Assignment) and n.op == "=" and n.lvalue is node:
             return True
     return False
-
-
-def _walk(node: c_ast.Node):  # noqa: ANN202
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(c for _, c in n.children())
 
 
 def _accumulator_use(site: LoopSite, name: str, prog: Program) -> str:
@@ -153,9 +136,9 @@ def _accumulator_use(site: LoopSite, name: str, prog: Program) -> str:
             holder = site.func.body
         else:
             return ""  # a private clause of a combined construct: the copy dies with the loop
-    inside = {id(n) for n in _walk(site.for_node)}
+    inside = {id(n) for n in walk(site.for_node)}
     combining = _combining_ids(holder, name)
-    for n in _walk(holder):
+    for n in walk(holder):
         if id(n) in inside or id(n) in combining:
             continue
         if isinstance(n, c_ast.ID) and n.name == name:
@@ -171,18 +154,18 @@ def _combining_ids(holder: c_ast.Node, name: str) -> set[int]:
     from autotune.frontend.runs import pragma_runs
 
     out: set[int] = set()
-    for n in _walk(holder):
+    for n in walk(holder):
         if not isinstance(n, c_ast.Compound):
             continue
         for run in pragma_runs(n.block_items):
             if run.stmt is None or not {d.kind for d in run.directives} & {"atomic", "critical"}:
                 continue
-            for s in _walk(run.stmt):
+            for s in walk(run.stmt):
                 if isinstance(s, c_ast.Assignment) and s.op in ("+=", "*=", "|=", "&=", "^=", "-="):
-                    for x in _walk(s.rvalue):
+                    for x in walk(s.rvalue):
                         if isinstance(x, c_ast.ID) and x.name == name:
                             out.add(id(x))
-                    for x in _walk(s.lvalue):
+                    for x in walk(s.lvalue):
                         if isinstance(x, c_ast.ID) and x.name != name:
                             pass
     return out
@@ -190,7 +173,7 @@ def _combining_ids(holder: c_ast.Node, name: str) -> set[int]:
 
 def _initialising(holder: c_ast.Node, node: c_ast.ID) -> bool:
     """``name = constant`` or ``name.f = constant``: setting the accumulator up."""
-    for n in _walk(holder):
+    for n in walk(holder):
         if isinstance(n, c_ast.Assignment) and n.op == "=":
             lv = n.lvalue
             while isinstance(lv, c_ast.StructRef | c_ast.ArrayRef):
@@ -253,11 +236,11 @@ def _used_elsewhere(rewrites: Rewrites, site: LoopSite, name: str, prog: Program
         holders = [(f.body, f, a) for f, a in prog.funcs.values()]
     elif site.region_node is not None:
         holders.append((site.region_node, site.func, site.ast))
-    inside = {id(n) for n in _walk(site.for_node)}
+    inside = {id(n) for n in walk(site.for_node)}
     loop_line = site.for_node.coord.line if site.for_node.coord else 0
     for holder, func, ast in holders:
         scope = Scope(func, ast)
-        for n in _walk(holder):
+        for n in walk(holder):
             if id(n) in inside or not (isinstance(n, c_ast.ID) and n.name == name):
                 continue
             _, kind = scope.find_decl(name, n)

@@ -14,7 +14,7 @@ from pycparser import c_ast
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.pointsto import PointsTo, derivations
 from autotune.analysis.proof.program import Program, Site, param_names
-from autotune.analysis.proof.refs import PtrVal
+from autotune.analysis.proof.walkstate import PtrVal
 from autotune.analysis.symbols import Scope, _params
 
 MAX_CONTEXTS = 8

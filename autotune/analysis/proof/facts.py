@@ -10,6 +10,17 @@ from autotune.analysis.proof.poly import Poly
 from autotune.frontend.records import Clauses
 
 
+def clause_names(items: list[str]) -> list[str]:
+    """Variable names of clause items as written (``"a, b"``, ``"+:s"`` parts, ``x[:n]``)."""
+    out = []
+    for item in items:
+        for n in item.split(","):
+            n = n.strip()
+            if n:
+                out.append(n.split("[")[0].strip())
+    return out
+
+
 @dataclass
 class Bound:
     """One loop level around a reference: ``lower <= sym <= upper`` (None: unbounded)."""

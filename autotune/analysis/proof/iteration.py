@@ -5,7 +5,8 @@ from __future__ import annotations
 from autotune.analysis.proof.access import pointer_value, touch
 from autotune.analysis.proof.calls import walk_call
 from autotune.analysis.proof.facts import IterationFacts
-from autotune.analysis.proof.refs import Hooks, IterationWalker, LoopContext
+from autotune.analysis.proof.refs import IterationWalker
+from autotune.analysis.proof.walkstate import Hooks, LoopContext
 
 HOOKS = Hooks(touch=touch, call=walk_call, pointer=pointer_value)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns_of
 from autotune.analysis.symbols import Scope, file_info
@@ -491,7 +492,7 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
             decl is not None and kind != "param" and derivations(scope, decl.type)[:1] == ["array"]
         )
 
-    for n in _nodes(func.body):
+    for n in walk(func.body):
         pair = _copy_of(n)
         if pair is not None and is_array(pair[1], n):
             pair = None  # ``double (*a)[N] = g0;``: the start of an array, not a copy
@@ -535,13 +536,3 @@ def _copy_of(n: c_ast.Node) -> tuple[str, str] | None:
     ):
         return n.lvalue.name, n.rvalue.name
     return None
-
-
-def _nodes(node: c_ast.Node) -> list[c_ast.Node]:
-    out = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        stack.extend(c for _, c in n.children())
-    return out

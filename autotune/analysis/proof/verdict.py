@@ -15,21 +15,17 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import decl_ids
+from autotune.analysis.astutil import decl_ids, walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import deps, poly
 from autotune.analysis.proof.carried import judge_private_arrays, judge_scalars
 from autotune.analysis.proof.contexts import calling_contexts
-from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref
+from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
 from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, Site, param_names, thread_dependent
-from autotune.analysis.proof.refs import (
-    LoopContext,
-    _assigned,
-    element_text,
-    param_symbol,
-)
+from autotune.analysis.proof.syntax import assigned, element_text, param_symbol
+from autotune.analysis.proof.walkstate import LoopContext
 
 
 class Prover:
@@ -42,7 +38,7 @@ class Prover:
         self.sites = sites
         self._inside: dict[int, LoopSite] = {}
         for s in sites:
-            for n in _walk(s.for_node):
+            for n in walk(s.for_node):
                 self._inside.setdefault(id(n), s)
         self._covered: dict[int, set[str]] = {}
         self._all_refs: dict[int, list[Ref] | None] = {}
@@ -172,11 +168,11 @@ def prove(site: LoopSite, prog: Program, pointsto: PointsTo) -> Proof:
 def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
     cl = site.clauses
     rc = site.region_clauses
-    private = set(_names(cl.private + cl.firstprivate + cl.lastprivate))
-    firstprivate = set(_names(cl.firstprivate))
+    private = set(clause_names(cl.private + cl.firstprivate + cl.lastprivate))
+    firstprivate = set(clause_names(cl.firstprivate))
     if rc is not None:
-        private |= set(_names(rc.private + rc.firstprivate))
-        firstprivate |= set(_names(rc.firstprivate))
+        private |= set(clause_names(rc.private + rc.firstprivate))
+        firstprivate |= set(clause_names(rc.firstprivate))
     inner = decl_ids(site.for_node)
     if site.region_node is not None:
         private |= {n.name for n in _decls(site.region_node) if id(n) not in inner and n.name}
@@ -187,7 +183,7 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
     for item in cl.reduction + (rc.reduction if rc is not None else []):
         op, _, names = item.rpartition(":")
         op = op.split(",")[-1].strip()
-        for name in _names([names]):
+        for name in clause_names([names]):
             reductions[name] = {"-": "+"}.get(op, op)
     written = _written(site.for_node, prog)
     return LoopContext(
@@ -207,16 +203,6 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
     )
 
 
-def _names(items: list[str]) -> list[str]:
-    out = []
-    for item in items:
-        for n in item.split(","):
-            n = n.strip()
-            if n:
-                out.append(n.split("[")[0].strip())
-    return out
-
-
 def _decls(node: c_ast.Node) -> list[c_ast.Decl]:
     out = []
     stack = [node]
@@ -234,7 +220,7 @@ def _written(node: c_ast.Node, prog: Program, seen: set[str] | None = None) -> s
     """Names assigned in ``node``, and the globals the functions it calls assign
     (transitively; a callee's own locals and parameters are not the caller's)."""
     seen = seen if seen is not None else set()
-    out = _assigned(node)
+    out = assigned(node)
     stack = [node]
     while stack:
         n = stack.pop()
@@ -299,7 +285,7 @@ def _entry_values(site: LoopSite, written: set[str], arrays: set[str]) -> dict[s
 
 
 def _parent_block(root: c_ast.Node, target: c_ast.Node) -> c_ast.Compound | None:
-    for n in _walk(root):
+    for n in walk(root):
         if isinstance(n, c_ast.Compound) and any(
             it is target or _holds(it, target) for it in n.block_items or []
         ):
@@ -386,7 +372,7 @@ def _non_rectangular(site: LoopSite, out: Proof) -> None:
             return
         names = set()
         for part in (node.init, node.cond):
-            for x in _walk(part) if part is not None else []:
+            for x in walk(part) if part is not None else []:
                 if isinstance(x, c_ast.ID):
                     names.add(x.name)
         if outer and names & set(outer):
@@ -412,14 +398,6 @@ def _loop_var(node: c_ast.For) -> str | None:
 
 def thread_dependent_value(node: c_ast.Node, prog: Program, site: LoopSite) -> str | None:
     return thread_dependent(node, prog, site.func, site.ast)
-
-
-def _walk(node: c_ast.Node):  # noqa: ANN202
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(c for _, c in n.children())
 
 
 def _line(node: c_ast.Node) -> int:

@@ -1,0 +1,156 @@
+"""How the walk of an iteration names things: variables by class (the iteration's own,
+a thread's own, shared), integer values as polynomials, sizes read from memory as
+isl parameters. A mixin of ``refs.IterationWalker``, which holds the state."""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.proof import poly
+from autotune.analysis.proof.facts import IterationFacts
+from autotune.analysis.proof.pointsto import derivations
+from autotune.analysis.proof.syntax import element_text, param_symbol
+from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
+
+
+class WalkNames:
+    """Names and values for the walker (its state is set up by ``IterationWalker``)."""
+
+    ctx: LoopContext
+    facts: IterationFacts
+    frames: list[Frame]
+    env: dict[tuple[int, str], poly.Poly | None]
+    _n: int
+    _params: dict[str, str]
+
+    def pointer(self, node: c_ast.Node | None) -> PtrVal | None:  # the walker's
+        raise NotImplementedError
+
+    def key_of(self, decl: c_ast.Decl, kind: str) -> str:  # the walker's
+        raise NotImplementedError
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[-1]
+
+    def _key(self, name: str) -> tuple[int, str]:
+        return (len(self.frames) - 1, name)
+
+    def _fresh(self, prefix: str = "u") -> str:
+        self._n += 1
+        sym = f"{prefix}{self._n}"
+        self.facts.symbols.add(sym)
+        return sym
+
+    def _param(self, name: str) -> str:
+        """The isl parameter of a value the loop does not change: one name per C
+        expression, the same in every walk (two loops' walks are compared)."""
+        if name not in self._params:
+            self._params[name] = param_symbol(name)
+        return self._params[name]
+
+    def _decl(self, name: str, at: c_ast.Node) -> tuple[c_ast.Decl | None, str]:
+        return self.frame.scope.find_decl(name, at)
+
+    def _is_local(self, decl: c_ast.Decl | None, kind: str) -> bool:
+        """Declared inside the iteration (the loop body, or a function it calls)."""
+        if decl is None:
+            return False
+        if not self.frame.top:
+            return kind in ("local",) and "static" not in (decl.storage or [])
+        return id(decl) in self.ctx.local
+
+    def _class(self, name: str, at: c_ast.Node) -> str:
+        """local | private | firstprivate | reduction | shared for a variable name."""
+        decl, kind = self._decl(name, at)
+        if self._is_local(decl, kind):
+            return "local"
+        if not self.frame.top:
+            if kind == "param":
+                return "local"
+            if kind == "global" and name in self.ctx.prog.threadprivate:
+                return "private"
+            return "shared"
+        if name in self.ctx.reductions:
+            return "reduction"
+        if name in self.ctx.firstprivate and name not in self.ctx.written:
+            return "invariant"
+        if name in self.ctx.private or name in self.ctx.prog.threadprivate:
+            scalar = decl is None or not derivations(self.frame.scope, decl.type)
+            taken = self.ctx.prog.address_taken_var(name, at, self.frame.func, self.frame.ast)
+            if scalar and name not in self.ctx.written and not taken:
+                return "invariant"  # read only here: the value each thread brought in
+            return "private"
+        return "shared"
+
+    def lookup(self, name: str, node: c_ast.Node) -> poly.Poly | None:
+        """The value of an integer name as a polynomial (a fresh symbol when unknown)."""
+        key = self._key(name)
+        if key in self.env:
+            value = self.env[key]
+            return value if value is not None else poly.symbol(self._fresh())
+        decl, kind = self._decl(name, node)
+        if kind == "param" and name in self.frame.ints:
+            value = self.frame.ints[name]
+            return value if value is not None else poly.symbol(self._fresh())
+        if decl is None and name in self.frame.scope.info.enums:
+            return poly.const(self.frame.scope.info.enums[name])
+        cls = self._class(name, node)
+        if cls == "local":
+            return poly.symbol(self._fresh())
+        if name in self.ctx.written or self.ctx.prog.address_taken_var(
+            name, node, self.frame.func, self.frame.ast
+        ):
+            return poly.symbol(self._fresh())
+        if self.frame.top and name in self.ctx.entry:
+            return self.ctx.entry[name]
+        return poly.symbol(self._param(name))
+
+    def value(self, node: c_ast.Node | None) -> poly.Poly | None:
+        return poly.PolyBuilder(self.lookup, self._element).build(node)
+
+    def _element(self, node: c_ast.Node) -> poly.Poly | None:
+        """``d[2]``, ``grid_points[0]``, ``g->nx``: a size read from memory the loop does
+        not write, as a parameter (checked after the walk against the loop's writes)."""
+        if not self.frame.top:
+            return None
+        text = element_text(node, self.value)
+        if text is None:
+            return None
+        root = node
+        while isinstance(root, c_ast.ArrayRef | c_ast.StructRef):
+            root = root.name
+        if not isinstance(root, c_ast.ID):
+            return None
+        if root.name in self.ctx.array_written or self._class(root.name, root) not in (
+            "shared",
+            "invariant",
+        ):
+            return None
+        holder = self._holder(node)
+        if holder is None:
+            return None
+        self.facts.sizes_read |= holder
+        return poly.symbol(self._param(text))
+
+    def _holder(self, node: c_ast.Node) -> frozenset[str] | None:
+        """The objects an element or field read lives in (None: cannot tell)."""
+        base = node
+        while isinstance(base, c_ast.ArrayRef) or (
+            isinstance(base, c_ast.StructRef) and base.type == "."
+        ):
+            base = base.name
+        if isinstance(base, c_ast.StructRef):  # p->f: what p points at
+            pv = self.pointer(base.name)
+            return pv.objects if pv is not None else None
+        if isinstance(base, c_ast.ID):
+            decl, kind = self._decl(base.name, base)
+            if decl is None:
+                return None
+            if derivations(self.frame.scope, decl.type)[:1] == ["array"] and kind != "param":
+                return frozenset({self.key_of(decl, kind)})
+            if not derivations(self.frame.scope, decl.type):
+                return frozenset({self.key_of(decl, kind)})  # a struct variable
+            pv = self.pointer(base)
+            return pv.objects if pv is not None else None
+        return None

@@ -1,0 +1,190 @@
+"""Small C-syntax facts the walk reads: canonical loop headers, assigned names, jumps,
+and the names the proof gives values (isl parameters, element texts)."""
+
+from __future__ import annotations
+
+import hashlib
+
+from pycparser import c_ast
+
+from autotune.analysis.names import call_name
+from autotune.analysis.proof import poly
+from autotune.analysis.proof.walkstate import ENDS_PROGRAM
+
+
+def param_symbol(text: str) -> str:
+    """The isl parameter for the C expression ``text`` (``n``, ``d[2]``)."""
+    digest = hashlib.sha1(text.encode()).hexdigest()[:6]
+    return f"P_{ident(text)}_{digest}"
+
+
+def element_text(node: c_ast.Node, value) -> str | None:  # noqa: ANN001 - a subscript builder
+    """``grid_points[0]``, ``g->nx``, ``s.dims[1]``: the text of a memory read whose
+    subscripts are constants, else None."""
+    parts: list[str] = []
+    while isinstance(node, c_ast.ArrayRef | c_ast.StructRef):
+        if isinstance(node, c_ast.ArrayRef):
+            v = value(node.subscript)
+            if v is None or poly.constant_of(v) is None:
+                return None
+            parts.append(f"[{poly.constant_of(v)}]")
+        else:
+            parts.append(f"{node.type}{node.field.name}")
+        node = node.name
+        while isinstance(node, c_ast.Cast):
+            node = node.expr
+    if not isinstance(node, c_ast.ID) or not parts:
+        return None
+    return node.name + "".join(reversed(parts))
+
+
+def constant_text(node: c_ast.Node) -> str | None:
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    if isinstance(node, c_ast.UnaryOp) and node.op == "-" and isinstance(node.expr, c_ast.Constant):
+        return "-" + node.expr.value
+    return node.value if isinstance(node, c_ast.Constant) else None
+
+
+def loop_var_name(node: c_ast.For) -> str | None:
+    init = node.init
+    if isinstance(init, c_ast.DeclList) and init.decls:
+        return init.decls[0].name
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return init.lvalue.name
+    return None
+
+
+def jumps(stmt: c_ast.Node | None) -> bool:
+    """A continue, break, return or goto that leaves part of ``stmt``'s body unrun
+    (jumps inside loops nested in it belong to those loops)."""
+    if stmt is None:
+        return False
+    stack = [stmt]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Continue | c_ast.Break | c_ast.Return | c_ast.Goto):
+            return True
+        if isinstance(n, c_ast.FuncCall) and call_name(n) in ENDS_PROGRAM:
+            continue
+        for _, c in n.children():
+            if isinstance(c, c_ast.For | c_ast.While | c_ast.DoWhile | c_ast.Switch):
+                stack.extend(x for _, x in c.children() if isinstance(x, c_ast.Return | c_ast.Goto))
+                continue
+            stack.append(c)
+    return False
+
+
+def single_for(stmt: c_ast.Node) -> c_ast.Node:
+    while isinstance(stmt, c_ast.Compound) and stmt.block_items and len(stmt.block_items) == 1:
+        stmt = stmt.block_items[0]
+    return stmt
+
+
+def where(node: c_ast.Node | None) -> str:
+    """``file:line`` of a node, for messages."""
+    if node is None or node.coord is None:
+        return "?"
+    return f"{node.coord.file}:{node.coord.line}"
+
+
+def line_of(node: c_ast.Node | None) -> int:
+    return node.coord.line if node is not None and node.coord else 0
+
+
+def ident(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name)
+
+
+def meet(sets: list[set[str] | None]) -> set[str] | None:
+    """Names set on every path (None: a path that never gets here, which sets all)."""
+    real = [s for s in sets if s is not None]
+    if not real:
+        return None
+    out = set(real[0])
+    for s in real[1:]:
+        out &= s
+    return out
+
+
+def for_header(node: c_ast.For) -> tuple[str, c_ast.Node, c_ast.Node, str, int | None] | None:
+    """``for (v = lo; v op hi; v += s)`` -> (v, lo, hi, op, s); None when not canonical."""
+    init = node.init
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init:
+        var, lo = init.decls[0].name, init.decls[0].init
+    elif (
+        isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID)
+    ):
+        var, lo = init.lvalue.name, init.rvalue
+    else:
+        return None
+    cond = node.cond
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=", ">", ">=", "!="):
+        return None
+    flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+    if isinstance(cond.left, c_ast.ID) and cond.left.name == var:
+        op, hi = cond.op, cond.right
+    elif isinstance(cond.right, c_ast.ID) and cond.right.name == var:
+        op, hi = flip[cond.op], cond.left
+    else:
+        return None
+    step = for_step(node.next, var)
+    if step is None:
+        return None
+    return var, lo, hi, op, step
+
+
+def for_step(nxt: c_ast.Node | None, var: str) -> int | None:
+    if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var:
+        return 1 if "++" in nxt.op else -1 if "--" in nxt.op else None
+    if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID):
+        if nxt.lvalue.name != var:
+            return None
+        r = nxt.rvalue
+        if nxt.op in ("+=", "-=") and isinstance(r, c_ast.Constant):
+            try:
+                v = int(r.value.rstrip("uUlL"), 0)
+            except ValueError:
+                return None
+            return v if nxt.op == "+=" else -v
+        if nxt.op == "=" and isinstance(r, c_ast.BinaryOp) and r.op in ("+", "-"):
+            a, b = r.left, r.right
+            if isinstance(a, c_ast.ID) and a.name == var and isinstance(b, c_ast.Constant):
+                try:
+                    v = int(b.value.rstrip("uUlL"), 0)
+                except ValueError:
+                    return None
+                return v if r.op == "+" else -v
+    return None
+
+
+def assigned(node: c_ast.Node | None) -> set[str]:
+    """Scalar names a statement assigns (directly)."""
+    out: set[str] = set()
+    if node is None:
+        return out
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Assignment) and scalar_root(n.lvalue):
+            out.add(scalar_root(n.lvalue))
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            if scalar_root(n.expr):
+                out.add(scalar_root(n.expr))
+        elif isinstance(n, c_ast.Decl) and n.name:
+            out.add(n.name)
+        stack.extend(c for _, c in n.children())
+    return out
+
+
+def scalar_root(lv: c_ast.Node) -> str | None:
+    """``x`` or ``s.f.g``: the variable itself is set (not memory it points to)."""
+    while isinstance(lv, c_ast.StructRef) and lv.type == ".":
+        lv = lv.name
+    return lv.name if isinstance(lv, c_ast.ID) else None
+
+
+def ends_program(stmt: c_ast.Node | None) -> bool:
+    if isinstance(stmt, c_ast.FuncCall):
+        return call_name(stmt) in ENDS_PROGRAM
+    return False

@@ -1,0 +1,97 @@
+"""What the walk of one iteration carries: the loop's context, pointer values, frames,
+and the library functions sorted by what they do to the proof."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from autotune.analysis.proof import poly
+from autotune.analysis.proof.pointsto import PointsTo
+from autotune.analysis.proof.program import Program
+from autotune.analysis.symbols import Scope
+
+IO_FUNCS = frozenset(
+    "printf fprintf sprintf snprintf vprintf vfprintf puts fputs putchar putc fputc fwrite "
+    "write perror fflush scanf fscanf sscanf getchar getc fgetc fgets gets fread read fseek "
+    "rewind fopen fclose remove rename system".split()
+)
+STATEFUL_FUNCS = frozenset(
+    "rand random drand48 erand48 lrand48 mrand48 srand srandom srand48 strtok time clock "
+    "gettimeofday clock_gettime setjmp longjmp getenv signal raise".split()
+)
+ENDS_PROGRAM = frozenset("exit abort _exit _Exit quick_exit __assert_fail".split())
+PURE_FUNCS = frozenset(
+    "abs labs llabs strlen strcmp strncmp strchr strrchr strstr memcmp atoi atol atof "
+    "strtol strtod assert toupper tolower isdigit isalpha isspace".split()
+)
+ALLOC_FUNCS = frozenset(
+    "malloc calloc realloc aligned_alloc valloc free _mm_malloc _mm_free".split()
+)
+COPY_FUNCS = {
+    "memcpy": (0, 1),
+    "memmove": (0, 1),
+    "memset": (0, None),
+    "strcpy": (0, 1),
+    "strncpy": (0, 1),
+    "strcat": (0, 1),
+}
+MAX_INLINE = 6
+COMMUTATIVE = {"+=": "+", "-=": "+", "*=": "*", "|=": "|", "&=": "&", "^=": "^"}
+
+
+@dataclass
+class PtrVal:
+    """A pointer value: the objects it may reach and the index it points at
+    (``y0[i]`` as a pointer is ``[i, 0]``; ``x - 1`` is ``[-1]``; None: unknown)."""
+
+    objects: frozenset[str] | None
+    base: list[poly.Poly] | None  # the index it points at; arithmetic moves the last
+    owner: str = "shared"
+    name: str = ""
+    group: tuple[int, str] | None = None  # a pointer of a double buffer (see pointsto)
+
+
+@dataclass
+class Frame:
+    """A function being walked: the loop's own, or one it calls (inlined)."""
+
+    func: c_ast.FuncDef
+    ast: c_ast.FileAST
+    scope: Scope
+    ints: dict[str, poly.Poly | None] = field(default_factory=dict)  # bound int params
+    ptrs: dict[str, PtrVal] = field(default_factory=dict)  # bound pointer params
+    top: bool = False
+
+
+@dataclass
+class LoopContext:
+    """How names of the loop's own function are classified, and its pointer params."""
+
+    prog: Program
+    pointsto: PointsTo
+    func: c_ast.FuncDef
+    ast: c_ast.FileAST
+    loop: c_ast.For
+    collapse: int
+    local: set[int]  # ids of declarations inside the loop
+    private: set[str]  # names private to a thread beyond one iteration
+    firstprivate: set[str]
+    reductions: dict[str, str]  # name -> operator
+    written: set[str]  # names written anywhere in the iteration (and its calls)
+    array_written: set[str] = field(default_factory=set)  # roots of element writes, by name
+    # values set just before the loop by straight-line code (``i = 1;``), as polynomials
+    entry: dict[str, poly.Poly] = field(default_factory=dict)
+    param_ptrs: dict[str, PtrVal] = field(default_factory=dict)  # one calling context
+
+
+@dataclass
+class Hooks:
+    """What the walk does with memory (``access``) and calls (``calls``): passed in,
+    so those modules may use the walker's types without an import cycle."""
+
+    touch: Callable[..., None]
+    call: Callable[..., None]
+    pointer: Callable[..., PtrVal | None]
