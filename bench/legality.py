@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import shutil
 import statistics
@@ -38,7 +37,6 @@ OURS = sorted(
     ]
 )
 COMMON = ["c_print_results.c", "c_randdp.c", "c_timers.c", "wtime.c"]
-SPACE = ["--schedules", "static,dynamic,guided", "--chunks=-,1,7", "--threads", "1,2,3"]
 
 
 @dataclass
@@ -120,8 +118,11 @@ REAL = [
 ]
 
 
-def loops_of(path: Path, extra: list[Path], include: list[str], cflags: list[str]) -> list[dict]:
-    """The proof's verdict per loop, with the time the proof took for it."""
+def loops_of(
+    path: Path, extra: list[Path], include: list[str], cflags: list[str]
+) -> tuple[list[dict], list]:
+    """The proof's verdict per loop, with the time the proof took for it; and the
+    analysed records (for --run)."""
     from autotune.analysis.gate import _site
     from autotune.analysis.proof.pointsto import PointsTo
     from autotune.analysis.proof.program import build_program
@@ -164,7 +165,22 @@ def loops_of(path: Path, extra: list[Path], include: list[str], cflags: list[str
                 "proof_s": t,
             }
         )
-    return rows
+    return rows, unit.loops
+
+
+def space_of(record) -> list:  # noqa: ANN001 - a LoopRecord
+    """Variants that change what the proof allows: other schedules and chunks, another
+    thread count, both."""
+    from autotune.variants.space import Variant
+
+    out = []
+    if "schedule" not in record.kept:
+        out += [Variant("dynamic", 1, None), Variant("guided", 7, None), Variant("static", 3, None)]
+    if "threads" not in record.kept:
+        out += [Variant(None, None, 3), Variant(None, None, 1)]
+    if "schedule" not in record.kept and "threads" not in record.kept:
+        out += [Variant("dynamic", 5, 3)]
+    return out
 
 
 def run_variants(
@@ -174,35 +190,22 @@ def run_variants(
     cflags: list[str],
     prog: Program,
     cwd: Path,
-    rows: list[dict],
+    records: list,
     cap: int,
 ) -> tuple[int, int]:
-    """(variants run, variants whose output differs from the original's)."""
-    from autotune.cli.main import main
+    """(variants run, variants whose output differs from the original's): each proven
+    loop's variants applied to the source as the build hook would, compiled, run."""
+    from autotune.errors import UserError
     from autotune.measure.verify import compare_outputs
+    from autotune.variants.apply import apply_variants, read_source
 
     work = Path(tempfile.mkdtemp(prefix="legality-"))
-    args = ["variants", str(path), "-o", str(work), *SPACE]
-    for e in extra:
-        args += ["--extra-source", str(e)]
-    for d in include:
-        args += ["-I", d]
-    if cflags:
-        args.append("--cflags=" + " ".join(cflags))
-    err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        try:
-            rc = main(args)
-        except SystemExit as exc:
-            rc = exc.code
-    if rc != 0:
-        print(f"  {path.name}: autotune variants failed: {err.getvalue().strip()}", file=sys.stderr)
-        return 0, 0
-    manifest = json.loads((work / "manifest.json").read_text())
-    reassoc = {r["line"]: r["reassociates"] for r in rows}
+    source = read_source(path)
 
-    def build_run(src: Path) -> str | None:
-        exe = work / (src.stem + ".out")
+    def build_run(text: str, name: str) -> str | None:
+        src = work / f"{name}.c"
+        src.write_text(text)
+        exe = work / f"{name}.out"
         cmd = [
             "gcc",
             "-O2",
@@ -218,6 +221,7 @@ def run_variants(
             "-lm",
         ]
         if subprocess.run(cmd, capture_output=True, cwd=cwd).returncode != 0:
+            print(f"  {path.name}: {name} does not compile", file=sys.stderr)
             return None
         res = subprocess.run(
             [str(exe), *prog.args], capture_output=True, text=True, cwd=cwd, timeout=300
@@ -225,24 +229,24 @@ def run_variants(
         keep = [ln for ln in res.stdout.splitlines() if not any(w in ln for w in prog.ignore)]
         return "\n".join(keep)
 
+    expected = build_run(source, "original")
+    if expected is None:
+        return 0, 0
     ran = differ = 0
-    for lp in manifest["loops"]:
-        vs = lp.get("variants", [])
-        base = next((v for v in vs if v["key"] == "baseline"), None)
-        if base is None:
-            continue
-        expected = build_run(work / base["file"])
-        if expected is None:
-            continue
-        for v in [v for v in vs if v["key"] != "baseline"][:cap]:
-            got = build_run(work / v["file"])
+    for rec in records:
+        for k, v in enumerate(space_of(rec)[:cap]):
+            try:
+                text = apply_variants(source, [(rec, v)])
+            except UserError:
+                continue  # not written (e.g. a loop whose size the analysis lacks)
+            got = build_run(text, f"L{rec.line}_{k}")
             if got is None:
                 continue
             ran += 1
-            same, diff = compare_outputs(expected, got, tolerant=reassoc.get(lp["line"], False))
+            same, diff = compare_outputs(expected, got, tolerant=bool(rec.reassociates))
             if not same:
                 differ += 1
-                print(f"  DIFFERS {lp['id']} {v['key']}: {diff}", file=sys.stderr)
+                print(f"  DIFFERS {rec.id} {v.key}: {diff}", file=sys.stderr)
     shutil.rmtree(work, ignore_errors=True)
     return ran, differ
 
@@ -270,17 +274,17 @@ def main() -> int:
     ap.add_argument("--real", metavar="DIR", help="third-party programs (copied first)")
     ap.add_argument("--cap", type=int, default=6, help="variants run per loop (default 6)")
     ap.add_argument(
-        "--cap-real", type=int, default=2, help="variants run per loop of --real programs"
+        "--cap-real", type=int, default=3, help="variants run per loop of --real programs"
     )
     ap.add_argument("--json", metavar="OUT", help="write every figure as JSON")
     a = ap.parse_args()
     out = []
     for path in OURS:
-        rows = loops_of(path, [], [], [])
+        rows, records = loops_of(path, [], [], [])
         ran = differ = None
         if a.run:
             ran, differ = run_variants(
-                path, [], [], [], Program(path.name, ""), path.parent, rows, a.cap
+                path, [], [], [], Program(path.name, ""), path.parent, records, a.cap
             )
         out.append(summary(str(path.relative_to(ROOT)), rows, ran, differ))
         print(
@@ -303,11 +307,11 @@ def main() -> int:
             for f in [p.source, *p.also]:
                 src = base / f
                 extra = [base / e for e in everything if e != f]
-                mine = loops_of(src, extra, include, p.cflags)
+                mine, records = loops_of(src, extra, include, p.cflags)
                 rows += mine
                 if a.run:
                     r, d = run_variants(
-                        src, extra, include, p.cflags, p, src.parent, mine, a.cap_real
+                        src, extra, include, p.cflags, p, src.parent, records, a.cap_real
                     )
                     ran, differ = ran + r, differ + d
             out.append(summary(p.name, rows, ran, differ))
