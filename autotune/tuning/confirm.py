@@ -30,6 +30,7 @@ from autotune.errors import UserError
 from autotune.frontend.records import LoopRecord
 from autotune.measure import verify
 from autotune.measure.build import BuildOptions, BuildResult
+from autotune.measure.intervals import MARGIN, RatioInterval, ratio_interval
 from autotune.measure.run import RunResult, run_program
 from autotune.measure.sweep import SweepOptions
 from autotune.variants.apply import apply_variants
@@ -89,6 +90,7 @@ class Confirmation:
     tries: list[tuple[list[str], ProgramRuns]] = field(default_factory=list)
     decision: str = ""
     decided: tuple[float, float] | None = None  # (original, tuned) medians when accepted
+    interval: RatioInterval | None = None  # of original over tuned, when accepted
 
     @property
     def speedup(self) -> float | None:
@@ -103,11 +105,24 @@ class Confirmation:
             "original": self.original.to_dict(),
             "tuned": self.tuned.to_dict() if self.tuned else None,
             "speedup": self.speedup,
+            "speedup_interval": self.interval.to_dict() if self.interval else None,
             "kept": [c.record.id for c in self.kept],
             "backed_off": [{"loop": lid, "why": why} for lid, why in self.backed_off],
             "tries": [{"loops": ids, **runs.to_dict()} for ids, runs in self.tries],
             "decision": self.decision,
         }
+
+
+def _not_shown(iv: RatioInterval | None) -> str:
+    """Why a whole-program speedup was not taken, with its interval."""
+    if iv is None:
+        return "too few whole-program runs to tell"
+    if iv.slower():
+        return f"the program with it ran {iv.text()} as fast as the original: slower"
+    return (
+        f"the program with it ran {iv.text()} as fast as the original: within the noise "
+        f"(the interval must clear {1 + MARGIN:.2f}x)"
+    )
 
 
 def _outputs_said(active: list[Choice]) -> str:
@@ -195,6 +210,7 @@ class ProgramCheck:
         active = sorted(choices, key=lambda c: c.saving_s, reverse=True)
         while active:
             ids = [c.record.id for c in active]
+            first = len(result.original.times_s)
             runs = self.try_choices(
                 original, [(c.record, c.variant) for c in active], result.original
             )
@@ -203,23 +219,20 @@ class ProgramCheck:
                 result.backed_off += [(c.record.id, runs.message) for c in active]
                 break
             if runs.status == "ok" and runs.median_s and result.original.median_s:
-                gain = result.original.median_s / runs.median_s - 1.0
-                need = required_gain(result.original, runs)
-                if gain > need:
+                # the original's runs interleaved with this try: the same machine state
+                paired = result.original.times_s[first:]
+                iv = ratio_interval(paired, runs.times_s)
+                if iv is not None and iv.faster():
                     result.tuned, result.kept = runs, list(active)
-                    result.decided = (result.original.median_s, runs.median_s)
+                    result.decided = (float(np.median(paired)), runs.median_s)
+                    result.interval = iv
                     result.decision = (
-                        f"the tuned program is {gain + 1:.2f}x faster than the "
-                        f"original as a whole ({len(runs.times_s)} interleaved "
-                        f"runs each, {_outputs_said(active)})"
+                        f"the tuned program is {iv.text()} faster than the original as a "
+                        f"whole ({len(runs.times_s)} interleaved runs each, "
+                        f"{_outputs_said(active)})"
                     )
                     return result
-                why = (
-                    f"the program with it was {gain:+.1%} faster as a whole, within the noise "
-                    f"(needs > {need:.1%})"
-                    if gain > 0
-                    else f"the program with it took {1 / (1 + gain):.2f}x the original's time"
-                )
+                why = _not_shown(iv)
             else:
                 why = f"the program built with it: {runs.status} ({runs.message})"
             dropped = active.pop()

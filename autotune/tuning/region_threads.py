@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from autotune.frontend.records import LoopRecord
-from autotune.tuning.confirm import Confirmation, ProgramCheck, ProgramRuns, required_gain
+from autotune.measure.intervals import MARGIN, RatioInterval, ratio_interval
+from autotune.tuning.confirm import Confirmation, ProgramCheck, ProgramRuns
 from autotune.variants.space import Variant, default_thread_counts
 
 
@@ -24,9 +25,20 @@ from autotune.variants.space import Variant, default_thread_counts
 class RegionTry:
     threads: int
     runs: ProgramRuns
+    original_s: list[float] = field(default_factory=list)  # the original's runs beside it
+
+    @property
+    def interval(self) -> RatioInterval | None:
+        """The whole program's speedup with this count over the original."""
+        return ratio_interval(self.original_s, self.runs.times_s)
 
     def to_dict(self) -> dict:
-        return {"threads": self.threads, **self.runs.to_dict()}
+        iv = self.interval
+        return {
+            "threads": self.threads,
+            **self.runs.to_dict(),
+            "speedup_interval": iv.to_dict() if iv else None,
+        }
 
 
 @dataclass
@@ -82,7 +94,7 @@ def tune_regions(
             region.decision = "not tried: the original program could not be measured"
         return
     original = check.original_build()
-    best = confirmation.tuned or confirmation.original
+    reached = confirmation.speedup or 1.0  # what the program reached before this region
     for region in regions:
         base = final_pairs(confirmation, regions)
         for t in default_thread_counts(cores):
@@ -91,30 +103,34 @@ def tune_regions(
             for r in region.records:
                 v = owned.get(r.id, Variant(None, None, None))
                 pairs.append((r, Variant(v.schedule, v.chunk, t)))
+            first = len(confirmation.original.times_s)
             runs = check.try_choices(original, pairs, confirmation.original)
-            region.tries.append(RegionTry(t, runs))
-        region.decision = _decide(region, best)
+            region.tries.append(RegionTry(t, runs, confirmation.original.times_s[first:]))
+        region.decision = _decide(region, reached)
         if region.threads is not None:
-            best = next(x.runs for x in region.tries if x.threads == region.threads)
+            kept = next(x for x in region.tries if x.threads == region.threads)
+            reached = kept.interval.ratio if kept.interval else reached
 
 
-def _decide(region: RegionResult, best: ProgramRuns) -> str:
-    ok = [x for x in region.tries if x.runs.status == "ok" and x.runs.median_s]
+def _decide(region: RegionResult, reached: float) -> str:
+    """Keep the count whose whole-program speedup over the original is shown, by its
+    interval, to beat what the program reached without it (``reached``) by the margin."""
+    shown = [(x, x.interval) for x in region.tries if x.runs.status == "ok"]
+    shown = [(x, iv) for x, iv in shown if iv is not None]
     bad = [x for x in region.tries if x.runs.status != "ok"]
     note = "; ".join(f"num_threads({x.threads}): {x.runs.status}" for x in bad)
-    if not ok or not best.median_s:
+    if not shown:
         return "kept as written: no count could be measured" + (f" ({note})" if note else "")
-    fastest = min(ok, key=lambda x: x.runs.median_s)
-    gain = best.median_s / fastest.runs.median_s - 1.0
-    need = required_gain(best, fastest.runs)
-    if gain > need:
-        region.threads = fastest.threads
+    best, iv = max(shown, key=lambda p: p[1].low)
+    if iv.faster(over=reached):
+        region.threads = best.threads
         return (
-            f"num_threads({fastest.threads}) for the region: the program is "
-            f"{gain + 1:.2f}x faster than without it"
+            f"num_threads({best.threads}) for the region: the whole program runs {iv.text()} "
+            f"as fast as the original (it reached {reached:.3f}x without it)"
         )
     return (
-        f"kept as written: the best count, {fastest.threads}, gave {gain:+.1%} (needs > {need:.1%})"
+        f"kept as written: the best count, {best.threads}, ran the whole program {iv.text()} "
+        f"as fast as the original, not beyond {reached:.3f}x by {MARGIN:.0%}"
     )
 
 
