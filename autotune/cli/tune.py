@@ -230,15 +230,19 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
         print_confirmation(confirmation, out)
     for region in regions or []:
         tried = ", ".join(
-            f"{t.threads}: {t.runs.median_s:.4g} s"
-            if t.runs.median_s
+            f"{t.threads}: {t.interval.text()}"
+            if t.interval is not None
             else f"{t.threads}: {t.runs.status}"
             for t in region.tries
         )
         print(
             f"parallel region {region.id} (loops {', '.join(str(r.line) for r in region.records)}"
             f"): {region.decision}"
-            + (f" [whole program by thread count: {tried}]" if tried else ""),
+            + (
+                f" [whole-program speedup over the original by thread count: {tried}]"
+                if tried
+                else ""
+            ),
             file=out,
         )
     if placement is not None:
