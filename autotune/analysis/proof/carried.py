@@ -231,27 +231,31 @@ def _used_elsewhere(rewrites: Rewrites, site: LoopSite, name: str, prog: Program
     """Where a thread's array is read outside the loop after it (its leftovers seen):
     in the region for a region's array; anywhere in the program for threadprivate data
     (before the loop in its own function is setting it up)."""
-    holders: list[tuple[c_ast.Node, c_ast.FuncDef, c_ast.FileAST]] = []
     if name in prog.threadprivate:
-        holders = [(f.body, f, a) for f, a in prog.funcs.values()]
+        uses = prog.uses(name)
     elif site.region_node is not None:
-        holders.append((site.region_node, site.func, site.ast))
+        uses = [
+            (n, site.func, site.ast)
+            for n in walk(site.region_node)
+            if isinstance(n, c_ast.ID) and n.name == name
+        ]
+    else:
+        uses = []
     inside = {id(n) for n in walk(site.for_node)}
     loop_line = site.for_node.coord.line if site.for_node.coord else 0
-    for holder, func, ast in holders:
-        scope = Scope(func, ast)
-        for n in walk(holder):
-            if id(n) in inside or not (isinstance(n, c_ast.ID) and n.name == name):
-                continue
-            _, kind = scope.find_decl(name, n)
-            if name in prog.threadprivate and kind != "global":
+    for n, func, ast in uses:
+        if id(n) in inside:
+            continue
+        if name in prog.threadprivate:
+            _, kind = Scope(func, ast).find_decl(name, n)
+            if kind != "global":
                 continue  # another variable of the same name
-            line = n.coord.line if n.coord else 0
-            if func is site.func and line < loop_line:
-                continue  # set up before the loop
-            if rewrites(n, name):
-                continue  # inside another loop that writes it before each read
-            return f"is used at line {line}"
+        line = n.coord.line if n.coord else 0
+        if func is site.func and line < loop_line:
+            continue  # set up before the loop
+        if rewrites(n, name):
+            continue  # inside another loop that writes it before each read
+        return f"is used at line {line}"
     return ""
 
 

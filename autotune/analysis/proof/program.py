@@ -67,6 +67,7 @@ class Program:
         return "main" in self.funcs
 
     complete: bool = True  # every file given was read
+    _uses: dict[str, list] | None = None
 
     @property
     def whole(self) -> bool:
@@ -85,6 +86,19 @@ class Program:
         self, name: str, at: c_ast.Node, func: c_ast.FuncDef | None, ast: c_ast.FileAST
     ) -> bool:
         return taint_key(name, at, func, ast) in self.address_of
+
+    def uses(self, name: str) -> list[tuple[c_ast.ID, c_ast.FuncDef, c_ast.FileAST]]:
+        """Every mention of ``name`` in the program's functions (indexed once)."""
+        if self._uses is None:
+            self._uses = {}
+            for func, ast in self.funcs.values():
+                stack: list[c_ast.Node] = [func.body]
+                while stack:
+                    n = stack.pop()
+                    if isinstance(n, c_ast.ID):
+                        self._uses.setdefault(n.name, []).append((n, func, ast))
+                    stack.extend(c for _, c in n.children())
+        return self._uses.get(name, [])
 
     def sets(self, name: str) -> list[tuple[str, str, int]]:
         return [s for s in self.omp_sets if s[0] == name]
