@@ -135,7 +135,29 @@ def test_new_coefficients_that_rank_worse_are_not_adopted(tmp_path):
     assert result.current["regret5"] == 0.0
     result.held_out = [cal.HeldOut("k.c:7", "extended", 1.0, 0.1, 0.0, 0.0, False)]
     cal.decide_adoption(result, current, samples, machine)
-    assert result.adopted
+    assert not result.adopted  # as good is a tie: the coefficients in use stay
+    cal.decide_adoption(result, None, samples, machine)
+    assert result.adopted  # nothing in use to compare with
+
+
+def test_a_sample_too_small_to_identify_a_model_adopts_nothing(tmp_path):
+    """--sample 4 on four thread counts left no room for dynamic or guided: the extended
+    model was refused, and the faithful one must not be adopted in its place."""
+    src = tmp_path / "k.c"
+    src.write_text(KERNEL.format(n=30000, body="i * 0.5"))
+    (record,) = analyze_file(str(src), threads=2).loops
+    machine = detect_machine()
+    static = [Variant("static", c, t) for c in (None, 1, 2, 4, 8, 16, 32, 64) for t in (1, 2, 3, 4)]
+    samples = [cal.Sample("k.c", record, v, 0.01 / min(v.threads, 2), None) for v in static]
+    result = cal.CalibrationResult()
+    result.refused["extended"] = cal.unidentifiable(samples, machine, "extended")
+    assert "sched_dynamic" in result.refused["extended"]
+    result.models[("faithful", "wall")] = load_model("faithful")
+    result.preferred = "faithful"
+    result.held_out = [cal.HeldOut("k.c:7", "faithful", 1.0, 0.0, 0.0, 0.0, True)]
+    cal.decide_adoption(result, None, samples, machine)
+    assert not result.adopted and "not adopted" in result.verdict
+    assert "sched_dynamic" in result.verdict
 
 
 def test_microbenchmarks_measure_this_machines_runtime():

@@ -69,6 +69,7 @@ MIN_SAMPLE = 4  # variants per loop: fewer cannot separate threads, chunk and sc
 STRAGGLER_FACTOR = 5.0  # a run this many times the variant's lower median is dropped
 NOISY_SPREAD = 0.5  # a variant whose remaining runs spread more is not used
 ADOPT_TOLERANCE = 0.002  # regret@5 differences below this are a tie (tau decides)
+TAU_TOLERANCE = 0.05  # ... and tau must then be better by more than this
 
 
 def sample_space(space: list[Variant], size: int, seed: int = 0) -> list[Variant]:
@@ -266,8 +267,9 @@ def decide_adoption(
     machine: Machine,
     current_profile: RuntimeProfile | None = None,
 ) -> None:
-    """Adopt the new coefficients only if they rank kernels they did not see at least
-    as well as the coefficients in use rank the same kernels.
+    """Adopt the new coefficients only if they rank kernels they did not see better,
+    by more than the noise, than the coefficients in use rank the same kernels, and
+    only if the sample identified every model (no model refused).
 
     The comparison favours the current coefficients (they may have been fitted
     on these very kernels), so calibrating cannot make the default worse.
@@ -275,6 +277,13 @@ def decide_adoption(
     if (result.preferred, "wall") not in result.models:
         result.verdict = "nothing was fitted: " + "; ".join(
             f"{n}: {why}" for n, why in result.refused.items()
+        )
+        return
+    if result.refused:  # the sample did not cover what it promised: adopt nothing
+        result.verdict = (
+            "not adopted: the sample could not identify "
+            + "; ".join(f"the {n} model ({why})" for n, why in result.refused.items())
+            + "; a larger --sample covers every schedule kind and thread count"
         )
         return
     new = held_out_score(result, result.preferred)
@@ -292,8 +301,9 @@ def decide_adoption(
         result.adopted = True
         result.verdict = "no coefficients in use could be scored: the new ones are adopted"
         return
+    # better by more than the noise: a tie keeps the coefficients in use
     better = new[0] < cur[0] - ADOPT_TOLERANCE or (
-        abs(new[0] - cur[0]) <= ADOPT_TOLERANCE and new[1] >= cur[1]
+        abs(new[0] - cur[0]) <= ADOPT_TOLERANCE and new[1] > cur[1] + TAU_TOLERANCE
     )
     result.adopted = better
     result.verdict = (
