@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import shutil
 import statistics
@@ -52,6 +53,8 @@ class Program:
     ignore: list[str] = field(default_factory=list)  # output lines with these words
     cflags: list[str] = field(default_factory=list)
     also: list[str] = field(default_factory=list)  # other files of ``extra`` with loops
+    check_files: list[str] = field(default_factory=list)  # results written to files
+    checked_by: str = "stdout"  # how the result is verified, for the table
 
 
 def npb(bench: str, klass: str = "S") -> Program:
@@ -107,13 +110,16 @@ REAL = [
             for f in ("facetrain.c", "imagenet.c", "backprop_kernel.c")
         ],
         args=["4096"],
+        checked_by="nothing: the program prints no result",
     ),
     Program(
         "Rodinia srad_v1",
         "rodinia/openmp/srad/srad_v1/main.c",
         prepare=[["python3", "../../../data/srad/make_image.py"]],
         args=["2", "0.5", "502", "458", "2"],
-        ignore=["time", "Time"],
+        ignore=[""],  # its stdout is timings only: the result is the image
+        check_files=["image_out.pgm"],
+        checked_by="image_out.pgm",
     ),
 ]
 
@@ -227,6 +233,9 @@ def run_variants(
             [str(exe), *prog.args], capture_output=True, text=True, cwd=cwd, timeout=300
         )
         keep = [ln for ln in res.stdout.splitlines() if not any(w in ln for w in prog.ignore)]
+        for f in prog.check_files:  # a result written to a file: its bytes, as a digest
+            data = (cwd / f).read_bytes() if (cwd / f).is_file() else b"(missing)"
+            keep.append(f"{f} {hashlib.sha256(data).hexdigest()}")
         return "\n".join(keep)
 
     expected = build_run(source, "original")
@@ -251,7 +260,9 @@ def run_variants(
     return ran, differ
 
 
-def summary(name: str, rows: list[dict], ran: int | None, differ: int | None) -> dict:
+def summary(
+    name: str, rows: list[dict], ran: int | None, differ: int | None, checked: str = "stdout"
+) -> dict:
     times = [r["proof_s"] for r in rows if r["proof_s"] is not None]
     return {
         "program": name,
@@ -264,6 +275,7 @@ def summary(name: str, rows: list[dict], ran: int | None, differ: int | None) ->
         "proof_max_s": max(times) if times else None,
         "variants_run": ran,
         "variants_differ": differ,
+        "checked_by": checked,
         "loops_detail": rows,
     }
 
@@ -277,9 +289,11 @@ def main() -> int:
         "--cap-real", type=int, default=3, help="variants run per loop of --real programs"
     )
     ap.add_argument("--json", metavar="OUT", help="write every figure as JSON")
+    ap.add_argument("--only", metavar="NAME", help="only the --real program with this name")
+    ap.add_argument("--skip-ours", action="store_true", help="only the --real programs")
     a = ap.parse_args()
     out = []
-    for path in OURS:
+    for path in [] if a.skip_ours else OURS:
         rows, records = loops_of(path, [], [], [])
         ran = differ = None
         if a.run:
@@ -296,6 +310,8 @@ def main() -> int:
         shutil.copytree(a.real, scratch / "rp")
         base = scratch / "rp"
         for p in REAL:
+            if a.only and a.only != p.name:
+                continue
             if not (base / p.source).is_file():
                 continue
             for cmd in p.prepare:
@@ -314,14 +330,14 @@ def main() -> int:
                         src, extra, include, p.cflags, p, src.parent, records, a.cap_real
                     )
                     ran, differ = ran + r, differ + d
-            out.append(summary(p.name, rows, ran, differ))
+            out.append(summary(p.name, rows, ran, differ, p.checked_by))
             print(f"{p.name}: {out[-1]['variable']}/{out[-1]['loops']} variable", file=sys.stderr)
         shutil.rmtree(scratch, ignore_errors=True)
     print(
         "| program | loops | schedule free | threads free | region | variable | "
-        "proof median / max (s) | variants run | differ |"
+        "proof median / max (s) | variants run | differ | result checked by |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for s in out:
         t = (
             "-"
@@ -331,7 +347,8 @@ def main() -> int:
         print(
             f"| {s['program']} | {s['loops']} | {s['schedule']} | {s['threads']} | "
             f"{s['region']} | {s['variable']} | {t} | {s['variants_run'] or '-'} | "
-            f"{s['variants_differ'] if s['variants_differ'] is not None else '-'} |"
+            f"{s['variants_differ'] if s['variants_differ'] is not None else '-'} | "
+            f"{s['checked_by']} |"
         )
     if a.json:
         Path(a.json).write_text(json.dumps(out, indent=1))
