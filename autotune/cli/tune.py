@@ -73,6 +73,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="whole-program runs of the original and of the tuned program, "
         "interleaved, before anything is applied or stored (default 5)",
     )
+    parser.add_argument(
+        "--allow-busy",
+        action="store_true",
+        help="keep a whole-program gain measured while other processes loaded the machine "
+        "(by default it is not shipped, the load is said, and the exit status is 3)",
+    )
     add_build_arguments(parser, with_cc=False)  # --cc comes with the model options
     parser.add_argument(
         "--fresh",
@@ -94,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--confirm-runs must be at least 1")
     options = source_options(args)
     build, sweep_opts = build_options(args, options), sweep_options(args)
-    tune_opts = TuneOptions(args.top, args.search, args.exhaustive, args.confirm_runs)
+    tune_opts = TuneOptions(
+        args.top, args.search, args.exhaustive, args.confirm_runs, allow_busy=args.allow_busy
+    )
     _check_writable(args)  # before minutes of measuring, not after
     report: list[tuple[FileTuneResult, str | None]] = []
     args.backup_written = None
@@ -113,10 +121,12 @@ def run(args: argparse.Namespace) -> int:
                     on_run=lambda note, bar=bar: bar.advance(1, note),
                 )
             report.append((done, _apply(path, done.source_text, done.final, args)))
+    busy = [d.confirmation.busy for d, _ in report if d.confirmation and d.confirmation.busy]
+    deferred = 3 if busy and not args.allow_busy else 0
     if args.json:
         files = [done.to_dict(written) for done, written in report]
         dump_json({"files": files, "database": db_path, "backup": args.backup_written})
-        return 0
+        return deferred
     for done, written in report:
         if done.ranked.profile_note:
             print(done.ranked.profile_note)
@@ -126,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
     if args.backup_written:
         print(f"backup of the original: {args.backup_written}")
     print(f"runs and decisions stored in {db_path}")
-    return 0
+    if deferred:
+        print(f"autotune: the machine was busy: {busy[0]}; nothing shipped", file=sys.stderr)
+    return deferred
 
 
 def _check_writable(args) -> None:  # noqa: ANN001

@@ -31,6 +31,7 @@ from autotune.frontend.records import LoopRecord
 from autotune.measure import verify
 from autotune.measure.build import BuildOptions, BuildResult
 from autotune.measure.intervals import MARGIN, RatioInterval, ratio_interval
+from autotune.measure.machine_state import Load, LoadWatch
 from autotune.measure.run import RunResult, run_program
 from autotune.measure.sweep import SweepOptions
 from autotune.variants.apply import apply_variants
@@ -91,6 +92,8 @@ class Confirmation:
     decision: str = ""
     decided: tuple[float, float] | None = None  # (original, tuned) medians when accepted
     interval: RatioInterval | None = None  # of original over tuned, when accepted
+    load: Load | None = None  # what other processes did while the program ran
+    busy: str = ""  # why the machine was too busy to decide ('' when quiet)
 
     @property
     def speedup(self) -> float | None:
@@ -106,6 +109,8 @@ class Confirmation:
             "tuned": self.tuned.to_dict() if self.tuned else None,
             "speedup": self.speedup,
             "speedup_interval": self.interval.to_dict() if self.interval else None,
+            "load": self.load.to_dict() if self.load else None,
+            "busy": self.busy,
             "kept": [c.record.id for c in self.kept],
             "backed_off": [{"loop": lid, "why": why} for lid, why in self.backed_off],
             "tries": [{"loops": ids, **runs.to_dict()} for ids, runs in self.tries],
@@ -151,7 +156,9 @@ class ProgramCheck:
         options: SweepOptions,
         runs: int = DEFAULT_RUNS,
         on_run: Callable[[str], None] | None = None,
+        allow_busy: bool = False,
     ) -> None:
+        self.allow_busy = allow_busy  # ship a decision taken while others loaded the machine
         self.path, self.source, self.build_options, self.options = (
             Path(path),
             source,
@@ -201,12 +208,33 @@ class ProgramCheck:
         return original
 
     def confirm(self, choices: list[Choice]) -> Confirmation:
-        """Try ``choices``, then fewer of them, until one set is verified and faster."""
+        """Try ``choices``, then fewer of them, until one set is verified and faster;
+        a set found faster while other processes loaded the machine is not kept (unless
+        ``allow_busy``), and the load is recorded with the decision either way."""
         original = self.original_build()
         result = Confirmation(ProgramRuns())
         if not choices:
             result.decision = "no loop variant to confirm"
             return result
+        watch = LoadWatch().start()
+        self._confirm(original, choices, result)
+        result.load = watch.stop()
+        busy = result.load.busy() if result.load is not None else ""
+        if busy and result.tuned is not None:
+            result.busy = busy
+            if not self.allow_busy:
+                result.decision = (
+                    f"the machine was busy: {busy}; the tuned program measured "
+                    f"{result.interval.text() if result.interval else 'faster'}, but a gain "
+                    "seen under a passing load is not shipped: the original is kept (run "
+                    "again on a quiet machine, or pass --allow-busy)"
+                )
+                result.tuned, result.kept, result.decided = None, [], None
+            else:
+                result.decision += f" (kept although the machine was busy: {busy})"
+        return result
+
+    def _confirm(self, original: BuildResult, choices: list[Choice], result: Confirmation) -> None:
         active = sorted(choices, key=lambda c: c.saving_s, reverse=True)
         while active:
             ids = [c.record.id for c in active]
@@ -231,7 +259,7 @@ class ProgramCheck:
                         f"whole ({len(runs.times_s)} interleaved runs each, "
                         f"{_outputs_said(active)})"
                     )
-                    return result
+                    return
                 why = _not_shown(iv)
             else:
                 why = f"the program built with it: {runs.status} ({runs.message})"
@@ -242,7 +270,6 @@ class ProgramCheck:
             result.decision = (
                 f"the original program {result.original.status}: {result.original.message}"
             )
-        return result
 
     def try_choices(
         self, original: BuildResult, pairs: list[tuple[LoopRecord, Variant]], base: ProgramRuns

@@ -106,6 +106,7 @@ class TuneOptions:
     search: str = "sequential"  # sequential | top
     exhaustive: bool = False
     confirm_runs: int = 5  # whole-program runs of the original and of the tuned program
+    allow_busy: bool = False  # keep a decision taken while other processes loaded the machine
 
 
 @dataclass
@@ -180,7 +181,13 @@ def tune_file(
     ]
     out = FileTuneResult(ranked, sweep.source, results)
     check = ProgramCheck(
-        ranked.path, sweep.source, build, sweep_options, options.confirm_runs, on_run=on_run
+        ranked.path,
+        sweep.source,
+        build,
+        sweep_options,
+        options.confirm_runs,
+        on_run=on_run,
+        allow_busy=options.allow_busy,
     )
     out.confirmation, out.regions = confirm_results(check, results, sweep.machine.cores)
     out.final = final_pairs(out.confirmation, out.regions) if out.confirmation else []

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from autotune.frontend.records import LoopRecord
 from autotune.measure.intervals import MARGIN, RatioInterval, ratio_interval
+from autotune.measure.machine_state import LoadWatch
 from autotune.tuning.confirm import Confirmation, ProgramCheck, ProgramRuns
 from autotune.variants.space import Variant, default_thread_counts
 
@@ -97,6 +98,7 @@ def tune_regions(
     reached = confirmation.speedup or 1.0  # what the program reached before this region
     for region in regions:
         base = final_pairs(confirmation, regions)
+        watch = LoadWatch().start()
         for t in default_thread_counts(cores):
             pairs = [(r, v) for r, v in base if r.id not in {x.id for x in region.records}]
             owned = {r.id: v for r, v in base}
@@ -107,6 +109,17 @@ def tune_regions(
             runs = check.try_choices(original, pairs, confirmation.original)
             region.tries.append(RegionTry(t, runs, confirmation.original.times_s[first:]))
         region.decision = _decide(region, reached)
+        load = watch.stop()
+        busy = load.busy() if load is not None else ""
+        if busy and region.threads is not None and not check.allow_busy:
+            region.decision = (
+                f"kept as written: the machine was busy ({busy}); "
+                f"num_threads({region.threads}) looked faster then, which a passing load "
+                "can cause (threads descheduled at barriers)"
+            )
+            region.threads = None
+        elif busy:
+            region.decision += f" (the machine was busy: {busy})"
         if region.threads is not None:
             kept = next(x for x in region.tries if x.threads == region.threads)
             reached = kept.interval.ratio if kept.interval else reached

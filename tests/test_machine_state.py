@@ -1,0 +1,88 @@
+"""Decisions and the machine's load: other processes busy while autotune measures are
+seen, said, and a whole-program gain measured then is not shipped."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from autotune.analysis import analyze_file
+from autotune.measure.build import BuildOptions
+from autotune.measure.machine_state import Load, LoadWatch
+from autotune.measure.sweep import SweepOptions
+from autotune.tuning import confirm as confirm_mod
+from autotune.tuning.confirm import Choice, ProgramCheck
+from autotune.variants.space import Variant
+
+pytestmark = pytest.mark.skipif(not Path("/proc/stat").exists(), reason="reads /proc/stat")
+
+# 64 threads fighting over chunks of one iteration: many times slower than static
+CONTENDED = r"""#include <stdio.h>
+#include <math.h>
+#define N 2000000
+static double x[N];
+int main(void)
+{
+#pragma omp parallel for schedule(dynamic, 1) num_threads(64)
+    for (int i = 0; i < N; i++)
+        x[i] = sqrt(i + 1.0);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += x[i];
+    printf("%.6e\n", s);
+    return 0;
+}
+"""
+
+
+def test_other_processes_spinning_are_seen():
+    spin = [sys.executable, "-c", "import time\nt = time.time()\nwhile time.time() - t < 4: pass"]
+    procs = [subprocess.Popen(spin) for _ in range(2)]
+    try:
+        time.sleep(0.3)
+        watch = LoadWatch().start()
+        time.sleep(1.5)
+        load = watch.stop()
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+    assert load is not None and load.others_cores > 1.0, load
+    assert "other processes used" in load.busy()
+    assert load.to_dict()["busy"] == load.busy()
+
+
+def test_our_own_runs_are_not_counted_as_load():
+    watch = LoadWatch().start()
+    subprocess.run([sys.executable, "-c", "sum(i * i for i in range(3_000_000))"], check=True)
+    load = watch.stop()
+    assert load is not None and load.others_cores < 0.9  # the child's CPU time is ours
+
+
+class BusyWatch(LoadWatch):
+    """The load of a machine where two other processes spin (as measured above)."""
+
+    def stop(self) -> Load:
+        return Load(wall_s=2.0, cores=2, others_cores=1.9, steal_share=0.0, loadavg=3.1)
+
+
+def test_a_gain_measured_on_a_busy_machine_is_not_shipped(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "contended.c"
+    src.write_text(CONTENDED)
+    (loop,) = analyze_file(str(src)).loops
+    monkeypatch.setattr(confirm_mod, "LoadWatch", BusyWatch)
+    choice = [Choice(loop, Variant("static", None, 2), 1.0)]
+    check = ProgramCheck(src, CONTENDED, BuildOptions(), SweepOptions(), runs=3)
+    result = check.confirm(choice)
+    assert result.busy and result.tuned is None and result.kept == []
+    assert "the machine was busy" in result.decision and "--allow-busy" in result.decision
+    assert result.to_dict()["load"]["others_cores"] == 1.9
+    allowed = ProgramCheck(
+        src, CONTENDED, BuildOptions(), SweepOptions(), runs=3, allow_busy=True
+    ).confirm(choice)
+    assert allowed.kept and "although the machine was busy" in allowed.decision
