@@ -80,6 +80,7 @@ def test_a_gain_measured_on_a_busy_machine_is_not_shipped(tmp_path, monkeypatch)
     check = ProgramCheck(src, CONTENDED, BuildOptions(), SweepOptions(), runs=3)
     result = check.confirm(choice)
     assert result.busy and result.tuned is None and result.kept == []
+    assert result.backed_off == [(loop.id, f"the machine was busy: {result.busy}")]
     assert "the machine was busy" in result.decision and "--allow-busy" in result.decision
     assert result.to_dict()["load"]["others_cores"] == 1.9
     allowed = ProgramCheck(

@@ -229,6 +229,9 @@ class ProgramCheck:
                     "seen under a passing load is not shipped: the original is kept (run "
                     "again on a quiet machine, or pass --allow-busy)"
                 )
+                result.backed_off += [
+                    (c.record.id, f"the machine was busy: {busy}") for c in result.kept
+                ]
                 result.tuned, result.kept, result.decided = None, [], None
             else:
                 result.decision += f" (kept although the machine was busy: {busy})"
