@@ -70,7 +70,7 @@ def tuned(tmp_path_factory) -> Path:
     src.write_text(PROGRAM)
     db = tmp / "results.db"
     args = ["tune", str(src), "--db", str(db), "--top", "3", "--search", "top"]
-    args += ["--repetitions", "2", "--confirm-runs", "1", "-q"]
+    args += ["--repetitions", "2", "--confirm-runs", "2", "-q"]
     args += ["--schedules", "static,dynamic", "--chunks", "none,8", "--threads", "1,2"]
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("AUTOTUNE_CACHE_DIR", str(tmp / "cache"))
@@ -98,6 +98,12 @@ def test_report_shows_every_loop_with_the_numbers_the_database_holds(tuned, tmp_
     for v in doc["variants"]:
         if v["status"] == "ok":
             assert v["key"] in page.cells and f"{v['measured_s'] * 1e3:.3g}" in page.cells
+    # the whole-program check, with its interval whenever a choice reached it
+    text = out.read_text()
+    if doc["program"] is not None:
+        assert "Whole program" in text and doc["program"]["decision"].split(":")[0] in text
+        if doc["program"]["speedup_interval"] or "as fast as the original" in doc["decision"]:
+            assert "interval" in text
     # the figures are embedded PNGs with labels saying what they show
     pngs = [i for i in page.images if i["src"].startswith("data:image/png;base64,")]
     assert len(pngs) == 2 and all("alt" in i for i in pngs)

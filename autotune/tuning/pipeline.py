@@ -203,8 +203,10 @@ def tune_file(
             out.final = with_bind(out.final, out.placement.bind)
     _store_decisions(out, store, build.defines, sweep.machine_fp)
     size = " ".join(f"-D{k}={v}" for k, v in sorted(build.defines.items()))
+    program = _program_summary(out)
     for res in out.results:
         doc = res.to_dict() | {"file": out.path, "size": size, "model": ranked.chosen.name}
+        doc["program"] = program
         outcome = Outcome(
             "tune",
             out.path,
@@ -217,6 +219,21 @@ def tune_file(
         )
         save_outcome(store, outcome)
     return out
+
+
+def _program_summary(out: FileTuneResult) -> dict | None:
+    """The whole-program check as the report shows it: decision, interval, load."""
+    c = out.confirmation
+    if c is None:
+        return None
+    return {
+        "decision": c.decision,
+        "speedup": c.speedup,
+        "speedup_interval": c.interval.to_dict() if c.interval else None,
+        "busy": c.busy,
+        "load": c.load.to_dict() if c.load else None,
+        "regions": [r.decision for r in out.regions],
+    }
 
 
 def _store_decisions(out: FileTuneResult, store, defines: dict, machine_fp: str) -> None:  # noqa: ANN001
