@@ -24,7 +24,7 @@ from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, 
 from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, Site, param_names, thread_dependent
-from autotune.analysis.proof.syntax import assigned, element_text, param_symbol
+from autotune.analysis.proof.syntax import assigned, element_text, loop_var_name, param_symbol
 from autotune.analysis.proof.walkstate import LoopContext
 
 
@@ -381,19 +381,10 @@ def _non_rectangular(site: LoopSite, out: Proof) -> None:
                 "use an outer collapsed variable): the compiler rejects any schedule clause on it"
             )
             return
-        var = _loop_var(node)
+        var = loop_var_name(node)
         if var:
             outer.append(var)
         node = node.stmt
-
-
-def _loop_var(node: c_ast.For) -> str | None:
-    init = node.init
-    if isinstance(init, c_ast.DeclList) and init.decls:
-        return init.decls[0].name
-    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
-        return init.lvalue.name
-    return None
 
 
 def thread_dependent_value(node: c_ast.Node, prog: Program, site: LoopSite) -> str | None:
