@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from autotune.measure.intervals import MARGIN, ratio_interval
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.models.features import FeatureError
 from autotune.models.quality import QualityReport, evaluate
@@ -333,16 +334,21 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
             f"took {1 / (1 + gain):.2f}x its time): original kept"
         )
         return
-    if gain <= need:
+    iv = ratio_interval(base.times_s, by_key[best.variant.key].times_s)
+    if gain <= need or (iv is not None and not iv.faster()):
         result.speedup = 1.0
+        shown = f"{iv.text()}" if iv is not None else f"{gain:.1%} faster"
+        clears = f" and an interval clearing {1 + MARGIN:.2f}x" if iv is not None else ""
         result.decision = (
-            f"best variant {best.variant.key} is {gain:.1%} faster, within the "
-            f"noise (needs > {need:.1%}): original kept"
+            f"best variant {best.variant.key} ran {shown}, within the noise (needs > "
+            f"{need:.1%}{clears}): original kept"
         )
         return
     result.best = best
     result.speedup = base.measured_s / best.measured_s
-    result.decision = f"{best.variant.key}: {result.speedup:.2f}x faster than the original"
+    result.decision = f"{best.variant.key}: {result.speedup:.2f}x faster than the original" + (
+        f" (loop time, {iv.text()})" if iv is not None else ""
+    )
 
 
 def confirm_results(
