@@ -87,3 +87,16 @@ def test_a_gain_measured_on_a_busy_machine_is_not_shipped(tmp_path, monkeypatch)
         src, CONTENDED, BuildOptions(), SweepOptions(), runs=3, allow_busy=True
     ).confirm(choice)
     assert allowed.kept and "although the machine was busy" in allowed.decision
+
+
+def test_loop_figures_that_disagree_with_the_program_are_marked(tmp_path, monkeypatch):
+    """A loop whose own timings promise a saving the whole program does not show (CG's
+    "125x" loop that made the program slower) has its figures marked untrusted."""
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "contended.c"
+    src.write_text(CONTENDED)
+    (loop,) = analyze_file(str(src)).loops
+    check = ProgramCheck(src, CONTENDED, BuildOptions(), SweepOptions(), runs=3, allow_busy=True)
+    result = check.confirm([Choice(loop, Variant("static", None, 2), 500.0)])  # 500 s promised
+    assert "500 s saved per run" in result.disagree[loop.id]
+    assert result.to_dict()["loop_figures_disagree"] == result.disagree

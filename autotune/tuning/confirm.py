@@ -30,7 +30,12 @@ from autotune.errors import UserError
 from autotune.frontend.records import LoopRecord
 from autotune.measure import verify
 from autotune.measure.build import BuildOptions, BuildResult
-from autotune.measure.intervals import MARGIN, RatioInterval, ratio_interval
+from autotune.measure.intervals import (
+    MARGIN,
+    RatioInterval,
+    difference_interval,
+    ratio_interval,
+)
 from autotune.measure.machine_state import Load, LoadWatch
 from autotune.measure.run import RunResult, run_program
 from autotune.measure.sweep import SweepOptions
@@ -94,6 +99,8 @@ class Confirmation:
     interval: RatioInterval | None = None  # of original over tuned, when accepted
     load: Load | None = None  # what other processes did while the program ran
     busy: str = ""  # why the machine was too busy to decide ('' when quiet)
+    # loop id -> why its own timings disagree with what the whole program showed
+    disagree: dict[str, str] = field(default_factory=dict)
 
     @property
     def speedup(self) -> float | None:
@@ -111,6 +118,7 @@ class Confirmation:
             "speedup_interval": self.interval.to_dict() if self.interval else None,
             "load": self.load.to_dict() if self.load else None,
             "busy": self.busy,
+            "loop_figures_disagree": dict(self.disagree),
             "kept": [c.record.id for c in self.kept],
             "backed_off": [{"loop": lid, "why": why} for lid, why in self.backed_off],
             "tries": [{"loops": ids, **runs.to_dict()} for ids, runs in self.tries],
@@ -252,6 +260,7 @@ class ProgramCheck:
             if runs.status == "ok" and runs.median_s and result.original.median_s:
                 # the original's runs interleaved with this try: the same machine state
                 paired = result.original.times_s[first:]
+                self._agreement(active, paired, runs, result)
                 iv = ratio_interval(paired, runs.times_s)
                 if iv is not None and iv.faster():
                     result.tuned, result.kept = runs, list(active)
@@ -273,6 +282,27 @@ class ProgramCheck:
             result.decision = (
                 f"the original program {result.original.status}: {result.original.message}"
             )
+
+    def _agreement(
+        self, active: list[Choice], paired: list[float], runs: ProgramRuns, result: Confirmation
+    ) -> None:
+        """Do the loops' own timings agree with the program? The saving they promise
+        (per run of the program) must lie within the interval of the saving measured on
+        the whole program; when it does not, their figures are not trusted."""
+        promised = sum(c.saving_s for c in active)
+        measured = difference_interval(paired, runs.times_s)
+        if measured is None or promised <= 0:
+            return
+        low, mid, high = measured
+        if low <= promised <= high:
+            return
+        note = (
+            f"its loop timings promised {promised:.4g} s saved per run, the whole program "
+            f"saved {mid:.4g} s [{low:.4g}, {high:.4g}]: its loop figures disagree with the "
+            "program and are not trusted"
+        )
+        for c in active:
+            result.disagree.setdefault(c.record.id, note)
 
     def try_choices(
         self, original: BuildResult, pairs: list[tuple[LoopRecord, Variant]], base: ProgramRuns

@@ -41,6 +41,8 @@ class LoopTuneResult:
     decision: str = ""  # one line: why this choice
     warnings: list[str] | None = None
     search: SearchResult | None = None  # the sequential search, when it chose the variants
+    # why the loop's own timings are not trusted ('' when they agree with the program)
+    figures_note: str = ""
 
     @property
     def id(self) -> str:
@@ -55,6 +57,8 @@ class LoopTuneResult:
             "reason": self.ranking.error,
             "baseline": self.baseline.measured_s if self.baseline else None,
             "baseline_status": self.baseline.status if self.baseline else None,
+            "figures_valid": not self.figures_note,
+            "figures_note": self.figures_note,
             "baseline_predicted_s": self.ranking.baseline_predicted_s,
             "variants": [v.to_dict() for v in self.ranking.variants],
             "best": self.best.variant.to_dict() | {"key": self.best.variant.key}
@@ -376,6 +380,9 @@ def confirm_results(
         for r in chosen
     ]
     confirmation = check.confirm(choices)
+    for loop_id, why in confirmation.disagree.items():
+        by_id[loop_id].figures_note = why
+        by_id[loop_id].decision += f"; {why}"
     for loop_id, why in confirmation.backed_off:
         r = by_id[loop_id]
         r.decision = (
