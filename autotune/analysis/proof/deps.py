@@ -214,6 +214,9 @@ class _Names:
 
 
 def _domain(bounds: list[Bound], names: _Names) -> str | None:
+    """The loops' values as isl constraints; what is not known is left out (which only
+    adds points: sound for dependences, and writes needing exact domains check
+    ``Bound.exact`` first)."""
     parts = []
     for b in bounds:
         v = names(b.sym)
@@ -221,6 +224,9 @@ def _domain(bounds: list[Bound], names: _Names) -> str | None:
             parts.append(f"{poly.to_isl(b.lower, names)} <= {v}")
         if b.upper is not None and poly.is_affine(b.upper):
             parts.append(f"{v} <= {poly.to_isl(b.upper, names)}")
+        step = abs(b.step) if b.step is not None else 1
+        if step > 1 and b.start is not None and poly.is_affine(b.start):
+            parts.append(f"({v} - ({poly.to_isl(b.start, names)})) mod {step} = 0")
     return " and ".join(parts)
 
 
@@ -289,7 +295,7 @@ def covered(r: Ref, writes: list[Ref]) -> bool:
     by ``writes``: the value a thread's copy held before cannot be seen. A write counts
     where it comes first in program order; inside loops both share, only for the same
     values of those loops' variables."""
-    before = [w for w in writes if w.path < r.path and _affine_ref(w)]
+    before = [w for w in writes if w.path < r.path and _affine_ref(w) and _exact_own(w, r)]
     if not before or not _affine_ref(r):
         return False
     if any(len(w.index) != len(r.index) for w in before):
@@ -314,6 +320,17 @@ def _subset(read_text: str, write_texts: tuple[str, ...]) -> bool:
         return read.is_subset(written)
     except isl.Error:
         return False
+
+
+def _exact_own(w: Ref, r: Ref) -> bool:
+    """Every loop of ``w`` that ``r`` is not also in has known values: otherwise which
+    elements ``w`` surely writes is not known (a bound it could not read, a stride)."""
+    shared = 0
+    for a, b in zip(w.domain, r.domain, strict=False):
+        if a.sym != b.sym:
+            break
+        shared += 1
+    return all(b.exact for b in w.domain[shared:])
 
 
 def _affine_ref(r: Ref) -> bool:

@@ -23,11 +23,29 @@ def clause_names(items: list[str]) -> list[str]:
 
 @dataclass
 class Bound:
-    """One loop level around a reference: ``lower <= sym <= upper`` (None: unbounded)."""
+    """One loop level around a reference: ``lower <= sym <= upper`` (None: unbounded),
+    stepping by ``step`` from ``start`` (step None: a stride the walk does not know)."""
 
     sym: str
     lower: Poly | None
     upper: Poly | None
+    step: int | None = 1
+    start: Poly | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Every value the loop takes is known (affine bounds, known stride): what a
+        write must have for the elements it surely writes to be known."""
+        from autotune.analysis.proof.poly import is_affine
+
+        return (
+            self.lower is not None
+            and self.upper is not None
+            and is_affine(self.lower)
+            and is_affine(self.upper)
+            and self.step is not None
+            and (abs(self.step) == 1 or (self.start is not None and is_affine(self.start)))
+        )
 
 
 @dataclass

@@ -96,7 +96,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         if header is None:
             if node.init is not None:
                 self.visit(node.init)
-            self.domain.append(Bound(sym, None, None))
+            self.domain.append(Bound(sym, None, None, step=None))
             return sym
         var, lo_node, hi_node, op, step = header
         if not distributed:
@@ -106,10 +106,13 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
             self._read_only(hi_node)
         lower = upper = None
         if step is not None and step > 0 and op in ("<", "<=", "!="):
-            lower, upper = lo, (poly.add(hi, poly.const(-1)) if hi and op != "<=" else hi)
+            lower = lo
+            upper = poly.add(hi, poly.const(-1)) if hi is not None and op != "<=" else hi
         elif step is not None and step < 0 and op in (">", ">="):
-            upper, lower = lo, (poly.add(hi, poly.const(1)) if hi and op == ">" else hi)
-        self.domain.append(Bound(sym, lower, upper))
+            upper = lo
+            lower = poly.add(hi, poly.const(1)) if hi is not None and op == ">" else hi
+        known = lower is not None or upper is not None
+        self.domain.append(Bound(sym, lower, upper, step=step if known else None, start=lo))
         self.env[self._key(var)] = poly.symbol(sym)
         self._define(var)
         return sym
@@ -125,7 +128,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
             if node.init is not None:
                 self.visit(node.init)
             sym = self._fresh("v")
-            self.domain.append(Bound(sym, None, None))
+            self.domain.append(Bound(sym, None, None, step=None))
         else:
             self._enter_for(node)
         before = set(self.defined) if self.defined is not None else None
@@ -140,7 +143,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         written = assigned(node.stmt)
         self._kill(written)
         depth = len(self.domain)
-        self.domain.append(Bound(self._fresh("v"), None, None))
+        self.domain.append(Bound(self._fresh("v"), None, None, step=None))
         before = set(self.defined) if self.defined is not None else None
         self._loop_body(node.cond, node.stmt, None)
         self.defined = before
@@ -151,7 +154,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         written = assigned(node.stmt)
         self._kill(written)
         depth = len(self.domain)
-        self.domain.append(Bound(self._fresh("v"), None, None))
+        self.domain.append(Bound(self._fresh("v"), None, None, step=None))
         self._loop_body(None, node.stmt, node.cond)
         del self.domain[depth:]
         self._kill(written)

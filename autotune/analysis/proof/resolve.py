@@ -73,8 +73,9 @@ class WalkNames:
             return "shared"
         if name in self.ctx.reductions:
             return "reduction"
-        if name in self.ctx.firstprivate and name not in self.ctx.written:
-            return "invariant"
+        scalar_decl = decl is None or not derivations(self.frame.scope, decl.type)
+        if name in self.ctx.firstprivate and name not in self.ctx.written and scalar_decl:
+            return "invariant"  # a copy of one value, only read
         if name in self.ctx.private or name in self.ctx.prog.threadprivate:
             scalar = decl is None or not derivations(self.frame.scope, decl.type)
             taken = self.ctx.prog.address_taken_var(name, at, self.frame.func, self.frame.ast)
