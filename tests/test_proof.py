@@ -36,6 +36,8 @@ TRAPS = {
     "argmax.c": {13: (BOTH, "makes a decision")},
     # every other element written: the odd one read is not covered (a stride is a fact)
     "stride_scratch.c": {12: (BOTH, "buf, which each thread keeps across iterations")},
+    # a helper that returns before filling the row on most calls
+    "early_return.c": {21: (BOTH, "row, which each thread keeps across iterations")},
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {

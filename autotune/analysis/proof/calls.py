@@ -148,10 +148,13 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
     w.ret_exits, w.cont_exits = [], []
     w.frames.append(frame)
     level = len(w.frames) - 1
+    early = _returns_early(func.body)  # what follows a return taken on some path is not sure
+    w.cond_depth += early
     try:
         w.visit(func.body)
     finally:
         w.frames.pop()
+        w.cond_depth -= early
     w.defined = meet([w.defined, *w.ret_exits])
     w.ret_exits, w.cont_exits = saved_exits, saved_cont
     for key in [k for k in w.env if k[0] >= level]:
@@ -170,3 +173,18 @@ def _walk_decls(node: c_ast.Node) -> list[c_ast.Decl]:
             out.append(n)
         stack.extend(c for _, c in n.children())
     return out
+
+
+def _returns_early(body: c_ast.Compound) -> int:
+    """1 when a ``return`` can end the function before its last statement, else 0."""
+    items = list(body.block_items or [])
+    last = items[-1] if items else None
+    stack = [n for n in items]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Return) and n is not last:
+            return 1
+        if isinstance(n, c_ast.FuncDef):
+            continue
+        stack.extend(c for _, c in n.children())
+    return 0

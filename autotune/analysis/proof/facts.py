@@ -36,15 +36,14 @@ class Bound:
     def exact(self) -> bool:
         """Every value the loop takes is known (affine bounds, known stride): what a
         write must have for the elements it surely writes to be known."""
-        from autotune.analysis.proof.poly import is_affine
+        from autotune.analysis.proof.poly import is_affine, symbols
 
+        polys = [self.lower, self.upper] + ([self.start] if self.step not in (1, -1) else [])
         return (
-            self.lower is not None
-            and self.upper is not None
-            and is_affine(self.lower)
-            and is_affine(self.upper)
-            and self.step is not None
-            and (abs(self.step) == 1 or (self.start is not None and is_affine(self.start)))
+            self.step is not None
+            and all(p is not None and is_affine(p) for p in polys)
+            # a value the walk did not know ("u" symbols) would be any value: not exact
+            and not any(s.startswith("u") for p in polys for s in symbols(p))
         )
 
 
