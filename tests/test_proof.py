@@ -38,6 +38,8 @@ TRAPS = {
     "stride_scratch.c": {12: (BOTH, "buf, which each thread keeps across iterations")},
     # a helper that returns before filling the row on most calls
     "early_return.c": {21: (BOTH, "row, which each thread keeps across iterations")},
+    # a helper that moves its pointer parameter (y++) writes past its own element
+    "moving_pointer.c": {17: (BOTH, "writes out")},
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {

@@ -321,6 +321,8 @@ def _named_pointer(w: IterationWalker, node: c_ast.ID) -> PtrVal | None:
         restrict = "restrict" in (getattr(decl.type, "quals", None) or [])
         if objs is None and restrict:
             return PtrVal(frozenset({f"restrict:{w.frame.func.decl.name}:{name}"}), [poly.const(0)])
+    if w.frame.top and name in w.ctx.written:
+        return PtrVal(objs, None, "shared", name)  # it moves during the loop
     group = None
     if kind == "local":
         gid = w.ctx.pointsto.swap_group(w.frame.func, w.frame.ast, name)

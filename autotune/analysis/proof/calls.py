@@ -131,6 +131,7 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
     """Walk ``func``'s body in place with its parameters bound to ``args``."""
     scope = Scope(func, ast)
     frame = Frame(func, ast, scope)
+    moved = assigned(func.body)
     for param, arg in zip(_params(func), args, strict=False):
         if not param.name:
             continue
@@ -138,7 +139,11 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
             pv = pointer_value(w, arg)
             if not isinstance(arg, c_ast.ID):
                 _read_args(w, [arg]) if not isinstance(arg, c_ast.UnaryOp) else None
-            frame.ptrs[param.name] = pv if pv is not None else PtrVal(None, None)
+            if pv is None:
+                pv = PtrVal(None, None)
+            elif param.name in moved:  # the callee moves it (y++): where it points is lost
+                pv = PtrVal(pv.objects, None, pv.owner, pv.name, pv.group)
+            frame.ptrs[param.name] = pv
         else:
             w._read_only(arg)
             frame.ints[param.name] = w.value(arg)
