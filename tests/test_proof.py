@@ -40,6 +40,8 @@ TRAPS = {
     "early_return.c": {21: (BOTH, "row, which each thread keeps across iterations")},
     # a helper that moves its pointer parameter (y++) writes past its own element
     "moving_pointer.c": {17: (BOTH, "writes out")},
+    # a static declared in the body is one variable for all iterations
+    "static_in_loop.c": {9: (BOTH, "same element of next")},
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {

@@ -58,7 +58,7 @@ class WalkNames:
             return False
         if not self.frame.top:
             return kind in ("local",) and "static" not in (decl.storage or [])
-        return id(decl) in self.ctx.local
+        return id(decl) in self.ctx.local and not ({"static", "extern"} & set(decl.storage or []))
 
     def _class(self, name: str, at: c_ast.Node) -> str:
         """local | private | firstprivate | reduction | shared for a variable name."""
