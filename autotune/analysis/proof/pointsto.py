@@ -64,8 +64,9 @@ def _typedef_target(scope: Scope, t: c_ast.Node) -> c_ast.Node | None:
 
 
 def var_key(decl: c_ast.Decl, kind: str, func: c_ast.FuncDef | None) -> str:
-    """One name per variable across files: globals by name, statics by function."""
-    if kind == "global":
+    """One name per variable across files: globals by name (a block-scope ``extern``
+    declaration names the global too), statics by function."""
+    if kind == "global" or "extern" in (decl.storage or []):
         return f"var:{decl.name}"
     fname = func.decl.name if func is not None else ""
     if "static" in (decl.storage or []):
