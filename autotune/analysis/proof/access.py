@@ -17,6 +17,7 @@ from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.pointsto import derivations
 from autotune.analysis.proof.program import ALLOCATORS
 from autotune.analysis.proof.refs import IterationWalker
+from autotune.analysis.proof.swaps import swap_group
 from autotune.analysis.proof.walkstate import PtrVal
 
 
@@ -325,7 +326,7 @@ def _named_pointer(w: IterationWalker, node: c_ast.ID) -> PtrVal | None:
         return PtrVal(objs, None, "shared", name)  # it moves during the loop
     group = None
     if kind == "local":
-        gid = w.ctx.pointsto.swap_group(w.frame.func, w.frame.ast, name)
+        gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
         if gid is not None:
             group = (id(w.frame.func) * 64 + gid, name)
     zero = objs is not None and zero_based(w, name, decl, kind, group is not None)
@@ -393,8 +394,8 @@ def zero_based(
         return False
     for s in stores:
         if swapped and isinstance(s.node, c_ast.ID):
-            gid = w.ctx.pointsto.swap_group(w.frame.func, w.frame.ast, name)
-            other = w.ctx.pointsto.swap_group(w.frame.func, w.frame.ast, s.node.name)
+            gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
+            other = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, s.node.name)
             if gid is not None and (other == gid or _is_temp_of(w, s.node.name, name)):
                 continue
         if not _starts_object(s.node, w):
@@ -405,10 +406,10 @@ def zero_based(
 def _is_temp_of(w: IterationWalker, tmp: str, name: str) -> bool:
     """``tmp`` only ever holds copies of the double buffer's pointers."""
     stores = [s for s in w.ctx.prog.var_stores.get(tmp, []) if s.func is w.frame.func]
-    gid = w.ctx.pointsto.swap_group(w.frame.func, w.frame.ast, name)
+    gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
     return bool(stores) and all(
         isinstance(s.node, c_ast.ID)
-        and w.ctx.pointsto.swap_group(w.frame.func, w.frame.ast, s.node.name) == gid
+        and swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, s.node.name) == gid
         for s in stores
     )
 

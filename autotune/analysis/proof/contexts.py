@@ -14,6 +14,7 @@ from pycparser import c_ast
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.pointsto import PointsTo, derivations
 from autotune.analysis.proof.program import Program, Site, param_names
+from autotune.analysis.proof.swaps import swap_group
 from autotune.analysis.proof.walkstate import PtrVal
 from autotune.analysis.symbols import Scope, _params
 
@@ -61,7 +62,7 @@ def _argument(arg: c_ast.Node, site: Site, pointsto: PointsTo) -> PtrVal:
     base = _arg_base(arg, site, pointsto)
     group = None
     if isinstance(arg, c_ast.ID) and site.func is not None:
-        gid = pointsto.swap_group(site.func, site.ast, arg.name)
+        gid = swap_group(pointsto, site.func, site.ast, arg.name)
         if gid is not None:
             group = (id(site.func) * 64 + gid, arg.name)
             starts = [

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns_of
 from autotune.analysis.symbols import Scope, file_info
@@ -82,7 +81,6 @@ class PointsTo:
         self._cache: dict[int, Objects] = {}
         self._busy: set[int] = set()
         self._cut = False
-        self._swaps: dict[int, dict[str, int]] = {}
 
     def scope(self, site: Site) -> Scope:
         if site.func is not None:
@@ -330,17 +328,6 @@ class PointsTo:
                 out |= _recontext(val, objs, base)
         return out
 
-    def swap_group(self, func: c_ast.FuncDef, ast: c_ast.FileAST, name: str) -> int | None:
-        """The double-buffer group ``name`` belongs to in ``func`` (None: none).
-
-        Pointers that start at distinct objects and are only ever exchanged through
-        a temporary (``t = a; a = b; b = t;``) point at distinct objects at every
-        moment, although each may point at any of them: the Jacobi grids.
-        """
-        if id(func) not in self._swaps:
-            self._swaps[id(func)] = _swap_groups(func, Site(func.body, func, ast), self)
-        return self._swaps[id(func)].get(name)
-
     def _stores_pointer(self, base: c_ast.Node, site: Site) -> bool:
         """Whether ``base[i] = ...`` (or ``*base = ...``) stores a pointer (True when the
         type cannot be told: then the store counts)."""
@@ -464,76 +451,3 @@ def _union(a: Objects, b: Objects) -> Objects:
     if a is None or b is None:
         return None
     return a | b
-
-
-def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, int]:
-    """Rotating pointers of ``func``: name -> group id (temporaries left out)."""
-    triples: list[tuple[str, str, str]] = []
-    stack: list[c_ast.Node] = [func.body]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.Compound):
-            items = n.block_items or []
-            for k in range(len(items) - 2):
-                t = _copy_of(items[k])
-                a = _copy_of(items[k + 1])
-                b = _copy_of(items[k + 2])
-                if t and a and b and t[1] == a[0] and a[1] == b[0] and b[1] == t[0]:
-                    triples.append((t[0], a[0], b[0]))
-        stack.extend(c for _, c in n.children())
-    if not triples:
-        return {}
-    copies: dict[str, int] = {}
-    inits: dict[str, list[c_ast.Node]] = {}
-    scope = Scope(func, site.ast)
-
-    def is_array(name: str, at: c_ast.Node) -> bool:
-        decl, kind = scope.find_decl(name, at)
-        return (
-            decl is not None and kind != "param" and derivations(scope, decl.type)[:1] == ["array"]
-        )
-
-    for n in walk(func.body):
-        pair = _copy_of(n)
-        if pair is not None and is_array(pair[1], n):
-            pair = None  # ``double (*a)[N] = g0;``: the start of an array, not a copy
-        if pair is not None:
-            copies[pair[0]] = copies.get(pair[0], 0) + 1
-        elif isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
-            inits.setdefault(n.lvalue.name, []).append(n.rvalue)
-        elif isinstance(n, c_ast.Decl) and n.init is not None and n.name:
-            inits.setdefault(n.name, []).append(n.init)
-        elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID):
-            copies[n.expr.name] = copies.get(n.expr.name, 0) + 1000  # set through its address
-    out: dict[str, int] = {}
-    for gid, (tmp, a, b) in enumerate(triples):
-        # each copy store of a, b and tmp is part of one such triple, and a, b start
-        # at distinct objects (one initial store each)
-        uses = sum(1 for t in triples if {a, b, tmp} == set(t))
-        if copies.get(a, 0) != uses or copies.get(b, 0) != uses or copies.get(tmp, 0) != uses:
-            continue
-        if len(inits.get(a, [])) != 1 or len(inits.get(b, [])) != 1:
-            continue
-        oa = pts.objects(inits[a][0], site)
-        ob = pts.objects(inits[b][0], site)
-        if oa is None or ob is None or not oa or not ob or oa & ob:
-            continue
-        for name in (a, b):
-            decl, kind = scope.find_decl(name, func.body)
-            if kind == "local":
-                out[name] = gid
-    return out
-
-
-def _copy_of(n: c_ast.Node) -> tuple[str, str] | None:
-    """``a = b`` (or ``T *a = b;``) between two plain names: (a, b)."""
-    if isinstance(n, c_ast.Decl) and n.name and isinstance(n.init, c_ast.ID):
-        return n.name, n.init.name
-    if (
-        isinstance(n, c_ast.Assignment)
-        and n.op == "="
-        and isinstance(n.lvalue, c_ast.ID)
-        and isinstance(n.rvalue, c_ast.ID)
-    ):
-        return n.lvalue.name, n.rvalue.name
-    return None
