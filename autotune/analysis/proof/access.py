@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
+from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.facts import Ref
-from autotune.analysis.proof.pointsto import derivations
-from autotune.analysis.proof.program import ALLOCATORS
 from autotune.analysis.proof.refs import IterationWalker
-from autotune.analysis.proof.swaps import swap_group
 from autotune.analysis.proof.walkstate import PtrVal
 
 
@@ -43,7 +40,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
     if isinstance(node, c_ast.ArrayRef | c_ast.StructRef) or (
         isinstance(node, c_ast.UnaryOp) and node.op == "*"
     ):
-        target = _access(w, node)
+        target = access_of(w, node)
         if target is None:
             return
         objects, index, owner, name, group = target
@@ -76,8 +73,8 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
 
 def _is_subarray(w: IterationWalker, node: c_ast.ArrayRef) -> bool:
     """``a[i]`` whose type is still an array (it decays to a pointer, no load)."""
-    root, subs = _chain(node)
-    derivs = _derivs_of(w, root)
+    root, subs = chain(node)
+    derivs = derivs_of(w, root)
     return derivs is not None and len(subs) < len(derivs) and derivs[len(subs)] == "array"
 
 
@@ -137,23 +134,23 @@ def _private_flow(
     f.exposed.setdefault(name, line)
 
 
-def _access(w: IterationWalker, node: c_ast.Node):  # noqa: ANN202 - (objects, index, owner, name, group)
+def access_of(w: IterationWalker, node: c_ast.Node):  # noqa: ANN202 - (objects, index, owner, name, group)
     """Objects and index of a memory access; loads on the way are recorded as reads."""
     if isinstance(node, c_ast.UnaryOp):  # *p
-        ptr = pointer_value(w, node.expr)
+        ptr = w.pointer(node.expr)
         w._read_only(node.expr) if not isinstance(node.expr, c_ast.ID) else None
         return _at(ptr, [])
     if isinstance(node, c_ast.StructRef):  # p->f: the struct p points at
-        ptr = pointer_value(w, node.name)
+        ptr = w.pointer(node.name)
         if not isinstance(node.name, c_ast.ID):
             w._address_operands(node.name)
         return _at(ptr, [])
-    root, subs = _chain(node)
+    root, subs = chain(node)
     for s in subs:
         w._read_only(s)
     values = [w.value(s) for s in subs]
-    derivs = _derivs_of(w, root)
-    ptr = pointer_value(w, root)
+    derivs = derivs_of(w, root)
+    ptr = w.pointer(root)
     if isinstance(root, c_ast.StructRef | c_ast.UnaryOp | c_ast.ArrayRef):
         w._address_operands(root) if isinstance(root, c_ast.StructRef) else None
     if ptr is None:
@@ -191,7 +188,7 @@ def _at(ptr: PtrVal | None, extra: list) -> tuple | None:  # noqa: ANN001
     return ptr.objects, index, ptr.owner, ptr.name, ptr.group
 
 
-def _chain(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
+def chain(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
     subs = []
     while isinstance(node, c_ast.ArrayRef):
         subs.append(node.subscript)
@@ -201,245 +198,11 @@ def _chain(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
     return node, list(reversed(subs))
 
 
-def _derivs_of(w: IterationWalker, root: c_ast.Node) -> list[str] | None:
+def derivs_of(w: IterationWalker, root: c_ast.Node) -> list[str] | None:
     if isinstance(root, c_ast.ID):
         decl, _ = w._decl(root.name, root)
         return derivations(w.frame.scope, decl.type) if decl is not None else None
     return None
-
-
-def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
-    """What a pointer (or array) expression points at."""
-    while isinstance(node, c_ast.Cast):
-        node = node.expr
-    if isinstance(node, c_ast.ID):
-        return _named_pointer(w, node)
-    if isinstance(node, c_ast.UnaryOp) and node.op == "&":
-        return _address(w, node.expr)
-    if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-        for ptr_side, int_side in ((node.left, node.right), (node.right, node.left)):
-            if node.op == "-" and ptr_side is node.right:
-                continue
-            if _is_pointer(w, ptr_side):
-                pv = pointer_value(w, ptr_side)
-                w._read_only(int_side)
-                off = w.value(int_side)
-                return _moved(pv, off, -1 if node.op == "-" else 1)
-        return PtrVal(None, None)
-    if isinstance(node, c_ast.FuncCall):
-        name = call_name(node)
-        if name in ALLOCATORS:
-            return PtrVal(frozenset({f"local:{id(node)}"}), [poly.const(0)], owner="local")
-        objs = w.ctx.pointsto.objects(node, w.site(node))
-        return PtrVal(objs, None)
-    if isinstance(node, c_ast.ArrayRef):
-        got = _access(w, node)
-        if got is None:
-            return PtrVal(None, None)
-        objects, index, owner, name, group = got
-        root, subs = _chain(node)
-        derivs = _derivs_of(w, root)
-        level = len(subs)
-        if derivs is not None and level < len(derivs) and derivs[level] == "array":
-            base = None if index is None else index + [poly.const(0)]
-            return PtrVal(objects, base, owner, name, group)
-        rows = w.ctx.pointsto.contents(objects, 0) if objects is not None else None
-        fresh = objects is not None and w.ctx.pointsto.fresh_rows(objects)
-        if fresh and index is not None and len(index) == 1 and index[0] is not None:
-            return PtrVal(rows, [index[0], poly.const(0)], "shared", name)
-        return PtrVal(rows, None, "shared", name)
-    if isinstance(node, c_ast.StructRef):
-        objs = w.ctx.pointsto.objects(node, w.site(node))
-        return PtrVal(objs, [poly.const(0)] if _zero_based_field(w, node) else None)
-    if isinstance(node, c_ast.UnaryOp) and node.op == "*":
-        objs = w.ctx.pointsto.objects(node, w.site(node))
-        return PtrVal(objs, None)
-    if isinstance(node, c_ast.Constant):
-        return PtrVal(frozenset(), None)
-    return PtrVal(None, None)
-
-
-def _moved(pv: PtrVal | None, off: poly.Poly | None, sign: int) -> PtrVal:
-    if pv is None:
-        return PtrVal(None, None)
-    if pv.base is None or off is None or pv.base[-1] is None:
-        return PtrVal(pv.objects, None, pv.owner, pv.name)
-    base = pv.base[:-1] + [poly.add(pv.base[-1], off, sign)]
-    return PtrVal(pv.objects, base, pv.owner, pv.name, pv.group)
-
-
-def _is_pointer(w: IterationWalker, node: c_ast.Node) -> bool:
-    while isinstance(node, c_ast.Cast):
-        if isinstance(node.to_type.type, c_ast.PtrDecl):
-            return True
-        node = node.expr
-    if isinstance(node, c_ast.ID):
-        decl, _ = w._decl(node.name, node)
-        return decl is not None and bool(derivations(w.frame.scope, decl.type))
-    if isinstance(node, c_ast.UnaryOp) and node.op == "&":
-        return True
-    if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-        return _is_pointer(w, node.left) or (node.op == "+" and _is_pointer(w, node.right))
-    if isinstance(node, c_ast.ArrayRef):
-        root, subs = _chain(node)
-        derivs = _derivs_of(w, root)
-        return derivs is not None and len(subs) < len(derivs)
-    return isinstance(node, c_ast.FuncCall | c_ast.StructRef)
-
-
-def _named_pointer(w: IterationWalker, node: c_ast.ID) -> PtrVal | None:
-    name = node.name
-    key = w._key(name)
-    if key in w.env_ptr:
-        return w.env_ptr[key]
-    decl, kind = w._decl(name, node)
-    if kind == "param" and name in w.frame.ptrs:
-        bound = w.frame.ptrs[name]
-        if bound.base is None and w.frame.top and _steady(w, name, node):
-            base = [poly.symbol(w._param(f"&{name}"))]
-            return PtrVal(bound.objects, base, bound.owner, bound.name, bound.group)
-        return bound
-    if decl is None:
-        return PtrVal(None, None)
-    derivs = derivations(w.frame.scope, decl.type)
-    cls = w._class(name, node)
-    if derivs and derivs[0] == "array" and kind != "param":
-        if cls == "local":
-            return PtrVal(frozenset({f"local:{id(decl)}"}), [poly.const(0)], "local", name)
-        if cls == "private" and w.frame.top or (cls == "private" and kind == "global"):
-            return PtrVal(frozenset({f"priv:{name}"}), [poly.const(0)], "private", name)
-        return PtrVal(frozenset({w.key_of(decl, kind)}), [poly.const(0)], "shared", name)
-    if cls == "local" or (cls == "private" and w.frame.top):
-        # a pointer set inside the iteration on a path the walk could not follow,
-        # or a private pointer: its target is not known here
-        if key in w.env:
-            return PtrVal(None, None)
-        if kind == "param" and not w.frame.top:
-            return PtrVal(None, None)
-    objs = w.ctx.pointsto.objects(node, w.site(node))
-    if kind == "param" and w.frame.top:
-        objs = None if name not in w.frame.ptrs else objs
-        restrict = "restrict" in (getattr(decl.type, "quals", None) or [])
-        if objs is None and restrict:
-            return PtrVal(frozenset({f"restrict:{w.frame.func.decl.name}:{name}"}), [poly.const(0)])
-    if w.frame.top and name in w.ctx.written:
-        return PtrVal(objs, None, "shared", name)  # it moves during the loop
-    group = None
-    if kind == "local":
-        gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
-        if gid is not None:
-            group = (id(w.frame.func) * 64 + gid, name)
-    zero = objs is not None and zero_based(w, name, decl, kind, group is not None)
-    if zero:
-        return PtrVal(objs, [poly.const(0)], "shared", name, group)
-    if w.frame.top and _steady(w, name, node):
-        # unknown, but the same place throughout the loop: two accesses through it
-        # still compare (a[i] and a[i + 1]); through two such pointers they may meet
-        return PtrVal(objs, [poly.symbol(w._param(f"&{name}"))], "shared", name, group)
-    return PtrVal(objs, None, "shared", name, group)
-
-
-def _steady(w: IterationWalker, name: str, node: c_ast.Node) -> bool:
-    """The pointer keeps its value for the whole loop (never set in it, address never
-    taken)."""
-    return name not in w.ctx.written and not w.ctx.prog.address_taken_var(
-        name, node, w.frame.func, w.frame.ast
-    )
-
-
-def _address(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
-    """``&x``, ``&a[i]``, ``&s.f``."""
-    while isinstance(node, c_ast.Cast):
-        node = node.expr
-    if isinstance(node, c_ast.ID):
-        decl, kind = w._decl(node.name, node)
-        if decl is None:
-            return PtrVal(frozenset(), None)
-        cls = w._class(node.name, node)
-        if cls == "local":
-            return PtrVal(frozenset({f"local:{id(decl)}"}), [], "local", node.name)
-        if cls in ("private", "reduction") and w.frame.top:
-            return PtrVal(frozenset({f"priv:{node.name}"}), [], "private", node.name)
-        derivs = derivations(w.frame.scope, decl.type)
-        base = [poly.const(0)] if derivs else []
-        return PtrVal(frozenset({w.key_of(decl, kind)}), base, "shared", node.name)
-    if isinstance(node, c_ast.ArrayRef):
-        got = _access(w, node)
-        if got is None:
-            return PtrVal(None, None)
-        objects, index, owner, name, group = got
-        return PtrVal(objects, index, owner, name, group)
-    if isinstance(node, c_ast.StructRef):
-        if node.type == "->":
-            pv = pointer_value(w, node.name)
-            return PtrVal(pv.objects if pv else None, None)
-        return _address(w, node.name) if isinstance(node.name, c_ast.ID) else PtrVal(None, None)
-    if isinstance(node, c_ast.UnaryOp) and node.op == "*":
-        return pointer_value(w, node.expr)
-    return PtrVal(None, None)
-
-
-def zero_based(
-    w: IterationWalker, name: str, decl: c_ast.Decl, kind: str, swapped: bool = False
-) -> bool:
-    """Every store to this pointer puts the start of an object in it (an allocation,
-    an array's name, ``&a[0]``): its index 0 is the object's first element. A pointer
-    of a double buffer also takes the others' values, which start objects too."""
-    stores = [
-        s
-        for s in w.ctx.prog.var_stores.get(name, [])
-        if (kind == "global" or s.func is w.frame.func)
-    ]
-    if not stores:
-        return False
-    for s in stores:
-        if swapped and isinstance(s.node, c_ast.ID):
-            gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
-            other = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, s.node.name)
-            if gid is not None and (other == gid or _is_temp_of(w, s.node.name, name)):
-                continue
-        if not _starts_object(s.node, w):
-            return False
-    return True
-
-
-def _is_temp_of(w: IterationWalker, tmp: str, name: str) -> bool:
-    """``tmp`` only ever holds copies of the double buffer's pointers."""
-    stores = [s for s in w.ctx.prog.var_stores.get(tmp, []) if s.func is w.frame.func]
-    gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
-    return bool(stores) and all(
-        isinstance(s.node, c_ast.ID)
-        and swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, s.node.name) == gid
-        for s in stores
-    )
-
-
-def _starts_object(rhs: c_ast.Node, w: IterationWalker) -> bool:
-    while isinstance(rhs, c_ast.Cast):
-        rhs = rhs.expr
-    if isinstance(rhs, c_ast.FuncCall):
-        name = call_name(rhs)
-        if name in ALLOCATORS:
-            return True
-        from autotune.analysis.proof.pointsto import _is_fresh
-
-        return _is_fresh(rhs, w.ctx.prog)
-    if isinstance(rhs, c_ast.ID):
-        decl, kind = w.frame.scope.find_decl(rhs.name, rhs)
-        return (
-            decl is not None
-            and kind != "param"
-            and (derivations(w.frame.scope, decl.type) or ["?"])[0] == "array"
-        )
-    if isinstance(rhs, c_ast.UnaryOp) and rhs.op == "&" and isinstance(rhs.expr, c_ast.ArrayRef):
-        sub = rhs.expr.subscript
-        return isinstance(sub, c_ast.Constant) and sub.value in ("0", "0L", "0UL")
-    return isinstance(rhs, c_ast.Constant)
-
-
-def _zero_based_field(w: IterationWalker, node: c_ast.StructRef) -> bool:
-    stores = w.ctx.prog.field_stores.get(node.field.name, [])
-    return bool(stores) and all(_starts_object(s.node, w) for s in stores)
 
 
 def _line(node: c_ast.Node) -> int:

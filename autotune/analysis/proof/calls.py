@@ -15,9 +15,9 @@ from pycparser import c_ast
 from autotune.analysis.names import call_name
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.access import pointer_value
+from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.facts import Ref
-from autotune.analysis.proof.pointsto import derivations
+from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import assigned, meet, where

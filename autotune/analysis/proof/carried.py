@@ -108,21 +108,19 @@ def _dead_after(site: LoopSite, name: str) -> bool:
     if decl is None or kind not in ("local", "param") or "static" in (decl.storage or []):
         return False
     inside = {id(n) for n in walk(site.for_node)}
+    targets = {  # ``name = ...``: set, not read
+        id(n.lvalue)
+        for n in walk(site.func.body)
+        if isinstance(n, c_ast.Assignment) and n.op == "="
+    }
     for n in walk(site.func.body):
         if id(n) in inside:
             continue
-        if isinstance(n, c_ast.ID) and n.name == name and not _is_store_target(n, site.func):
+        if isinstance(n, c_ast.ID) and n.name == name and id(n) not in targets:
             return False
         if isinstance(n, c_ast.UnaryOp) and n.op == "&" and root_name(n.expr) == name:
             return False
     return True
-
-
-def _is_store_target(node: c_ast.ID, func: c_ast.FuncDef) -> bool:
-    for n in walk(func.body):
-        if isinstance(n, c_ast.Assignment) and n.op == "=" and n.lvalue is node:
-            return True
-    return False
 
 
 def _accumulator_use(site: LoopSite, name: str, prog: Program) -> str:

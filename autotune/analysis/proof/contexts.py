@@ -12,7 +12,8 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.pointsto import PointsTo, derivations
+from autotune.analysis.proof.decls import derivations, is_fresh
+from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, Site, param_names
 from autotune.analysis.proof.swaps import swap_group
 from autotune.analysis.proof.walkstate import PtrVal
@@ -151,13 +152,13 @@ def _param_base(
 
 
 def _fresh_or_array(s: Site, pointsto: PointsTo) -> bool:
-    from autotune.analysis.proof.pointsto import _is_fresh
-
+    """A store that puts the start of an object in a pointer (a new allocation or an
+    array's name)."""
     node = s.node
     while isinstance(node, c_ast.Cast):
         node = node.expr
     if isinstance(node, c_ast.FuncCall):
-        return _is_fresh(node, pointsto.prog)
+        return is_fresh(node, pointsto.prog)
     if isinstance(node, c_ast.ID):
         decl, kind = pointsto.scope(s).find_decl(node.name, node)
         return (

@@ -86,8 +86,6 @@ class IterationFacts:
     updates: dict[str, set[str]] = field(default_factory=dict)  # name -> update operators
     plain: dict[str, int] = field(default_factory=dict)  # name -> line of a non-update use
     invariant_reads: dict[str, int] = field(default_factory=dict)  # outside values read
-    symbols: set[str] = field(default_factory=set)  # variant symbols (loop vars, unknowns)
-    distributed: list[str] = field(default_factory=list)  # the symbols of the iteration
     sizes_read: set[str] = field(default_factory=set)  # arrays whose elements were parameters
 
     def effect(self, reason: str) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from autotune.analysis.proof.access import pointer_value, touch
+from autotune.analysis.proof.access import touch
 from autotune.analysis.proof.calls import walk_call
 from autotune.analysis.proof.facts import IterationFacts
+from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.walkstate import Hooks, LoopContext
 

@@ -17,60 +17,12 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.names import call_name
-from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns_of
+from autotune.analysis.proof.decls import derivations, is_fresh, var_key
+from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns
 from autotune.analysis.symbols import Scope, file_info
 
 Objects = frozenset[str] | None
 MAX_DEPTH = 8
-
-
-def derivations(scope: Scope, t: c_ast.Node | None) -> list[str]:
-    """``float **p`` -> ["ptr", "ptr"]; ``double a[N][M]`` -> ["array", "array"]."""
-    out: list[str] = []
-    for _ in range(16):
-        if t is None:
-            break
-        if isinstance(t, c_ast.TypeDecl):
-            inner = scope.resolve_typedef(t.type) if hasattr(scope, "resolve_typedef") else t.type
-            if isinstance(inner, c_ast.IdentifierType | c_ast.Struct | c_ast.Union | c_ast.Enum):
-                alias = _typedef_target(scope, t.type)
-                if alias is None:
-                    break
-                t = alias
-                continue
-            t = inner
-        elif isinstance(t, c_ast.PtrDecl):
-            out.append("ptr")
-            t = t.type
-        elif isinstance(t, c_ast.ArrayDecl):
-            out.append("array")
-            t = t.type
-        elif isinstance(t, c_ast.Typename | c_ast.Decl):
-            t = t.type
-        else:
-            break
-    return out
-
-
-def _typedef_target(scope: Scope, t: c_ast.Node) -> c_ast.Node | None:
-    if isinstance(t, c_ast.IdentifierType) and len(t.names) == 1:
-        target = scope.info.typedefs.get(t.names[0])
-        if isinstance(target, c_ast.PtrDecl | c_ast.ArrayDecl):
-            return target
-        if isinstance(target, c_ast.TypeDecl):
-            return _typedef_target(scope, target.type) or None
-    return None
-
-
-def var_key(decl: c_ast.Decl, kind: str, func: c_ast.FuncDef | None) -> str:
-    """One name per variable across files: globals by name (a block-scope ``extern``
-    declaration names the global too), statics by function."""
-    if kind == "global" or "extern" in (decl.storage or []):
-        return f"var:{decl.name}"
-    fname = func.decl.name if func is not None else ""
-    if "static" in (decl.storage or []):
-        return f"var:{fname}:{decl.name}"
-    return f"var:{fname}:{decl.name}:{id(decl)}"
 
 
 class PointsTo:
@@ -81,6 +33,7 @@ class PointsTo:
         self._cache: dict[int, Objects] = {}
         self._busy: set[int] = set()
         self._cut = False
+        self._named_cache: dict[tuple[int, int, str], Objects] = {}
 
     def scope(self, site: Site) -> Scope:
         if site.func is not None:
@@ -153,10 +106,23 @@ class PointsTo:
         return None
 
     def _name(self, e: c_ast.ID, site: Site, depth: int) -> Objects:
+        return self._named(e.name, e, site, depth)
+
+    def variable_objects(
+        self, name: str, at: c_ast.Node, func: c_ast.FuncDef, ast: c_ast.FileAST
+    ) -> Objects:
+        """The objects the variable ``name`` (as seen at ``at`` in ``func``) is or points
+        into: for rules that speak of names rather than expressions."""
+        key = (id(func), id(at), name)
+        if key not in self._named_cache:
+            self._named_cache[key] = self._named(name, at, Site(at, func, ast), 0)
+        return self._named_cache[key]
+
+    def _named(self, name: str, at: c_ast.Node, site: Site, depth: int) -> Objects:
         scope = self.scope(site)
-        decl, kind = scope.find_decl(e.name, e)
+        decl, kind = scope.find_decl(name, at)
         if decl is None:
-            if e.name in self.prog.funcs:
+            if name in self.prog.funcs:
                 return frozenset()  # a function's address: not data
             return None
         derivs = derivations(scope, decl.type)
@@ -166,9 +132,9 @@ class PointsTo:
             return frozenset({var_key(decl, kind, site.func)})
         if kind == "param":
             return self.param_objects(site.func, decl.name, depth)
-        if self.prog.address_taken_var(e.name, e, site.func, site.ast):
+        if self.prog.address_taken_var(name, at, site.func, site.ast):
             return None  # the pointer may be set through its address
-        return self._stored(e.name, decl, kind, site, depth)
+        return self._stored(name, decl, kind, site, depth)
 
     def _stored(self, name: str, decl: c_ast.Decl, kind: str, site: Site, depth: int) -> Objects:
         """Union over every store to this variable (the same declaration)."""
@@ -240,12 +206,7 @@ class PointsTo:
 
     def _element_address(self, e: c_ast.ArrayRef, site: Site, depth: int) -> Objects:
         """The object ``a[i]`` lives in: ``a``'s own storage or what ``a`` points to."""
-        return self.objects(e.name, site, depth + 1) if self._decays(e.name, site) else None
-
-    def _decays(self, base: c_ast.Node, site: Site) -> bool:
-        """Whether ``base[i]`` indexes memory ``base`` points to (it has a pointer or
-        array type we can read), as opposed to something we cannot type."""
-        return True
+        return self.objects(e.name, site, depth + 1)
 
     def _field_address(self, e: c_ast.StructRef, site: Site, depth: int) -> Objects:
         if e.type == "->":
@@ -297,7 +258,7 @@ class PointsTo:
         func, ast = entry
         out: frozenset[str] = frozenset()
         tag = _site_tag(e, site)
-        for r in returns_of(func):
+        for r in returns(func):
             objs = self.objects(r.expr, Site(r.expr, func, ast), depth + 1)
             if objs is None:
                 return None
@@ -368,7 +329,7 @@ class PointsTo:
                 return False
             if objs & base or any(_same_origin(o, base) for o in objs):
                 found = True
-                if not _is_fresh(rhs_site.node, self.prog):
+                if not is_fresh(rhs_site.node, self.prog):
                     return False
         return found
 
@@ -414,37 +375,6 @@ def _recontext(
         else:
             out.add(v)
     return frozenset(out)
-
-
-def _is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
-    while isinstance(rhs, c_ast.Cast):
-        rhs = rhs.expr
-    if not isinstance(rhs, c_ast.FuncCall):
-        return False
-    name = call_name(rhs)
-    if name in ALLOCATORS:
-        return True
-    entry = prog.funcs.get(name or "")
-    if entry is None:
-        return False
-    func, _ = entry
-    rets = returns_of(func)
-    if not rets:
-        return False
-    for r in rets:
-        e = r.expr
-        while isinstance(e, c_ast.Cast):
-            e = e.expr
-        if isinstance(e, c_ast.Constant):
-            continue  # NULL: no object at all
-        if isinstance(e, c_ast.FuncCall) and _is_fresh(e, prog):
-            continue
-        if isinstance(e, c_ast.ID):
-            stores = [s for s in prog.var_stores.get(e.name, []) if s.func is func]
-            if stores and all(_is_fresh(s.node, prog) for s in stores):
-                continue
-        return False
-    return True
 
 
 def _union(a: Objects, b: Objects) -> Objects:

@@ -100,9 +100,6 @@ class Program:
                     stack.extend(c for _, c in n.children())
         return self._uses.get(name, [])
 
-    def sets(self, name: str) -> list[tuple[str, str, int]]:
-        return [s for s in self.omp_sets if s[0] == name]
-
 
 def build_program(units: list[c_ast.FileAST]) -> Program:
     """Read ``units`` (the file analysed first, then the other files of the program)."""
@@ -250,7 +247,7 @@ def _taint(prog: Program) -> None:
             entry = prog.funcs.get(callee)
             if entry is None:
                 continue
-            params = _param_names(entry[0])
+            params = param_names(entry[0])
             for s in sites:
                 args = s.node.args.exprs if s.node.args is not None else []
                 for p, a in zip(params, args, strict=False):
@@ -261,12 +258,12 @@ def _taint(prog: Program) -> None:
         for fname, (func, ast) in prog.funcs.items():
             if f"f:{fname}" in prog.tainted:
                 continue
-            if any(thread_dependent(r.expr, prog, func, ast) for r in _returns(func)):
+            if any(thread_dependent(r.expr, prog, func, ast) for r in returns(func)):
                 prog.tainted.add(f"f:{fname}")
                 changed = True
 
 
-def _returns(func: c_ast.FuncDef) -> list[c_ast.Return]:
+def returns(func: c_ast.FuncDef) -> list[c_ast.Return]:
     out = []
     stack = [func.body]
     while stack:
@@ -277,17 +274,9 @@ def _returns(func: c_ast.FuncDef) -> list[c_ast.Return]:
     return out
 
 
-def _param_names(func: c_ast.FuncDef) -> list[str | None]:
+def param_names(func: c_ast.FuncDef) -> list[str | None]:
     """Parameter names in order (K&R lists included)."""
     args = getattr(func.decl.type, "args", None)
     if args is None:
         return []
     return [getattr(p, "name", None) for p in args.params]
-
-
-def returns_of(func: c_ast.FuncDef) -> list[c_ast.Return]:
-    return _returns(func)
-
-
-def param_names(func: c_ast.FuncDef) -> list[str | None]:
-    return _param_names(func)

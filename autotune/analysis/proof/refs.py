@@ -18,8 +18,8 @@ from pycparser import c_ast
 from autotune.analysis.critical import critical_order
 from autotune.analysis.names import is_floating
 from autotune.analysis.proof import poly
+from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
-from autotune.analysis.proof.pointsto import derivations, var_key
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.resolve import WalkNames
 from autotune.analysis.proof.syntax import (
@@ -72,8 +72,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
             if not isinstance(node, c_ast.For):
                 self.facts.effect("collapse goes deeper than the nest of for loops")
                 break
-            sym = self._enter_for(node, distributed=True)
-            self.facts.distributed.append(sym)
+            self._enter_for(node, distributed=True)
             var = loop_var_name(node)
             if var:
                 self.ctx.private.add(var)  # predetermined private (OpenMP)
@@ -175,18 +174,6 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
             self._read_only(step)
         self.cond_depth -= bump
         self.cont_exits = exits
-
-    def _kill(self, names: set[str]) -> None:
-        level = len(self.frames) - 1
-        for key in [k for k in self.env if k[0] == level and k[1] in names]:
-            self.env[key] = None
-        for key in [k for k in self.env_ptr if k[0] == level and k[1] in names]:
-            del self.env_ptr[key]
-        # values built from a killed name are stale too
-        stale = {self._params[n] for n in names if n in self._params}
-        for key, value in list(self.env.items()):
-            if value is not None and poly.symbols(value) & stale:
-                self.env[key] = None
 
     # ---- statements --------------------------------------------------------------------
     def visit_Compound(self, node: c_ast.Compound) -> None:
@@ -395,28 +382,6 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         self.hooks.call(self, node)
 
     # ---- scalars and memory -----------------------------------------------------------
-    def _assign_scalar(self, name: str, rhs: c_ast.Node, op: str, at: c_ast.Node) -> None:
-        key = self._key(name)
-        decl, _ = self._decl(name, at)
-        derivs = derivations(self.frame.scope, decl.type) if decl is not None else []
-        if derivs and derivs[0] == "ptr":
-            val = self.pointer(rhs) if op == "=" else None
-            if val is not None:
-                self.env_ptr[key] = val
-            else:
-                self.env_ptr.pop(key, None)
-            return
-        if op == "=":
-            self.env[key] = self.value(rhs)
-        else:
-            old = self.env.get(key)
-            inc = self.value(rhs)
-            self.env[key] = (
-                poly.add(old, inc, 1 if op == "+=" else -1)
-                if op in ("+=", "-=") and old is not None and inc is not None
-                else None
-            )
-
     def _define(self, name: str) -> None:
         if self.defined is not None and self.frame.top:
             self.defined.add(name)

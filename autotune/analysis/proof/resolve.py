@@ -7,8 +7,8 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.proof import poly
+from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.facts import IterationFacts
-from autotune.analysis.proof.pointsto import derivations
 from autotune.analysis.proof.syntax import element_text, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
 
@@ -20,6 +20,7 @@ class WalkNames:
     facts: IterationFacts
     frames: list[Frame]
     env: dict[tuple[int, str], poly.Poly | None]
+    env_ptr: dict[tuple[int, str], PtrVal]
     _n: int
     _params: dict[str, str]
 
@@ -39,7 +40,6 @@ class WalkNames:
     def _fresh(self, prefix: str = "u") -> str:
         self._n += 1
         sym = f"{prefix}{self._n}"
-        self.facts.symbols.add(sym)
         return sym
 
     def _param(self, name: str) -> str:
@@ -155,3 +155,37 @@ class WalkNames:
             pv = self.pointer(base)
             return pv.objects if pv is not None else None
         return None
+
+    def _assign_scalar(self, name: str, rhs: c_ast.Node, op: str, at: c_ast.Node) -> None:
+        key = self._key(name)
+        decl, _ = self._decl(name, at)
+        derivs = derivations(self.frame.scope, decl.type) if decl is not None else []
+        if derivs and derivs[0] == "ptr":
+            val = self.pointer(rhs) if op == "=" else None
+            if val is not None:
+                self.env_ptr[key] = val
+            else:
+                self.env_ptr.pop(key, None)
+            return
+        if op == "=":
+            self.env[key] = self.value(rhs)
+        else:
+            old = self.env.get(key)
+            inc = self.value(rhs)
+            self.env[key] = (
+                poly.add(old, inc, 1 if op == "+=" else -1)
+                if op in ("+=", "-=") and old is not None and inc is not None
+                else None
+            )
+
+    def _kill(self, names: set[str]) -> None:
+        level = len(self.frames) - 1
+        for key in [k for k in self.env if k[0] == level and k[1] in names]:
+            self.env[key] = None
+        for key in [k for k in self.env_ptr if k[0] == level and k[1] in names]:
+            del self.env_ptr[key]
+        # values built from a killed name are stale too
+        stale = {self._params[n] for n in names if n in self._params}
+        for key, value in list(self.env.items()):
+            if value is not None and poly.symbols(value) & stale:
+                self.env[key] = None

@@ -14,7 +14,8 @@ import weakref
 from pycparser import c_ast
 
 from autotune.analysis.astutil import walk
-from autotune.analysis.proof.pointsto import PointsTo, derivations
+from autotune.analysis.proof.decls import derivations
+from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Site
 from autotune.analysis.symbols import Scope
 

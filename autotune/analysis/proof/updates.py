@@ -20,12 +20,6 @@ def captures(stmt: c_ast.Node) -> bool:
     return False
 
 
-def self_op(node: c_ast.Assignment) -> str | None:
-    """The commutative operator of an update written out (``x = x + e``), else None."""
-    form = update_form(node)
-    return form[0] if form is not None else None
-
-
 EXTREMES = {
     "fmax": "max",
     "fmaxf": "max",

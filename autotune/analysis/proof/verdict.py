@@ -23,7 +23,7 @@ from autotune.analysis.proof.contexts import calling_contexts
 from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
 from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.pointsto import PointsTo
-from autotune.analysis.proof.program import Program, Site, param_names, thread_dependent
+from autotune.analysis.proof.program import Program, param_names
 from autotune.analysis.proof.syntax import assigned, element_text, loop_var_name, param_symbol
 from autotune.analysis.proof.walkstate import LoopContext
 
@@ -43,7 +43,6 @@ class Prover:
         self._covered: dict[int, set[str]] = {}
         self._all_refs: dict[int, list[Ref] | None] = {}
         self._walked: dict[int, list[tuple[LoopContext, IterationFacts]] | None] = {}
-        self._names: dict[tuple[int, int, str], c_ast.ID] = {}
 
     def prove(self, site: LoopSite) -> Proof:
         """Judge the walk of the loop in every calling context of its function."""
@@ -123,20 +122,9 @@ class Prover:
         def objects(name: str, at: c_ast.Node) -> frozenset[str] | None:
             if name in self.prog.threadprivate:
                 return None
-            key = (id(func), id(at), name)
-            if key not in self._names:  # kept alive: the points-to caches by node id
-                node = c_ast.ID(name, coord=getattr(at, "coord", None))
-                self.prog_parents(ast)[id(node)] = at
-                self._names[key] = node
-            node = self._names[key]
-            return self.pointsto.objects(node, Site(node, func, ast))
+            return self.pointsto.variable_objects(name, at, func, ast)
 
         return objects
-
-    def prog_parents(self, ast: c_ast.FileAST) -> dict[int, c_ast.Node]:
-        from autotune.analysis.symbols import file_info
-
-        return file_info(ast).parents
 
     def _site_of(self, node: c_ast.Node) -> LoopSite | None:
         return next((s for s in self.sites if s.for_node is node), None)
@@ -158,11 +146,6 @@ class Prover:
 
     def _judge(self, site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof) -> None:
         _judge(self, site, ctx, facts, self.prog, out)
-
-
-def prove(site: LoopSite, prog: Program, pointsto: PointsTo) -> Proof:
-    """The proof for one loop on its own (no other loop of the file consulted)."""
-    return Prover(prog, pointsto, [site]).prove(site)
 
 
 def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
@@ -385,10 +368,6 @@ def _non_rectangular(site: LoopSite, out: Proof) -> None:
         if var:
             outer.append(var)
         node = node.stmt
-
-
-def thread_dependent_value(node: c_ast.Node, prog: Program, site: LoopSite) -> str | None:
-    return thread_dependent(node, prog, site.func, site.ast)
 
 
 def _line(node: c_ast.Node) -> int:

@@ -1,0 +1,90 @@
+"""What declarations and allocations are, for the proof: a type's derivations (pointer,
+array), the one name of a variable across files, and whether a value is a new object."""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.names import call_name
+from autotune.analysis.proof.program import ALLOCATORS, Program, returns
+from autotune.analysis.symbols import Scope
+
+
+def derivations(scope: Scope, t: c_ast.Node | None) -> list[str]:
+    """``float **p`` -> ["ptr", "ptr"]; ``double a[N][M]`` -> ["array", "array"]."""
+    out: list[str] = []
+    for _ in range(16):
+        if t is None:
+            break
+        if isinstance(t, c_ast.TypeDecl):
+            inner = scope.resolve_typedef(t.type) if hasattr(scope, "resolve_typedef") else t.type
+            if isinstance(inner, c_ast.IdentifierType | c_ast.Struct | c_ast.Union | c_ast.Enum):
+                alias = _typedef_target(scope, t.type)
+                if alias is None:
+                    break
+                t = alias
+                continue
+            t = inner
+        elif isinstance(t, c_ast.PtrDecl):
+            out.append("ptr")
+            t = t.type
+        elif isinstance(t, c_ast.ArrayDecl):
+            out.append("array")
+            t = t.type
+        elif isinstance(t, c_ast.Typename | c_ast.Decl):
+            t = t.type
+        else:
+            break
+    return out
+
+
+def _typedef_target(scope: Scope, t: c_ast.Node) -> c_ast.Node | None:
+    if isinstance(t, c_ast.IdentifierType) and len(t.names) == 1:
+        target = scope.info.typedefs.get(t.names[0])
+        if isinstance(target, c_ast.PtrDecl | c_ast.ArrayDecl):
+            return target
+        if isinstance(target, c_ast.TypeDecl):
+            return _typedef_target(scope, target.type) or None
+    return None
+
+
+def var_key(decl: c_ast.Decl, kind: str, func: c_ast.FuncDef | None) -> str:
+    """One name per variable across files: globals by name (a block-scope ``extern``
+    declaration names the global too), statics by function."""
+    if kind == "global" or "extern" in (decl.storage or []):
+        return f"var:{decl.name}"
+    fname = func.decl.name if func is not None else ""
+    if "static" in (decl.storage or []):
+        return f"var:{fname}:{decl.name}"
+    return f"var:{fname}:{decl.name}:{id(decl)}"
+
+
+def is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
+    while isinstance(rhs, c_ast.Cast):
+        rhs = rhs.expr
+    if not isinstance(rhs, c_ast.FuncCall):
+        return False
+    name = call_name(rhs)
+    if name in ALLOCATORS:
+        return True
+    entry = prog.funcs.get(name or "")
+    if entry is None:
+        return False
+    func, _ = entry
+    rets = returns(func)
+    if not rets:
+        return False
+    for r in rets:
+        e = r.expr
+        while isinstance(e, c_ast.Cast):
+            e = e.expr
+        if isinstance(e, c_ast.Constant):
+            continue  # NULL: no object at all
+        if isinstance(e, c_ast.FuncCall) and is_fresh(e, prog):
+            continue
+        if isinstance(e, c_ast.ID):
+            stores = [s for s in prog.var_stores.get(e.name, []) if s.func is func]
+            if stores and all(is_fresh(s.node, prog) for s in stores):
+                continue
+        return False
+    return True

@@ -1,0 +1,252 @@
+"""What a pointer expression points at, as the walk of an iteration sees it.
+
+``pointer_value`` gives objects (from the points-to, or the loop's own: an array, a
+private copy, an allocation made in the iteration) and the index the pointer stands
+at (``y0[i]`` is ``[i, 0]``, ``x - 1`` is ``[-1]``); an index of None means "somewhere
+in those objects". A pointer the loop or a called function moves loses its place.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.names import call_name
+from autotune.analysis.proof import poly
+from autotune.analysis.proof.access import access_of, chain, derivs_of
+from autotune.analysis.proof.decls import derivations, is_fresh
+from autotune.analysis.proof.program import ALLOCATORS
+from autotune.analysis.proof.refs import IterationWalker
+from autotune.analysis.proof.swaps import swap_group
+from autotune.analysis.proof.walkstate import PtrVal
+
+
+def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
+    """What a pointer (or array) expression points at."""
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    if isinstance(node, c_ast.ID):
+        return _named_pointer(w, node)
+    if isinstance(node, c_ast.UnaryOp) and node.op == "&":
+        return _address(w, node.expr)
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+        for ptr_side, int_side in ((node.left, node.right), (node.right, node.left)):
+            if node.op == "-" and ptr_side is node.right:
+                continue
+            if _is_pointer(w, ptr_side):
+                pv = pointer_value(w, ptr_side)
+                w._read_only(int_side)
+                off = w.value(int_side)
+                return _moved(pv, off, -1 if node.op == "-" else 1)
+        return PtrVal(None, None)
+    if isinstance(node, c_ast.FuncCall):
+        name = call_name(node)
+        if name in ALLOCATORS:
+            return PtrVal(frozenset({f"local:{id(node)}"}), [poly.const(0)], owner="local")
+        objs = w.ctx.pointsto.objects(node, w.site(node))
+        return PtrVal(objs, None)
+    if isinstance(node, c_ast.ArrayRef):
+        got = access_of(w, node)
+        if got is None:
+            return PtrVal(None, None)
+        objects, index, owner, name, group = got
+        root, subs = chain(node)
+        derivs = derivs_of(w, root)
+        level = len(subs)
+        if derivs is not None and level < len(derivs) and derivs[level] == "array":
+            base = None if index is None else index + [poly.const(0)]
+            return PtrVal(objects, base, owner, name, group)
+        rows = w.ctx.pointsto.contents(objects, 0) if objects is not None else None
+        fresh = objects is not None and w.ctx.pointsto.fresh_rows(objects)
+        if fresh and index is not None and len(index) == 1 and index[0] is not None:
+            return PtrVal(rows, [index[0], poly.const(0)], "shared", name)
+        return PtrVal(rows, None, "shared", name)
+    if isinstance(node, c_ast.StructRef):
+        objs = w.ctx.pointsto.objects(node, w.site(node))
+        return PtrVal(objs, [poly.const(0)] if _zero_based_field(w, node) else None)
+    if isinstance(node, c_ast.UnaryOp) and node.op == "*":
+        objs = w.ctx.pointsto.objects(node, w.site(node))
+        return PtrVal(objs, None)
+    if isinstance(node, c_ast.Constant):
+        return PtrVal(frozenset(), None)
+    return PtrVal(None, None)
+
+
+def _moved(pv: PtrVal | None, off: poly.Poly | None, sign: int) -> PtrVal:
+    if pv is None:
+        return PtrVal(None, None)
+    if pv.base is None or off is None or pv.base[-1] is None:
+        return PtrVal(pv.objects, None, pv.owner, pv.name)
+    base = pv.base[:-1] + [poly.add(pv.base[-1], off, sign)]
+    return PtrVal(pv.objects, base, pv.owner, pv.name, pv.group)
+
+
+def _is_pointer(w: IterationWalker, node: c_ast.Node) -> bool:
+    while isinstance(node, c_ast.Cast):
+        if isinstance(node.to_type.type, c_ast.PtrDecl):
+            return True
+        node = node.expr
+    if isinstance(node, c_ast.ID):
+        decl, _ = w._decl(node.name, node)
+        return decl is not None and bool(derivations(w.frame.scope, decl.type))
+    if isinstance(node, c_ast.UnaryOp) and node.op == "&":
+        return True
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+        return _is_pointer(w, node.left) or (node.op == "+" and _is_pointer(w, node.right))
+    if isinstance(node, c_ast.ArrayRef):
+        root, subs = chain(node)
+        derivs = derivs_of(w, root)
+        return derivs is not None and len(subs) < len(derivs)
+    return isinstance(node, c_ast.FuncCall | c_ast.StructRef)
+
+
+def _named_pointer(w: IterationWalker, node: c_ast.ID) -> PtrVal | None:
+    name = node.name
+    key = w._key(name)
+    if key in w.env_ptr:
+        return w.env_ptr[key]
+    decl, kind = w._decl(name, node)
+    if kind == "param" and name in w.frame.ptrs:
+        bound = w.frame.ptrs[name]
+        if bound.base is None and w.frame.top and _steady(w, name, node):
+            base = [poly.symbol(w._param(f"&{name}"))]
+            return PtrVal(bound.objects, base, bound.owner, bound.name, bound.group)
+        return bound
+    if decl is None:
+        return PtrVal(None, None)
+    derivs = derivations(w.frame.scope, decl.type)
+    cls = w._class(name, node)
+    if derivs and derivs[0] == "array" and kind != "param":
+        if cls == "local":
+            return PtrVal(frozenset({f"local:{id(decl)}"}), [poly.const(0)], "local", name)
+        if cls == "private" and w.frame.top or (cls == "private" and kind == "global"):
+            return PtrVal(frozenset({f"priv:{name}"}), [poly.const(0)], "private", name)
+        return PtrVal(frozenset({w.key_of(decl, kind)}), [poly.const(0)], "shared", name)
+    if cls == "local" or (cls == "private" and w.frame.top):
+        # a pointer set inside the iteration on a path the walk could not follow,
+        # or a private pointer: its target is not known here
+        if key in w.env:
+            return PtrVal(None, None)
+        if kind == "param" and not w.frame.top:
+            return PtrVal(None, None)
+    objs = w.ctx.pointsto.objects(node, w.site(node))
+    if kind == "param" and w.frame.top:
+        objs = None if name not in w.frame.ptrs else objs
+        restrict = "restrict" in (getattr(decl.type, "quals", None) or [])
+        if objs is None and restrict:
+            return PtrVal(frozenset({f"restrict:{w.frame.func.decl.name}:{name}"}), [poly.const(0)])
+    if w.frame.top and name in w.ctx.written:
+        return PtrVal(objs, None, "shared", name)  # it moves during the loop
+    group = None
+    if kind == "local":
+        gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
+        if gid is not None:
+            group = (id(w.frame.func) * 64 + gid, name)
+    zero = objs is not None and zero_based(w, name, decl, kind, group is not None)
+    if zero:
+        return PtrVal(objs, [poly.const(0)], "shared", name, group)
+    if w.frame.top and _steady(w, name, node):
+        # unknown, but the same place throughout the loop: two accesses through it
+        # still compare (a[i] and a[i + 1]); through two such pointers they may meet
+        return PtrVal(objs, [poly.symbol(w._param(f"&{name}"))], "shared", name, group)
+    return PtrVal(objs, None, "shared", name, group)
+
+
+def _steady(w: IterationWalker, name: str, node: c_ast.Node) -> bool:
+    """The pointer keeps its value for the whole loop (never set in it, address never
+    taken)."""
+    return name not in w.ctx.written and not w.ctx.prog.address_taken_var(
+        name, node, w.frame.func, w.frame.ast
+    )
+
+
+def _address(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
+    """``&x``, ``&a[i]``, ``&s.f``."""
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    if isinstance(node, c_ast.ID):
+        decl, kind = w._decl(node.name, node)
+        if decl is None:
+            return PtrVal(frozenset(), None)
+        cls = w._class(node.name, node)
+        if cls == "local":
+            return PtrVal(frozenset({f"local:{id(decl)}"}), [], "local", node.name)
+        if cls in ("private", "reduction") and w.frame.top:
+            return PtrVal(frozenset({f"priv:{node.name}"}), [], "private", node.name)
+        derivs = derivations(w.frame.scope, decl.type)
+        base = [poly.const(0)] if derivs else []
+        return PtrVal(frozenset({w.key_of(decl, kind)}), base, "shared", node.name)
+    if isinstance(node, c_ast.ArrayRef):
+        got = access_of(w, node)
+        if got is None:
+            return PtrVal(None, None)
+        objects, index, owner, name, group = got
+        return PtrVal(objects, index, owner, name, group)
+    if isinstance(node, c_ast.StructRef):
+        if node.type == "->":
+            pv = pointer_value(w, node.name)
+            return PtrVal(pv.objects if pv else None, None)
+        return _address(w, node.name) if isinstance(node.name, c_ast.ID) else PtrVal(None, None)
+    if isinstance(node, c_ast.UnaryOp) and node.op == "*":
+        return pointer_value(w, node.expr)
+    return PtrVal(None, None)
+
+
+def zero_based(
+    w: IterationWalker, name: str, decl: c_ast.Decl, kind: str, swapped: bool = False
+) -> bool:
+    """Every store to this pointer puts the start of an object in it (an allocation,
+    an array's name, ``&a[0]``): its index 0 is the object's first element. A pointer
+    of a double buffer also takes the others' values, which start objects too."""
+    stores = [
+        s
+        for s in w.ctx.prog.var_stores.get(name, [])
+        if (kind == "global" or s.func is w.frame.func)
+    ]
+    if not stores:
+        return False
+    for s in stores:
+        if swapped and isinstance(s.node, c_ast.ID):
+            gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
+            other = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, s.node.name)
+            if gid is not None and (other == gid or _is_temp_of(w, s.node.name, name)):
+                continue
+        if not _starts_object(s.node, w):
+            return False
+    return True
+
+
+def _is_temp_of(w: IterationWalker, tmp: str, name: str) -> bool:
+    """``tmp`` only ever holds copies of the double buffer's pointers."""
+    stores = [s for s in w.ctx.prog.var_stores.get(tmp, []) if s.func is w.frame.func]
+    gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
+    return bool(stores) and all(
+        isinstance(s.node, c_ast.ID)
+        and swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, s.node.name) == gid
+        for s in stores
+    )
+
+
+def _starts_object(rhs: c_ast.Node, w: IterationWalker) -> bool:
+    while isinstance(rhs, c_ast.Cast):
+        rhs = rhs.expr
+    if isinstance(rhs, c_ast.FuncCall):
+        name = call_name(rhs)
+        if name in ALLOCATORS:
+            return True
+        return is_fresh(rhs, w.ctx.prog)
+    if isinstance(rhs, c_ast.ID):
+        decl, kind = w.frame.scope.find_decl(rhs.name, rhs)
+        return (
+            decl is not None
+            and kind != "param"
+            and (derivations(w.frame.scope, decl.type) or ["?"])[0] == "array"
+        )
+    if isinstance(rhs, c_ast.UnaryOp) and rhs.op == "&" and isinstance(rhs.expr, c_ast.ArrayRef):
+        sub = rhs.expr.subscript
+        return isinstance(sub, c_ast.Constant) and sub.value in ("0", "0L", "0UL")
+    return isinstance(rhs, c_ast.Constant)
+
+
+def _zero_based_field(w: IterationWalker, node: c_ast.StructRef) -> bool:
+    stores = w.ctx.prog.field_stores.get(node.field.name, [])
+    return bool(stores) and all(_starts_object(s.node, w) for s in stores)
