@@ -100,3 +100,26 @@ def test_loop_figures_that_disagree_with_the_program_are_marked(tmp_path, monkey
     result = check.confirm([Choice(loop, Variant("static", None, 2), 500.0)])  # 500 s promised
     assert "500 s saved per run" in result.disagree[loop.id]
     assert result.to_dict()["loop_figures_disagree"] == result.disagree
+
+
+def test_tune_on_a_busy_machine_ships_nothing_and_says_so(tmp_path, monkeypatch, capsys):
+    """``autotune tune --apply`` as a user runs it, the machine's load read as two other
+    processes spinning: the gain is found, not shipped, and the exit status says why."""
+    from autotune.cli.main import main
+
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
+    monkeypatch.setattr(confirm_mod, "LoadWatch", BusyWatch)
+    src, out = tmp_path / "contended.c", tmp_path / "tuned.c"
+    src.write_text(CONTENDED)
+    args = ["tune", str(src), "--apply", str(out), "--schedules", "static", "--threads", "2"]
+    args += ["--repetitions", "2", "--confirm-runs", "3", "-q"]
+    assert main(args) == 3
+    captured = capsys.readouterr()
+    assert "the machine was busy" in captured.err and "nothing shipped" in captured.err
+    assert "--allow-busy" in captured.out
+    assert not out.exists() or out.read_text() == CONTENDED
+    assert main([*args, "--allow-busy"]) == 0
+    assert out.read_text() != CONTENDED and "although the machine was busy" in (
+        capsys.readouterr().out
+    )
