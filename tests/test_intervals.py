@@ -44,3 +44,28 @@ def test_a_region_count_is_kept_when_its_interval_clears_what_was_reached():
     assert "num_threads(2)" in _decide(region, 1.0) and region.threads == 2
     again = RegionResult("r.c:10", [], tries=list(region.tries))
     assert _decide(again, 1.39).startswith("kept as written")  # 1.4x does not beat 1.39x
+
+
+def test_tune_prints_and_stores_each_speedup_with_its_interval(tmp_path, monkeypatch, capsys):
+    """``autotune tune`` on a real kernel: every measured variant's speedup in the table
+    and in --json carries its bootstrap interval."""
+    import json
+    from pathlib import Path
+
+    from autotune.cli.main import main
+
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
+    kernel = str(Path(__file__).parent.parent / "kernels" / "triangular.c")
+    args = [kernel, "-D", "N=300", "--threads", "1,2", "--schedules", "static,dynamic"]
+    args += ["--repetitions", "3", "--confirm-runs", "3", "--top", "2", "-q"]
+    assert main(["tune", *args]) in (0, 3)
+    out = capsys.readouterr().out
+    assert "speedup [95% interval]" in out
+    assert main(["tune", *args, "--json"]) in (0, 3)
+    (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
+    measured = [v for v in loop["variants"] if v["status"] == "ok" and v["runs"] >= 2]
+    assert measured
+    for v in measured:
+        iv = v["speedup_interval"]
+        assert iv["low"] <= iv["ratio"] <= iv["high"], v

@@ -198,7 +198,7 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
                 "threads",
                 "predicted s",
                 "loop s (measured)",
-                "speedup",
+                "speedup [95% interval]",
                 "status",
             ],
             _rows(r, top),
@@ -290,6 +290,9 @@ def _rows(r: LoopTuneResult, top: int) -> list[list]:
     pruned = [(i, v) for i, v in ranked if v.status == "pruned" and i <= top]
     for i, v in ok + failed + pruned:
         speed = f"{base / v.measured_s:.2f}x" if v.measured_s and base else "-"
+        iv = r.interval_of(v)
+        if iv is not None:
+            speed = f"{iv.ratio:.2f}x [{iv.low:.2f}, {iv.high:.2f}]"
         status = "ok, chosen" if r.best is not None and v is r.best else v.status
         rows.append(
             [

@@ -22,6 +22,7 @@ class RankedVariant:
     status: str = "pruned"  # pruned | ok | wrong-output | crash | timeout | compile-error
     message: str = ""
     runs: int = 0
+    times_s: list[float] = field(default_factory=list)  # the measured runs (intervals)
 
     def to_dict(self) -> dict:
         return {

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autotune.measure.intervals import MARGIN, ratio_interval
+from autotune.measure.intervals import MARGIN, RatioInterval, ratio_interval
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.models.features import FeatureError
 from autotune.models.quality import QualityReport, evaluate
@@ -48,6 +48,13 @@ class LoopTuneResult:
     def id(self) -> str:
         return self.ranking.id
 
+    def interval_of(self, rv: RankedVariant) -> RatioInterval | None:
+        """The loop-time speedup of a measured variant over the original, with its
+        interval (None without two runs of each)."""
+        if self.baseline is None or not rv.times_s:
+            return None
+        return ratio_interval(self.baseline.times_s, rv.times_s)
+
     def to_dict(self) -> dict:
         """JSON-ready: the ranking, what was measured, the decision, the model's quality."""
         record = self.ranking.record
@@ -60,7 +67,10 @@ class LoopTuneResult:
             "figures_valid": not self.figures_note,
             "figures_note": self.figures_note,
             "baseline_predicted_s": self.ranking.baseline_predicted_s,
-            "variants": [v.to_dict() for v in self.ranking.variants],
+            "variants": [
+                v.to_dict() | {"speedup_interval": _interval_dict(self.interval_of(v))}
+                for v in self.ranking.variants
+            ],
             "best": self.best.variant.to_dict() | {"key": self.best.variant.key}
             if self.best
             else None,
@@ -131,7 +141,7 @@ def tune_loop(
         vr = by_key.get(rv.variant.key)
         if vr is not None:
             rv.measured_s, rv.status, rv.message = vr.measured_s, vr.status, vr.message
-            rv.runs = len(vr.times_s)
+            rv.runs, rv.times_s = len(vr.times_s), list(vr.times_s)
     result.measured_programs = 1 + len(by_key)
     result.quality = evaluate(
         [rv.predicted_s for rv in ranking.variants],
@@ -309,7 +319,7 @@ def _remeasure(
         vr = by_key.get(rv.variant.key)
         if vr is not None and rv.variant.key in keys:
             rv.measured_s, rv.status, rv.message = vr.measured_s, vr.status, vr.message
-            rv.runs = len(vr.times_s)
+            rv.runs, rv.times_s = len(vr.times_s), list(vr.times_s)
     return True
 
 
@@ -353,6 +363,10 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
     result.decision = f"{best.variant.key}: {result.speedup:.2f}x faster than the original" + (
         f" (loop time, {iv.text()})" if iv is not None else ""
     )
+
+
+def _interval_dict(iv: RatioInterval | None) -> dict | None:
+    return iv.to_dict() if iv is not None else None
 
 
 def confirm_results(
