@@ -34,7 +34,8 @@ int main(void) {{
 
 def test_calibrate_fits_stores_and_rank_uses_it(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    db = tmp_path / "r.db"
+    monkeypatch.delenv("AUTOTUNE_DB", raising=False)
+    db = tmp_path / "cache" / "autotune.db"  # the default database
     kdir = tmp_path / "kernels"
     kdir.mkdir()
     (kdir / "light.c").write_text(KERNEL.format(n=30000, body="i * 0.5"))
@@ -73,7 +74,8 @@ def test_calibrate_fits_stores_and_rank_uses_it(tmp_path, monkeypatch, capsys):
     assert data["adopted"] and data["verdict"] and data["current"]["source"]
     assert data["runtime_profile"]["by_threads"]  # the micro-benchmarks ran
     assert choose_model(detect_machine(), Store(db)).profile is not None
-    assert main(["rank", str(kdir / "light.c"), "--db", str(db)]) == 0
+    # rank without --db reads the default database: one model for every command
+    assert main(["rank", str(kdir / "light.c")]) == 0
     assert "calibrated on this machine" in capsys.readouterr().out
     assert main(["calibrate", "--show", "--db", str(db)]) == 0
     shown = capsys.readouterr().out

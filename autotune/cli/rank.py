@@ -43,7 +43,12 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ID",
         help="only this loop (id as printed by analyze, or just its line); repeatable",
     )
-    g.add_argument("--db", metavar="PATH", help="results database (default: user cache dir)")
+    g.add_argument(
+        "--db",
+        metavar="PATH",
+        help="results database (default: $AUTOTUNE_DB, else the user cache dir; "
+        "its calibrated coefficients are used whenever it exists)",
+    )
     g.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
 
 
@@ -95,9 +100,12 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise UserError("--top must be at least 1")
     wants_profile = args.args is not None or args.profile
-    store = (
-        open_store(args.db) if (args.db or os.environ.get("AUTOTUNE_DB") or wants_profile) else None
-    )
+    # The default database is read whenever it exists, so rank, tune and the build
+    # hook rank with the same adopted coefficients; it is created only when needed.
+    from autotune.measure.paths import default_db_path
+
+    exists = args.db or os.environ.get("AUTOTUNE_DB") or default_db_path().exists()
+    store = open_store(args.db) if (exists or wants_profile) else None
     results = [rank_file(f, args, store) for f in args.files]
     if args.json:
         dump_json({"files": [fr.to_dict(args.top) for fr in results]})
