@@ -24,9 +24,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=10,
         metavar="N",
-        help="variants measured per loop (a reproducible sample with every "
-        "schedule kind and thread count; default 10, at least 4; "
-        "0 = the whole default space)",
+        help="variants measured per loop (a reproducible sample: one static variant "
+        "per thread count, then one of each other schedule kind as room allows; a "
+        "sample too small to identify a model says what never varied and adopts "
+        "nothing; default 10, at least 4; 0 = the whole default space)",
     )
     parser.add_argument("--repetitions", type=int, default=3, metavar="R")
     parser.add_argument(
