@@ -123,3 +123,41 @@ def test_tune_on_a_busy_machine_ships_nothing_and_says_so(tmp_path, monkeypatch,
     assert out.read_text() != CONTENDED and "although the machine was busy" in (
         capsys.readouterr().out
     )
+
+
+def test_untrusted_loop_figures_neither_judge_the_model_nor_pass_unmarked(tmp_path, monkeypatch):
+    """A real tune, then its chosen loop's own figures inflated a thousandfold (as CG's
+    instrumented loop claimed 125x): the whole program contradicts them, so the loop's
+    figures are marked, its model quality withdrawn, and the report says so."""
+    from autotune.frontend.options import SourceOptions
+    from autotune.measure.outcomes import Outcome
+    from autotune.measure.store import Store
+    from autotune.report.html import LoopSection, ReportData, render
+    from autotune.tuning.pipeline import RankOptions, TuneOptions, rank_file, tune_file
+    from autotune.tuning.tune import confirm_results
+
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "contended.c"
+    src.write_text(CONTENDED)
+    ranked = rank_file(
+        str(src), SourceOptions(), RankOptions(schedules="static,dynamic", threads="2")
+    )
+    sweep_opts = SweepOptions(repetitions=2)
+    with Store(tmp_path / "r.db") as store:
+        out = tune_file(
+            ranked, BuildOptions(), sweep_opts, store, TuneOptions(top=2, confirm_runs=3)
+        )
+    (res,) = out.results
+    ok = [v for v in res.ranking.variants if v.status == "ok" and v.measured_s]
+    res.best = min(ok, key=lambda v: v.measured_s)
+    res.baseline.measured_s = 1000.0 * res.best.measured_s  # the loop figures' claim
+    res.figures_note = ""
+    check = ProgramCheck(src, CONTENDED, BuildOptions(), sweep_opts, runs=3, allow_busy=True)
+    confirmation, _ = confirm_results(check, [res], cores=2)
+    assert res.id in confirmation.disagree
+    doc = res.to_dict()
+    assert doc["figures_valid"] is False and doc["quality"] is None
+    assert "not trusted" in doc["figures_note"] and "not trusted" in doc["decision"]
+    outcome = Outcome("tune", str(src), "", "h", "f", "m", res.id, doc)
+    page = render(ReportData("r.db", {"tune": [LoopSection(outcome, "contended")]}))
+    assert "Loop timings not trusted" in page and "quality is not judged" in page

@@ -98,6 +98,10 @@ def test_report_shows_every_loop_with_the_numbers_the_database_holds(tuned, tmp_
     for v in doc["variants"]:
         if v["status"] == "ok":
             assert v["key"] in page.cells and f"{v['measured_s'] * 1e3:.3g}" in page.cells
+        iv = v.get("speedup_interval")
+        if v["key"] != "baseline" and v["status"] == "ok" and iv:  # its loop speedup's interval
+            assert f"{iv['ratio']:.2f}x [{iv['low']:.2f}x, {iv['high']:.2f}x]" in page.cells
+    assert any(v.get("speedup_interval") for v in doc["variants"])
     # the whole-program check, with its interval whenever a choice reached it
     text = out.read_text()
     if doc["program"] is not None:

@@ -395,7 +395,9 @@ def confirm_results(
     ]
     confirmation = check.confirm(choices)
     for loop_id, why in confirmation.disagree.items():
+        # figures the program contradicts neither judge the model nor rank its variants
         by_id[loop_id].figures_note = why
+        by_id[loop_id].quality = None
         by_id[loop_id].decision += f"; {why}"
     for loop_id, why in confirmation.backed_off:
         r = by_id[loop_id]
