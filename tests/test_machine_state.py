@@ -53,6 +53,7 @@ def test_other_processes_spinning_are_seen():
             p.wait()
     assert load is not None and load.others_cores > 1.0, load
     assert "other processes used" in load.busy()
+    assert "OMP_WAIT_POLICY" in load.busy() and load.to_dict()["wait_policy"]  # what was in force
     assert load.to_dict()["busy"] == load.busy()
 
 

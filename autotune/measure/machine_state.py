@@ -7,6 +7,13 @@ processes (and the hypervisor, as steal) took from the cores is read from
 ``/proc/stat`` around the runs, our own children subtracted, and a decision taken
 under such load is not shipped silently. Linux only; elsewhere nothing is known and
 nothing is claimed about the load.
+
+The runs that decide what ships (the whole-program runs) are the ones watched: a loop
+choice found under a load is either confirmed on a quiet machine or not shipped.
+
+``OMP_WAIT_POLICY`` is left as the user set it, so a program is measured as it will
+run; ``passive`` would hide the spinning that makes oversubscription slow, and with it
+the difference at stake. What was in force is recorded with the load.
 """
 
 from __future__ import annotations
@@ -28,13 +35,16 @@ class Load:
     others_cores: float  # cores' worth of CPU time other processes used, on average
     steal_share: float  # share of all cores' time taken by the hypervisor
     loadavg: float
+    wait_policy: str = ""  # OMP_WAIT_POLICY / GOMP_SPINCOUNT in force, as said to the user
 
     def busy(self) -> str:
         """Why the window was too busy to decide on ('' when quiet)."""
         if self.others_cores > BUSY_SHARE:
             return (
                 f"other processes used {self.others_cores:.2f} of {self.cores} cores while "
-                f"autotune measured (load average {self.loadavg:.2f})"
+                f"autotune measured (load average {self.loadavg:.2f}"
+                + (f"; {self.wait_policy}" if self.wait_policy else "")
+                + ")"
             )
         if self.steal_share > STEAL_SHARE:
             return f"the hypervisor took {self.steal_share:.0%} of the cores (steal time)"
@@ -48,7 +58,20 @@ class Load:
             "steal_share": self.steal_share,
             "loadavg": self.loadavg,
             "busy": self.busy(),
+            "wait_policy": self.wait_policy,
         }
+
+
+def wait_policy() -> str:
+    """How idle OpenMP threads wait in the measured runs (from the environment)."""
+    policy = os.environ.get("OMP_WAIT_POLICY")
+    spin = os.environ.get("GOMP_SPINCOUNT")
+    said = (
+        f"OMP_WAIT_POLICY={policy}"
+        if policy
+        else "OMP_WAIT_POLICY unset (libgomp spins, then sleeps)"
+    )
+    return said + (f", GOMP_SPINCOUNT={spin}" if spin else "")
 
 
 def _cpu_jiffies() -> tuple[int, int] | None:
@@ -101,4 +124,4 @@ class LoadWatch:
             loadavg = os.getloadavg()[0]
         except OSError:
             loadavg = 0.0
-        return Load(wall, cores, others, steal_s / (wall * cores), loadavg)
+        return Load(wall, cores, others, steal_s / (wall * cores), loadavg, wait_policy())
