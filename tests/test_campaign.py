@@ -142,6 +142,14 @@ def test_interrupted_campaign_resumes_and_measures_nothing_twice(cluster, plan_d
         key = doc["id"].rsplit(":", 1)[-1]
         base = [r[5] for r in after if r[0].startswith(f"{key}:") and r[1] == "baseline"]
         assert doc["baseline"] == pytest.approx(statistics.median(base))
+        # a loop's choice stands only when the whole program confirmed it (interval
+        # beyond the margin); otherwise the original is kept and the decision says why
+        program = doc["whole_program"]
+        if doc["best"] is not None:
+            assert program["speedup_interval"]["low"] > 1.03, program
+            assert "faster than the original as a whole" in program["decision"]
+        elif program is not None:
+            assert "original kept" in doc["decision"] and program["speedup"] is None
 
     # measuring tasks never overlapped on the node (the 'measure' resource)
     spans = sorted((o.started, o.finished) for o in resumed.outcomes)
@@ -236,3 +244,49 @@ def test_a_local_campaign_runs_the_original_with_the_default_thread_count(tmp_pa
         ).fetchone()
     cores = len(os.sched_getaffinity(0))
     assert f"default threads {cores} " in zlib.decompress(blob).decode()
+
+
+# A Rodinia-style kernel written with far more threads than cores, each grabbing one
+# iteration at a time: a variant with the machine's thread count is many times faster,
+# so a campaign's choice reaches the whole-program confirmation.
+CONTENDED = r"""#include <stdio.h>
+#include <math.h>
+#define N 2000000
+static double x[N];
+int main(void)
+{
+#pragma omp parallel for schedule(dynamic, 1) num_threads(64)
+    for (int i = 0; i < N; i++)
+        x[i] = sqrt(i + 1.0);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += x[i];
+    printf("%.6e\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_campaign_choice_is_confirmed_on_the_whole_program(cluster, tmp_path, capsys):
+    """The campaign stores a loop's choice only with the whole program's interleaved
+    runs behind it, and its table prints the whole-program speedup with its interval."""
+    (tmp_path / "contended.c").write_text(CONTENDED)
+    (tmp_path / "plan.toml").write_text(
+        'name = "wp"\nrepetitions = 2\nsearch = "top"\ntop = 2\nconfirm_runs = 3\n'
+        'space = { schedules = "static", threads = "2" }\n'
+        '[[program]]\nsource = "contended.c"\n'
+    )
+    db = tmp_path / "wp.db"
+    args = ["campaign", str(tmp_path / "plan.toml"), "--db", str(db)]
+    assert main([*args, "--scheduler", cluster.scheduler.address, "-q"]) == 0
+    text = capsys.readouterr().out
+    assert "whole program" in text
+    with sqlite3.connect(db) as c:
+        (doc,) = [json.loads(r[0]) for r in c.execute("SELECT doc FROM outcomes")]
+    program = doc["whole_program"]
+    assert program is not None and program["load"] is not None  # the load was read
+    if doc["best"] is not None:  # confirmed: the interval is printed as stored
+        iv = program["speedup_interval"]
+        assert iv["low"] > 1.03 and f"[{iv['low']:.2f}, {iv['high']:.2f}]" in text
+    else:  # not confirmed (a busy machine, say): said, and the original kept
+        assert "not confirmed" in text and "original kept" in doc["decision"]

@@ -104,9 +104,9 @@ def test_report_shows_every_loop_with_the_numbers_the_database_holds(tuned, tmp_
     assert any(v.get("speedup_interval") for v in doc["variants"])
     # the whole-program check, with its interval whenever a choice reached it
     text = out.read_text()
-    if doc["program"] is not None:
-        assert "Whole program" in text and doc["program"]["decision"].split(":")[0] in text
-        if doc["program"]["speedup_interval"] or "as fast as the original" in doc["decision"]:
+    if doc["whole_program"] is not None:
+        assert "Whole program" in text and doc["whole_program"]["decision"].split(":")[0] in text
+        if doc["whole_program"]["speedup_interval"] or "as fast as the original" in doc["decision"]:
             assert "interval" in text
     # the figures are embedded PNGs with labels saying what they show
     pngs = [i for i in page.images if i["src"].startswith("data:image/png;base64,")]

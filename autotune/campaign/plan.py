@@ -7,6 +7,7 @@
     budget = "top"                 # "top": the model guides K measurements; "exhaustive"
     top = 5
     search = "sequential"          # or "top": the model's K best, measured together
+    confirm_runs = 5               # whole-program runs confirming each loop's choice
     space = { threads = "1,2,4" }  # optional: part of the variant space (schedules, chunks)
 
     [[program]]
@@ -31,7 +32,17 @@ from autotune.errors import UserError
 
 BUDGETS = ("top", "exhaustive")
 SEARCHES = ("sequential", "top")
-_PLAN_KEYS = {"name", "repetitions", "budget", "top", "search", "model", "space", "program"}
+_PLAN_KEYS = {
+    "name",
+    "repetitions",
+    "budget",
+    "top",
+    "search",
+    "confirm_runs",
+    "model",
+    "space",
+    "program",
+}
 _SPACE_KEYS = {"schedules", "chunks", "threads"}
 _PROGRAM_KEYS = {
     "name",
@@ -83,6 +94,7 @@ class CampaignPlan:
     model: str = "auto"
     space: dict[str, str] = field(default_factory=dict)  # schedules/chunks/threads lists
     path: Path | None = None  # the plan file
+    confirm_runs: int = 5  # interleaved whole-program runs of the original and the choice
 
     @property
     def exhaustive(self) -> bool:
@@ -119,6 +131,7 @@ def plan_from_dict(doc: dict, path: Path) -> CampaignPlan:
         budget=_choice(doc.get("budget", "top"), BUDGETS, where, "budget"),
         top=_int(doc.get("top", 5), where, "top"),
         search=_choice(doc.get("search", "sequential"), SEARCHES, where, "search"),
+        confirm_runs=_int(doc.get("confirm_runs", 5), where, "confirm_runs"),
         model=_choice(doc.get("model", "auto"), ("auto", "faithful", "extended"), where, "model"),
         space=_space(doc.get("space", {}), where),
         path=path,

@@ -119,7 +119,15 @@ class CampaignRunner:
         self.client.register_plugin(OpenMPEnvironment(self.environment), name=PLUGIN_NAME)
         chosen = self._models()
         jobs = [
-            SizeJob(p, size, plan.repetitions, plan.model, str(plan.path.parent), plan.space)
+            SizeJob(
+                p,
+                size,
+                plan.repetitions,
+                plan.model,
+                str(plan.path.parent),
+                plan.space,
+                plan.confirm_runs,
+            )
             for p in self.plan.programs
             for size in p.sizes
         ]

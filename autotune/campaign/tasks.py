@@ -24,10 +24,11 @@ from autotune.measure.profile import ProfileRequest
 from autotune.measure.store import RunRow, Store
 from autotune.measure.sweep import Sweep, SweepOptions, run_flags
 from autotune.textfile import content_hash, read_bytes_text
+from autotune.tuning.confirm import ProgramCheck
 from autotune.tuning.modelchoice import ChosenModel
 from autotune.tuning.pipeline import FileRanking, RankOptions, rank_file
 from autotune.tuning.ranking import LoopRanking
-from autotune.tuning.tune import tune_loop
+from autotune.tuning.tune import confirm_results, tune_loop
 
 
 @dataclass
@@ -40,6 +41,7 @@ class SizeJob:
     model: str = "auto"
     cwd: str | None = None  # where the program runs (the plan's folder)
     space: dict[str, str] = field(default_factory=dict)  # schedules/chunks/threads lists
+    confirm_runs: int = 5  # whole-program runs confirming a loop's choice
 
     @property
     def defines(self) -> dict[str, str]:
@@ -163,6 +165,7 @@ def measure_job(
             sweep = Sweep(job.program.source, job.build_options(), job.sweep_options(), store)
             sweep.target = target
             result = tune_loop(sweep, ranking, top, exhaustive, search)
+            program = _confirm(job, sweep, result)
             seeded = {_row_key(r) for r in seed_rows}
             rows = [
                 r
@@ -181,7 +184,7 @@ def measure_job(
         machine=sweep.machine,
         source_hash=sweep.source_hash,
         flags_key=sweep.flags_key,
-        doc=result.to_dict(),
+        doc=result.to_dict() | {"whole_program": program},
         rows=rows,
         outputs={k: v for k, v in outputs.items() if v is not None},
         host=socket.gethostname(),
@@ -189,6 +192,19 @@ def measure_job(
         started=started,
         finished=time.time(),
     )
+
+
+def _confirm(job: SizeJob, sweep: Sweep, result) -> dict | None:  # noqa: ANN001
+    """A loop's choice confirmed on the whole program, as the tune command confirms
+    it: interleaved runs, an interval beyond the margin, a quiet machine; otherwise
+    the original is kept and the loop's decision says why."""
+    if result.best is None:
+        return None
+    check = ProgramCheck(
+        job.program.source, sweep.source, job.build_options(), job.sweep_options(), job.confirm_runs
+    )
+    confirmation, _ = confirm_results(check, [result], sweep.machine.cores)
+    return confirmation.summary() if confirmation is not None else None
 
 
 def _row_key(r: RunRow) -> tuple:

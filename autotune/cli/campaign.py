@@ -66,12 +66,14 @@ def run(args: argparse.Namespace) -> int:
             o.loop_id.rsplit("/", 1)[-1],
             (o.doc.get("best") or {}).get("key") or "original",
             f"{o.doc['speedup']:.2f}x" if o.doc.get("speedup") else "-",
+            _whole_program(o.doc),
             o.doc.get("measured_programs", 0),
         ]
         for o in _in_plan_order(result)
     ]
     if rows:
-        table(["program", "size", "loop", "chosen", "speedup", "measured"], rows, out=sys.stdout)
+        head = ["program", "size", "loop", "chosen", "loop speedup", "whole program", "measured"]
+        table(head, rows, out=sys.stdout)
     print(
         f"campaign {result.plan.name}: {result.loops_measured} loop(s) measured now, "
         f"{result.loops_stored} already stored, {result.runs_measured} run(s)"
@@ -82,6 +84,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"autotune: failed: {f}", file=sys.stderr)
     print(f"results stored in {result.database}")
     return 1 if result.failures and not result.outcomes and not result.loops_stored else 0
+
+
+def _whole_program(doc: dict) -> str:
+    """The confirmed whole-program speedup with its interval, or why there is none."""
+    program = doc.get("whole_program")
+    if not program:
+        return "-"
+    iv = program.get("speedup_interval")
+    if program.get("speedup") and iv:
+        return f"{program['speedup']:.2f}x [{iv['low']:.2f}, {iv['high']:.2f}]"
+    return "not confirmed"
 
 
 def _in_plan_order(result):  # noqa: ANN001, ANN202

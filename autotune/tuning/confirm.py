@@ -20,7 +20,7 @@ nothing) is the decision.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,6 +109,18 @@ class Confirmation:
         if self.tuned is None or self.decided is None:
             return None
         return self.decided[0] / self.decided[1]
+
+    def summary(self, regions: Sequence[str] = ()) -> dict:
+        """The check as the report shows it: decision, interval, load; ``regions``: the
+        decisions of the regions' thread counts."""
+        return {
+            "decision": self.decision,
+            "speedup": self.speedup,
+            "speedup_interval": self.interval.to_dict() if self.interval else None,
+            "busy": self.busy,
+            "load": self.load.to_dict() if self.load else None,
+            "regions": list(regions),
+        }
 
     def to_dict(self) -> dict:
         return {

@@ -206,7 +206,7 @@ def tune_file(
     program = _program_summary(out)
     for res in out.results:
         doc = res.to_dict() | {"file": out.path, "size": size, "model": ranked.chosen.name}
-        doc["program"] = program
+        doc["whole_program"] = program
         outcome = Outcome(
             "tune",
             out.path,
@@ -224,16 +224,7 @@ def tune_file(
 def _program_summary(out: FileTuneResult) -> dict | None:
     """The whole-program check as the report shows it: decision, interval, load."""
     c = out.confirmation
-    if c is None:
-        return None
-    return {
-        "decision": c.decision,
-        "speedup": c.speedup,
-        "speedup_interval": c.interval.to_dict() if c.interval else None,
-        "busy": c.busy,
-        "load": c.load.to_dict() if c.load else None,
-        "regions": [r.decision for r in out.regions],
-    }
+    return c.summary([r.decision for r in out.regions]) if c is not None else None
 
 
 def _store_decisions(out: FileTuneResult, store, defines: dict, machine_fp: str) -> None:  # noqa: ANN001
