@@ -16,7 +16,7 @@ from autotune.analysis.ops import DEFAULT_WEIGHTS, WeightTable
 from autotune.analysis.points import Points
 from autotune.analysis.symbols import Scope
 from autotune.analysis.tripcount import Header, NotCanonical, count_scalar, parse_header
-from autotune.frontend.records import LoopLevel, LoopRecord, OpCounts
+from autotune.frontend.records import LoopLevel, LoopRecord, OpCounts, UniformWork
 
 WORK_CAP = 5_000_000  # longest work_per_iteration list we keep
 RANK_THREADS = 3  # threads whose footprint is computed per variant when ranking
@@ -230,8 +230,9 @@ def _fill_ops(
     elif record.iterations is None:  # estimated nest: the innermost body's own ops
         own = {k: _tidy(v) for k, v in sorted(deepest.ops.items()) if v}
         record.ops_per_iteration = OpCounts(own, _tidy(weights.weighted(own)))
-    if counts.uniform and record.trip_count:  # one shared float: cheap for millions
-        record.work_per_iteration = [_tidy(weighted / record.trip_count)] * record.trip_count
+    if counts.uniform and record.trip_count:  # closed form: cheap for millions
+        each = _tidy(weighted / record.trip_count)
+        record.work_per_iteration = UniformWork(each, record.trip_count)
     elif work is not None:
         record.work_per_iteration = work.tolist()
 

@@ -7,10 +7,51 @@ serialise to JSON and survive a process boundary.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+
+import numpy as np
 
 from autotune.errors import UserError
 from autotune.render import data_frame
+
+
+@dataclass(frozen=True, eq=False)
+class UniformWork(Sequence):
+    """The same work in each of ``n`` iterations, in closed form: a list of millions of
+    equal numbers costs memory, time and megabytes sent to every campaign worker."""
+
+    value: float
+    n: int
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):  # noqa: ANN001, ANN204 - an index or a slice
+        if isinstance(i, slice):
+            return [self.value] * len(range(*i.indices(self.n)))
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        return self.value
+
+    def __iter__(self) -> Iterator[float]:
+        return iter([self.value] * self.n)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, UniformWork):
+            return (self.value, self.n) == (other.value, other.n)
+        if isinstance(other, Sequence):
+            return len(other) == self.n and all(x == self.value for x in other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.value, self.n))
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:  # noqa: ANN001
+        return np.full(self.n, self.value, dtype=dtype or float)
+
+    def total(self) -> float:
+        return self.value * self.n
 
 
 @dataclass
@@ -107,7 +148,8 @@ class LoopRecord:
     ops_per_iteration: OpCounts = field(default_factory=OpCounts)  # innermost body
     weighted_ops: float | None = None  # total weighted ops for one loop run
     ops: dict[str, float] = field(default_factory=dict)  # total op counts for one loop run
-    work_per_iteration: list[float] | None = None  # weighted ops per distributed iteration
+    # weighted ops per distributed iteration (UniformWork when every iteration is alike)
+    work_per_iteration: Sequence[float] | None = None
     sync_ops: float = 0.0  # atomic/critical executions in one run (contended when threads > 1)
     footprint_bytes: int | None = None  # distinct bytes touched by one loop run
     footprint_bytes_per_thread: int | None = None  # max over threads, static schedule

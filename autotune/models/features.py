@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from autotune.analysis.loop import per_thread_footprint
-from autotune.frontend.records import LoopRecord
+from autotune.frontend.records import LoopRecord, UniformWork
 from autotune.measure.machine import Machine
 from autotune.measure.microbench import RuntimeProfile
 from autotune.models import contention
@@ -181,7 +181,7 @@ def resolve_variant(
 def _work_array(record: LoopRecord, n: int) -> np.ndarray | None:
     """Per-iteration work as an array, or None when uniform/unknown (treated uniform)."""
     w = record.work_per_iteration
-    if not w or len(w) != n:
+    if not w or len(w) != n or isinstance(w, UniformWork):
         return None
     arr = np.asarray(w, dtype=float)
     if arr.size and np.all(arr == arr[0]):
@@ -348,7 +348,7 @@ def _total_ops(record: LoopRecord, n: int) -> float:
     iterations = record.iterations if record.iterations is not None else n
     total = record.weighted_ops
     if total is None and record.work_per_iteration:
-        total = float(sum(record.work_per_iteration))
+        total = float(np.sum(np.asarray(record.work_per_iteration)))
     if total is None and record.ops_per_iteration.weighted:
         total = record.ops_per_iteration.weighted * iterations
     if total is None:

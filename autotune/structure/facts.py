@@ -18,6 +18,7 @@ from autotune.analysis.body import Ctx, Walker
 from autotune.analysis.exprs import Symbolic
 from autotune.analysis.symbols import Scope
 from autotune.analysis.tripcount import NotCanonical, count_scalar, parse_header
+from autotune.frontend.records import UniformWork
 
 
 def constant(node: c_ast.Node, func: c_ast.FuncDef, ast: c_ast.FileAST) -> int | float | None:
@@ -58,6 +59,8 @@ def uniform_work(work: list[float] | None, tolerance: float = 0.05) -> bool | No
     """
     if not work:
         return None
+    if isinstance(work, UniformWork):
+        return True
     lo, hi = min(work), max(work)
     if hi <= 0:
         return True
