@@ -101,6 +101,10 @@ def test_loop_figures_that_disagree_with_the_program_are_marked(tmp_path, monkey
     result = check.confirm([Choice(loop, Variant("static", None, 2), 500.0)])  # 500 s promised
     assert "500 s saved per run" in result.disagree[loop.id]
     assert result.to_dict()["loop_figures_disagree"] == result.disagree
+    (tried,) = result.agreement  # what was promised against the program's saving
+    assert tried["loops"] == [loop.id] and tried["promised_s"] == 500.0
+    low, mid, high = tried["saved_s"]
+    assert low <= mid <= high < 500.0 and tried["agrees"] is False
 
 
 def test_tune_on_a_busy_machine_ships_nothing_and_says_so(tmp_path, monkeypatch, capsys):

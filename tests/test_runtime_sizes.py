@@ -218,3 +218,17 @@ def test_build_hook_applies_a_variant_tuned_with_a_profile(tmp_path, capsys):
         proj / "heat.o"
     ) or "GOMP_loop_dynamic" in symbols(proj / "heat.o")
     assert by_source(report(db, capsys))["heat.c"]["used"] == "tuned"
+
+
+def test_a_size_passed_to_a_called_function_is_profiled_in_the_callers_terms(env, capsys):
+    """particlefilter's resampling: the parallel loop calls findIndex(CDF, Nparticles, u)
+    whose loop runs to its parameter lengthCDF; the profile build must not name lengthCDF
+    in the caller (gcc: undeclared), and the run gives the loop its size."""
+    assert main(["analyze", str(DATA / "particle_resample.c"), "--args", "3000", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "profile build failed" not in captured.err + captured.out
+    (loop,) = json.loads(captured.out)["loops"]
+    assert loop["facts"] == "profile" and loop["trip_count"] == 3000 and loop["tunable"]
+    # the callee's loop bound, rewritten into the caller's terms
+    levels = {lv["var"]: lv for lv in loop["nest"]}
+    assert levels["findIndex.x"]["upper"] == "(Nparticles)"

@@ -63,3 +63,10 @@ def lvalues(node: c_ast.Node) -> list[c_ast.Node]:
         elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
             out.append(n.expr)
     return out
+
+
+def local_names(func: c_ast.FuncDef) -> set[str]:
+    """Names a function declares (its parameters and locals): not in scope in a caller."""
+    names = {n.name for n in walk(func.body) if isinstance(n, c_ast.Decl) and n.name}
+    params = func.decl.type.args.params if func.decl.type.args else []
+    return names | {p.name for p in params if isinstance(p, c_ast.Decl) and p.name}

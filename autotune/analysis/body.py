@@ -23,7 +23,7 @@ from pycparser import c_ast
 
 from autotune.analysis import cexpr, exprs
 from autotune.analysis.arrayref import array_of, subscripts
-from autotune.analysis.astutil import decl_ids, deref_as_arrayref, written_names
+from autotune.analysis.astutil import decl_ids, deref_as_arrayref, local_names, walk, written_names
 from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.loopnode import Access, Ctx, LoopNode
@@ -145,6 +145,9 @@ class Walker(c_ast.NodeVisitor):
             self._walk(header.limit_node, ln=parent, ctx=ctx, f=1.0, index=True)
         cname = header.var
         header.var = ctx.prefix + cname
+        if ctx.prefix:  # a loop of a called function: its bounds in the caller's terms
+            header.lower_text = ctx.in_caller_terms(header.lower_text)
+            header.upper_text = ctx.in_caller_terms(header.upper_text)
         ln = LoopNode(header, "for", line)
         for extra in header.extra:
             self._walk(extra, ln=ln, ctx=ctx, f=1.0)
@@ -161,6 +164,7 @@ class Walker(c_ast.NodeVisitor):
             ctx.aliases,
             ctx.prefix,
             ctx.depth,
+            ctx.caller_texts,
         )
         self._walk(node.stmt, ln=ln, ctx=inner, f=1.0)
         if not header.known and node is not self.region:
@@ -408,8 +412,25 @@ class Walker(c_ast.NodeVisitor):
                 fixed[p.name] = exc
         self.region_decls |= decl_ids(callee.body)
         inner = Ctx(Scope(callee, ctx.scope.ast), {}, fixed, aliases, f"{name}.", ctx.depth + 1)
+        inner.caller_texts = _caller_texts(callee, args, ctx)
         self.stack.append(name)
         try:
             self._walk(callee.body, ctx=inner)
         finally:
             self.stack.pop()
+
+
+def _caller_texts(callee: c_ast.FuncDef, args: list, ctx: Ctx) -> dict[str, str | None]:
+    """The callee's parameters as their arguments' C text in the caller's terms (None
+    for an argument with side effects), and its locals as None: not in scope there."""
+    texts: dict[str, str | None] = {name: None for name in local_names(callee)}
+    for p, a in zip(_params(callee), args, strict=False):
+        text = exprs.to_c_node(a)
+        pure = not any(isinstance(n, (c_ast.FuncCall, c_ast.Assignment)) for n in walk(a))
+        pure = pure and not any(
+            isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") for n in walk(a)
+        )
+        texts[p.name] = ctx.in_caller_terms(text) if pure else None
+        if texts[p.name] == "?":
+            texts[p.name] = None
+    return texts

@@ -6,6 +6,7 @@ Plain dataclasses between ``body.py`` (which builds them) and ``count.py`` /
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -54,6 +55,9 @@ class LoopNode:
         return self.header.plain()
 
 
+_IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
 @dataclass
 class Ctx:
     """Where names resolve: the function's scope plus loop variables and bindings."""
@@ -64,3 +68,25 @@ class Ctx:
     aliases: dict[str, tuple[str, ArrayInfo]] = field(default_factory=dict)
     prefix: str = ""
     depth: int = 0
+    # inside an inlined call: the callee's names in the caller's C terms (a parameter ->
+    # its argument's text, a local -> None); empty at the loop's own level
+    caller_texts: dict[str, str | None] = field(default_factory=dict)
+
+    def in_caller_terms(self, text: str) -> str:
+        """``text`` (a bound written in this function) in the terms of the function that
+        holds the parallel loop, or "?" when it names a local of a called function."""
+        if not self.prefix or text == "?":
+            return text
+        missing = False
+
+        def swap(m: re.Match) -> str:
+            nonlocal missing
+            name = m.group()
+            if name not in self.caller_texts:
+                return name  # a global or a constant: the same in the caller
+            arg = self.caller_texts[name]
+            missing = missing or arg is None
+            return f"({arg})" if arg is not None else name
+
+        out = _IDENT.sub(swap, text)
+        return "?" if missing else out

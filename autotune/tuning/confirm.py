@@ -101,6 +101,8 @@ class Confirmation:
     busy: str = ""  # why the machine was too busy to decide ('' when quiet)
     # loop id -> why its own timings disagree with what the whole program showed
     disagree: dict[str, str] = field(default_factory=dict)
+    # every set tried: what its loops' own timings promised against what the program saved
+    agreement: list[dict] = field(default_factory=list)
 
     @property
     def speedup(self) -> float | None:
@@ -131,6 +133,7 @@ class Confirmation:
             "load": self.load.to_dict() if self.load else None,
             "busy": self.busy,
             "loop_figures_disagree": dict(self.disagree),
+            "agreement": list(self.agreement),
             "kept": [c.record.id for c in self.kept],
             "backed_off": [{"loop": lid, "why": why} for lid, why in self.backed_off],
             "tries": [{"loops": ids, **runs.to_dict()} for ids, runs in self.tries],
@@ -306,7 +309,16 @@ class ProgramCheck:
         if measured is None or promised <= 0:
             return
         low, mid, high = measured
-        if low <= promised <= high:
+        agrees = low <= promised <= high
+        result.agreement.append(
+            {
+                "loops": [c.record.id for c in active],
+                "promised_s": promised,
+                "saved_s": [low, mid, high],
+                "agrees": agrees,
+            }
+        )
+        if agrees:
             return
         note = (
             f"its loop timings promised {promised:.4g} s saved per run, the whole program "
