@@ -99,7 +99,7 @@ def test_loop_figures_that_disagree_with_the_program_are_marked(tmp_path, monkey
     (loop,) = analyze_file(str(src)).loops
     check = ProgramCheck(src, CONTENDED, BuildOptions(), SweepOptions(), runs=3, allow_busy=True)
     result = check.confirm([Choice(loop, Variant("static", None, 2), 500.0)])  # 500 s promised
-    assert "500 s saved per run" in result.disagree[loop.id]
+    assert "promised 500 s [500, 500] saved per run" in result.disagree[loop.id]
     assert result.to_dict()["loop_figures_disagree"] == result.disagree
     (tried,) = result.agreement  # what was promised against the program's saving
     assert tried["loops"] == [loop.id] and tried["promised_s"] == 500.0
@@ -156,6 +156,7 @@ def test_untrusted_loop_figures_neither_judge_the_model_nor_pass_unmarked(tmp_pa
     ok = [v for v in res.ranking.variants if v.status == "ok" and v.measured_s]
     res.best = min(ok, key=lambda v: v.measured_s)
     res.baseline.measured_s = 1000.0 * res.best.measured_s  # the loop figures' claim
+    res.baseline.times_s = [1000.0 * t for t in res.best.times_s]
     res.figures_note = ""
     check = ProgramCheck(src, CONTENDED, BuildOptions(), sweep_opts, runs=3, allow_busy=True)
     confirmation, _ = confirm_results(check, [res], cores=2)

@@ -232,3 +232,28 @@ def test_a_size_passed_to_a_called_function_is_profiled_in_the_callers_terms(env
     # the callee's loop bound, rewritten into the caller's terms
     levels = {lv["var"]: lv for lv in loop["nest"]}
     assert levels["findIndex.x"]["upper"] == "(Nparticles)"
+
+
+def test_a_program_that_exits_1_by_design(env, capsys, tmp_path):
+    """XSBench exits 1 ("invalid checksum") for any lookup count but its default: the
+    profile run says so in one line with the way out; with --expect-status 1 the loop is
+    sized by the profile, tuned, and a variant must exit 1 too."""
+    src = DATA / "lookup_checksum.c"
+    args = ["--args", "-l 200000"]
+    assert main(["analyze", str(src), *args]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "exit status 1" in err[0] and "--expect-status 1" in err[0]
+    (loop,) = analyze_file(str(src)).loops
+    assert not loop.tunable  # the lookup count is only known at run time
+    out = tmp_path / "tuned.c"
+    f = tune_json(capsys, src, *args, "--expect-status", "1", "--allow-busy", apply=out)
+    (tuned,) = f["loops"]
+    assert tuned["facts"] == "profile" and tuned["trip_count"] == 200000 and tuned["tunable"]
+    ok = [v for v in tuned["variants"] if v["status"] == "ok"]
+    assert len(ok) >= 2  # the original and a variant ran, each exiting 1 as expected
+    # the program as written and the tuned one both exit 1 with the same checksum
+    for path in (src, out):
+        exe = tmp_path / f"{path.stem}.exe"
+        subprocess.run(["gcc", "-O2", "-fopenmp", str(path), "-o", str(exe)], check=True)
+        run = subprocess.run([str(exe), "-l", "200000"], capture_output=True, text=True)
+        assert run.returncode == 1 and "Verification checksum: 99278489" in run.stdout

@@ -25,6 +25,13 @@ _CHECK_HELP = (
 )
 
 
+_EXPECT_HELP = (
+    "the exit status of a good run of the original (default 0): some programs exit "
+    "non-zero by design (XSBench: 1 for a non-default lookup count); every variant "
+    "must exit with it too"
+)
+
+
 # Over 60 lines: one declaration per option; --help reads them in this order.
 def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -> None:
     """The building, running and checking option groups."""
@@ -62,6 +69,13 @@ def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -
     )
     r.add_argument("--args", default="", metavar='"ARGS"', help="the program's own arguments")
     r.add_argument("--stdin", metavar="FILE", help="a file the program reads as standard input")
+    r.add_argument(
+        "--expect-status",
+        type=int,
+        default=0,
+        metavar="N",
+        help=_EXPECT_HELP,
+    )
     r.add_argument(
         "--timeout-factor",
         type=float,
@@ -131,6 +145,7 @@ def sweep_options(args: argparse.Namespace) -> SweepOptions:
         run_args=split_flags(args.args, "--args"),
         stdin=_stdin_file(getattr(args, "stdin", None)),
         fresh=getattr(args, "fresh", False),
+        expect_status=getattr(args, "expect_status", 0),
     )
     opts.validate()
     return opts
@@ -169,6 +184,7 @@ def add_program_arguments(parser: argparse.ArgumentParser) -> None:
         "--profile", action="store_true", help="make the profile run even without --args"
     )
     g.add_argument("--stdin", metavar="FILE", help="a file the program reads as standard input")
+    g.add_argument("--expect-status", type=int, default=0, metavar="N", help=_EXPECT_HELP)
     g.add_argument("--ldflags", default="", metavar='"FLAGS"', help="link flags for that run")
     g.add_argument(
         "--extra-source",
@@ -200,6 +216,7 @@ def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions, al
         split_flags(args.args or "", "--args"),
         timeout_s=getattr(args, "timeout", 600.0) or 600.0,
         stdin=_stdin_file(getattr(args, "stdin", None)),
+        expect_status=getattr(args, "expect_status", 0),
     )
 
 

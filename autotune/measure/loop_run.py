@@ -139,6 +139,7 @@ class LoopRun:
             stdin=self.opts.stdin,
             loop_id=self.record.id,
             args=self.opts.run_args,
+            expect_status=self.opts.expect_status,
         )
 
     def _baseline_once(self) -> tuple[RunResult, Path]:

@@ -50,6 +50,7 @@ class ProfileRequest:
     cwd: str | None = None
     timeout_s: float = 600.0
     stdin: str | None = None  # a file given as the program's standard input
+    expect_status: int = 0  # the program's exit status by design
 
 
 def expressions(record: LoopRecord) -> list[str]:
@@ -139,6 +140,7 @@ def profile_key(req: ProfileRequest) -> str:
             "args": req.args,
             "cwd": req.cwd,
             "stdin": _stdin_digest(req.stdin),
+            **({"expect_status": req.expect_status} if req.expect_status else {}),
         },
         sort_keys=True,
     )
@@ -192,12 +194,18 @@ def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dic
             args=req.args,
             timing_file=side,
             stdin=req.stdin,
+            expect_status=req.expect_status,
         )
         lines = side.read_text(errors="replace").splitlines() if side.exists() else []
     if res.status != "ok":  # the message holds the exit status and stderr's last line
+        hint = (
+            f"; if it exits {res.returncode} by design, pass --expect-status {res.returncode}"
+            if res.returncode and res.returncode > 0 and res.returncode != req.expect_status
+            else ""
+        )
         raise UserError(
             f"the profile run of the original failed: {res.message} "
-            f"(arguments: {' '.join(req.args) or 'none'})",
+            f"(arguments: {' '.join(req.args) or 'none'}){hint}",
             str(req.path),
         )
     return _parse(lines, loops, plan, req.args, inner)

@@ -102,12 +102,14 @@ def run_program(
     loop_id: str | None = None,
     args: Sequence[str] = (),
     stdin: str | Path | None = None,
+    expect_status: int = 0,
 ) -> RunResult:
     """Run ``exe args`` once with ``env`` added to the scrubbed environment.
 
     ``timing_file``: where the instrumentation appends; None = a fresh unique
     temp file, removed afterwards. ``loop_id`` selects the loop whose time is
-    reported (None: the only loop in the file, if exactly one).
+    reported (None: the only loop in the file, if exactly one). ``expect_status``: the
+    exit status of a good run (a program that exits 1 by design), any other is a failure.
     """
     own_file = timing_file is None
     if own_file:
@@ -155,7 +157,7 @@ def run_program(
         timings = {}
     _cleanup(timing_path, own_file)
     stdout, stderr, rc = _decode(out), _decode(err), proc.returncode
-    status, message = _outcome(rc, timed_out, timeout_s, stderr)
+    status, message = _outcome(rc, timed_out, timeout_s, stderr, expect_status)
     timing = (
         timings.get(loop_id)
         if loop_id is not None
@@ -193,7 +195,9 @@ def _communicate(proc: subprocess.Popen, timeout_s: float) -> tuple[bytes, bytes
         raise
 
 
-def _outcome(rc: int | None, timed_out: bool, timeout_s: float, stderr: str) -> tuple[str, str]:
+def _outcome(
+    rc: int | None, timed_out: bool, timeout_s: float, stderr: str, expect: int = 0
+) -> tuple[str, str]:
     """(status, message) of a finished run: ok, timeout or crash (with the last stderr line)."""
     if timed_out:
         return "timeout", f"stopped after {timeout_s:.3g} s"
@@ -203,8 +207,8 @@ def _outcome(rc: int | None, timed_out: bool, timeout_s: float, stderr: str) -> 
         except ValueError:
             sig = f"signal {-rc}"
         status, message = "crash", f"killed by {sig}"
-    elif rc != 0:
-        status, message = "crash", f"exit status {rc}"
+    elif rc != expect:
+        status, message = "crash", f"exit status {rc}" + (f", expected {expect}" if expect else "")
     else:
         return "ok", ""
     last = _last_line(stderr)

@@ -48,6 +48,7 @@ class SweepOptions:
     cwd: str | None = None
     stdin: str | None = None  # a file given to the program as its standard input
     fresh: bool = False  # forget stored runs of these variants and measure again
+    expect_status: int = 0  # the original's exit status by design; every variant must match
 
     def validate(self) -> None:
         if self.repetitions < 1:
@@ -58,6 +59,8 @@ class SweepOptions:
             raise UserError(f"--check must be one of {', '.join(verify.CHECK_MODES)}")
         if self.timeout_factor <= 1 or self.timeout_floor_s <= 0 or self.baseline_timeout_s <= 0:
             raise UserError("timeouts must be positive (and the factor above 1)")
+        if not 0 <= self.expect_status <= 255:
+            raise UserError("--expect-status must be an exit status, 0 to 255")
         if self.rtol < 0 or self.atol < 0:
             raise UserError("--rtol and --atol must not be negative")
         for pat in self.ignore_lines:
@@ -80,6 +83,8 @@ def run_flags(build: BuildOptions, options: SweepOptions) -> tuple[str, str]:
         "atol": options.atol,
         "ignore": list(options.ignore_lines),
     }
+    if options.expect_status:  # a run's verdict depends on the status it must exit with
+        flags["expect_status"] = options.expect_status
     text = json.dumps(flags, sort_keys=True)
     return text, hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autotune.measure.intervals import MARGIN, RatioInterval, ratio_interval
+from autotune.measure.intervals import MARGIN, RatioInterval, difference_interval, ratio_interval
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.models.features import FeatureError
 from autotune.models.quality import QualityReport, evaluate
@@ -365,6 +365,12 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
     )
 
 
+def _saving_range(r: LoopTuneResult) -> tuple[float, float] | None:
+    """The 95% interval of the loop time per program run the chosen variant saves."""
+    d = difference_interval(r.baseline.times_s, r.best.times_s) if r.best else None
+    return (d[0], d[2]) if d is not None else None
+
+
 def _interval_dict(iv: RatioInterval | None) -> dict | None:
     return iv.to_dict() if iv is not None else None
 
@@ -390,6 +396,7 @@ def confirm_results(
             r.ranking.record,
             r.best.variant,
             (r.baseline.measured_s or 0.0) - (r.best.measured_s or 0.0),
+            _saving_range(r),
         )
         for r in chosen
     ]
