@@ -114,7 +114,9 @@ class Walker(c_ast.NodeVisitor):
             and id(decl) in self.region_decls
             and decl.init is not None
             and isinstance(decl.type, c_ast.TypeDecl)
-            and ctx.scope.writes(name, "local") == 0
+            # declared in the region and never assigned there: the function may reuse
+            # the name elsewhere (``for (int k ...)`` before the region) without harm
+            and (ctx.scope.writes(name, "local") == 0 or name not in self.region_writes)
         ):
             return self.build(ctx, decl.init, decl)
         return ctx.scope.constant(name, at)

@@ -113,6 +113,14 @@ def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -
         metavar="REGEX",
         help="ignore output lines matching REGEX (e.g. the program's own timing)",
     )
+    c.add_argument(
+        "--check-file",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a result file the program writes (relative to where it runs), compared "
+        "like its output with the same tolerances and --check-ignore (repeatable)",
+    )
 
 
 def split_flags(text: str, what: str) -> list[str]:
@@ -146,6 +154,7 @@ def sweep_options(args: argparse.Namespace) -> SweepOptions:
         stdin=_stdin_file(getattr(args, "stdin", None)),
         fresh=getattr(args, "fresh", False),
         expect_status=getattr(args, "expect_status", 0),
+        check_files=list(getattr(args, "check_file", [])),
     )
     opts.validate()
     return opts

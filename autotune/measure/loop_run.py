@@ -60,6 +60,7 @@ class LoopRun:
         self.reference: tuple[str, str] | None = None
         self.baseline_wall: float | None = None
         self.warned_unstable = False
+        self.stability_checked = False
         base_ok = [r for r in states["baseline"].rows.values() if r.status == "ok"]
         if base_ok:
             self.baseline_wall = max(r.wall_s or 0.0 for r in base_ok)
@@ -140,6 +141,7 @@ class LoopRun:
             loop_id=self.record.id,
             args=self.opts.run_args,
             expect_status=self.opts.expect_status,
+            check_files=self.opts.check_files,
         )
 
     def _baseline_once(self) -> tuple[RunResult, Path]:
@@ -167,19 +169,45 @@ class LoopRun:
         self.baseline_wall = max(self.baseline_wall or 0.0, res.wall_s)
         if self.reference is None:
             self.reference = (res.stdout, res.stderr)
+            self._warn_if_nothing_to_compare()
         elif not self.warned_unstable and self.opts.check != "none":
             same, diff = self._compare(res.stdout, res.stderr)
             if not same:
                 self.warned_unstable = True
-                self.result.warnings.append(
-                    f"the original program's output differs between runs ({diff}); "
-                    "verification will reject variants: use --check-ignore or --check none"
-                )
+                self.result.warnings.append(_unstable(diff))
         if res.loop_wall_s is None:
             self.result.warnings.append(
                 f"loop {self.record.id} reported no timing (not executed?): whole-process time used"
             )
         return row
+
+    def _check_original_stable(self) -> None:
+        """A variant's output differs: run the original once more (unstored) unless its
+        runs were already compared, so output that changes from run to run (a clock
+        seed, a printed time) is said for what it is, not blamed on the variants."""
+        if self.warned_unstable or self.stability_checked or self.reference is None:
+            return
+        self.stability_checked = True
+        if self.opts.repetitions > 1:
+            return  # the original's own runs were compared with each other
+        res, _ = self._baseline_once()
+        same, diff = self._compare(res.stdout, res.stderr) if res.status == "ok" else (True, "")
+        if not same:
+            self.warned_unstable = True
+            self.result.warnings.append(_unstable(diff))
+
+    def _warn_if_nothing_to_compare(self) -> None:
+        """Verification that compares nothing is said, not passed silently."""
+        o = self.opts
+        if o.check == "none" or self.reference is None:
+            return
+        text = verify.drop_lines(verify.select_output(*self.reference, o.check), self.sweep._ignore)
+        if not text.strip():
+            self.result.warnings.append(
+                f"verification is empty: the original prints nothing on {o.check} (after "
+                "--check-ignore) and no --check-file names a result it writes, so a "
+                "variant is only checked to run and exit as the original does"
+            )
 
     def _explain_baseline_failure(self, build: BuildResult) -> None:
         """The original program or its instrumentation does not compile: UserError."""
@@ -260,6 +288,7 @@ class LoopRun:
             same, diff = self._compare(res.stdout, res.stderr)
             if not same:
                 status, message = "wrong-output", f"{self.opts.check} differs: {diff}"
+                self._check_original_stable()
         row = self._row(variant, rep, mode, status, message, res)
         sw.store.add_run(row, replace=True)
         return row
@@ -278,3 +307,10 @@ class LoopRun:
             o.atol,
             tolerant=bool(self.record.reassociates),
         )
+
+
+def _unstable(diff: str) -> str:
+    return (
+        f"the original program's output differs between runs ({diff}); verification "
+        "will reject variants: use --check-ignore or --check none"
+    )

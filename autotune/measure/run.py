@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autotune.measure import outfiles
+
 TIMING_ENV = "AUTOTUNE_TIMING_FILE"
 _SCRUBBED = (TIMING_ENV, "AUTOTUNE_NUM_THREADS")  # never inherit another run's settings
 TIMING_TAG = "autotune-timing"
@@ -103,6 +105,7 @@ def run_program(
     args: Sequence[str] = (),
     stdin: str | Path | None = None,
     expect_status: int = 0,
+    check_files: Sequence[str] = (),
 ) -> RunResult:
     """Run ``exe args`` once with ``env`` added to the scrubbed environment.
 
@@ -110,6 +113,7 @@ def run_program(
     temp file, removed afterwards. ``loop_id`` selects the loop whose time is
     reported (None: the only loop in the file, if exactly one). ``expect_status``: the
     exit status of a good run (a program that exits 1 by design), any other is a failure.
+    ``check_files``: result files the run writes, appended to its stdout for verification.
     """
     own_file = timing_file is None
     if own_file:
@@ -120,6 +124,7 @@ def run_program(
         timing_path = Path(timing_file)
     full_env = run_environment(env)
     full_env[TIMING_ENV] = str(timing_path)
+    files_before = outfiles.snapshot(check_files, cwd)
     start = time.perf_counter()
     try:
         source = open(stdin, "rb") if stdin is not None else None  # noqa: SIM115
@@ -157,6 +162,8 @@ def run_program(
         timings = {}
     _cleanup(timing_path, own_file)
     stdout, stderr, rc = _decode(out), _decode(err), proc.returncode
+    if check_files:
+        stdout += outfiles.written_text(check_files, cwd, files_before)
     status, message = _outcome(rc, timed_out, timeout_s, stderr, expect_status)
     timing = (
         timings.get(loop_id)

@@ -49,6 +49,7 @@ class SweepOptions:
     stdin: str | None = None  # a file given to the program as its standard input
     fresh: bool = False  # forget stored runs of these variants and measure again
     expect_status: int = 0  # the original's exit status by design; every variant must match
+    check_files: list[str] = field(default_factory=list)  # result files compared like stdout
 
     def validate(self) -> None:
         if self.repetitions < 1:
@@ -61,6 +62,8 @@ class SweepOptions:
             raise UserError("timeouts must be positive (and the factor above 1)")
         if not 0 <= self.expect_status <= 255:
             raise UserError("--expect-status must be an exit status, 0 to 255")
+        if self.check_files and self.check == "none":
+            raise UserError("--check-file compares result files: not with --check none")
         if self.rtol < 0 or self.atol < 0:
             raise UserError("--rtol and --atol must not be negative")
         for pat in self.ignore_lines:
@@ -85,6 +88,8 @@ def run_flags(build: BuildOptions, options: SweepOptions) -> tuple[str, str]:
     }
     if options.expect_status:  # a run's verdict depends on the status it must exit with
         flags["expect_status"] = options.expect_status
+    if options.check_files:
+        flags["check"]["files"] = list(options.check_files)
     text = json.dumps(flags, sort_keys=True)
     return text, hashlib.sha256(text.encode()).hexdigest()[:16]
 

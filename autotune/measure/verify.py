@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Iterable
 
+FILE_MARK = "\x00autotune-file"  # where a result file's section starts (measure.outfiles)
 DEFAULT_RTOL = 1e-6
 DEFAULT_ATOL = 1e-9
 CHECK_MODES = ("stdout", "stderr", "both", "none")
@@ -133,8 +134,9 @@ def select_output(stdout: str, stderr: str, check: str) -> str:
     """The text compared for ``--check MODE``."""
     if check == "stdout":
         return stdout
-    if check == "stderr":
-        return stderr
+    if check == "stderr":  # with the result files (--check-file), kept after stdout
+        files = stdout.find("\n" + FILE_MARK)
+        return stderr + (stdout[files:] if files >= 0 else "")
     if check == "both":
         return stdout + "\n\x00autotune-stderr\x00\n" + stderr
     return ""

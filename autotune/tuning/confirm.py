@@ -208,6 +208,7 @@ class ProgramCheck:
             args=self.options.run_args,
             stdin=self.options.stdin,
             expect_status=self.options.expect_status,
+            check_files=self.options.check_files,
         )
 
     def _same(self, res: RunResult, tolerant: bool = False) -> tuple[bool, str]:
