@@ -9,6 +9,7 @@ from autotune.analysis.loop import analyze_loop
 from autotune.analysis.proof.program import Program, build_program
 from autotune.errors import UserError
 from autotune.frontend.cparse import parse_file
+from autotune.frontend.directive_text import directive_line, not_editable
 from autotune.frontend.finder import FoundLoop, OmpFinder, SyncCounter
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import LoopRecord, RegionRecord, TranslationUnit
@@ -58,6 +59,8 @@ def analyze_options(
         unit.loops.append(record)
     program = _program(ast, options, cc, unit)
     apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast, program)
+    for record in unit.loops:
+        _refuse_unwritable(record)
     by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
     for region in finder.regions:
         d = region.directive
@@ -249,3 +252,17 @@ def _not_tunable_reason(record: LoopRecord) -> str:
     if d.kind == "taskloop":
         return "taskloop is tuned by grainsize, not by schedule"
     return ""
+
+
+def _refuse_unwritable(record) -> None:  # noqa: ANN001 - a LoopRecord
+    """A loop whose directives (its own, its region's) cannot be edited as text is not
+    tunable, and says why (its reason, not a header warning)."""
+    for d in (record.directive, record.parallel):
+        if d is None:
+            continue
+        text = directive_line(d.file, d.line)
+        why = not_editable(text) if text is not None else ""
+        if why:
+            record.tunable = False
+            record.reason = "; ".join(p for p in (record.reason, f"line {d.line}: {why}") if p)
+            return

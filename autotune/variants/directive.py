@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from autotune.frontend.directive_text import MACRO_RE, PRAGMA_RE, not_editable
 from autotune.variants import cscan
 from autotune.variants.errors import EmitError
 from autotune.variants.templating import render
@@ -22,7 +23,7 @@ from autotune.variants.templating import render
 CONSTRUCT_WORDS = frozenset(
     "parallel for simd loop do teams distribute target taskloop masked master sections".split()
 )
-_PRAGMA_RE = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+omp\b")
+_PRAGMA_RE = PRAGMA_RE
 _SPLICE_RE = re.compile(r"\\\r?\n")
 
 
@@ -46,6 +47,13 @@ class Pragma:
     construct: str  # e.g. "parallel for"
     names_end: int  # offset just past the last construct word
     clauses: list[Clause] = field(default_factory=list)
+    # where the statement it governs may start: ``end`` for a #pragma line, just past
+    # the closing parenthesis for a _Pragma("omp ...") literal (whose ``end`` is the quote)
+    after: int = -1
+
+    @property
+    def statement_from(self) -> int:
+        return self.after if self.after >= 0 else self.end
 
     def clause(self, name: str) -> Clause | None:
         return next((c for c in self.clauses if c.name == name), None)
@@ -62,15 +70,17 @@ def parse_pragma(source: str, starts: list[int], line: int, location: str) -> Pr
         raise EmitError(f"line {line} is not in the file", location)
     start = starts[line - 1]
     m = _PRAGMA_RE.match(source, start)
-    if m is None:
-        raise EmitError(
-            "no '#pragma omp' on this line (was the directive produced by a macro?)", location
-        )
-    end = cscan.logical_line_end(source, start)
-    pragma = Pragma(line=line, start=start, end=end, construct="", names_end=m.end())
+    after = -1
+    if m is not None:
+        end = cscan.logical_line_end(source, start)
+        names_end = m.end()
+    else:
+        names_end, end, after = _macro_directive(source, start, location)
+    pragma = Pragma(line, start, end, "", names_end, after=after)
+    m_end = names_end
     words: list[str] = []
     in_construct = True
-    j = m.end()
+    j = m_end
     while True:
         j = _skip_separators(source, j, end)
         if j >= end:
@@ -95,6 +105,17 @@ def parse_pragma(source: str, starts: list[int], line: int, location: str) -> Pr
         j = k
     pragma.construct = " ".join(words)
     return pragma
+
+
+def _macro_directive(source: str, start: int, location: str) -> tuple[int, int, int]:
+    """(past "omp", the closing quote, past the call) of a directive written as a string
+    literal (``_Pragma("omp for")``, ``OMP("omp for")``) on the line at ``start``."""
+    line = source[start : cscan.line_end(source, start)]
+    m = MACRO_RE.search(line)
+    if m is None:
+        raise EmitError(not_editable(line), location)
+    quote = line.rindex('"', m.start(2), m.end())
+    return start + m.end(2), start + quote, start + m.end()
 
 
 def _skip_separators(src: str, i: int, end: int, *, commas: bool = True) -> int:

@@ -80,7 +80,7 @@ class _Source:
         words = p.construct.split()
         ok = ("for" in words or "do" in words) if want == "for" else words[:1] == ["parallel"]
         if not ok:
-            shown = flat_text(self.text[p.start : p.end])
+            shown = flat_text(self.text[p.start : p.statement_from])
             raise EmitError(f"expected an omp {want} directive here, found {shown!r}", location)
         return p
 

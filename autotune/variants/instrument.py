@@ -75,7 +75,7 @@ def find_for(source: str, starts: list[int], pragma: Pragma, record: LoopRecord)
     """
     location = f"{record.file}:{record.line}"
     try:
-        i = cscan.skip_trivia(source, pragma.end)
+        i = cscan.skip_trivia(source, pragma.statement_from)
     except cscan.ScanError as exc:
         raise EmitError(f"cannot read the text after the directive: {exc}", location) from exc
     if cscan.ident_at(source, i) != "for":

@@ -53,8 +53,8 @@ def _directives(source: str, record: LoopRecord, variant: Variant) -> tuple[str,
     par = None
     if record.parallel is not None and record.parallel.line != record.directive.line:
         p = parse_pragma(plain, starts, record.parallel.line, record.id)
-        par = flat_text(plain[p.start : p.end])
-    return flat_text(plain[ws.start : ws.end]), par
+        par = flat_text(plain[p.start : p.statement_from])
+    return flat_text(plain[ws.start : ws.statement_from]), par
 
 
 # Over 60 lines: one manifest entry per loop and variant, written as they are emitted.
