@@ -1,0 +1,196 @@
+"""autotune on the third-party programs of ../shared/real-programs, as a user runs it.
+
+Each program is copied to a scratch folder (its build writes into the tree; nothing of
+it is kept), prepared as its README says, then tuned with ``autotune tune --json`` from
+its own folder: its other files as ``--extra-source``, its arguments, its result checked
+by its own output (timing lines ignored), by the files it writes (``--check-file``) or
+by its exit status (``--expect-status``). Per program: loops found, how many may vary,
+where their sizes came from, what shipped, the whole-program ratio with its 95%
+interval, whether the loops' own figures agreed with the program, how the output was
+verified, and the tuning time.
+
+    python bench/real_programs.py --real ../shared/real-programs [--only NAME]
+        [--top 2] [--repetitions 2] [--confirm-runs 5] [--json OUT] [--md OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from realprogs import REAL, Program  # noqa: E402
+
+
+def tune_command(p: Program, base: Path, a: argparse.Namespace) -> list[str]:
+    """The ``autotune tune`` command line a user would write for ``p``."""
+    cmd = [sys.executable, "-m", "autotune", "tune", str(base / p.source), "--json", "-q"]
+    cmd += ["--top", str(a.top), "--repetitions", str(a.repetitions)]
+    cmd += ["--confirm-runs", str(a.confirm_runs)]
+    for e in p.extra:
+        cmd += ["--extra-source", str(base / e)]
+    for d in p.include:
+        cmd += ["-I", str(base / d)]
+    if p.cflags:
+        cmd += ["--cflags", " ".join(p.cflags)]
+    if p.args:
+        cmd += ["--args", " ".join(p.args)]
+    for word in p.ignore:
+        cmd += ["--check-ignore", re.escape(word) if word else ""]
+    for f in p.check_files:
+        cmd += ["--check-file", f]
+    if p.expect_status:
+        cmd += ["--expect-status", str(p.expect_status)]
+    return cmd
+
+
+def verified_by(p: Program, loops: list[dict]) -> str:
+    warnings = [w for lp in loops for w in lp.get("warnings", [])]
+    if any("verification is empty" in w for w in warnings):
+        return "nothing (said)"
+    parts = ["stdout"] if not (p.ignore == [""]) else []
+    parts += p.check_files
+    if p.expect_status:
+        parts.append(f"exit status {p.expect_status}")
+    return " + ".join(parts) or "-"
+
+
+def row_of(p: Program, doc: dict | None, seconds: float, error: str) -> dict:
+    """One program's figures from its tune JSON."""
+    if doc is None:
+        return {"program": p.name, "error": error, "seconds": seconds}
+    loops = doc["loops"]
+    program = doc.get("program") or {}
+    iv = program.get("speedup_interval")
+    return {
+        "program": p.name,
+        "loops": len(loops),
+        "variable": sum(1 for lp in loops if lp["tunable"]),
+        "facts": dict(Counter(lp["facts"] for lp in loops)),
+        "measured": sum(1 for lp in loops if lp["baseline"] is not None),
+        "chosen_by_loop": sum(1 for lp in loops if lp["best"] is not None),
+        "shipped": len(program.get("kept") or []),
+        "whole_program": program.get("speedup"),
+        "interval": [iv["low"], iv["high"]] if iv else None,
+        "decision": (program.get("decision") or "")[:200],
+        "busy": program.get("busy") or "",
+        "agreement": program.get("agreement") or [],
+        "untrusted": sorted((program.get("loop_figures_disagree") or {}).keys()),
+        "verified_by": verified_by(p, loops),
+        "profile": doc.get("profile") or "",
+        "seconds": seconds,
+        "error": error,
+    }
+
+
+def run_one(p: Program, base: Path, a: argparse.Namespace) -> dict:
+    for cmd in p.prepare:
+        cwd = base / Path(p.source).parent if cmd[0] == "python3" else base
+        subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+    env = dict(os.environ, AUTOTUNE_DB=str(base / "bench.db"))
+    env["AUTOTUNE_CACHE_DIR"] = str(base / "cache")
+    cwd = base / Path(p.source).parent
+    t0 = time.monotonic()
+    try:
+        res = subprocess.run(
+            tune_command(p, base, a),
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=a.timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return row_of(p, None, time.monotonic() - t0, f"over {a.timeout} s")
+    seconds = time.monotonic() - t0
+    if res.returncode not in (0, 3) or not res.stdout.strip():
+        return row_of(p, None, seconds, (res.stderr.strip().splitlines() or ["?"])[-1][:300])
+    (doc,) = json.loads(res.stdout)["files"]
+    return row_of(p, doc, seconds, "")
+
+
+def table(rows: list[dict]) -> str:
+    out = [
+        "| program | loops | variable | sizes from | measured | shipped | whole program "
+        "[95% interval] | loop figures agree | verified by | tuning time (s) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if r.get("error") and "loops" not in r:
+            out.append(
+                f"| {r['program']} | error: {r['error']} | | | | | | | | {r['seconds']:.0f} |"
+            )
+            continue
+        facts = ", ".join(f"{k} {v}" for k, v in sorted(r["facts"].items()))
+        wp = (
+            f"{r['whole_program']:.3f}x [{r['interval'][0]:.3f}, {r['interval'][1]:.3f}]"
+            if r["whole_program"] and r["interval"]
+            else "original kept"
+        )
+        if r["busy"]:
+            wp += " (machine busy)"
+        agree = [g["agrees"] for g in r["agreement"]]
+        agreed = f"{sum(agree)}/{len(agree)} sets" if agree else "-"
+        if r["untrusted"]:
+            agreed += f"; {len(r['untrusted'])} loop(s) marked untrusted"
+        out.append(
+            f"| {r['program']} | {r['loops']} | {r['variable']} | {facts} | {r['measured']} | "
+            f"{r['shipped']} | {wp} | {agreed} | {r['verified_by']} | {r['seconds']:.0f} |"
+        )
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--real", metavar="DIR", required=True, help="../shared/real-programs")
+    ap.add_argument("--only", metavar="NAME", action="append", help="only these programs")
+    ap.add_argument("--top", type=int, default=2, help="variants measured per loop")
+    ap.add_argument("--repetitions", type=int, default=2)
+    ap.add_argument("--confirm-runs", type=int, default=5)
+    ap.add_argument("--timeout", type=float, default=600.0, help="per program (s)")
+    ap.add_argument("--json", metavar="OUT", help="write every figure as JSON")
+    ap.add_argument("--md", metavar="OUT", help="write the table as Markdown")
+    a = ap.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="real-programs-"))
+    rows = []
+    try:
+        for p in REAL:
+            if a.only and p.name not in a.only:
+                continue
+            base = scratch / p.name.replace(" ", "_")
+            shutil.copytree(a.real, base)
+            print(f"{p.name}: tuning ...", file=sys.stderr, flush=True)
+            rows.append(run_one(p, base, a))
+            r = rows[-1]
+            print(
+                f"{p.name}: {r.get('error') or r.get('decision', '')[:120]} ({r['seconds']:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+            shutil.rmtree(base, ignore_errors=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    text = table(rows)
+    print(text)
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1) + "\n")
+        print(f"figures written to {a.json}", file=sys.stderr)
+    if a.md:
+        Path(a.md).write_text(text + "\n")
+        print(f"table written to {a.md}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
