@@ -83,6 +83,8 @@ class Session:
     model: str = "auto"  # auto | faithful | extended
     target: str = "wall"  # wall | cpu
     check: str = "stdout"  # how outputs are compared: stdout | stderr | both | none
+    check_files: Sequence[str] = ()  # result files the program writes, compared too
+    expect_status: int = 0  # the program's exit status by design (XSBench: 1)
 
     def replace(self, **changes: object) -> Session:
         """A copy with some fields changed (``s.replace(defines={"N": "4000"})``)."""
@@ -113,6 +115,8 @@ class Session:
             run_args=list(self.args),
             stdin=stdin,
             fresh=fresh,
+            expect_status=self.expect_status,
+            check_files=list(self.check_files),
         )
         opts.validate()
         return opts
@@ -128,6 +132,7 @@ class Session:
             self.build_options(),
             list(self.args),
             stdin=str(Path(self.stdin).resolve()) if self.stdin else None,
+            expect_status=self.expect_status,
         )
 
     @contextlib.contextmanager
@@ -181,6 +186,7 @@ class Session:
         loops: Sequence[str] = (),
         fresh: bool = False,
         on_run: Callable[[str], None] | None = None,
+        min_share: float | None = None,
     ) -> FileTuneResult:
         """Rank, measure the original and at most ``top`` variants per loop, confirm
         the winners as one program, store everything. Nothing of the user's is
@@ -194,7 +200,7 @@ class Session:
                 self.build_options(),
                 self.sweep_options(fresh),
                 store,
-                TuneOptions(top, search, exhaustive, confirm_runs),
+                TuneOptions(top, search, exhaustive, confirm_runs, min_share=min_share),
                 on_run=on_run,
             )
 

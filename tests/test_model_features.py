@@ -168,9 +168,24 @@ def test_missing_analysis_numbers_raise_feature_error():
     with pytest.raises(FeatureError, match="trip count"):
         loop_features(rec, Variant("static", None, 2), MACHINE)
     rec = triad_record()
-    rec.footprint_bytes = None
+    rec.footprint_bytes, rec.arrays = None, []
     with pytest.raises(FeatureError, match="footprint"):
         loop_features(rec, Variant("static", None, 2), MACHINE)
+
+
+def test_arrays_of_unknown_size_give_a_bound_not_a_refusal():
+    """MG's comm3: no array could be sized, yet analyze called the loop tunable; the
+    model ranks it on a bound (one element per access per iteration) instead of refusing."""
+    rec = triad_record()
+    rec.footprint_bytes, rec.footprint_bytes_per_thread = None, None
+    rec.arrays = [
+        {"name": "u", "elem_size": 8, "accesses": [{}, {}], "distinct_bytes": None},
+        {"name": "v", "elem_size": 4, "accesses": [{}], "distinct_bytes": None},
+    ]
+    f = loop_features(rec, Variant("static", None, 2), MACHINE)
+    iterations = rec.iterations or rec.trip_count
+    assert f.footprint_source == "bound"
+    assert f.footprint_per_thread == pytest.approx(iterations * 20 / 2, rel=0.01)
 
 
 def test_ops_floor_for_a_copy_loop():

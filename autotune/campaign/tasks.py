@@ -164,7 +164,8 @@ def measure_job(
                 store.add_run(row)
             sweep = Sweep(job.program.source, job.build_options(), job.sweep_options(), store)
             sweep.target = target
-            result = tune_loop(sweep, ranking, top, exhaustive, search)
+            # an experiment measures every loop, however small its share of the run
+            result = tune_loop(sweep, ranking, top, exhaustive, search, min_share=0.0)
             program = _confirm(job, sweep, result)
             seeded = {_row_key(r) for r in seed_rows}
             rows = [

@@ -73,6 +73,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="whole-program runs of the original and of the tuned program, "
         "interleaved, before anything is applied or stored (default 5)",
     )
+    g.add_argument(
+        "--min-share",
+        type=float,
+        default=None,
+        metavar="F",
+        help="measure no variant of a loop that takes less than this share of the "
+        "program's run time (default: about 0.029, below which no variant can make "
+        "the program 3%% faster; 0 measures every loop)",
+    )
     parser.add_argument(
         "--allow-busy",
         action="store_true",
@@ -98,10 +107,17 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--repetitions must be at least 1")
     if args.confirm_runs < 1:
         raise UserError("--confirm-runs must be at least 1")
+    if args.min_share is not None and not 0 <= args.min_share < 1:
+        raise UserError("--min-share must be a share of the run time, from 0 to below 1")
     options = source_options(args)
     build, sweep_opts = build_options(args, options), sweep_options(args)
     tune_opts = TuneOptions(
-        args.top, args.search, args.exhaustive, args.confirm_runs, allow_busy=args.allow_busy
+        args.top,
+        args.search,
+        args.exhaustive,
+        args.confirm_runs,
+        allow_busy=args.allow_busy,
+        min_share=args.min_share,
     )
     _check_writable(args)  # before minutes of measuring, not after
     report: list[tuple[FileTuneResult, str | None]] = []

@@ -85,7 +85,7 @@ class LoopFeatures:
     n: int  # distributed iterations per run
     executions: int
     footprint_per_thread: int  # Df, bytes
-    footprint_source: str  # analysis | record | proportional | partial (see _footprint)
+    footprint_source: str  # analysis | record | proportional | partial | bound (_footprint)
     x1_cache: float
     x2_ops_per_thread: float
     x3_max_chunk_iters: float
@@ -219,11 +219,26 @@ def _footprint(
         # the known arrays give a lower bound, which still ranks the variants.
         known = [a.get("distinct_bytes") for a in record.arrays]
         known = [int(b) for b in known if b]
-        if not known:
-            raise FeatureError(f"{record.id}: data footprint unknown")
-        total, source = sum(known), "partial"
+        if known:
+            total, source = sum(known), "partial"
+        else:
+            total, source = _touched_bound(record), "bound"
+            if total is None:
+                raise FeatureError(f"{record.id}: data footprint unknown")
     share = float(sim.thread_iters.max()) / sim.n if sim.n else 1.0
     return int(math.ceil(total * share)), source
+
+
+def _touched_bound(record: LoopRecord) -> int | None:
+    """No array could be sized (MG's comm3 over run-time extents): at most one element per
+    access per iteration, so analyze's "tunable" and tune's ranking agree."""
+    iterations = record.iterations or record.trip_count
+    per_iteration = sum(
+        int(a.get("elem_size") or 8) * len(a.get("accesses") or [1]) for a in record.arrays
+    )
+    if not iterations or not per_iteration:
+        return None
+    return int(iterations) * per_iteration
 
 
 # An atomic update or critical section: a few cycles alone, a cache-line

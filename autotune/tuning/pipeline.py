@@ -28,7 +28,7 @@ from autotune.tuning.persist import save_winner
 from autotune.tuning.placement import tune_placement, with_bind
 from autotune.tuning.ranking import LoopRanking, rank_loop
 from autotune.tuning.region_threads import RegionResult, best_runs, final_pairs, tunable_regions
-from autotune.tuning.tune import LoopTuneResult, confirm_results, tune_loop
+from autotune.tuning.tune import SHARE_FLOOR, LoopTuneResult, confirm_results, tune_loop
 from autotune.variants.space import BASELINE, Variant, default_thread_counts, space_from_strings
 
 
@@ -107,6 +107,8 @@ class TuneOptions:
     exhaustive: bool = False
     confirm_runs: int = 5  # whole-program runs of the original and of the tuned program
     allow_busy: bool = False  # keep a decision taken while other processes loaded the machine
+    # measure no variant of a loop below this share of the run (None: what the margin needs)
+    min_share: float | None = None
 
 
 @dataclass
@@ -176,7 +178,14 @@ def tune_file(
     if on_plan is not None:
         on_plan(planned_runs(ranked, sweep, options))
     results = [
-        tune_loop(sweep, r, options.top, options.exhaustive, options.search)
+        tune_loop(
+            sweep,
+            r,
+            options.top,
+            options.exhaustive,
+            options.search,
+            SHARE_FLOOR if options.min_share is None else options.min_share,
+        )
         for r in ranked.rankings
     ]
     out = FileTuneResult(ranked, sweep.source, results)

@@ -25,6 +25,9 @@ from autotune.variants.space import BASELINE, Variant
 MIN_GAIN = 0.03  # a winner must beat the original by at least 3% ...
 NOISE_SHARE = 0.5  # ... and by half the larger relative spread of the two medians
 CONFIRM_SPREAD = 0.15  # above this (robust) spread the winner is re-measured first
+# Removing a loop that takes a share s of the run makes the program 1 / (1 - s) as fast
+# at best: below this share no variant can clear the whole-program margin.
+SHARE_FLOOR = 1.0 - 1.0 / (1.0 + MARGIN)
 CONFIRM_FACTOR = 3  # ... with this many times the repetitions (stored runs are reused)
 
 
@@ -43,6 +46,9 @@ class LoopTuneResult:
     search: SearchResult | None = None  # the sequential search, when it chose the variants
     # why the loop's own timings are not trusted ('' when they agree with the program)
     figures_note: str = ""
+    # the loop's share of the program's run time, when too small for any variant to show
+    # a gain on the whole program (its variants were then not measured)
+    small_share: float | None = None
 
     @property
     def id(self) -> str:
@@ -65,6 +71,7 @@ class LoopTuneResult:
             "baseline": self.baseline.measured_s if self.baseline else None,
             "baseline_status": self.baseline.status if self.baseline else None,
             "figures_valid": not self.figures_note,
+            "run_share_too_small": self.small_share,
             "figures_note": self.figures_note,
             "baseline_predicted_s": self.ranking.baseline_predicted_s,
             "variants": [
@@ -116,12 +123,15 @@ def tune_loop(
     top: int,
     exhaustive: bool = False,  # noqa: ANN001
     search: str = "sequential",
+    min_share: float = SHARE_FLOOR,
 ) -> LoopTuneResult:
     """Measure the original and at most ``top`` variants; pick the winner.
 
     ``search="sequential"`` chooses the variants one at a time, each informed by
     what was measured so far (``tuning/search.py``); ``"top"`` measures the
-    model's first ``top`` together; ``exhaustive`` measures every variant.
+    model's first ``top`` together; ``exhaustive`` measures every variant. The sequential
+    search stops after the original when the loop takes less than ``min_share`` of the
+    program's run time (a variant could not show on the whole program).
     """
     result = LoopTuneResult(ranking)
     if ranking.error:
@@ -135,7 +145,7 @@ def tune_loop(
         measured = sweep.measure_loop(ranking.record, [c.variant for c in candidates])
         if not _take(result, measured, by_key):
             return result
-    elif not _search(sweep, result, top, by_key):
+    elif not _search(sweep, result, top, by_key, min_share):
         return result
     for rv in ranking.variants:
         vr = by_key.get(rv.variant.key)
@@ -209,6 +219,7 @@ def _search(
     result: LoopTuneResult,
     budget: int,  # noqa: ANN001
     by_key: dict[str, VariantResult],
+    min_share: float = SHARE_FLOOR,
 ) -> bool:
     """The sequential search: the original first, then one variant per measurement."""
     ranking = result.ranking
@@ -217,6 +228,10 @@ def _search(
     base = result.baseline
     if base is None or not base.ok or not base.measured_s:
         return True  # _choose explains it
+    share = run_share(base)
+    if share is not None and share < min_share:
+        result.small_share = share  # no variant can pay for its runs: stop here
+        return True
     machine = sweep.machine
     try:
         cands = [
@@ -248,6 +263,12 @@ def _search(
     )
     result.search = found
     return True
+
+
+def run_share(base: VariantResult) -> float | None:
+    """The loop's largest share of the program's run time over the original's runs."""
+    pairs = [(t, w) for t, w in zip(base.times_s, base.process_s, strict=False) if w and w > 0]
+    return max(t / w for t, w in pairs) if pairs else None
 
 
 def _fastest_ok(result: LoopTuneResult) -> RankedVariant | None:
@@ -333,6 +354,14 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
     ok = [rv for rv in result.ranking.variants if rv.status == "ok" and rv.measured_s]
     if base is None or not base.ok or not base.measured_s:
         result.decision = "original could not be measured: nothing chosen"
+        return
+    if result.small_share is not None:
+        result.speedup = 1.0
+        result.decision = (
+            f"variants not measured: the loop takes {result.small_share:.1%} of the "
+            f"program's run time, so no variant could make the program {MARGIN:.0%} "
+            "faster: original kept"
+        )
         return
     if not ok:
         result.speedup = 1.0

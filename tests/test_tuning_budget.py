@@ -1,0 +1,39 @@
+"""Tuning time in proportion to what can win: a loop that is a sliver of the program's
+run cannot make the program measurably faster, so its variants are not measured."""
+
+from __future__ import annotations
+
+from tune_support import tune_json
+
+# STREAM-style setup dominated by sequential work; the parallel loop is a thousandth
+NEGLIGIBLE = r"""#include <stdio.h>
+#define N 2000
+static double a[N];
+int main(void)
+{
+    double s = 0.0;
+    for (long k = 0; k < 40000000L; k++)
+        s += (double)(k % 7) * 1e-9;
+#pragma omp parallel for
+    for (int i = 0; i < N; i++)
+        a[i] = i * 0.5;
+    for (int i = 0; i < N; i++)
+        s += a[i];
+    printf("%.6e\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_loop_too_small_to_pay_for_its_variants_is_not_measured(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "r.db"))
+    src = tmp_path / "negligible.c"
+    src.write_text(NEGLIGIBLE)
+    f = tune_json(capsys, src)
+    (loop,) = f["loops"]
+    assert loop["measured_programs"] == 1  # the original only
+    assert loop["run_share_too_small"] is not None and loop["run_share_too_small"] < 0.03
+    assert "variants not measured" in loop["decision"] and loop["best"] is None
+    assert all(v["status"] in ("pruned", "not-run", "ok") for v in loop["variants"])
+    assert [v for v in loop["variants"] if v["status"] == "ok"] == []
