@@ -17,6 +17,7 @@ from autotune.models.defaults import (
     save_coefficients,
 )
 from autotune.models.features import EXTENDED_FEATURES
+from autotune.models.fitted import FittedPowerLaw
 from autotune.models.powerlaw import ExtendedPowerLawModel, PowerLawModel
 
 MACHINE = Machine(
@@ -59,7 +60,7 @@ def test_save_and_load_round_trip(tmp_path):
         ("faithful", "cpu"),
     ]
     back = load_model("powerlaw", path)
-    assert isinstance(back, PowerLawModel)
+    assert isinstance(back, FittedPowerLaw) and back.name == "faithful"
     assert back.predict(Xf) == pytest.approx(faithful.predict(Xf))
     assert back.metadata_["label"].startswith("fitted on Test CPU 3000")
     ext = load_model("extended", path)
@@ -97,3 +98,28 @@ def test_shipped_defaults_load_or_say_so():
     else:
         with pytest.raises(UserError, match="autotune calibrate"):
             load_model("faithful")
+
+
+def test_ranking_never_imports_scikit_learn_or_scipy(tmp_path):
+    """rank evaluates stored coefficients with numpy: the estimators (scikit-learn), the
+    search's Gaussian process and scipy are for calibrate and tune only."""
+    import subprocess
+    import sys
+
+    src = tmp_path / "k.c"
+    src.write_text(
+        "#define N 4096\nstatic double a[N];\nint main(void) {\n"
+        "#pragma omp parallel for\n  for (int i = 0; i < N; i++) a[i] = i * 0.5;\n"
+        "  return (int)a[7];\n}\n"
+    )
+    code = (
+        "import sys\nfrom autotune.cli.main import main\n"
+        f"rc = main(['rank', {str(src)!r}, '--top', '2'])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('sklearn', 'scipy', 'matplotlib'))\n"
+        "print('HEAVY', heavy, rc)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    ).stdout
+    assert "HEAVY [] 0" in out, out

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.errors import UserError
 from autotune.render import dump_json, table
-from autotune.tuning.pipeline import RankOptions
-from autotune.tuning.pipeline import rank_file as pipeline_rank_file
-from autotune.tuning.ranking import LoopRanking
+
+if TYPE_CHECKING:  # the pipeline is imported when a command runs, not for --help
+    from autotune.tuning.pipeline import RankOptions
+    from autotune.tuning.ranking import LoopRanking
 
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,6 +78,8 @@ def open_store(path: str | None):  # noqa: ANN201
 
 
 def rank_options(args: argparse.Namespace) -> RankOptions:
+    from autotune.tuning.pipeline import RankOptions
+
     return RankOptions(
         cc=args.cc,
         model=args.model,
@@ -90,6 +94,7 @@ def rank_options(args: argparse.Namespace) -> RankOptions:
 def rank_file(path: str, args: argparse.Namespace, store=None, always_profile: bool = False):  # noqa: ANN001, ANN201
     """The library's rank_file with this command line's options."""
     from autotune.cli.buildargs import profile_request
+    from autotune.tuning.pipeline import rank_file as pipeline_rank_file
 
     options = source_options(args)
     req = profile_request(args, path, options, always=always_profile)

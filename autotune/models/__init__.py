@@ -17,7 +17,15 @@ from autotune.models.features import (
     loop_features,
     resolve_variant,
 )
-from autotune.models.powerlaw import ExtendedPowerLawModel, PowerLawModel, make_model
+
+
+def __getattr__(name: str):  # noqa: ANN202 - the estimators import scikit-learn: on demand
+    if name in ("ExtendedPowerLawModel", "PowerLawModel", "make_model"):
+        from autotune.models import powerlaw
+
+        return getattr(powerlaw, name)
+    raise AttributeError(name)
+
 
 __all__ = [
     "EXTENDED_FEATURES",

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from autotune.errors import UserError
-from autotune.models.powerlaw import ALIASES, MODELS, _LogLinearModel
+from autotune.models.fitted import ALIASES, MODEL_NAMES, FittedPowerLaw, fitted_from_dict
 
 FILE_FORMAT = "autotune-coefficients/1"
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "default_coefficients.json"
@@ -54,7 +54,7 @@ def machine_label(machine: Any, date: _dt.date | None = None) -> str:
 
 
 def coefficients_document(
-    models: Iterable[_LogLinearModel],
+    models: Iterable[Any],  # fitted estimators (to_dict)
     machine: Any,
     label: str | None = None,
     date: _dt.date | None = None,
@@ -72,7 +72,7 @@ def coefficients_document(
 
 
 def save_coefficients(
-    models: Iterable[_LogLinearModel],
+    models: Iterable[Any],  # fitted estimators (to_dict)
     path: str | Path,
     machine: Any,
     label: str | None = None,
@@ -114,21 +114,21 @@ def read_coefficients(path: str | Path | None = None) -> dict:
     return doc
 
 
-def load_model(name: str, path: str | Path | None = None, target: str = "wall") -> _LogLinearModel:
+def load_model(name: str, path: str | Path | None = None, target: str = "wall") -> FittedPowerLaw:
     """Fitted model ``name`` for ``target`` from a coefficients file (default: shipped).
 
     The model's ``metadata_`` carries the file's ``label`` and ``machine`` so
     callers can say which coefficients they are using.
     """
     key = ALIASES.get(name, name)
-    if key not in MODELS:
-        raise UserError(f"unknown model {name!r}; choose from {', '.join(sorted(MODELS))}")
+    if key not in MODEL_NAMES:
+        raise UserError(f"unknown model {name!r}; choose from {', '.join(sorted(MODEL_NAMES))}")
     doc = read_coefficients(path)
     where = str(path if path is not None else DEFAULT_PATH)
     for entry in doc.get("models", []):
         if entry.get("model") == key and entry.get("target") == target:
             try:
-                model = MODELS[key].from_json(entry)
+                model = fitted_from_dict(entry)
             except (KeyError, TypeError, ValueError) as exc:
                 raise UserError(f"bad {key}/{target} entry: {exc}", location=where) from None
             model.metadata_.setdefault("label", doc.get("label", ""))

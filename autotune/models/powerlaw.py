@@ -48,9 +48,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from autotune.models.features import (
     EXTENDED_FEATURES,
     FAITHFUL_FEATURES,
-    INDICATOR_FEATURES,
     LOOP_LEVEL_FEATURES,
 )
+from autotune.models.fitted import ALIASES, FORMAT, design
 
 TARGETS = ("wall", "cpu")
 # Huber's joint fit of coefficients and scale degenerates (scale -> 0, a subset
@@ -58,9 +58,7 @@ TARGETS = ("wall", "cpu")
 # this many samples per parameter least squares is used instead.
 HUBER_MIN_SAMPLES_PER_PARAM = 3
 LOSSES = ("huber", "ols")
-FORMAT = "autotune-powerlaw/1"
 FIT_MODES = ("pooled", "within")
-ZERO_FLOOR = 1e-12
 
 
 class _LogLinearModel(RegressorMixin, BaseEstimator):
@@ -113,20 +111,7 @@ class _LogLinearModel(RegressorMixin, BaseEstimator):
         return self.fit_mode or self.default_fit_mode
 
     def _design(self, X: Any, names: list[str]) -> np.ndarray:
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2 or X.shape[1] != len(names):
-            raise ValueError(
-                f"{type(self).__name__} expects {len(names)} columns {names}, got shape {X.shape}"
-            )
-        Z = X.copy()
-        log_cols = [i for i, n in enumerate(names) if n not in INDICATOR_FEATURES]
-        sub = Z[:, log_cols]
-        if not np.all(np.isfinite(sub)) or np.any(sub < 0):
-            raise ValueError("Negative values in data: power-law features must be finite and > 0")
-        # a quantity measured as exactly zero is below resolution: floored (our own
-        # features never are zero; generic positive data may contain zeros)
-        Z[:, log_cols] = np.log(np.maximum(sub, ZERO_FLOOR))
-        return Z
+        return design(X, names, type(self).__name__)
 
     # Over 60 lines: scikit-learn's fit: validation, then the fit and learned attributes.
     def fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None) -> _LogLinearModel:
@@ -402,7 +387,6 @@ MODELS: dict[str, type[_LogLinearModel]] = {
     "faithful": PowerLawModel,
     "extended": ExtendedPowerLawModel,
 }
-ALIASES = {"powerlaw": "faithful", "seed004": "faithful"}
 
 
 def make_model(name: str, **params: Any) -> _LogLinearModel:

@@ -16,14 +16,14 @@ from autotune.errors import UserError
 from autotune.measure.machine import Machine
 from autotune.measure.microbench import PROFILE_NAME, RuntimeProfile
 from autotune.models import defaults
-from autotune.models.powerlaw import ALIASES, MODELS
+from autotune.models.fitted import ALIASES, MODEL_NAMES, fitted_from_dict
 
 PREFERENCE = "preference"  # pseudo model name under which calibration records its choice
 
 
 @dataclass
 class ChosenModel:
-    model: Any  # a fitted _LogLinearModel
+    model: Any  # a models.fitted.FittedPowerLaw
     name: str  # faithful | extended
     target: str  # wall | cpu
     source: str  # "calibrated on this machine (...)" or "shipped defaults (fitted on ...)"
@@ -73,13 +73,13 @@ def choose_model(
         why = pref.get("reason", "default")
     else:
         kind = ALIASES.get(name, name)
-        if kind not in MODELS:
+        if kind not in MODEL_NAMES:
             raise UserError(f"unknown model {name!r}: choose auto, faithful or extended")
         why = "chosen with --model"
     if store is not None:
         row = store.load_model(kind, machine.fingerprint, target)
         if row is not None:
-            model = MODELS[kind].from_json(row["params"])
+            model = fitted_from_dict(row["params"])
             return ChosenModel(
                 model,
                 kind,

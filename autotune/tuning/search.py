@@ -28,9 +28,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.stats import norm
-from sklearn.gaussian_process import GaussianProcessRegressor
-from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
 
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
@@ -128,6 +125,9 @@ class SequentialSearch:
         noise_variance: float = NOISE_VARIANCE,
         length_scales: Sequence[float] = LENGTH_SCALES,
     ) -> None:
+        # scikit-learn is imported when a search is made, not by every command that ranks
+        from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
+
         if budget < 1:
             raise ValueError("budget must be at least 1")
         self.budget = budget
@@ -196,6 +196,8 @@ class SequentialSearch:
         self, seen_z: list[np.ndarray], seen_r: list[float], Z: np.ndarray, prior: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Posterior mean and standard deviation of every candidate's log time."""
+        from sklearn.gaussian_process import GaussianProcessRegressor
+
         gp = GaussianProcessRegressor(self.kernel, optimizer=None)
         gp.fit(np.vstack(seen_z), np.asarray(seen_r))
         mean, std = gp.predict(Z, return_std=True)
@@ -206,6 +208,8 @@ def _improvement(
     mu: np.ndarray, sd: np.ndarray, best: float, margin: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Expected improvement below ``best`` and P(below best - margin), in log time."""
+    from scipy.stats import norm
+
     z = (best - mu) / sd
     expected = (best - mu) * norm.cdf(z) + sd * norm.pdf(z)
     return expected, norm.cdf((best - margin - mu) / sd)
