@@ -10,7 +10,10 @@ interval, whether the loops' own figures agreed with the program, how the output
 verified, and the tuning time.
 
     python bench/real_programs.py --real ../shared/real-programs [--only NAME]
-        [--top 2] [--repetitions 2] [--confirm-runs 5] [--json OUT] [--md OUT]
+        [--ours] [--top 2] [--repetitions 2] [--confirm-runs 5] [--json OUT] [--md OUT]
+
+``--ours`` tunes the project's kernels and bench programs (kernels/*.c,
+bench/programs/*.c, e.g. a Rodinia-lud-style LU) the same way.
 """
 
 from __future__ import annotations
@@ -151,9 +154,16 @@ def table(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def ours() -> list[tuple[Program, Path]]:
+    """The project's kernels and bench programs, each with the folder holding it."""
+    files = sorted([*ROOT.glob("kernels/*.c"), *ROOT.glob("bench/programs/*.c")])
+    return [(Program(f"{f.parent.name}/{f.name}", f.name), f.parent) for f in files]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--real", metavar="DIR", required=True, help="../shared/real-programs")
+    ap.add_argument("--real", metavar="DIR", help="../shared/real-programs")
+    ap.add_argument("--ours", action="store_true", help="also the kernels and bench programs")
     ap.add_argument("--only", metavar="NAME", action="append", help="only these programs")
     ap.add_argument("--top", type=int, default=2, help="variants measured per loop")
     ap.add_argument("--repetitions", type=int, default=2)
@@ -164,12 +174,17 @@ def main() -> int:
     a = ap.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="real-programs-"))
     rows = []
+    todo = [(p, Path(a.real)) for p in REAL if a.real] + (ours() if a.ours else [])
     try:
-        for p in REAL:
+        for p, origin in todo:
             if a.only and p.name not in a.only:
                 continue
-            base = scratch / p.name.replace(" ", "_")
-            shutil.copytree(a.real, base)
+            base = scratch / p.name.replace(" ", "_").replace("/", "_")
+            if origin.is_dir() and a.real and origin == Path(a.real):
+                shutil.copytree(origin, base)
+            else:
+                base.mkdir(parents=True)
+                shutil.copy(origin / p.source, base / p.source)
             print(f"{p.name}: tuning ...", file=sys.stderr, flush=True)
             rows.append(run_one(p, base, a))
             r = rows[-1]
