@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from autotune.campaign.plan import CampaignPlan, load_plan
 from autotune.campaign.progress import CampaignProgress
-from autotune.errors import UserError
+from autotune.errors import UserError, require_c_file
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import TranslationUnit, select_loops
 from autotune.measure.build import BuildOptions
@@ -163,9 +163,9 @@ class Session:
         path: str | Path,
         *,
         loops: Sequence[str] = (),
-        schedules: str | None = None,
-        chunks: str | None = None,
-        threads: str | None = None,
+        schedules: str | Sequence[str] | None = None,
+        chunks: str | Sequence[int | None] | None = None,
+        threads: str | Sequence[int] | None = None,
     ) -> FileRanking:
         """Every variant of every selected loop, by predicted time; nothing compiled
         (a profile run only when the session gives the program's arguments or input)."""
@@ -218,9 +218,9 @@ class Session:
         path: str | Path,
         *,
         loops: Sequence[str] = (),
-        schedules: str | None = None,
-        chunks: str | None = None,
-        threads: str | None = None,
+        schedules: str | Sequence[str] | None = None,
+        chunks: str | Sequence[int | None] | None = None,
+        threads: str | Sequence[int] | None = None,
         fresh: bool = False,
         on_run: Callable[[str], None] | None = None,
     ) -> list[LoopResult]:
@@ -292,8 +292,7 @@ class Session:
 
 
 def _exists(path: str | Path) -> None:
-    if not Path(path).is_file():
-        raise UserError("no such file", str(path))
+    require_c_file(path)
 
 
 def _read(path: str | Path) -> str:

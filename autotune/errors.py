@@ -18,3 +18,19 @@ class UserError(Exception):
         if self.location:
             return f"{self.location}: {self.message}"
         return self.message
+
+
+_CXX_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".C", ".hpp")
+
+
+def require_c_file(path: object) -> None:
+    """A source file autotune can read, or one line that says what it is instead."""
+    import os
+
+    text = os.fspath(path)  # type: ignore[arg-type]
+    if os.path.isdir(text):
+        raise UserError("is a directory, not a C file", text)
+    if not os.path.isfile(text):
+        raise UserError("no such file", text)
+    if text.endswith(_CXX_SUFFIXES):
+        raise UserError("a C++ file: autotune reads C (C99/C11 with OpenMP) only", text)

@@ -52,6 +52,8 @@ def tune_command(p: Program, base: Path, a: argparse.Namespace) -> list[str]:
         cmd += ["--check-ignore", re.escape(word) if word else ""]
     for f in p.check_files:
         cmd += ["--check-file", f]
+    if p.check != "stdout":
+        cmd += ["--check", p.check]
     if p.expect_status:
         cmd += ["--expect-status", str(p.expect_status)]
     return cmd
@@ -61,7 +63,7 @@ def verified_by(p: Program, loops: list[dict]) -> str:
     warnings = [w for lp in loops for w in lp.get("warnings", [])]
     if any("verification is empty" in w for w in warnings):
         return "nothing (said)"
-    parts = ["stdout"] if not (p.ignore == [""]) else []
+    parts = [p.check] if p.check not in ("files", "none") else []
     parts += p.check_files
     if p.expect_status:
         parts.append(f"exit status {p.expect_status}")

@@ -102,7 +102,8 @@ def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -
         "--check",
         choices=verify.CHECK_MODES,
         default="stdout",
-        help="which output is compared (default stdout)",
+        help="which output is compared (default stdout; files: only the --check-file "
+        "results, for a program that prints nothing else worth comparing)",
     )
     c.add_argument("--rtol", type=float, default=verify.DEFAULT_RTOL, help="default 1e-6")
     c.add_argument("--atol", type=float, default=verify.DEFAULT_ATOL, help="default 1e-9")

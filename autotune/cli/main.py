@@ -86,12 +86,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     # Find the command word first so only its module is imported.
     command = next((a for a in argv if not a.startswith("-")), None)
+    chosen = None
     if command in COMMANDS:
         module = importlib.import_module(COMMANDS[command][0])
         sub_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        module.add_arguments(sub_action.choices[command])
-        argv = attach_dash_values(argv, sub_action.choices[command])
-    args = parser.parse_args(argv)
+        chosen = sub_action.choices[command]
+        module.add_arguments(chosen)
+        argv = attach_dash_values(argv, chosen)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said with the command's own usage, not the top-level one
+        (chosen or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.cmake_dir:
         from autotune.buildhook.wrapper import cmake_dir
 

@@ -111,10 +111,21 @@ def run(args: argparse.Namespace) -> int:
 
     exists = args.db or os.environ.get("AUTOTUNE_DB") or default_db_path().exists()
     store = open_store(args.db) if (exists or wants_profile) else None
-    results = [rank_file(f, args, store) for f in args.files]
+    results, skipped = [], []
+    for f in args.files:  # one file without a loop does not stop the others (as analyze)
+        try:
+            results.append(rank_file(f, args, store))
+        except UserError as exc:
+            if len(args.files) == 1:
+                raise
+            skipped.append({"file": f, "error": str(exc)})
+    if not results:
+        raise UserError(f"nothing ranked in {len(args.files)} files: {skipped[0]['error']}")
     if args.json:
-        dump_json({"files": [fr.to_dict(args.top) for fr in results]})
+        dump_json({"files": [fr.to_dict(args.top) for fr in results], "skipped": skipped})
         return 0
+    for s in skipped:
+        print(f"autotune: skipped: {s['error']}", file=sys.stderr)
     for fr in results:
         chosen = fr.chosen
         print(

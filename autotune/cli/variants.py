@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from autotune.cli.common import add_source_arguments, source_options
-from autotune.errors import UserError
+from autotune.errors import UserError, require_c_file
 from autotune.frontend.records import select_loops
 from autotune.render import dump_json, table
 
@@ -67,8 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from autotune.variants.write import write_variants
 
     path = args.file
-    if not os.path.isfile(path):
-        raise UserError("no such file", path)
+    require_c_file(path)
     if args.cores is not None and args.cores < 1:
         raise UserError(f"--cores {args.cores}: must be at least 1")
     cores = args.cores or os.cpu_count() or 1

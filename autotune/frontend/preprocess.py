@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autotune import textfile
-from autotune.errors import UserError
+from autotune.errors import UserError, require_c_file
 from autotune.frontend.options import SourceOptions
 
 STUB_DIR = Path(__file__).resolve().parent.parent / "stubs"
@@ -82,8 +82,7 @@ def preprocess(
     path: str, options: SourceOptions, cc: str = "gcc", use_stubs: bool = False
 ) -> Preprocessed:
     """``cc -E`` the file with the user's flags; raise UserError on failure."""
-    if not Path(path).is_file():
-        raise UserError("no such file", location=path)
+    require_c_file(path)
     argv = [find_compiler(cc), "-E", "-fopenmp", "-std=gnu11"]
     argv += NEUTRALISE_DEFINES
     if use_stubs:

@@ -64,6 +64,8 @@ class SweepOptions:
             raise UserError("--expect-status must be an exit status, 0 to 255")
         if self.check_files and self.check == "none":
             raise UserError("--check-file compares result files: not with --check none")
+        if self.check == "files" and not self.check_files:
+            raise UserError("--check files compares result files: name them with --check-file")
         if self.rtol < 0 or self.atol < 0:
             raise UserError("--rtol and --atol must not be negative")
         for pat in self.ignore_lines:

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 FILE_MARK = "\x00autotune-file"  # where a result file's section starts (measure.outfiles)
 DEFAULT_RTOL = 1e-6
 DEFAULT_ATOL = 1e-9
-CHECK_MODES = ("stdout", "stderr", "both", "none")
+CHECK_MODES = ("stdout", "stderr", "both", "files", "none")
 
 _NUMBER = re.compile(
     r"[-+]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan)(?![A-Za-z_])",
@@ -134,9 +134,11 @@ def select_output(stdout: str, stderr: str, check: str) -> str:
     """The text compared for ``--check MODE``."""
     if check == "stdout":
         return stdout
-    if check == "stderr":  # with the result files (--check-file), kept after stdout
-        files = stdout.find("\n" + FILE_MARK)
+    files = stdout.find("\n" + FILE_MARK)  # the result files (--check-file), after stdout
+    if check == "stderr":
         return stderr + (stdout[files:] if files >= 0 else "")
+    if check == "files":  # only the result files: the program prints timings alone
+        return stdout[files:] if files >= 0 else ""
     if check == "both":
         return stdout + "\n\x00autotune-stderr\x00\n" + stderr
     return ""

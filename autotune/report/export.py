@@ -12,6 +12,7 @@ import io
 import json
 from dataclasses import asdict
 
+from autotune.errors import UserError
 from autotune.measure.outcomes import load_outcomes
 from autotune.measure.store import Store
 
@@ -82,10 +83,17 @@ def runs(store: Store) -> list[dict]:
 def export_text(store: Store, fmt: str, table: str | None = None) -> str:
     """The export as text: JSON of the chosen tables (all by default), or CSV of one."""
     readers = {"decisions": decisions, "quality": quality, "runs": runs}
+    chosen = [table] if table else (list(TABLES) if fmt == "json" else ["decisions"])
+    data = {t: readers[t](store) for t in chosen}
+    if not any(data.values()):  # an empty export is said, not printed as nothing
+        raise UserError(
+            f"nothing to export: the database holds no {' or '.join(chosen)} "
+            "(run 'autotune tune' or a campaign first)",
+            str(store.path),
+        )
     if fmt == "json":
-        chosen = [table] if table else list(TABLES)
-        return json.dumps({t: readers[t](store) for t in chosen}, indent=2) + "\n"
-    rows = readers[table or "decisions"](store)
+        return json.dumps(data, indent=2) + "\n"
+    rows = data[chosen[0]]
     out = io.StringIO()
     if rows:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")

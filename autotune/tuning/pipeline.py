@@ -39,9 +39,9 @@ class RankOptions:
     cc: str = "gcc"
     model: str = "auto"  # auto | faithful | extended
     target: str = "wall"  # wall | cpu
-    schedules: str | None = None  # e.g. "static,dynamic" (None: the default space)
-    chunks: str | None = None
-    threads: str | None = None
+    schedules: str | Sequence[str] | None = None  # "static,dynamic" or a list (None: default)
+    chunks: str | Sequence[int | None] | None = None
+    threads: str | Sequence[int] | None = None
     loops: Sequence[str] = ()
 
 

@@ -6,6 +6,7 @@ other clause stays as the user wrote it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from autotune.errors import UserError
@@ -203,7 +204,13 @@ def space_from_options(
     return out
 
 
-def _split(text: str, what: str) -> list[str]:
+def _split(text: str | Sequence[object], what: str) -> list[str]:
+    """``"1,2"`` from the command line, or ``[1, 2]`` / ``("static", None)`` from the API."""
+    if not isinstance(text, str):
+        items = ["none" if s is None else str(s).strip() for s in text]
+        if not items or any(not s for s in items):
+            raise UserError(f"{what}: expected a non-empty list, got {list(text)!r}")
+        return items
     items = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in items):
         raise UserError(f"--{what}: expected a comma-separated list, got {text!r}")
@@ -245,7 +252,11 @@ def parse_threads(text: str) -> list[int]:
 
 
 def space_from_strings(
-    record: LoopRecord, schedules: str | None, chunks: str | None, threads: str | None, cores: int
+    record: LoopRecord,
+    schedules: str | Sequence[str] | None,
+    chunks: str | Sequence[int | None] | None,
+    threads: str | Sequence[int] | None,
+    cores: int,
 ) -> list[Variant]:
     """The space the command-line lists describe (``--schedules static,dynamic``
     ``--chunks none,8`` ``--threads 1,2``); the default space when none is given."""

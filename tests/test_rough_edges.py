@@ -1,0 +1,88 @@
+"""Rough edges a new user hit, each driven as the user drove it (CLI or API)."""
+
+from __future__ import annotations
+
+import json
+
+import autotune
+from autotune.cli.main import main
+from autotune.errors import UserError
+
+STREAM_STYLE = r"""#include <stdio.h>
+#define N 50000
+static double a[N], b[N];
+int main(void)
+{
+#pragma omp parallel for
+    for (int j = 0; j < N; j++)
+        a[j] = 2.0 * b[j] + 1.0;
+    printf("%f\n", a[7]);
+    return 0;
+}
+"""
+
+
+def test_rank_goes_on_past_a_file_without_loops(tmp_path, monkeypatch, capsys):
+    """``autotune rank kernels/*.c`` where one file has no OpenMP loop: the others are
+    ranked, the file is named as skipped, the exit status is 0."""
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    plain, loops = tmp_path / "a_plain.c", tmp_path / "b_stream.c"
+    plain.write_text("int main(void) { return 0; }\n")
+    loops.write_text(STREAM_STYLE)
+    assert main(["rank", str(plain), str(loops)]) == 0
+    captured = capsys.readouterr()
+    assert "skipped" in captured.err and "a_plain.c" in captured.err
+    assert "b_stream.c:6" in captured.out
+    assert main(["rank", str(plain), str(loops), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [f["file"] for f in doc["files"]] == [str(loops)]
+    assert doc["skipped"][0]["file"] == str(plain)
+    assert main(["rank", str(plain)]) == 2  # nothing at all to rank: an error
+
+
+def test_the_api_takes_lists_for_the_variant_space(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "stream.c"
+    src.write_text(STREAM_STYLE)
+    ranked = autotune.Session(db=tmp_path / "r.db").rank(
+        src, schedules=["static", "dynamic"], chunks=[None, 8], threads=[1, 2]
+    )
+    (r,) = ranked.rankings
+    keys = {rv.variant.key for rv in r.variants}
+    assert keys and all(k.split(",")[0] in ("static", "dynamic") for k in keys)
+    assert {k.split(",")[2] for k in keys} <= {"t1", "t2"}
+    try:
+        autotune.Session(db=tmp_path / "r.db").rank(src, threads=[])
+    except UserError as exc:
+        assert "non-empty list" in str(exc)
+    else:
+        raise AssertionError("an empty list was accepted")
+
+
+def test_an_unknown_option_shows_the_commands_own_usage(tmp_path, capsys):
+    src = tmp_path / "stream.c"
+    src.write_text(STREAM_STYLE)
+    try:
+        main(["tune", str(src), "--bogus"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: autotune tune") and "unrecognized arguments: --bogus" in err
+
+
+def test_a_directory_or_a_cxx_file_is_said_for_what_it_is(tmp_path, capsys):
+    assert main(["analyze", str(tmp_path)]) == 2
+    assert "is a directory, not a C file" in capsys.readouterr().err
+    cxx = tmp_path / "kernel.cpp"
+    cxx.write_text("int main() { return 0; }\n")
+    assert main(["rank", str(cxx)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "C++" in err[0]
+
+
+def test_exporting_an_empty_database_says_so(tmp_path, capsys):
+    db = tmp_path / "empty.db"
+    for fmt in ("csv", "json"):
+        assert main(["export", "--db", str(db), "--format", fmt]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "nothing to export" in err[0] and str(db) in err[0]
