@@ -32,7 +32,7 @@ def test_rank_goes_on_past_a_file_without_loops(tmp_path, monkeypatch, capsys):
     assert main(["rank", str(plain), str(loops)]) == 0
     captured = capsys.readouterr()
     assert "skipped" in captured.err and "a_plain.c" in captured.err
-    assert "b_stream.c:6" in captured.out
+    assert "b_stream.c:7" in captured.out
     assert main(["rank", str(plain), str(loops), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [f["file"] for f in doc["files"]] == [str(loops)]

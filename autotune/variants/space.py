@@ -262,8 +262,8 @@ def space_from_strings(
     ``--chunks none,8`` ``--threads 1,2``); the default space when none is given."""
     return space_from_options(
         record,
-        parse_schedules(schedules) if schedules else None,
-        parse_chunks(chunks) if chunks else None,
-        parse_threads(threads) if threads else None,
+        parse_schedules(schedules) if schedules is not None else None,
+        parse_chunks(chunks) if chunks is not None else None,
+        parse_threads(threads) if threads is not None else None,
         cores,
     )
