@@ -110,11 +110,12 @@ class Progress:
         elapsed = now - self.start
         frac = min(self.done / self.total, 1.0)
         eta = elapsed / frac - elapsed if frac > 0 else 0.0
-        self.stream.write(
-            f"{self.label}: {self.done}/{self.total} ({frac:.0%}) "
-            f"{elapsed:.0f} s, about {eta:.0f} s left {note[:40]}\n".rstrip()
-            + "\n"
+        counted = (
+            f"{self.done}/{self.total} ({frac:.0%}) {elapsed:.0f} s, about {eta:.0f} s left"
+            if self.done <= self.total
+            else f"{self.done}, past the {self.total} planned, {elapsed:.0f} s"
         )
+        self.stream.write(f"{self.label}: {counted} {note[:40]}".rstrip() + "\n")
         self.stream.flush()
 
     def advance(self, n: int = 1, note: str = "") -> None:
@@ -129,9 +130,11 @@ class Progress:
         bar = "#" * int(frac * width) + "." * (width - int(frac * width))
         elapsed = time.monotonic() - self.start
         eta = elapsed / frac - elapsed if frac > 0 else 0.0
+        # past the plan (near ties re-measured): no made-up estimate of what is left
+        left = f"eta {eta:5.1f}s" if self.done <= self.total else "past plan  "
         self.stream.write(
             f"\r{self.label} [{bar}] {self.done}/{self.total} "
-            f"{elapsed:5.1f}s eta {eta:5.1f}s {note[:30]:<30}"
+            f"{elapsed:5.1f}s {left} {note[:30]:<30}"
         )
         self.stream.flush()
 

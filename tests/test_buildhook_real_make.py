@@ -51,3 +51,16 @@ def test_tune_mode_tunes_only_the_openmp_source_and_keeps_the_result(tmp_path, c
     assert run(["./prog"], proj).stdout == expected
     assert len(db.with_suffix(".tune.log").read_text().splitlines()) == len(log.splitlines())
     assert by_source(report(db, capsys))["solver.c"]["used"] == rep["solver.c"]["used"]
+
+
+def test_report_build_shows_the_last_make_run_not_every_run_nearby(tmp_path, capsys):
+    """Two make runs a second apart (a full build, then a rebuild of one file): the
+    report of the last build is the one compile of the second run."""
+    proj = copy_project("real_make", tmp_path)
+    env = hook_env(tmp_path, AUTOTUNE_MODE="apply")
+    run(["make", "CC=autotune-cc gcc"], proj, env)
+    first = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))
+    assert set(first) == {"main.c", "solver.c", "util.c"}
+    (proj / "util.c").write_text((proj / "util.c").read_text() + "\n/* edited */\n")
+    run(["make", "CC=autotune-cc gcc"], proj, env)
+    assert set(by_source(report(Path(env["AUTOTUNE_DB"]), capsys))) == {"util.c"}

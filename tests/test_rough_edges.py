@@ -86,3 +86,20 @@ def test_exporting_an_empty_database_says_so(tmp_path, capsys):
         assert main(["export", "--db", str(db), "--format", fmt]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "nothing to export" in err[0] and str(db) in err[0]
+
+
+def test_progress_past_its_plan_makes_up_no_estimate():
+    """Re-measured near ties can take a tune past its planned runs: the lines say so
+    instead of "820/526 (100%) ... about 0 s left"."""
+    import io
+
+    from autotune.render import Progress
+
+    out = io.StringIO()
+    bar = Progress(4, "tune", stream=out)
+    bar.LINE_EVERY_S = 0.0
+    for _ in range(6):
+        bar.advance(1, "run")
+    lines = out.getvalue().splitlines()
+    assert "4/4 (100%)" in lines[3] and "left" in lines[3]
+    assert "past the 4 planned" in lines[-1] and "left" not in lines[-1]

@@ -164,10 +164,13 @@ def make_record(
     output: str | None,
     returncode: int | None,
     argv: list[str],
+    build: str = "",
 ) -> dict:
     return {
         "time": time.time(),
-        "build": os.environ.get("AUTOTUNE_BUILD_ID", ""),
+        # AUTOTUNE_BUILD_ID, else the make (or ninja) running the compile: two make runs
+        # are two builds however close in time; a compile with neither: "parent-PID"
+        "build": build or os.environ.get("AUTOTUNE_BUILD_ID", ""),
         "pid": os.getpid(),
         "cwd": os.getcwd(),
         "mode": mode,
@@ -201,15 +204,18 @@ def read_log(log: str) -> list[dict]:
 
 
 def last_build(records: list[dict], gap_s: float = DEFAULT_GAP_S) -> list[dict]:
-    """The newest group of records: same build id, else no more than ``gap_s`` apart."""
+    """The newest group of records: the same build (one make run, or one
+    ``$AUTOTUNE_BUILD_ID``); compiles run by hand (no build tool above them, "parent-PID"
+    or no id) are grouped while no more than ``gap_s`` apart."""
     if not records:
         return []
     last = records[-1]
-    if last.get("build"):
-        return [r for r in records if r.get("build") == last["build"]]
+    build = last.get("build") or ""
+    if build and not build.startswith("parent-"):
+        return [r for r in records if r.get("build") == build]
     group = [last]
     for rec in reversed(records[:-1]):
-        if rec.get("build"):
+        if (rec.get("build") or "") != build:
             break
         if float(group[-1]["time"]) - float(rec["time"]) > gap_s:
             break

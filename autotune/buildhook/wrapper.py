@@ -278,6 +278,7 @@ def _log(plan: Plan, argv: list[str], returncode: int | None) -> None:
                 output=plan.cmd.object_output,
                 returncode=returncode,
                 argv=argv,
+                build=_build_identity(),
             ),
         )
     except Exception:  # noqa: BLE001

@@ -182,7 +182,7 @@ def _by_param(p: poly.Poly, param: str) -> tuple[poly.Poly, poly.Poly] | None:
 def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
     """0 <= r <= param - 1 at every point of the reference's domain."""
     names = _Names("")
-    dom = _domain(ref.domain, names)
+    dom = _domain(ref.domain, names, ref.given)
     if dom is None:
         return False
     expr = poly.to_isl(r, names)
@@ -213,12 +213,12 @@ class _Names:
         return name
 
 
-def _domain(bounds: list[Bound], names: _Names) -> str | None:
+def _domain(bounds: list[Bound], names: _Names, given: tuple[Bound, ...] = ()) -> str | None:
     """The loops' values as isl constraints; what is not known is left out (which only
     adds points: sound for dependences, and writes needing exact domains check
-    ``Bound.exact`` first)."""
+    ``Bound.exact`` first). ``given``: bounds on parameters where the loop runs."""
     parts = []
-    for b in bounds:
+    for b in [*bounds, *given]:
         v = names(b.sym)
         if b.lower is not None and poly.is_affine(b.lower):
             parts.append(f"{poly.to_isl(b.lower, names)} <= {v}")
@@ -246,8 +246,8 @@ def _independent(
 ) -> bool:
     na, nb = _Names("_a"), _Names("_b")
     conj = []
-    for bounds, names in ((a.domain, na), (b.domain, nb)):
-        dom = _domain(bounds, names)
+    for ref, names in ((a, na), (b, nb)):
+        dom = _domain(ref.domain, names, ref.given)
         if dom:
             conj.append(dom)
     for pa, pb in dims:
@@ -346,7 +346,7 @@ def _read_set(r: Ref) -> str:
     names = _Names("")
     dims = [names(s) for s in _dims(r)]
     elems = [f"e{k}" for k in range(len(r.index))]
-    conj = [c for c in [_domain(r.domain, names)] if c]
+    conj = [c for c in [_domain(r.domain, names, r.given)] if c]
     conj += [f"{e} = {poly.to_isl(p, names)}" for e, p in zip(elems, r.index, strict=True)]
     return _quantified(names, dims + elems, conj)
 
@@ -364,7 +364,7 @@ def _write_set(w: Ref, r: Ref) -> str:
     rename = _Renamed(names, mine)
     dims = [names(s) for s in _dims(r)]
     elems = [f"e{k}" for k in range(len(w.index))]
-    conj = [c for c in [_domain(w.domain, rename)] if c]
+    conj = [c for c in [_domain(w.domain, rename, w.given)] if c]
     conj += [f"{e} = {poly.to_isl(p, rename)}" for e, p in zip(elems, w.index, strict=True)]
     return _quantified(names, dims + elems, conj, extra=rename.inner)
 

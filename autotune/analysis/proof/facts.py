@@ -72,6 +72,8 @@ class Ref:
     name: str = ""  # the variable it goes through, for messages
     value: str | None = None  # a write of this constant (every writer leaves the same)
     group: tuple[int, str] | None = None  # (double-buffer group, pointer) it goes through
+    # bounds on parameters where it runs (enclosing sequential loops: 0 <= P_i <= P_n - 1)
+    given: tuple[Bound, ...] = ()
 
 
 @dataclass

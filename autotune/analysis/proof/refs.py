@@ -411,6 +411,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         if ref.kind == "w":
             ref.value = self.constant
         ref.domain = list(self.domain)
+        ref.given = self.ctx.given
         ref.path = tuple(self.path)
         ref.must = self.cond_depth == 0
         if ref.kind == "u" and self.sync is None and ref.owner == "shared":

@@ -20,6 +20,7 @@ from autotune.analysis.names import call_name
 from autotune.analysis.proof import deps, poly
 from autotune.analysis.proof.carried import judge_private_arrays, judge_scalars
 from autotune.analysis.proof.contexts import calling_contexts
+from autotune.analysis.proof.enclosing import enclosing_bounds
 from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
 from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.pointsto import PointsTo
@@ -170,6 +171,7 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
             reductions[name] = {"-": "+"}.get(op, op)
     written = _written(site.for_node, prog)
     return LoopContext(
+        given=_given(site, prog),
         array_written=_element_roots(site.for_node, prog),
         entry=_entry_values(site, written, _element_roots(site.for_node, prog)),
         prog=prog,
@@ -197,6 +199,20 @@ def _decls(node: c_ast.Node) -> list[c_ast.Decl]:
             continue
         stack.extend(c for _, c in n.children())
     return out
+
+
+def _given(site: LoopSite, prog: Program) -> tuple:
+    """Bounds the enclosing sequential loops put on the loop's parameters."""
+    if site.func is None:
+        return ()
+    return tuple(
+        enclosing_bounds(
+            site.func.body,
+            site.for_node,
+            lambda node: _written(node, prog),
+            lambda name, at: prog.address_taken_var(name, at, site.func, site.ast),
+        )
+    )
 
 
 def _written(node: c_ast.Node, prog: Program, seen: set[str] | None = None) -> set[str]:

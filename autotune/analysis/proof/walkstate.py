@@ -85,6 +85,8 @@ class LoopContext:
     # values set just before the loop by straight-line code (``i = 1;``), as polynomials
     entry: dict[str, poly.Poly] = field(default_factory=dict)
     param_ptrs: dict[str, PtrVal] = field(default_factory=dict)  # one calling context
+    # bounds the enclosing sequential loops put on parameters (proof/enclosing.py)
+    given: tuple = ()
 
 
 @dataclass
