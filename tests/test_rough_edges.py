@@ -103,3 +103,15 @@ def test_progress_past_its_plan_makes_up_no_estimate():
     lines = out.getvalue().splitlines()
     assert "4/4 (100%)" in lines[3] and "left" in lines[3]
     assert "past the 4 planned" in lines[-1] and "left" not in lines[-1]
+
+
+def test_an_interrupt_while_starting_is_one_line(monkeypatch, capsys):
+    """Ctrl-C in the first second (while a command's module is imported): no traceback."""
+    import importlib
+
+    def interrupted(name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib, "import_module", interrupted)
+    assert main(["rank", "x.c"]) == 130
+    assert capsys.readouterr().err.strip() == "autotune: interrupted"

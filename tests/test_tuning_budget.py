@@ -3,7 +3,7 @@ run cannot make the program measurably faster, so its variants are not measured.
 
 from __future__ import annotations
 
-from tune_support import tune_json
+import json
 
 # STREAM-style setup dominated by sequential work; the parallel loop is a thousandth
 NEGLIGIBLE = r"""#include <stdio.h>
@@ -30,7 +30,13 @@ def test_a_loop_too_small_to_pay_for_its_variants_is_not_measured(tmp_path, monk
     monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "r.db"))
     src = tmp_path / "negligible.c"
     src.write_text(NEGLIGIBLE)
-    f = tune_json(capsys, src)
+    from autotune.cli.main import main
+
+    args = ["tune", str(src), "--top", "2", "--repetitions", "1", "--confirm-runs", "2"]
+    assert main([*args, "--json", "-q"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["budget"]["program_runs"] >= 1 and doc["budget"]["seconds"] > 0
+    (f,) = doc["files"]
     (loop,) = f["loops"]
     assert loop["measured_programs"] == 1  # the original only
     assert loop["run_share_too_small"] is not None and loop["run_share_too_small"] < 0.03

@@ -82,6 +82,15 @@ def attach_dash_values(argv: list[str], parser: argparse.ArgumentParser) -> list
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line; an interrupt at any moment (imports included) is one line."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("autotune: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     # Find the command word first so only its module is imported.

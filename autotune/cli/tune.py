@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
 
 from autotune.cli.buildargs import (
@@ -122,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
     _check_writable(args)  # before minutes of measuring, not after
     report: list[tuple[FileTuneResult, str | None]] = []
     args.backup_written = None
+    started, runs = time.monotonic(), [0]
     with open_store(args.db) as store, term_as_interrupt():
         db_path = str(store.path)
         for path in args.files:
@@ -134,14 +136,17 @@ def run(args: argparse.Namespace) -> int:
                     store,
                     tune_opts,
                     on_plan=lambda n, bar=bar: setattr(bar, "total", max(n, 1)),
-                    on_run=lambda note, bar=bar: bar.advance(1, note),
+                    on_run=lambda note, bar=bar: (bar.advance(1, note), _count(runs)),
                 )
             report.append((done, _apply(path, done.source_text, done.final, args)))
     busy = [d.confirmation.busy for d, _ in report if d.confirmation and d.confirmation.busy]
     deferred = 3 if busy and not args.allow_busy else 0
+    budget = {"seconds": round(time.monotonic() - started, 3), "program_runs": runs[0]}
     if args.json:
         files = [done.to_dict(written) for done, written in report]
-        dump_json({"files": files, "database": db_path, "backup": args.backup_written})
+        dump_json(
+            {"files": files, "database": db_path, "backup": args.backup_written, "budget": budget}
+        )
         return deferred
     for done, written in report:
         if done.ranked.profile_note:
@@ -151,10 +156,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nnothing to change: {report[0][0].path} left as it is (no backup written)")
     if args.backup_written:
         print(f"backup of the original: {args.backup_written}")
+    print(
+        f"tuning took {budget['seconds']:.0f} s and {budget['program_runs']} program runs "
+        "(loops too small a share of the run measured only as written)"
+    )
     print(f"runs and decisions stored in {db_path}")
     if deferred:
         print(f"autotune: the machine was busy: {busy[0]}; nothing shipped", file=sys.stderr)
     return deferred
+
+
+def _count(runs: list[int]) -> None:
+    runs[0] += 1
 
 
 def _check_writable(args) -> None:  # noqa: ANN001
