@@ -115,3 +115,16 @@ def test_an_interrupt_while_starting_is_one_line(monkeypatch, capsys):
     monkeypatch.setattr(importlib, "import_module", interrupted)
     assert main(["rank", "x.c"]) == 130
     assert capsys.readouterr().err.strip() == "autotune: interrupted"
+
+
+def test_a_ranking_says_ranked_not_pruned(tmp_path, monkeypatch):
+    """``rank(...)`` (its JSON and the rows ``to_frame()`` is built from): nothing was
+    measured or pruned, every variant is "ranked"."""
+    from autotune.render import variant_rows
+
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "stream.c"
+    src.write_text(STREAM_STYLE)
+    ranked = autotune.Session(db=tmp_path / "r.db").rank(src)
+    rows = variant_rows(ranked.to_dict()["loops"], file=str(src))
+    assert rows and {r["status"] for r in rows} == {"ranked"}

@@ -181,6 +181,6 @@ def print_gate_notes(r: LoopRanking, out) -> None:  # noqa: ANN001
         more = f", and {len(r.equivalent) - 4} more" if len(r.equivalent) > 4 else ""
         print(
             f"  {len(r.equivalent)} more variant(s) equivalent to one of these under "
-            f"libgomp, not measured: {shown}{more}",
+            f"libgomp, not listed: {shown}{more}",
             file=out,
         )

@@ -19,7 +19,9 @@ class RankedVariant:
     variant: Variant
     predicted_s: float | None
     measured_s: float | None = None
-    status: str = "pruned"  # pruned | ok | wrong-output | crash | timeout | compile-error
+    # ranked (only predicted) | pruned (tune measured others) | ok | wrong-output | crash |
+    # timeout | compile-error
+    status: str = "ranked"
     message: str = ""
     runs: int = 0
     times_s: list[float] = field(default_factory=list)  # the measured runs (intervals)

@@ -149,6 +149,7 @@ def tune_loop(
         return result
     for rv in ranking.variants:
         vr = by_key.get(rv.variant.key)
+        rv.status = "pruned"  # not measured: the model (or the search) left it out
         if vr is not None:
             rv.measured_s, rv.status, rv.message = vr.measured_s, vr.status, vr.message
             rv.runs, rv.times_s = len(vr.times_s), list(vr.times_s)
