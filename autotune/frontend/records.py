@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from autotune.errors import UserError
 from autotune.render import data_frame
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,6 +50,8 @@ class UniformWork(Sequence):
         return hash((self.value, self.n))
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:  # noqa: ANN001
+        import numpy as np  # not at import: the front end starts without numpy
+
         return np.full(self.n, self.value, dtype=dtype or float)
 
     def total(self) -> float:
