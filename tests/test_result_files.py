@@ -121,6 +121,11 @@ def test_a_result_file_is_verified_and_an_empty_check_is_said(tmp_path, monkeypa
         assert not any("verification is empty" in w for w in lp["warnings"])
         assert any(v["status"] == "ok" for v in lp["variants"] if v["key"] != "baseline")
     assert (tmp_path / "image_out.pgm").read_text().startswith("P2\n80 96\n")
+    # --strict-verify refuses to tune what it cannot verify
+    argv = ["tune", str(src), *SMALL_BUDGET, "-q", "--min-share", "0", *common, "--fresh"]
+    assert main([*argv, "--strict-verify"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "verification is empty" in err[0]
 
 
 def test_result_files_are_compared_and_a_missing_one_fails(tmp_path):
@@ -162,3 +167,9 @@ def test_a_clock_seeded_program_is_caught_and_said(tmp_path, monkeypatch, capsys
     (lp,) = f["loops"]
     assert any("output differs between runs" in w for w in lp["warnings"]), lp["warnings"]
     assert lp["best"] is None and f["written"] is None
+    # --strict-verify: the same finding stops the tune in one line instead
+    argv = ["tune", str(src), *SMALL_BUDGET, "-q", "--min-share", "0", "--strict-verify"]
+    argv += ["--check-file", "result.txt", "--check-ignore", "^done at", "--fresh"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "differs between runs" in err[0] and "--strict-verify" in err[0]

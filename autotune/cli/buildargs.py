@@ -122,6 +122,12 @@ def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -
         help="a result file the program writes (relative to where it runs), compared "
         "like its output with the same tolerances and --check-ignore (repeatable)",
     )
+    c.add_argument(
+        "--strict-verify",
+        action="store_true",
+        help="stop with an error when verification compares nothing (empty output, no "
+        "--check-file) or the original's output changes between runs (default: warn)",
+    )
 
 
 def split_flags(text: str, what: str) -> list[str]:
@@ -156,6 +162,7 @@ def sweep_options(args: argparse.Namespace) -> SweepOptions:
         fresh=getattr(args, "fresh", False),
         expect_status=getattr(args, "expect_status", 0),
         check_files=list(getattr(args, "check_file", [])),
+        strict_verify=getattr(args, "strict_verify", False),
     )
     opts.validate()
     return opts

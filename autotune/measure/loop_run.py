@@ -174,7 +174,7 @@ class LoopRun:
             same, diff = self._compare(res.stdout, res.stderr)
             if not same:
                 self.warned_unstable = True
-                self.result.warnings.append(_unstable(diff))
+                self._say_unstable(diff)
         if res.loop_wall_s is None:
             self.result.warnings.append(
                 f"loop {self.record.id} reported no timing (not executed?): whole-process time used"
@@ -194,7 +194,12 @@ class LoopRun:
         same, diff = self._compare(res.stdout, res.stderr) if res.status == "ok" else (True, "")
         if not same:
             self.warned_unstable = True
-            self.result.warnings.append(_unstable(diff))
+            self._say_unstable(diff)
+
+    def _say_unstable(self, diff: str) -> None:
+        if self.opts.strict_verify:
+            raise UserError(_unstable_text(diff) + " (--strict-verify)", str(self.sweep.path))
+        self.result.warnings.append(_unstable_text(diff))
 
     def _warn_if_nothing_to_compare(self) -> None:
         """Verification that compares nothing is said, not passed silently."""
@@ -203,11 +208,14 @@ class LoopRun:
             return
         text = verify.drop_lines(verify.select_output(*self.reference, o.check), self.sweep._ignore)
         if not text.strip():
-            self.result.warnings.append(
+            why = (
                 f"verification is empty: the original prints nothing on {o.check} (after "
                 "--check-ignore) and no --check-file names a result it writes, so a "
                 "variant is only checked to run and exit as the original does"
             )
+            if o.strict_verify:
+                raise UserError(why + " (--strict-verify)", str(self.sweep.path))
+            self.result.warnings.append(why)
 
     def _explain_baseline_failure(self, build: BuildResult) -> None:
         """The original program or its instrumentation does not compile: UserError."""
@@ -309,7 +317,7 @@ class LoopRun:
         )
 
 
-def _unstable(diff: str) -> str:
+def _unstable_text(diff: str) -> str:
     return (
         f"the original program's output differs between runs ({diff}); verification "
         "will reject variants: use --check-ignore or --check none"

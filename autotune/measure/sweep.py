@@ -50,6 +50,7 @@ class SweepOptions:
     fresh: bool = False  # forget stored runs of these variants and measure again
     expect_status: int = 0  # the original's exit status by design; every variant must match
     check_files: list[str] = field(default_factory=list)  # result files compared like stdout
+    strict_verify: bool = False  # empty or unstable verification is an error, not a warning
 
     def validate(self) -> None:
         if self.repetitions < 1:
