@@ -63,6 +63,8 @@ def verified_by(p: Program, loops: list[dict]) -> str:
     warnings = [w for lp in loops for w in lp.get("warnings", [])]
     if any("verification is empty" in w for w in warnings):
         return "nothing (said)"
+    if p.checked_by.startswith("nothing"):
+        return p.checked_by  # backprop: what it prints holds no result
     parts = [p.check] if p.check not in ("files", "none") else []
     parts += p.check_files
     if p.expect_status:
