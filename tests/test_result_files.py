@@ -97,7 +97,6 @@ int main(void)
 
 def _tune(tmp_path: Path, src: Path, capsys, *extra: str) -> tuple[dict, str]:
     argv = ["tune", str(src), *SMALL_BUDGET, "--json", "-q", "--allow-busy", *extra]
-    argv += ["--min-share", "0"]  # these loops are slivers of a run: measure them anyway
     assert main(argv) == 0
     captured = capsys.readouterr()
     (f,) = json.loads(captured.out)["files"]
@@ -122,7 +121,7 @@ def test_a_result_file_is_verified_and_an_empty_check_is_said(tmp_path, monkeypa
         assert any(v["status"] == "ok" for v in lp["variants"] if v["key"] != "baseline")
     assert (tmp_path / "image_out.pgm").read_text().startswith("P2\n80 96\n")
     # --strict-verify refuses to tune what it cannot verify
-    argv = ["tune", str(src), *SMALL_BUDGET, "-q", "--min-share", "0", *common, "--fresh"]
+    argv = ["tune", str(src), *SMALL_BUDGET, "-q", *common, "--fresh"]
     assert main([*argv, "--strict-verify"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "verification is empty" in err[0]
@@ -168,7 +167,7 @@ def test_a_clock_seeded_program_is_caught_and_said(tmp_path, monkeypatch, capsys
     assert any("output differs between runs" in w for w in lp["warnings"]), lp["warnings"]
     assert lp["best"] is None and f["written"] is None
     # --strict-verify: the same finding stops the tune in one line instead
-    argv = ["tune", str(src), *SMALL_BUDGET, "-q", "--min-share", "0", "--strict-verify"]
+    argv = ["tune", str(src), *SMALL_BUDGET, "-q", "--strict-verify"]
     argv += ["--check-file", "result.txt", "--check-ignore", "^done at", "--fresh"]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
