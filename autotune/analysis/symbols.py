@@ -44,6 +44,9 @@ class FileInfo:
     parents: dict[int, c_ast.Node] = field(default_factory=dict)
     consts: dict[int, Expr] = field(default_factory=dict)  # id(decl) -> constant value
     busy: set[int] = field(default_factory=set)  # decls being evaluated (cycle guard)
+    # id(block) -> the names it declares (first declaration wins), built on first lookup:
+    # name lookups are the proof's hottest path on programs like NAS BT
+    scopes: dict[int, dict[str, tuple[c_ast.Decl, str]]] = field(default_factory=dict)
 
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -153,23 +156,36 @@ class Scope(Layout):
         node = at
         parents = self.info.parents
         while node is not None:
-            if isinstance(node, c_ast.Compound):
-                for item in node.block_items or []:
-                    if isinstance(item, c_ast.Decl) and item.name == name:
-                        return item, "local"
-            elif isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList):
-                for d in node.init.decls:
-                    if d.name == name:
-                        return d, "local"
-            elif isinstance(node, c_ast.FuncDef):
-                for p in _params(node):
-                    if p.name == name:
-                        return p, "param"
-                break
+            if isinstance(node, c_ast.Compound | c_ast.For | c_ast.FuncDef):
+                found = self._declared_in(node).get(name)
+                if found is not None:
+                    return found
+                if isinstance(node, c_ast.FuncDef):
+                    break
             node = parents.get(id(node))
         if name in self.info.globals:
             return self.info.globals[name], "global"
         return None, "none"
+
+    def _declared_in(self, node: c_ast.Node) -> dict[str, tuple[c_ast.Decl, str]]:
+        """The names a block, a for header or a function's parameters declare."""
+        table = self.info.scopes.get(id(node))
+        if table is not None:
+            return table
+        table = {}
+        if isinstance(node, c_ast.Compound):
+            items = [i for i in node.block_items or [] if isinstance(i, c_ast.Decl)]
+            kind = "local"
+        elif isinstance(node, c_ast.For):
+            items = node.init.decls if isinstance(node.init, c_ast.DeclList) else []
+            kind = "local"
+        else:
+            items, kind = _params(node), "param"
+        for d in items:
+            if d.name is not None:
+                table.setdefault(d.name, (d, kind))
+        self.info.scopes[id(node)] = table
+        return table
 
     def writes(self, name: str, kind: str, func: c_ast.FuncDef | None = None) -> int:
         if kind == "global":
