@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from autotune.analysis.formulas import nest_formulas
 from autotune.analysis.gate import apply_gate
 from autotune.analysis.loop import analyze_loop
 from autotune.analysis.proof.program import Program, build_program
@@ -61,6 +62,7 @@ def analyze_options(
     apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast, program)
     for record in unit.loops:
         _refuse_unwritable(record)
+        record.formulas = nest_formulas(record.nest, record.directive.clauses.collapse)
     by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
     for region in finder.regions:
         d = region.directive

@@ -160,6 +160,8 @@ class LoopRecord:
     threads: int = 1  # thread count the per-thread figures were computed for
     arrays: list[dict] = field(default_factory=list)  # per-array footprint detail
     symbolic: list[str] = field(default_factory=list)  # bounds that stayed symbolic
+    # trip_count / iterations as barvinok formulas in the sizes the source leaves open
+    formulas: dict[str, str] = field(default_factory=dict)
     tunable: bool = True
     reason: str = ""  # why not tunable; empty when tunable
     # The legality gate: dimensions ("schedule", "threads") kept as written, with why.

@@ -1,0 +1,155 @@
+"""Trip counts as formulas in the program's run-time sizes, counted by barvinok.
+
+A loop nest sized by names the source does not fix (``n`` read from argv, ``g->nx``)
+has a trip count that is a piecewise quasi-polynomial in those names: the number of
+integer points of the nest's polyhedron, which barvinok (through ``islpy-barvinok``)
+counts exactly, for every value of the names at once. ``analyze --json`` shows it
+(``formulas``), so a user sees how a loop grows; a profile run's values evaluate it.
+Non-affine bounds (CSR rows, products of two sizes) give no formula, and say nothing
+rather than guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pycparser import c_ast, c_parser
+
+from autotune.frontend.records import LoopLevel
+
+_IDENT = re.compile(r"[^A-Za-z0-9_]")
+
+
+class NotAffine(Exception):
+    """A bound isl cannot take as a linear constraint."""
+
+
+def isl_name(text: str) -> str:
+    """An isl identifier for a C name or member chain (``g->nx`` -> ``g_nx``)."""
+    name = _IDENT.sub("_", text.replace("->", "_")).strip("_") or "x"
+    return name if not name[0].isdigit() else f"v{name}"
+
+
+def affine_text(expr: str) -> str:
+    """The C expression ``expr`` in isl's syntax; NotAffine when it is not affine."""
+    try:
+        ast = c_parser.CParser().parse(f"long __autotune_f(void) {{ return ({expr}); }}")
+    except Exception as exc:  # noqa: BLE001 - pycparser raises several kinds
+        raise NotAffine(f"cannot read {expr!r}") from exc
+    ret = ast.ext[0].body.block_items[0]
+    return _affine(ret.expr)
+
+
+def _affine(node: c_ast.Node) -> str:
+    if isinstance(node, c_ast.Constant) and node.type in ("int", "long", "unsigned int"):
+        return str(int(node.value.rstrip("uUlL"), 0))
+    if isinstance(node, c_ast.ID | c_ast.StructRef):
+        return isl_name(_text(node))
+    if isinstance(node, c_ast.Cast):
+        return _affine(node.expr)
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
+        return f"{node.op}({_affine(node.expr)})"
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+        return f"({_affine(node.left)}) {node.op} ({_affine(node.right)})"
+    if isinstance(node, c_ast.BinaryOp) and node.op == "*":
+        left, right = _affine(node.left), _affine(node.right)
+        if _is_int(left) or _is_int(right):
+            return f"({left}) * ({right})"
+    if isinstance(node, c_ast.BinaryOp) and node.op == "/":
+        right = _affine(node.right)
+        if _is_int(right) and int(right) > 0:  # C division of a non-negative value
+            return f"floor(({_affine(node.left)}) / {right})"
+    raise NotAffine(type(node).__name__)
+
+
+def _is_int(text: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+", text))
+
+
+def _text(node: c_ast.Node) -> str:
+    if isinstance(node, c_ast.ID):
+        return node.name
+    if isinstance(node, c_ast.StructRef) and isinstance(node.field, c_ast.ID):
+        return f"{_text(node.name)}{node.type}{node.field.name}"
+    raise NotAffine("member of an expression")
+
+
+def _constraints(level: LoopLevel, var: str) -> list[str]:
+    lo, hi = affine_text(level.lower), affine_text(level.upper)
+    step = level.step or 0
+    if step > 0 and level.op in ("<", "<="):
+        out = [f"{var} >= {lo}", f"{var} {level.op} {hi}"]
+    elif step < 0 and level.op in (">", ">="):
+        out = [f"{var} <= {lo}", f"{var} {level.op} {hi}"]
+    else:
+        raise NotAffine(f"{level.op} with step {level.step}")
+    if abs(step) > 1:
+        out.append(f"exists (k_{var} : {var} = {lo} + {step} * k_{var})")
+    return out
+
+
+def count_formula(levels: Sequence[LoopLevel]) -> str | None:
+    """The number of points of ``levels`` (outermost first) as barvinok's piecewise
+    quasi-polynomial in the free names; None when a bound is not affine."""
+    if not levels or any(lv.var == "?" for lv in levels):
+        return None
+    names = {lv.var: isl_name(lv.var) for lv in levels}
+    try:
+        conj = [c for lv in levels for c in _constraints(lv, names[lv.var])]
+    except NotAffine:
+        return None
+    text = " and ".join(conj)
+    dims = [names[lv.var] for lv in levels]
+    params = sorted(set(re.findall(r"[A-Za-z_]\w*", text)) - set(dims) - _ISL_WORDS)
+    params = [p for p in params if not p.startswith("k_")]
+    try:
+        import islpy as isl
+
+        card = isl.Set(f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {text} }}").card()
+    except Exception:  # noqa: BLE001 - isl's errors, and an islpy without barvinok
+        return None
+    return str(card)
+
+
+_ISL_WORDS = {"and", "or", "not", "exists", "floor", "mod"}
+
+
+def open_sizes(nest: Sequence[LoopLevel]) -> bool:
+    """The nest's bounds name something besides its own loop variables (a size the
+    source does not fix); with constants only, the counts themselves say it all."""
+    loop_vars = {lv.var for lv in nest}
+    words = {w for lv in nest for w in re.findall(r"[A-Za-z_]\w*", f"{lv.lower} {lv.upper}")}
+    return bool(words - loop_vars)
+
+
+def nest_formulas(nest: Sequence[LoopLevel], collapse: int) -> dict[str, str]:
+    """``trip_count`` (the distributed iterations) and ``iterations`` (the innermost
+    body's executions) of one run of the nest, where both are affine."""
+    out: dict[str, str] = {}
+    if not open_sizes(nest):
+        return out
+    trips = count_formula(nest[: max(1, collapse)])
+    if trips is not None:
+        out["trip_count"] = trips
+    everything = count_formula(nest)
+    if everything is not None:
+        out["iterations"] = everything
+    return out
+
+
+def evaluate(formula: str, values: dict[str, int]) -> int | None:
+    """The formula's value for the sizes ``values`` (by isl name); None outside its
+    domain (where the nest runs no iteration, barvinok's formula is 0 or undefined)."""
+    import islpy as isl
+
+    qp = isl.PwQPolynomial(formula)
+    space = qp.get_domain_space()
+    point = isl.Point.zero(space)
+    for i in range(space.dim(isl.dim_type.param)):
+        name = space.get_dim_name(isl.dim_type.param, i)
+        if name not in values:
+            return None
+        point = point.set_coordinate_val(isl.dim_type.param, i, int(values[name]))
+    value = qp.eval(point)
+    return int(value.to_python()) if value.is_int() else None
