@@ -48,11 +48,6 @@ def content_hash(text: str) -> str:
     return sha256(encode(text)).hexdigest()
 
 
-def printable(text: str) -> str:
-    """``text`` for a message or JSON: undecodable bytes shown as U+FFFD."""
-    return encode(text).decode(ENCODING, "replace")
-
-
 def read_data(path: str | os.PathLike[str]) -> str:
     """A data file (CSV, samples) for parsing: bytes that are not UTF-8 become U+FFFD,
     so a bad value is reported by the parser with its line, never a decode error."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.names import assigned_names, is_floating, names_in, written_root
+from autotune.analysis.names import assigned_names, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.symbols import Scope
 from autotune.frontend.runs import block_items
@@ -105,11 +105,3 @@ def _operands_ok(exprs_: list[c_ast.Node], written: set[str], line: int) -> str:
         if bad:
             return f"calls {bad[0]}() at line {line}"
     return ""
-
-
-def updates_floating(stmt: c_ast.Node, scope: Scope) -> bool:
-    for s in _flatten(stmt):
-        for name in assigned_names(s):
-            if is_floating(scope, name, s):
-                return True
-    return False

@@ -63,10 +63,6 @@ class TimeTable:
                 return r.noise
         return 0.0
 
-    @property
-    def has_noise(self) -> bool:
-        return any(r.noise > 0 for r in self.rows)
-
     def sizes(self) -> list[float]:
         return sorted({r.n for r in self.rows})
 

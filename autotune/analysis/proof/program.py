@@ -78,10 +78,6 @@ class Program:
     def scope(self, func: c_ast.FuncDef) -> Scope:
         return Scope(func, self.funcs.get(func.decl.name, (func, self.units[0]))[1])
 
-    def unit_of(self, func: c_ast.FuncDef) -> c_ast.FileAST:
-        entry = self.funcs.get(func.decl.name)
-        return entry[1] if entry else self.units[0]
-
     def address_taken_var(
         self, name: str, at: c_ast.Node, func: c_ast.FuncDef | None, ast: c_ast.FileAST
     ) -> bool:
