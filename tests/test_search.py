@@ -117,6 +117,7 @@ class ScriptedSweep:
     machine: Machine = MACHINE
     options: object = field(default_factory=lambda: type("O", (), {"repetitions": 3})())
     calls: list[list[Variant]] = field(default_factory=list)
+    target: str = "wall"  # what the model predicts, as Sweep declares it
 
     def measure_loop(self, record, variants):  # noqa: ANN001
         self.calls.append(list(variants))

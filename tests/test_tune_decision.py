@@ -34,6 +34,7 @@ class FakeSweep:
     answers: list[LoopResult]
     options: Options = field(default_factory=Options)
     calls: list[tuple[int, list[str]]] = field(default_factory=list)
+    target: str = "wall"  # what the model predicts, as Sweep declares it
 
     def measure_loop(self, record, variants):  # noqa: ANN001
         self.calls.append((self.options.repetitions, [v.key for v in variants]))

@@ -162,8 +162,9 @@ def measure_job(
                 store.put_output(text)
             for row in seed_rows:
                 store.add_run(row)
-            sweep = Sweep(job.program.source, job.build_options(), job.sweep_options(), store)
-            sweep.target = target
+            sweep = Sweep(
+                job.program.source, job.build_options(), job.sweep_options(), store, target=target
+            )
             # an experiment measures every loop, however small its share of the run
             result = tune_loop(sweep, ranking, top, exhaustive, search, min_share=0.0)
             program = _confirm(job, sweep, result)

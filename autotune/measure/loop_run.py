@@ -206,7 +206,9 @@ class LoopRun:
         o = self.opts
         if o.check == "none" or self.reference is None:
             return
-        text = verify.drop_lines(verify.select_output(*self.reference, o.check), self.sweep._ignore)
+        text = verify.drop_lines(
+            verify.select_output(*self.reference, o.check), self.sweep.ignore_patterns
+        )
         if not text.strip():
             why = (
                 f"verification is empty: the original prints nothing on {o.check} (after "
@@ -307,7 +309,7 @@ class LoopRun:
         o = self.opts
         ref = verify.select_output(*self.reference, o.check)
         got = verify.select_output(stdout, stderr, o.check)
-        ignore = self.sweep._ignore
+        ignore = self.sweep.ignore_patterns
         return verify.compare_outputs(
             verify.drop_lines(ref, ignore),
             verify.drop_lines(got, ignore),

@@ -118,8 +118,10 @@ class Sweep:
         machine: Machine | None = None,
         emitter: Any = None,
         on_run: Callable[[str], None] | None = None,
+        target: str = "wall",
     ) -> None:
         options.validate()
+        self.target = target  # what the ranking model predicts: wall or cpu time
         self.path = Path(path)
         try:
             self.source = textfile.read_bytes_text(self.path)
@@ -135,7 +137,8 @@ class Sweep:
         self.flags_json, self.flags_key = run_flags(build, options)
         self.machine_fp = store.add_machine(self.machine)
         store.add_source(self.source_hash, str(self.path.resolve()))
-        self._ignore = [re.compile(p) for p in options.ignore_lines]
+        # output lines dropped before outputs are compared (--check-ignore)
+        self.ignore_patterns = [re.compile(p) for p in options.ignore_lines]
         self._freshened: set[tuple[str, str]] = set()  # (loop, variant) forgotten already
 
     # -- public -------------------------------------------------------------

@@ -173,8 +173,9 @@ def tune_file(
     ``on_plan`` gets the planned number of runs before anything runs; ``on_run``
     a note after each run.
     """
-    sweep = Sweep(ranked.path, build, sweep_options, store, on_run=on_run)
-    sweep.target = ranked.chosen.target
+    sweep = Sweep(
+        ranked.path, build, sweep_options, store, on_run=on_run, target=ranked.chosen.target
+    )
     if on_plan is not None:
         on_plan(planned_runs(ranked, sweep, options))
     results = [

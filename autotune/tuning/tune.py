@@ -158,7 +158,7 @@ def tune_loop(
         [rv.predicted_s for rv in ranking.variants],
         [rv.measured_s if rv.status == "ok" else None for rv in ranking.variants],
         k=top,
-        target=sweep_target(sweep),
+        target=sweep.target,
         anchor=_anchor(result),
     )
     raced = _race(sweep, result, by_key)
@@ -343,10 +343,6 @@ def _remeasure(
             rv.measured_s, rv.status, rv.message = vr.measured_s, vr.status, vr.message
             rv.runs, rv.times_s = len(vr.times_s), list(vr.times_s)
     return True
-
-
-def sweep_target(sweep) -> str:  # noqa: ANN001
-    return getattr(sweep, "target", "wall")
 
 
 def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
