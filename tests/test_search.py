@@ -119,9 +119,9 @@ class ScriptedSweep:
     calls: list[list[Variant]] = field(default_factory=list)
     target: str = "wall"  # what the model predicts, as Sweep declares it
 
-    def measure_loop(self, record, variants):  # noqa: ANN001
+    def measure_loop(self, record, variants, repetitions=None):  # noqa: ANN001
         self.calls.append(list(variants))
-        reps = self.options.repetitions
+        reps = repetitions or self.options.repetitions
         b = self.baseline_s
         base = VariantResult(BASELINE, "ok", times_s=[b] * reps, measured_s=b, spread=0.0)
         out = []

@@ -36,8 +36,9 @@ class FakeSweep:
     calls: list[tuple[int, list[str]]] = field(default_factory=list)
     target: str = "wall"  # what the model predicts, as Sweep declares it
 
-    def measure_loop(self, record, variants):  # noqa: ANN001
-        self.calls.append((self.options.repetitions, [v.key for v in variants]))
+    def measure_loop(self, record, variants, repetitions=None):  # noqa: ANN001
+        reps = repetitions or self.options.repetitions
+        self.calls.append((reps, [v.key for v in variants]))
         return self.answers[len(self.calls) - 1]
 
 

@@ -46,6 +46,7 @@ class LoopRun:
         ctx: RunContext,
         result: LoopResult,  # noqa: ANN001
         states: dict[str, VariantRows],
+        repetitions: int,
     ) -> None:
         self.sweep, self.record, self.ctx, self.result, self.states = (
             sweep,
@@ -55,6 +56,7 @@ class LoopRun:
             states,
         )
         self.opts = sweep.options
+        self.repetitions = repetitions  # runs of each variant in this sweep
         self.mode = result.mode  # the sweep's compile mode, or per-variant for this loop
         self.binaries: dict[str, BuildResult] = {}
         self.reference: tuple[str, str] | None = None
@@ -74,7 +76,7 @@ class LoopRun:
 
     def go(self) -> None:
         order = [self.states["baseline"]] + [s for k, s in self.states.items() if k != "baseline"]
-        for rep in range(self.opts.repetitions):
+        for rep in range(self.repetitions):
             for st in order:
                 if st.failed or rep in st.rows:
                     self.sweep.on_run(st.variant.key)
@@ -188,7 +190,7 @@ class LoopRun:
         if self.warned_unstable or self.stability_checked or self.reference is None:
             return
         self.stability_checked = True
-        if self.opts.repetitions > 1:
+        if self.repetitions > 1:
             return  # the original's own runs were compared with each other
         res, _ = self._baseline_once()
         same, diff = self._compare(res.stdout, res.stderr) if res.status == "ok" else (True, "")

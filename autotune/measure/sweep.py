@@ -146,9 +146,17 @@ class Sweep:
         """Upper bound of runs for one loop (for a progress bar)."""
         return (len(_unique(variants)) + 1) * self.options.repetitions
 
-    def measure_loop(self, record, variants: Sequence[Variant]) -> LoopResult:  # noqa: ANN001
-        """Sweep ``variants`` (baseline added) of ``record``; failures are results."""
+    def measure_loop(
+        self,
+        record,  # noqa: ANN001 - a LoopRecord
+        variants: Sequence[Variant],
+        repetitions: int | None = None,
+    ) -> LoopResult:
+        """Sweep ``variants`` (baseline added) of ``record``; failures are results.
+        ``repetitions``: runs of each this time (default: the options'), e.g. more to
+        re-measure a near tie; stored runs count toward them."""
         opts = self.options
+        reps = repetitions or opts.repetitions
         variants = _unique(variants)
         mode = loop_mode(opts.compile_mode, record)
         result = LoopResult(record.id, None, mode=mode)
@@ -172,10 +180,10 @@ class Sweep:
         stored = self.store.stored_runs(ctx, ["baseline"], BASELINE_MODE)
         stored.update(self.store.stored_runs(ctx, keys))
         for (key, rep), row in stored.items():
-            if rep < opts.repetitions:
+            if rep < reps:
                 states[key].rows[rep] = row
                 states[key].resumed += 1
-        run = LoopRun(self, record, ctx, result, states)
+        run = LoopRun(self, record, ctx, result, states, reps)
         run.go()
         self._summarise(result, states, variants)
         return result

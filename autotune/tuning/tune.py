@@ -323,15 +323,11 @@ def _remeasure(
     by_key: dict[str, VariantResult],  # noqa: ANN001
     keys: list[str],
 ) -> bool:
-    opts = sweep.options
-    reps = opts.repetitions
-    opts.repetitions = reps * CONFIRM_FACTOR
-    try:
-        again: LoopResult = sweep.measure_loop(
-            result.ranking.record, [by_key[k].variant for k in keys]
-        )
-    finally:
-        opts.repetitions = reps
+    again: LoopResult = sweep.measure_loop(
+        result.ranking.record,
+        [by_key[k].variant for k in keys],
+        repetitions=sweep.options.repetitions * CONFIRM_FACTOR,
+    )
     if again.skipped or again.baseline is None or not again.variants:
         return False
     result.baseline = again.baseline
