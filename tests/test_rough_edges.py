@@ -128,3 +128,18 @@ def test_a_ranking_says_ranked_not_pruned(tmp_path, monkeypatch):
     ranked = autotune.Session(db=tmp_path / "r.db").rank(src)
     rows = variant_rows(ranked.to_dict()["loops"], file=str(src))
     assert rows and {r["status"] for r in rows} == {"ranked"}
+
+
+def test_rank_is_not_stopped_by_a_default_database_it_cannot_open(tmp_path, monkeypatch, capsys):
+    """rank reads the default database for calibrated coefficients; a damaged one (or one
+    on a read-only disk) is a note, and ranking goes on with the shipped coefficients."""
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("AUTOTUNE_DB", raising=False)
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "autotune.db").write_text("not a database\n")
+    src = tmp_path / "stream.c"
+    src.write_text(STREAM_STYLE)
+    assert main(["rank", str(src)]) == 0
+    captured = capsys.readouterr()
+    assert "note: " in captured.err and "shipped coefficients" in captured.err
+    assert "shipped defaults" in captured.out

@@ -109,8 +109,15 @@ def run(args: argparse.Namespace) -> int:
     # hook rank with the same adopted coefficients; it is created only when needed.
     from autotune.measure.paths import default_db_path
 
-    exists = args.db or os.environ.get("AUTOTUNE_DB") or default_db_path().exists()
-    store = open_store(args.db) if (exists or wants_profile) else None
+    asked = args.db or os.environ.get("AUTOTUNE_DB") or wants_profile
+    store = None
+    if asked:
+        store = open_store(args.db)
+    elif default_db_path().exists():
+        try:  # read for its coefficients only: a database rank cannot open is no error
+            store = open_store(None)
+        except UserError as exc:
+            print(f"autotune: note: {exc}; ranking with the shipped coefficients", file=sys.stderr)
     results, skipped = [], []
     for f in args.files:  # one file without a loop does not stop the others (as analyze)
         try:
