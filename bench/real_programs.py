@@ -12,8 +12,8 @@ verified, and the tuning time.
     python bench/real_programs.py --real ../shared/real-programs [--only NAME]
         [--ours] [--top 2] [--repetitions 2] [--confirm-runs 5] [--json OUT] [--md OUT]
 
-``--ours`` tunes the project's kernels and bench programs (kernels/*.c,
-bench/programs/*.c, e.g. a Rodinia-lud-style LU) the same way.
+``--ours`` tunes the project's kernels (kernels/*.c) and the Rodinia-lud-style LU of the
+proof's tests (tests/data/c/proof/lud_rows.c, at SIZE=384) the same way.
 """
 
 from __future__ import annotations
@@ -159,9 +159,13 @@ def table(rows: list[dict]) -> str:
 
 
 def ours() -> list[tuple[Program, Path]]:
-    """The project's kernels and bench programs, each with the folder holding it."""
-    files = sorted([*ROOT.glob("kernels/*.c"), *ROOT.glob("bench/programs/*.c")])
-    return [(Program(f"{f.parent.name}/{f.name}", f.name), f.parent) for f in files]
+    """The project's kernels and its lud-style LU, each with the folder holding it."""
+    out = [
+        (Program(f"kernels/{f.name}", f.name), f.parent) for f in sorted(ROOT.glob("kernels/*.c"))
+    ]
+    lud = ROOT / "tests" / "data" / "c" / "proof" / "lud_rows.c"
+    out.append((Program("lud_rows.c (SIZE=384)", lud.name, cflags=["-DSIZE=384"]), lud.parent))
+    return out
 
 
 def main() -> int:

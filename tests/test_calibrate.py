@@ -92,15 +92,21 @@ def test_too_small_a_sample_is_refused_in_one_line(capsys):
     assert len(err) == 1 and "--sample" in err[0] and "at least 4" in err[0]
 
 
-def test_a_sample_that_never_varies_the_schedule_cannot_be_fitted(tmp_path):
-    """What --sample 2 used to measure (static variants only) leaves the extended
-    model's schedule factors undetermined: it is refused, not fitted to nonsense."""
+def static_samples(tmp_path):  # noqa: ANN001, ANN201
+    """Measured-looking samples of a real loop: static variants only, every thread count
+    from 1 to 4 (what a too-small --sample measures)."""
     src = tmp_path / "k.c"
     src.write_text(KERNEL.format(n=30000, body="i * 0.5"))
     (record,) = analyze_file(str(src), threads=2).loops
-    machine = detect_machine()
     static = [Variant("static", c, t) for c in (None, 1, 2, 4, 8, 16, 32, 64) for t in (1, 2, 3, 4)]
     samples = [cal.Sample("k.c", record, v, 0.01 / min(v.threads, 2), None) for v in static]
+    return samples, detect_machine()
+
+
+def test_a_sample_that_never_varies_the_schedule_cannot_be_fitted(tmp_path):
+    """What --sample 2 used to measure (static variants only) leaves the extended
+    model's schedule factors undetermined: it is refused, not fitted to nonsense."""
+    samples, machine = static_samples(tmp_path)
     assert "sched_dynamic" in cal.unidentifiable(samples, machine, "extended")
     assert "at least" in cal.unidentifiable(samples[:3], machine, "faithful")
     result = cal.CalibrationResult()
@@ -145,12 +151,7 @@ def test_new_coefficients_that_rank_worse_are_not_adopted(tmp_path):
 def test_a_sample_too_small_to_identify_a_model_adopts_nothing(tmp_path):
     """--sample 4 on four thread counts left no room for dynamic or guided: the extended
     model was refused, and the faithful one must not be adopted in its place."""
-    src = tmp_path / "k.c"
-    src.write_text(KERNEL.format(n=30000, body="i * 0.5"))
-    (record,) = analyze_file(str(src), threads=2).loops
-    machine = detect_machine()
-    static = [Variant("static", c, t) for c in (None, 1, 2, 4, 8, 16, 32, 64) for t in (1, 2, 3, 4)]
-    samples = [cal.Sample("k.c", record, v, 0.01 / min(v.threads, 2), None) for v in static]
+    samples, machine = static_samples(tmp_path)
     result = cal.CalibrationResult()
     result.refused["extended"] = cal.unidentifiable(samples, machine, "extended")
     assert "sched_dynamic" in result.refused["extended"]

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tune_support import CONTENDED
 
 from autotune.analysis import analyze_file
 from autotune.measure.build import BuildOptions
@@ -19,24 +20,6 @@ from autotune.tuning.confirm import Choice, ProgramCheck
 from autotune.variants.space import Variant
 
 pytestmark = pytest.mark.skipif(not Path("/proc/stat").exists(), reason="reads /proc/stat")
-
-# 64 threads fighting over chunks of one iteration: many times slower than static
-CONTENDED = r"""#include <stdio.h>
-#include <math.h>
-#define N 2000000
-static double x[N];
-int main(void)
-{
-#pragma omp parallel for schedule(dynamic, 1) num_threads(64)
-    for (int i = 0; i < N; i++)
-        x[i] = sqrt(i + 1.0);
-    double s = 0.0;
-    for (int i = 0; i < N; i++)
-        s += x[i];
-    printf("%.6e\n", s);
-    return 0;
-}
-"""
 
 
 def test_other_processes_spinning_are_seen():

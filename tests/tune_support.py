@@ -27,3 +27,24 @@ def output_of(src: Path, exe: Path, args: list[str] | tuple[str, ...] = ()) -> b
     """Build ``src`` plainly with gcc and return what it prints with ``args``."""
     subprocess.run(["gcc", "-O2", "-fopenmp", "-w", str(src), "-o", str(exe), "-lm"], check=True)
     return subprocess.run([str(exe), *args], capture_output=True, check=True, timeout=120).stdout
+
+
+# A Rodinia-style kernel written with far more threads than cores, each grabbing one
+# iteration at a time: a variant with the machine's thread count is many times faster
+# (so a choice reaches the whole-program confirmation).
+CONTENDED = r"""#include <stdio.h>
+#include <math.h>
+#define N 2000000
+static double x[N];
+int main(void)
+{
+#pragma omp parallel for schedule(dynamic, 1) num_threads(64)
+    for (int i = 0; i < N; i++)
+        x[i] = sqrt(i + 1.0);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += x[i];
+    printf("%.6e\n", s);
+    return 0;
+}
+"""

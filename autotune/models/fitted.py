@@ -21,7 +21,8 @@ FORMAT = "autotune-powerlaw/1"
 MODEL_NAMES = ("faithful", "extended")
 ALIASES = {"powerlaw": "faithful", "seed004": "faithful"}
 ZERO_FLOOR = 1e-12
-_DOC_KEYS = frozenset(
+# the fields of a fitted model document; any other key is metadata (label, machine, ...)
+DOC_KEYS = frozenset(
     {
         "format",
         "model",
@@ -94,6 +95,6 @@ def fitted_from_dict(data: str | dict[str, Any]) -> FittedPowerLaw:
     coef = np.asarray(d["coef"], dtype=float)
     if len(coef) != len(names):
         raise ValueError("coef and feature_names differ in length")
-    core = {k: d[k] for k in _DOC_KEYS if k in d}
-    meta = {k: v for k, v in d.items() if k not in _DOC_KEYS}
+    core = {k: d[k] for k in DOC_KEYS if k in d}
+    meta = {k: v for k, v in d.items() if k not in DOC_KEYS}
     return FittedPowerLaw(d["model"], d["target"], names, coef, float(d["intercept"]), core, meta)

@@ -50,7 +50,7 @@ from autotune.models.features import (
     FAITHFUL_FEATURES,
     LOOP_LEVEL_FEATURES,
 )
-from autotune.models.fitted import ALIASES, FORMAT, design
+from autotune.models.fitted import ALIASES, DOC_KEYS, FORMAT, design
 
 TARGETS = ("wall", "cpu")
 # Huber's joint fit of coefficients and scale degenerates (scale -> 0, a subset
@@ -322,19 +322,7 @@ class _LogLinearModel(RegressorMixin, BaseEstimator):
         model.loss_used_ = str(d.get("loss_used", model.loss))
         if len(model.coef_) != len(model.feature_names_):
             raise ValueError("coef and feature_names differ in length")
-        known = set(d) - {
-            "format",
-            "model",
-            "target",
-            "params",
-            "feature_names",
-            "coef",
-            "intercept",
-            "scale",
-            "n_samples",
-            "loss_used",
-        }
-        model.metadata_ = {k: d[k] for k in known}
+        model.metadata_ = {k: v for k, v in d.items() if k not in DOC_KEYS}
         return model
 
 
