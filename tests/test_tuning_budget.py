@@ -43,3 +43,5 @@ def test_a_loop_too_small_to_pay_for_its_variants_is_not_measured(tmp_path, monk
     assert "variants not measured" in loop["decision"] and loop["best"] is None
     assert all(v["status"] in ("pruned", "not-run", "ok") for v in loop["variants"])
     assert [v for v in loop["variants"] if v["status"] == "ok"] == []
+    assert main([*args, "-q", "--fresh"]) == 0  # the table says it too
+    assert "1 loop(s) too small a share of the run" in capsys.readouterr().out

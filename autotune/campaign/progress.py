@@ -45,7 +45,7 @@ class CampaignProgress:
         self.runs += runs
         doc = outcome.doc
         best = (doc.get("best") or {}).get("key") or "original kept"
-        speedup = f"{doc['speedup']:.2f}x" if doc.get("speedup") else "-"
+        speedup = loop_speedup(doc)
         loop = Path(outcome.loop_id).name  # file:line without the folders
         self._event(f"{outcome.program} {outcome.size} {loop}: {best} {speedup}")
 
@@ -112,3 +112,17 @@ def _duration(seconds: float) -> str:
     if seconds < 5400:
         return f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.1f} h"
+
+
+def loop_speedup(doc: dict) -> str:
+    """A loop outcome's speedup as printed: the chosen variant's loop-time ratio with its
+    95% interval (the whole program's is printed beside it), or 1.00x when kept."""
+    if not doc.get("speedup"):
+        return "-"
+    key = (doc.get("best") or {}).get("key")
+    iv = next(
+        (v.get("speedup_interval") for v in doc.get("variants", []) if v.get("key") == key), None
+    )
+    if key and iv:
+        return f"{iv['ratio']:.2f}x [{iv['low']:.2f}, {iv['high']:.2f}]"
+    return f"{doc['speedup']:.2f}x"

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from autotune.api import Session
-from autotune.campaign.progress import CampaignProgress
+from autotune.campaign.progress import CampaignProgress, loop_speedup
 from autotune.render import dump_json, table
 
 EXAMPLE = """a plan (TOML; paths relative to it):
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             o.size or "-",
             o.loop_id.rsplit("/", 1)[-1],
             (o.doc.get("best") or {}).get("key") or "original",
-            f"{o.doc['speedup']:.2f}x" if o.doc.get("speedup") else "-",
+            loop_speedup(o.doc),
             _whole_program(o.doc),
             o.doc.get("measured_programs", 0),
         ]

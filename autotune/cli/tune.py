@@ -156,9 +156,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nnothing to change: {report[0][0].path} left as it is (no backup written)")
     if args.backup_written:
         print(f"backup of the original: {args.backup_written}")
+    small = sum(1 for done, _ in report for r in done.results if r.small_share is not None)
+    skipped = f"; {small} loop(s) too small a share of the run to measure variants" if small else ""
     print(
-        f"tuning took {budget['seconds']:.0f} s and {budget['program_runs']} program runs "
-        "(loops too small a share of the run measured only as written)"
+        f"tuning took {budget['seconds']:.0f} s and {budget['program_runs']} program runs{skipped}"
     )
     print(f"runs and decisions stored in {db_path}")
     if deferred:
