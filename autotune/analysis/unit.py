@@ -60,8 +60,9 @@ def analyze_options(
         unit.loops.append(record)
     program = _program(ast, options, cc, unit)
     apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast, program)
+    sources: dict[str, list[str] | None] = {}
     for record in unit.loops:
-        _refuse_unwritable(record)
+        _refuse_unwritable(record, sources)
         record.formulas = nest_formulas(record.nest, record.directive.clauses.collapse)
     by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
     for region in finder.regions:
@@ -256,13 +257,13 @@ def _not_tunable_reason(record: LoopRecord) -> str:
     return ""
 
 
-def _refuse_unwritable(record) -> None:  # noqa: ANN001 - a LoopRecord
+def _refuse_unwritable(record, sources: dict) -> None:  # noqa: ANN001 - a LoopRecord
     """A loop whose directives (its own, its region's) cannot be edited as text is not
     tunable, and says why (its reason, not a header warning)."""
     for d in (record.directive, record.parallel):
         if d is None:
             continue
-        text = directive_line(d.file, d.line)
+        text = directive_line(d.file, d.line, sources)
         why = not_editable(text) if text is not None else ""
         if why:
             record.tunable = False

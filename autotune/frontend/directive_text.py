@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from autotune import textfile
+
 PRAGMA_RE = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+omp\b")
 MACRO_RE = re.compile(r'\b([A-Za-z_]\w*)[ \t]*\([ \t]*"[ \t]*(omp\b)[^"\\\n]*"[ \t]*\)')
 _CALL_RE = re.compile(r"\b([A-Za-z_]\w*)[ \t]*\(")
@@ -30,13 +32,13 @@ def not_editable(line: str) -> str:
     )
 
 
-def directive_line(path: str, line: int) -> str | None:
-    """Line ``line`` of ``path`` (None when it cannot be read)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            for n, text in enumerate(fh, 1):
-                if n == line:
-                    return text.rstrip("\n")
-    except OSError:
-        return None
-    return None
+def directive_line(path: str, line: int, cache: dict[str, list[str] | None]) -> str | None:
+    """Line ``line`` of ``path`` as the project reads sources (None when it cannot be
+    read); ``cache`` keeps each file's lines for one analysis."""
+    if path not in cache:
+        try:
+            cache[path] = textfile.read_bytes_text(path).splitlines()
+        except OSError:
+            cache[path] = None
+    lines = cache[path]
+    return lines[line - 1] if lines is not None and 0 < line <= len(lines) else None
