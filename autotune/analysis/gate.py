@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis import guards
+from autotune.analysis.proof import conditions
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, build_program
@@ -122,8 +124,31 @@ def apply_gate(
     ast: c_ast.FileAST,
     program: Program | None = None,
 ) -> None:
-    """Fill ``kept`` and ``reassociates`` of every record; untune what has nothing left."""
+    """Fill ``kept`` and ``reassociates`` of every record; untune what has nothing left.
+
+    A loop the proof keeps only because of what happens at small sizes is proved again
+    assuming larger ones (``guarded``): it may then vary behind a run-time test."""
     prog = program if program is not None else build_program([ast])
+    before = [guards.snapshot(r) for _, r in pairs]
+    with conditions.collecting() as failures:
+        _gate_pass(pairs, regions, ast, prog)
+    _guarded_pass(pairs, regions, ast, prog, failures, before)
+    for _, record in pairs:
+        if (record.tunable or record.only_size_unknown) and all(
+            dim in record.kept for dim in DIMENSIONS
+        ):
+            legal = "; ".join(dict.fromkeys(record.kept[d] for d in DIMENSIONS))
+            record.reason = "; ".join(r for r in (legal, record.reason) if r)
+            record.tunable = False
+
+
+def _gate_pass(
+    pairs: list[tuple[FoundLoop, LoopRecord]],
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    prog: Program,
+) -> None:
+    """The loop rules, then the region rules, over every loop of the file."""
     sites = {id(f): _site(f, regions, ast) for f, _ in pairs if f.for_node is not None}
     prover = Prover(prog, PointsTo(prog), list(sites.values()))
     chains: dict[int, dict[int, str] | None] = {}
@@ -165,10 +190,43 @@ def apply_gate(
             for key in facts.region_free:
                 if key in by_node:
                     by_node[key].region_threads = True
-    for _, record in pairs:
-        if (record.tunable or record.only_size_unknown) and all(
-            dim in record.kept for dim in DIMENSIONS
-        ):
-            legal = "; ".join(dict.fromkeys(record.kept[d] for d in DIMENSIONS))
-            record.reason = "; ".join(r for r in (legal, record.reason) if r)
-            record.tunable = False
+
+
+def _guarded_pass(
+    pairs: list[tuple[FoundLoop, LoopRecord]],
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    prog: Program,
+    failures: list,
+    before: list[dict],
+) -> None:
+    """Prove the file again assuming sizes above every small-size failure; a loop kept
+    before and free now varies behind ``if (guard)``. The thread count only where the
+    guard can cover its clause (a combined ``parallel for``); a region's never."""
+    kept = [r for _, r in pairs if "schedule" in r.kept and (r.tunable or r.only_size_unknown)]
+    if not kept or not failures:
+        return
+    usable = guards.usable_params(prog, ast, [f for f, _ in pairs])
+    bounds = conditions.lower_bounds(failures, usable)
+    if not bounds:
+        return
+    first = [guards.snapshot(r) for _, r in pairs]
+    for (_, record), saved in zip(pairs, before, strict=True):
+        guards.restore(record, saved)
+    with conditions.assuming(bounds):
+        _gate_pass(pairs, regions, ast, prog)
+    second = [guards.snapshot(r) for _, r in pairs]
+    guard = guards.guard_text(bounds)
+    for (found, record), was, now in zip(pairs, first, second, strict=True):
+        guards.restore(record, was)
+        if "schedule" not in was["kept"] or "schedule" in now["kept"]:
+            continue
+        del record.kept["schedule"]
+        combined = found.parallel is found.directive
+        if combined and "threads" in record.kept and "threads" not in now["kept"]:
+            del record.kept["threads"]
+        record.guard = guard
+        record.warnings.append(
+            f"proven only where {guard}: variants run behind that test, and the loop as "
+            f"written otherwise (at smaller sizes: {was['kept']['schedule']})"
+        )

@@ -170,6 +170,9 @@ class LoopRecord:
     # the thread count is the parallel region's, shared with other loops, and may change for
     # the region as a whole (tuned per region, never per loop)
     region_threads: bool = False
+    # a C condition on the program's sizes under which the freed dimensions are proven
+    # (empty: proven for every size); variants run behind ``if (guard)``, else as written
+    guard: str = ""
     # where the trip counts and sizes came from: "static" (the source), "profile" (values
     # measured at the loop's entry by one run of the original: ``profile``), "unknown"
     facts: str = "static"

@@ -123,6 +123,7 @@ def rewrite_source(
     """
     src = _Source(source)
     edits: dict[int, tuple[Pragma, ClauseEdit]] = {}
+    guarded: dict[int, LoopRecord] = {}  # directive line -> a loop varied behind its guard
 
     def add(line: int, location: str, want: str, edit: ClauseEdit) -> None:
         pragma = src.pragma(line, location, want=want)
@@ -130,6 +131,9 @@ def rewrite_source(
             edit = edits[line][1].merge(edit, location)
         edits[line] = (pragma, edit)
 
+    for record, variant in [*choices, *((r, None) for r in runtime)]:
+        if record.guard and (variant is None or not variant.is_baseline):
+            guarded[record.directive.line] = record
     for record, variant in choices:
         check_variant(record, variant)
         if variant.schedule is not None:
@@ -164,7 +168,7 @@ def rewrite_source(
             (inner or {}).get(record.id),
         )
 
-    body = _splice(source, insertions, edits)
+    body = _splice(source, insertions, edits, _versioned(src, edits, guarded))
 
     extras = bool(instrumented) or bool(runtime)
     if share_of and not extras and any(v.threads is not None for _, v in choices):
@@ -183,17 +187,45 @@ def rewrite_source(
     return head + body + tail
 
 
+def _versioned(
+    src: _Source, edits: dict[int, tuple[Pragma, ClauseEdit]], guarded: dict[int, LoopRecord]
+) -> dict[int, tuple[int, int, str]]:
+    """Loop versioning for loops proven only at sizes the guard tests: the edited loop
+    when the guard holds, the loop as written otherwise, every user line at its number.
+    Keyed by directive line: (start, end, text) replacing the directive and its loop."""
+    out: dict[int, tuple[int, int, str]] = {}
+    for line, record in guarded.items():
+        if line not in edits or edits[line][1].empty:
+            continue
+        pragma, edit = edits[line]
+        start = src.starts[line - 1]
+        _for, end = instrument.find_for(src.text, src.starts, pragma, record)
+        text = src.text
+        edited = text[start : pragma.start] + rewrite(text, pragma, edit) + text[pragma.end : end]
+        last = cscan.line_of(src.starts, end)
+        out[line] = (
+            start,
+            end,
+            f"if ({record.guard}) {{ /* autotune: proven for these sizes */\n#line {line}\n"
+            f"{edited}\n}} else {{\n#line {line}\n{text[start:end]}\n}}\n#line {last}\n",
+        )
+    return out
+
+
 def _splice(
     source: str,
     insertions: list[instrument.Insertion],
     edits: dict[int, tuple[Pragma, ClauseEdit]],
+    versioned: dict[int, tuple[int, int, str]] | None = None,
 ) -> str:
     """Walk the original text once: insertions before replacements at equal offsets."""
     ops: list[tuple[int, int, int, int, str]] = []  # (offset, kind, rank, end, text)
     for ins in insertions:
         ops.append((ins.offset, 0, ins.rank, ins.offset, ins.text))
-    for pragma, edit in edits.values():
-        if not edit.empty:
+    for start, end, text in (versioned or {}).values():
+        ops.append((start, 1, 0, end, text))
+    for line, (pragma, edit) in edits.items():
+        if not edit.empty and line not in (versioned or {}):
             ops.append((pragma.start, 1, 0, pragma.end, rewrite(source, pragma, edit)))
     ops.sort(key=lambda o: (o[0], o[1], o[2]))
     out: list[str] = []

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from autotune.analysis.proof import poly
+from autotune.analysis.proof import conditions, poly
 from autotune.analysis.proof.facts import Bound, Ref
 
 Index = list[poly.Poly]
@@ -190,9 +190,12 @@ def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
     outside = f"({expr} < 0 or {expr} > {p} - 1)"
     text = _set_text(names, [c for c in [dom, outside] if c])
     try:
-        return isl.Set(text).is_empty()
+        empty = isl.Set(text).is_empty()
     except isl.Error:
         return False
+    if not empty:
+        conditions.failed(text)
+    return empty
 
 
 class _Names:
@@ -231,8 +234,9 @@ def _domain(bounds: list[Bound], names: _Names, given: tuple[Bound, ...] = ()) -
 
 
 def _set_text(names: _Names, conjuncts: list[str], other: _Names | None = None) -> str:
-    params = sorted(names.params | (other.params if other else set()))
+    params = sorted(names.params | (other.params if other else set()) | conditions.assumed_params())
     dims = names.dims + (other.dims if other else [])
+    conjuncts = [*conjuncts, *conditions.assumed_conjuncts()]
     body = " and ".join(conjuncts) if conjuncts else "true"
     return f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {body} }}"
 
@@ -269,6 +273,8 @@ def _independent(
             _EMPTY[text] = isl.Set(text).is_empty()
         except isl.Error:
             _EMPTY[text] = False
+    if not _EMPTY[text]:
+        conditions.failed(text)
     return _EMPTY[text]
 
 
@@ -302,14 +308,19 @@ def covered(r: Ref, writes: list[Ref]) -> bool:
         return False
     key = (_read_set(r), tuple(sorted({_write_set(w, r) for w in before})))
     if key not in _SUBSET:
-        _SUBSET[key] = _subset(*key)
-    return _SUBSET[key]
+        _SUBSET[key] = _unwritten(*key)
+    unwritten = _SUBSET[key]
+    if unwritten is None or not unwritten.is_empty():
+        conditions.failed("{ : }" if unwritten is None else unwritten)
+        return False
+    return True
 
 
-_SUBSET: dict[tuple[str, tuple[str, ...]], bool] = {}  # isl's answers by set texts
+_SUBSET: dict[tuple[str, tuple[str, ...]], isl.Set | None] = {}  # isl's answers by set texts
 
 
-def _subset(read_text: str, write_texts: tuple[str, ...]) -> bool:
+def _unwritten(read_text: str, write_texts: tuple[str, ...]) -> isl.Set | None:
+    """What is read and not written before (None: isl could not tell)."""
     try:
         read = isl.Set(read_text)
         written = None
@@ -317,9 +328,9 @@ def _subset(read_text: str, write_texts: tuple[str, ...]) -> bool:
             s = isl.Set(text)
             written = s if written is None else written.union(s)
         read, written = _align(read, written)
-        return read.is_subset(written)
+        return read.subtract(written)
     except isl.Error:
-        return False
+        return None
 
 
 def _exact_own(w: Ref, r: Ref) -> bool:
@@ -393,10 +404,11 @@ class _Renamed(_Names):
 
 def _quantified(names: _Names, dims: list[str], conj: list[str], extra: list[str] = ()) -> str:
     exist = [d for d in names.dims if d not in dims] + list(extra)
+    conj = [*conj, *conditions.assumed_conjuncts()]
     body = " and ".join(conj) if conj else "true"
     if exist:
         body = f"exists ({', '.join(exist)} : {body})"
-    params = sorted(names.params)
+    params = sorted(names.params | conditions.assumed_params())
     return f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {body} }}"
 
 

@@ -15,7 +15,12 @@ from autotune.analysis.proof.walkstate import ENDS_PROGRAM
 def param_symbol(text: str) -> str:
     """The isl parameter for the C expression ``text`` (``n``, ``d[2]``)."""
     digest = hashlib.sha1(text.encode()).hexdigest()[:6]
-    return f"P_{ident(text)}_{digest}"
+    name = f"P_{ident(text)}_{digest}"
+    PARAM_TEXTS[name] = text
+    return name
+
+
+PARAM_TEXTS: dict[str, str] = {}  # isl parameter -> the C expression it stands for
 
 
 def element_text(node: c_ast.Node, value) -> str | None:  # noqa: ANN001 - a subscript builder

@@ -1,0 +1,100 @@
+"""Loops proven only above a size: varied behind a run-time test of that size (loop
+versioning), as the build hook writes them, compiled and run at sizes on both sides of
+the test; and the sizes a test cannot stand for keep the loop as written."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import islpy as isl
+import pytest
+
+from autotune import api
+from autotune.analysis.proof import conditions
+from autotune.variants.apply import apply_variants, read_source
+from autotune.variants.errors import EmitError
+from autotune.variants.space import Variant
+
+DATA = Path(__file__).parent / "data" / "c" / "proof"
+GCC = shutil.which("gcc")
+
+
+def _build_run(text: str, work: Path, name: str, sizes: list[int]) -> list[str]:
+    src = work / f"{name}.c"
+    src.write_text(text)
+    exe = work / name
+    subprocess.run(["gcc", "-O2", "-fopenmp", str(src), "-o", str(exe)], check=True)
+    env = {**os.environ, "OMP_NUM_THREADS": "3"}
+    return [
+        subprocess.run(
+            [str(exe), str(n)], capture_output=True, text=True, env=env, check=True
+        ).stdout
+        for n in sizes
+    ]
+
+
+def _presumed_lines(text: str) -> dict[int, list[str]]:
+    """Line number as the compiler presumes it (``#line`` honoured) -> the lines there."""
+    out: dict[int, list[str]] = {}
+    line = 1
+    for row in text.split("\n"):
+        m = re.match(r"\s*#line (\d+)", row)
+        if m:
+            line = int(m.group(1))
+            continue
+        out.setdefault(line, []).append(row)
+        line += 1
+    return out
+
+
+@pytest.mark.skipif(GCC is None, reason="needs gcc")
+def test_chain_proven_above_a_size_runs_behind_its_guard(tmp_path):
+    path = DATA / "bt_runtime_grid.c"
+    unit = api.analyze(path)
+    loops = {r.line: r for r in unit.loops}
+    assert set(loops) == {16, 21, 26}
+    for rec in loops.values():
+        assert rec.guard == "grid_points[0] >= 6"
+        assert "schedule" not in rec.kept
+        assert any("proven only where grid_points[0] >= 6" in w for w in rec.warnings)
+    source = read_source(path)
+    tuned = apply_variants(source, [(r, Variant("dynamic", 1, None)) for r in loops.values()])
+    assert tuned.count("if (grid_points[0] >= 6) {") == 3
+    assert tuned.count("schedule(dynamic, 1)") == 3 or tuned.count("schedule(dynamic,1)") == 3
+    # every user line keeps its number: each original line is found where it was
+    original = source.split("\n")
+    presumed = _presumed_lines(tuned)
+    for number, row in enumerate(original, start=1):
+        if "#pragma omp for" not in row:
+            assert row in presumed.get(number, []), (number, row)
+    sizes = [4, 5, 12, 20]
+    assert _build_run(tuned, tmp_path, "tuned", sizes) == _build_run(
+        source, tmp_path, "original", sizes
+    )
+
+
+def test_size_held_by_each_thread_is_no_guard(tmp_path):
+    """The size as a function parameter: one copy per thread, no test can stand for it."""
+    unit = api.analyze(DATA / "grid_param.c")
+    for rec in unit.loops:
+        assert rec.guard == ""
+        assert "nowait chain" in rec.kept["schedule"]
+    source = read_source(DATA / "grid_param.c")
+    with pytest.raises(EmitError, match="not tunable: in a nowait chain"):
+        apply_variants(source, [(unit.loops[0], Variant("dynamic", 1, None))])
+
+
+def test_lower_bounds_only_for_failures_at_small_sizes():
+    at_four = isl.Set("[P_n_1, P_m_2] -> { : P_n_1 = 4 and P_m_2 >= 3 }")
+    at_five = isl.Set("[P_n_1] -> { : P_n_1 = 5 }")
+    everywhere = isl.Set("[P_n_1] -> { : P_n_1 >= 3 }")
+    huge = isl.Set("[P_n_1] -> { : P_n_1 <= 100000 }")
+    other = isl.Set("[P_k_3] -> { : P_k_3 <= 2 }")
+    usable = {"P_n_1", "P_m_2"}
+    assert conditions.lower_bounds([at_four, at_five], usable) == {"P_n_1": 6}
+    # a failure at every size, at sizes beyond SMALL, or in a parameter no test can read
+    assert conditions.lower_bounds([everywhere, huge, other], usable) == {}
