@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import hashlib
 import json
 import shutil
@@ -46,6 +47,7 @@ def loops_of(
 ) -> tuple[list[dict], list]:
     """The proof's verdict per loop, with the time the proof took for it; and the
     analysed records (for --run)."""
+    import autotune.analysis.unit as unit_module
     from autotune.analysis.gate import _site
     from autotune.analysis.proof.pointsto import PointsTo
     from autotune.analysis.proof.program import build_program
@@ -57,7 +59,21 @@ def loops_of(
 
     defines = {f[2:].split("=")[0]: f[2:].partition("=")[2] or "1" for f in cflags}
     opts = SourceOptions(defines, list(include), [], [str(e) for e in extra])
-    unit = analyze_options(str(path), opts, threads=2)
+    gate = unit_module.apply_gate
+    spent: list[float] = []
+
+    def timed_gate(*args, **kw):  # noqa: ANN002, ANN003, ANN202 - the gate's own arguments
+        t0 = time.perf_counter()
+        try:
+            return gate(*args, **kw)
+        finally:
+            spent.append(time.perf_counter() - t0)
+
+    unit_module.apply_gate = timed_gate
+    try:
+        unit = analyze_options(str(path), opts, threads=2)
+    finally:
+        unit_module.apply_gate = gate
     # the proof alone, timed per loop (parsing is the front end's cost, not the proof's)
     own = SourceOptions(defines, list(include), [])
     asts = [parse_file(str(path), own)]
@@ -68,12 +84,9 @@ def loops_of(
     finder = OmpFinder()
     finder.visit(asts[0])
     sites = [_site(f, finder.regions, asts[0]) for f in finder.loops if f.for_node is not None]
+    prog.uses("")  # the program's index of names, built once (a program table)
     prover = Prover(prog, PointsTo(prog), sites)
-    times = []
-    for s in sites:
-        t0 = time.perf_counter()
-        prover.prove(s)
-        times.append(time.perf_counter() - t0)
+    times = _proof_times(prover, sites)
     rows = []
     for rec, t in zip(unit.loops, times + [None] * len(unit.loops), strict=False):
         rows.append(
@@ -86,9 +99,64 @@ def loops_of(
                 "reassociates": bool(rec.reassociates),
                 "why": "; ".join(dict.fromkeys(rec.kept.values()))[:160],
                 "proof_s": t,
+                "guard": rec.guard,
+                # the whole gate of the file (both passes when a guard was tried), per loop
+                "gate_per_loop_s": sum(spent) / max(1, len(unit.loops)),
             }
         )
     return rows, unit.loops
+
+
+def _proof_times(prover, sites: list) -> list[float]:  # noqa: ANN001 - a Prover
+    """Each loop's proof time, isl's answers not cached from the analysis before. A
+    loop's walk and coverage are made once, by whichever proof needs them first (a
+    chain's comparison, a later loop's check of a thread's array): they are charged to
+    the loop they describe, not to the loop whose proof asked."""
+    from autotune.analysis.proof import deps
+    from autotune.analysis.proof.verdict import Prover
+
+    deps._EMPTY.clear()
+    deps._SUBSET.clear()
+    gc.collect()  # the analysis before left garbage: its collection is not this proof's
+    charged: dict[int, float] = {}
+    nested: list[list[tuple[int, float]]] = []
+    originals = {name: getattr(Prover, name) for name in ("_walks", "_covering")}
+
+    def timing(name: str):  # noqa: ANN202
+        original = originals[name]
+        cache = "_walked" if name == "_walks" else "_covered"
+
+        def timed(self, site):  # noqa: ANN001, ANN202
+            key = id(site.for_node)
+            if key in getattr(self, cache):
+                return original(self, site)
+            nested.append([])
+            t0 = time.perf_counter()
+            try:
+                return original(self, site)
+            finally:
+                spent = time.perf_counter() - t0
+                inner = nested.pop()
+                charged[key] = charged.get(key, 0.0) + spent - sum(t for _, t in inner)
+                if nested:
+                    nested[-1].append((key, spent))
+
+        return timed
+
+    for name in originals:
+        setattr(Prover, name, timing(name))
+    exclusive = []
+    try:
+        for s in sites:
+            nested.append([])
+            t0 = time.perf_counter()
+            prover.prove(s)
+            spent = time.perf_counter() - t0
+            exclusive.append(spent - sum(t for _, t in nested.pop()))
+    finally:
+        for name, original in originals.items():
+            setattr(Prover, name, original)
+    return [x + charged.get(id(s.for_node), 0.0) for x, s in zip(exclusive, sites, strict=True)]
 
 
 def space_of(record) -> list:  # noqa: ANN001 - a LoopRecord
@@ -192,6 +260,8 @@ def summary(
         "variable": sum(r["schedule"] or r["threads"] or r["region"] for r in rows),
         "proof_median_s": statistics.median(times) if times else None,
         "proof_max_s": max(times) if times else None,
+        "gate_per_loop_max_s": max((r["gate_per_loop_s"] for r in rows), default=None),
+        "guarded": sum(bool(r["guard"]) for r in rows),
         "variants_run": ran,
         "variants_differ": differ,
         "checked_by": checked,
@@ -254,9 +324,10 @@ def main() -> int:
         shutil.rmtree(scratch, ignore_errors=True)
     print(
         "| program | loops | schedule free | threads free | region | variable | "
-        "proof median / max (s) | variants run | differ | result checked by |"
+        "proof median / max (s) | gate per loop (s) | behind a guard | variants run | "
+        "differ | result checked by |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for s in out:
         t = (
             "-"
@@ -265,7 +336,8 @@ def main() -> int:
         )
         print(
             f"| {s['program']} | {s['loops']} | {s['schedule']} | {s['threads']} | "
-            f"{s['region']} | {s['variable']} | {t} | {s['variants_run'] or '-'} | "
+            f"{s['region']} | {s['variable']} | {t} | {s['gate_per_loop_max_s'] or 0:.3f} | "
+            f"{s['guarded']} | {s['variants_run'] or '-'} | "
             f"{s['variants_differ'] if s['variants_differ'] is not None else '-'} | "
             f"{s['checked_by']} |"
         )

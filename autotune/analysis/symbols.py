@@ -47,6 +47,9 @@ class FileInfo:
     # id(block) -> the names it declares (first declaration wins), built on first lookup:
     # name lookups are the proof's hottest path on programs like NAS BT
     scopes: dict[int, dict[str, tuple[c_ast.Decl, str]]] = field(default_factory=dict)
+    # id(node) -> the innermost block, for header or function around it (itself included)
+    scope_of: dict[int, c_ast.Node | None] = field(default_factory=dict)
+    found: dict[tuple[str, int], tuple[c_ast.Decl | None, str]] = field(default_factory=dict)
 
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -152,17 +155,36 @@ class Scope(Layout):
 
     # ---- declarations --------------------------------------------------------
     def find_decl(self, name: str, at: c_ast.Node | None) -> tuple[c_ast.Decl | None, str]:
-        """Nearest visible declaration of ``name`` from ``at``: (decl, local|param|global)."""
-        node = at
-        parents = self.info.parents
+        """Nearest visible declaration of ``name`` from ``at``: (decl, local|param|global).
+        Answers are kept per (name, innermost scope): lookups are the proof's hot path."""
+        scope = self._scope_of(at)
+        key = (name, id(scope))
+        if key not in self.info.found:
+            self.info.found[key] = self._lookup(name, scope)
+        return self.info.found[key]
+
+    def _scope_of(self, at: c_ast.Node | None) -> c_ast.Node | None:
+        if at is None:
+            return None
+        key = id(at)
+        if key not in self.info.scope_of:
+            node = at
+            while node is not None and not isinstance(
+                node, c_ast.Compound | c_ast.For | c_ast.FuncDef
+            ):
+                node = self.info.parents.get(id(node))
+            self.info.scope_of[key] = node
+        return self.info.scope_of[key]
+
+    def _lookup(self, name: str, scope: c_ast.Node | None) -> tuple[c_ast.Decl | None, str]:
+        node = scope
         while node is not None:
-            if isinstance(node, c_ast.Compound | c_ast.For | c_ast.FuncDef):
-                found = self._declared_in(node).get(name)
-                if found is not None:
-                    return found
-                if isinstance(node, c_ast.FuncDef):
-                    break
-            node = parents.get(id(node))
+            found = self._declared_in(node).get(name)
+            if found is not None:
+                return found
+            if isinstance(node, c_ast.FuncDef):
+                break
+            node = self._scope_of(self.info.parents.get(id(node)))
         if name in self.info.globals:
             return self.info.globals[name], "global"
         return None, "none"

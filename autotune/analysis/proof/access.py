@@ -57,7 +57,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 index,
                 kind,
                 _line(node),
-                _text(node),
+                NodeText(node),
                 owner=owner,
                 op=op,
                 name=name,
@@ -209,10 +209,28 @@ def _line(node: c_ast.Node) -> int:
     return node.coord.line if node.coord else 0
 
 
-def _text(node: c_ast.Node) -> str:
-    from pycparser import c_generator
+class NodeText:
+    """A node's C text, made only when a message prints it: most references never
+    are, and generating text was a tenth of the proof's time on NPB BT."""
 
-    try:
-        return c_generator.CGenerator().visit(node)
-    except Exception:  # noqa: BLE001 - a message only
-        return "?"
+    __slots__ = ("node", "_text")
+
+    def __init__(self, node: c_ast.Node) -> None:
+        self.node = node
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            from pycparser import c_generator
+
+            try:
+                self._text = c_generator.CGenerator().visit(self.node)
+            except Exception:  # noqa: BLE001 - a message only
+                self._text = "?"
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))

@@ -65,6 +65,11 @@ def assumed_conjuncts() -> list[str]:
     return [f"{p} >= {k}" for p, k in sorted(_STATE.assume.items())]
 
 
+def listening() -> bool:
+    """Someone collects failures (the first pass of a file's gate)."""
+    return _STATE.failures is not None
+
+
 def failed(text_or_set: str | isl.Set) -> None:
     """A question failed: keep where (its set's parameter values), if anyone listens."""
     if _STATE.failures is None:

@@ -53,10 +53,13 @@ class Conflict:
 def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
     """Pairs of shared references that may carry a dependence across iterations."""
     unique = _dedupe(refs)
+    pins = {id(r): _pins(r) for r in unique}
     out: list[Conflict] = []
     for i, a in enumerate(unique):
         for b in unique[i:]:
             if not _may_interact(a, b):
+                continue
+            if _pinned_by(a, b, pins[id(a)], pins[id(b)], distributed):
                 continue
             why = _pair(a, b, distributed)
             if why:
@@ -111,6 +114,29 @@ def _pair(a: Ref, b: Ref, distributed: int) -> str:
         return ""
     known = all(p is not None and poly.is_affine(p) for p in a.index + b.index)
     return "carried" if known else "unanalysable"
+
+
+def _pins(r: Ref) -> dict[int, tuple[tuple, str]]:
+    """Per subscript: (its polynomial, its one moving variable) where it has one."""
+    out: dict[int, tuple[tuple, str]] = {}
+    for k, p in enumerate(r.index or []):
+        if p is None or not poly.is_affine(p):
+            continue
+        moving = [x for x in poly.symbols(p) if not x.startswith("P")]
+        if len(moving) == 1:
+            out[k] = (_key(p), moving[0])
+    return out
+
+
+def _pinned_by(a: Ref, b: Ref, pa: dict, pb: dict, distributed: int) -> bool:
+    """``_pinned`` on the subscripts as written, from each reference's ``_pins``."""
+    if a.index is None or b.index is None or len(a.index) != len(b.index):
+        return False
+    iters = [bd.sym for bd in a.domain[:distributed]]
+    if [bd.sym for bd in b.domain[:distributed]] != iters or len(iters) != distributed:
+        return False
+    pinned = {pa[k][1] for k in pa.keys() & pb.keys() if pa[k] == pb[k] and pa[k][1] in iters}
+    return pinned == set(iters)
 
 
 def _pinned(a: Ref, b: Ref, dims: list, distributed: int) -> bool:
@@ -308,27 +334,31 @@ def covered(r: Ref, writes: list[Ref]) -> bool:
         return False
     key = (_read_set(r), tuple(sorted({_write_set(w, r) for w in before})))
     if key not in _SUBSET:
-        _SUBSET[key] = _unwritten(*key)
-    unwritten = _SUBSET[key]
-    if unwritten is None or not unwritten.is_empty():
-        conditions.failed("{ : }" if unwritten is None else unwritten)
+        _SUBSET[key] = _read_written(*key)
+    pair = _SUBSET[key]
+    if pair is None:
+        conditions.failed("{ : }")
         return False
-    return True
+    read, written = pair
+    if read.is_subset(written):
+        return True
+    if conditions.listening():
+        conditions.failed(read.subtract(written))
+    return False
 
 
-_SUBSET: dict[tuple[str, tuple[str, ...]], isl.Set | None] = {}  # isl's answers by set texts
+# isl's sets by their texts: (what is read, what was written before), None if unreadable
+_SUBSET: dict[tuple[str, tuple[str, ...]], tuple[isl.Set, isl.Set] | None] = {}
 
 
-def _unwritten(read_text: str, write_texts: tuple[str, ...]) -> isl.Set | None:
-    """What is read and not written before (None: isl could not tell)."""
+def _read_written(read_text: str, write_texts: tuple[str, ...]) -> tuple[isl.Set, isl.Set] | None:
     try:
         read = isl.Set(read_text)
         written = None
         for text in write_texts:
             s = isl.Set(text)
             written = s if written is None else written.union(s)
-        read, written = _align(read, written)
-        return read.subtract(written)
+        return _align(read, written)
     except isl.Error:
         return None
 

@@ -62,7 +62,7 @@ class Ref:
     index: list[Poly | None] | None
     kind: str
     line: int
-    text: str
+    text: object  # str(text) is the C text (made lazily for array references)
     domain: list[Bound] = field(default_factory=list)
     owner: str = "shared"
     op: str | None = None

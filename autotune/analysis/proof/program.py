@@ -68,6 +68,9 @@ class Program:
 
     complete: bool = True  # every file given was read
     _uses: dict[str, list] | None = None
+    # answers about the program's nodes the proofs of several loops ask (keyed by id of
+    # a node of these units, which live as long as the program)
+    memo: dict = field(default_factory=dict)
 
     @property
     def whole(self) -> bool:

@@ -215,23 +215,48 @@ def _given(site: LoopSite, prog: Program) -> tuple:
     )
 
 
-def _written(node: c_ast.Node, prog: Program, seen: set[str] | None = None) -> set[str]:
+def _written(node: c_ast.Node, prog: Program) -> set[str]:
     """Names assigned in ``node``, and the globals the functions it calls assign
     (transitively; a callee's own locals and parameters are not the caller's)."""
-    seen = seen if seen is not None else set()
+    key = ("written", id(node))
+    if key not in prog.memo:
+        prog.memo[key] = _written_in(node, prog, set())[0]
+    return prog.memo[key]
+
+
+def _written_in(node: c_ast.Node, prog: Program, seen: set[str]) -> tuple[set[str], bool]:
+    """(names, complete): complete unless a call was cut short by recursion. A callee's
+    complete answer is kept (NPB BT's solvers call the same helpers from every loop)."""
     out = assigned(node)
+    complete = True
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, c_ast.FuncCall):
             name = call_name(n)
-            if name and name in prog.funcs and name not in seen:
-                seen.add(name)
-                func = prog.funcs[name][0]
-                own = set(filter(None, param_names(func))) | {d.name for d in _decls(func.body)}
-                out |= _written(func.body, prog, seen) - own
+            if name and name in prog.funcs:
+                names, done = _callee_written(name, prog, seen)
+                out |= names
+                complete = complete and done
         stack.extend(c for _, c in n.children())
-    return out
+    return out, complete
+
+
+def _callee_written(name: str, prog: Program, seen: set[str]) -> tuple[set[str], bool]:
+    key = ("callee-written", name)
+    if key in prog.memo:
+        return prog.memo[key], True
+    if name in seen:
+        return set(), False
+    seen.add(name)  # on the call stack: a recursive call is cut short
+    func = prog.funcs[name][0]
+    own = set(filter(None, param_names(func))) | {d.name for d in _decls(func.body)}
+    names, complete = _written_in(func.body, prog, seen)
+    seen.discard(name)
+    names -= own
+    if complete:
+        prog.memo[key] = names
+    return names, complete
 
 
 def _entry_value(rhs: c_ast.Node, written: set[str], arrays: set[str]) -> poly.Poly | None:
