@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from autotune.analysis import exprs
+from autotune.analysis import exprs, polyfoot
 from autotune.analysis.exprs import Symbolic
 from autotune.analysis.libgomp import guided_chunk_sizes
 from autotune.analysis.points import Points, TooLarge, split_runs
@@ -233,6 +233,9 @@ def array_elements(arr: dict, collapse: int, runs: Runs | None) -> tuple[int | N
         if extent is None:
             return None, False, "indirect index and unknown array size"
         return int(extent), False, "indirect or data-dependent index: whole array (upper bound)"
+    counted = polyfoot.elements(arr, collapse, runs)
+    if counted is not None:  # affine: barvinok counts it, at any size
+        return counted, True, ""
     parts = []
     try:
         for acc in arr["accesses"]:
@@ -327,14 +330,28 @@ def thread_chunk_samples(
     return out
 
 
-def representative_threads(samples: list, keep: int | None) -> list:
+def representative_threads(samples: list, keep: int | None) -> list[int]:
     """At most ``keep`` threads whose maximum stands for all: the first, the last, and
     the ones with most iterations (a triangular nest's heaviest rows are last)."""
     if keep is None or len(samples) <= keep:
-        return samples
+        return list(range(len(samples)))
     busiest = sorted(range(len(samples)), key=lambda t: -samples[t][2])
-    chosen = list(dict.fromkeys([0, len(samples) - 1, *busiest]))[:keep]
-    return [samples[t] for t in sorted(chosen)]
+    return sorted(list(dict.fromkeys([0, len(samples) - 1, *busiest]))[:keep])
+
+
+def _counted_thread(
+    arrays: list[dict], collapse: int, which: polyfoot.Runs | polyfoot.Cyclic
+) -> int | None:
+    """A thread's distinct bytes counted by barvinok (None: some array is not affine)."""
+    total = 0
+    for arr in arrays:
+        if arr.get("elem_size") is None or {a["kind"] for a in arr["accesses"]} != {"affine"}:
+            return None
+        n = polyfoot.elements(arr, collapse, which)
+        if n is None:
+            return None
+        total += n * int(arr["elem_size"])
+    return total
 
 
 def per_thread(
@@ -361,8 +378,20 @@ def per_thread(
     chosen = representative_threads(samples, sample_threads)
     if len(chosen) < len(samples):
         exact = False
-    for starts, sizes, thread_iters in chosen:
+    kind = (schedule or "static").lower()
+    cyclic = kind in ("static", "dynamic") and bool(chunk)
+    for t in chosen:
+        starts, sizes, thread_iters = samples[t]
         if len(starts) == 0:
+            continue
+        which = (
+            polyfoot.Cyclic(int(chunk), max(1, threads), t)
+            if cyclic
+            else list(zip(starts.tolist(), sizes.tolist(), strict=True))
+        )
+        counted = _counted_thread(arrays, collapse, which)
+        if counted is not None:
+            best = max(best, counted)
             continue
         if len(starts) > run_cap:
             sample = list(zip(starts[:run_cap].tolist(), sizes[:run_cap].tolist(), strict=True))
