@@ -4,6 +4,14 @@ should not grow with the problem.
 
 Prints the median of 5 in-process runs per file (preprocess + parse + analysis), then the
 size sweep (analysis; ranking of the default variant space with the shipped model).
+
+With ``--recorded DIR`` (a folder in the layout of ../shared/recorded-16core: a
+``polybench`` tree of PolyBench/C sources), every program there is ranked with the
+``autotune rank`` command at MINI, SMALL, MEDIUM, LARGE and EXTRALARGE: the command's
+wall time (median of 3), and the same beyond start-up (``autotune rank --help``), which
+should not grow with the size.
+
+    python bench/analyze_speed.py [--recorded ../shared/recorded-16core] [--json OUT]
 """
 
 from __future__ import annotations
@@ -19,6 +27,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--recorded", metavar="DIR", help="rank every program there at 5 sizes")
+    ap.add_argument("--json", metavar="OUT", help="write the --recorded figures as JSON")
+    a = ap.parse_args()
+    if a.recorded:
+        return recorded_sweep(Path(a.recorded), a.json)
     files = sorted((ROOT / "kernels").glob("*.c")) + sorted((ROOT / "tests/data/c").glob("*.c"))
     print(f"{'file':40s} {'loops':>5s} {'median s':>9s} {'max s':>7s}")
     worst = 0.0
@@ -83,6 +99,48 @@ def size_sweep() -> None:
                 f"{n:>5d} x {m:<5d} {rec.iterations or 0:12d} {t1 - t0:10.3f} {t2 - t1:8.3f} "
                 f"{len(ranking.variants):9d}"
             )
+
+
+SIZES = ("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")
+
+
+def _wall(cmd: list[str], reps: int = 3) -> float:
+    import subprocess
+
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=False)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def recorded_sweep(root: Path, out: str | None) -> int:
+    """``autotune rank`` on every PolyBench program of a recorded folder, 5 sizes each."""
+    import json
+    import shutil
+
+    exe = shutil.which("autotune") or "autotune"
+    poly = root / "polybench"
+    programs = sorted(p for p in poly.rglob("*.c") if "utilities" not in p.parts)
+    startup = _wall([exe, "rank", "--help"], reps=5)
+    print(f"start-up (autotune rank --help): {startup:.3f} s\n")
+    print(f"{'program':28s} " + " ".join(f"{s:>10s}" for s in SIZES) + "   (s beyond start-up)")
+    rows = []
+    for prog in programs:
+        cells = []
+        for size in SIZES:
+            cmd = [exe, "rank", str(prog), "-I", str(poly / "utilities"), "-I", str(prog.parent)]
+            wall = _wall([*cmd, "-D", f"{size}_DATASET"])
+            cells.append(wall)
+            rows.append({"program": prog.stem, "size": size, "wall_s": wall})
+        print(f"{prog.stem:28s} " + " ".join(f"{w - startup:10.3f}" for w in cells), flush=True)
+    worst = max(r["wall_s"] for r in rows) - startup
+    print(f"\nworst beyond start-up: {worst:.3f} s (target 0.3 s); start-up {startup:.3f} s")
+    if out:
+        Path(out).write_text(json.dumps({"startup_s": startup, "runs": rows}, indent=1))
+        print(f"written: {out}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ from autotune.measure.sweep import Sweep, SweepOptions  # noqa: E402
 from autotune.models.defaults import load_model  # noqa: E402
 from autotune.models.powerlaw import make_model  # noqa: E402
 from autotune.tuning import calibrate as cal  # noqa: E402
-from autotune.variants.space import default_space, default_thread_counts  # noqa: E402
+from autotune.variants.space import BASELINE, default_space, default_thread_counts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GOALS = "goals: regret@5 <= 2%, best found >= 80%, regret@1 <= 5%, tau >= 0.7, MARE <= 15%"
@@ -100,11 +100,44 @@ def kernels_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
 
 def recorded_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
     machine, loops = recorded.load(Path(args.recorded))
+    if args.lopo:
+        return lopo_scores(machine, loops)
     models = {n: load_model(n, args.coefficients) for n in cal.MODEL_NAMES}
     scores: list[replay.LoopScore] = []
     for lp in loops:
         loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times)
         scores += replay.replay_loop(loop, models, machine)
+    return scores
+
+
+def lopo_split(programs: list[str], held_out: str) -> tuple[list[str], list[str]]:
+    """(fit, evaluate): every loop of one program on one side only."""
+    return [p for p in programs if p != held_out], [p for p in programs if p == held_out]
+
+
+def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:  # noqa: ANN001
+    """Leave one program out: each program's loops ranked by models fitted on the
+    recorded sweeps of the other programs only (as a user meets the model: fitted on
+    programs that are not theirs)."""
+    samples = [
+        cal.Sample(lp.program, lp.record, v, t, None)
+        for lp in loops
+        for v, t in [(BASELINE, lp.baseline_s), *lp.times.items()]
+    ]
+    programs = sorted({lp.program for lp in loops})
+    scores: list[replay.LoopScore] = []
+    for held in programs:
+        fit_on, _ = lopo_split(programs, held)
+        train = [s for s in samples if s.kernel in fit_on]
+        models = {}
+        for name in cal.MODEL_NAMES:
+            X, y, _, groups = cal._xy(train, machine, name, "wall", None)
+            models[name] = make_model(name, target="wall").fit(X, y, groups=groups)
+        for lp in loops:
+            if lp.program == held:
+                loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times)
+                scores += replay.replay_loop(loop, models, machine)
+        print(f"left out {held}: fitted on {len(train)} runs of {len(fit_on)} programs", flush=True)
     return scores
 
 
@@ -115,6 +148,12 @@ def main() -> int:
         "--coefficients",
         metavar="FILE",
         help="with --recorded: coefficients file (default: the shipped ones)",
+    )
+    ap.add_argument(
+        "--lopo",
+        action="store_true",
+        help="with --recorded: fit the models leaving one program out, for each program, "
+        "instead of using the shipped coefficients",
     )
     ap.add_argument("--repetitions", type=int, default=3)
     ap.add_argument("--db", default=None)
@@ -134,6 +173,8 @@ def main() -> int:
             print(s)
     rows = replay.summarize(scores)
     where = args.recorded or f"{args.kernels} (leave one kernel out, measured here)"
+    if args.recorded and args.lopo:
+        where += " (leave one program out)"
     replay.print_summary(rows, f"ranking quality on {where}, budget K = {replay.K}")
     print(GOALS)
     if args.json:
