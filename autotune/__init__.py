@@ -20,7 +20,7 @@ _API = (
 )
 
 
-def __getattr__(name: str):  # noqa: ANN202 - PEP 562: the API on first use
+def __getattr__(name: str):  # PEP 562: the API on first use
     if name in _API:
         from autotune import api
 

@@ -150,7 +150,7 @@ class Progress:
         self.close()
 
 
-def save_figure(fig, path: str, dpi: int = 120) -> None:  # noqa: ANN001 - a matplotlib Figure
+def save_figure(fig, path: str, dpi: int = 120) -> None:  # a matplotlib Figure
     """Write ``fig`` to ``path`` and close it; an unwritable path is one user line."""
     import matplotlib.pyplot as plt
 
@@ -164,7 +164,7 @@ def save_figure(fig, path: str, dpi: int = 120) -> None:  # noqa: ANN001 - a mat
         plt.close(fig)
 
 
-def data_frame(rows: list[dict]):  # noqa: ANN201 - a pandas.DataFrame
+def data_frame(rows: list[dict]):  # a pandas.DataFrame
     """The rows as a pandas DataFrame; pandas is optional, so say how to get it."""
     try:
         import pandas

@@ -44,7 +44,7 @@ def main() -> int:
             t0 = time.perf_counter()
             try:
                 loops = len(analyze_file(str(f)).loops)
-            except Exception as exc:  # noqa: BLE001 - a bench reports, it does not stop
+            except Exception as exc:  # a bench reports, it does not stop
                 loops = -1
                 print(f"{f.name}: {exc}", file=sys.stderr)
                 break

@@ -26,14 +26,14 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autotune.render import table  # noqa: E402
-from autotune.structure.composition import (  # noqa: E402
+from autotune.render import table
+from autotune.structure.composition import (
     METHODS,
     FrozenDistribution,
     compose,
     exact_max_moment,
 )
-from autotune.structure.moments import Moments  # noqa: E402
+from autotune.structure.moments import Moments
 
 # Published maxima of the E[Y] error of the lambda method (seed 002, section 4).
 PUBLISHED = {

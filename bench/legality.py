@@ -62,7 +62,7 @@ def loops_of(
     gate = unit_module.apply_gate
     spent: list[float] = []
 
-    def timed_gate(*args, **kw):  # noqa: ANN002, ANN003, ANN202 - the gate's own arguments
+    def timed_gate(*args, **kw):  # the gate's own arguments
         t0 = time.perf_counter()
         try:
             return gate(*args, **kw)
@@ -107,7 +107,7 @@ def loops_of(
     return rows, unit.loops
 
 
-def _proof_times(prover, sites: list) -> list[float]:  # noqa: ANN001 - a Prover
+def _proof_times(prover, sites: list) -> list[float]:  # a Prover
     """Each loop's proof time, isl's answers not cached from the analysis before. A
     loop's walk and coverage are made once, by whichever proof needs them first (a
     chain's comparison, a later loop's check of a thread's array): they are charged to
@@ -122,11 +122,11 @@ def _proof_times(prover, sites: list) -> list[float]:  # noqa: ANN001 - a Prover
     nested: list[list[tuple[int, float]]] = []
     originals = {name: getattr(Prover, name) for name in ("_walks", "_covering")}
 
-    def timing(name: str):  # noqa: ANN202
+    def timing(name: str):
         original = originals[name]
         cache = "_walked" if name == "_walks" else "_covered"
 
-        def timed(self, site):  # noqa: ANN001, ANN202
+        def timed(self, site):
             key = id(site.for_node)
             if key in getattr(self, cache):
                 return original(self, site)
@@ -159,7 +159,7 @@ def _proof_times(prover, sites: list) -> list[float]:  # noqa: ANN001 - a Prover
     return [x + charged.get(id(s.for_node), 0.0) for x, s in zip(exclusive, sites, strict=True)]
 
 
-def space_of(record) -> list:  # noqa: ANN001 - a LoopRecord
+def space_of(record) -> list:  # a LoopRecord
     """Variants that change what the proof allows: other schedules and chunks, another
     thread count, both."""
     from autotune.variants.space import Variant

@@ -30,25 +30,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import recorded  # noqa: E402
-import replay  # noqa: E402
+import recorded
+import replay
 
-from autotune.analysis import analyze_file  # noqa: E402
-from autotune.measure.build import BuildOptions  # noqa: E402
-from autotune.measure.machine import detect_machine  # noqa: E402
-from autotune.measure.microbench import run_microbenchmarks  # noqa: E402
-from autotune.measure.store import Store  # noqa: E402
-from autotune.measure.sweep import Sweep, SweepOptions  # noqa: E402
-from autotune.models.defaults import load_model  # noqa: E402
-from autotune.models.powerlaw import make_model  # noqa: E402
-from autotune.tuning import calibrate as cal  # noqa: E402
-from autotune.variants.space import BASELINE, default_space, default_thread_counts  # noqa: E402
+from autotune.analysis import analyze_file
+from autotune.measure.build import BuildOptions
+from autotune.measure.machine import detect_machine
+from autotune.measure.microbench import run_microbenchmarks
+from autotune.measure.store import Store
+from autotune.measure.sweep import Sweep, SweepOptions
+from autotune.models.defaults import load_model
+from autotune.models.powerlaw import make_model
+from autotune.tuning import calibrate as cal
+from autotune.variants.space import BASELINE, default_space, default_thread_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 GOALS = "goals: regret@5 <= 2%, best found >= 80%, regret@1 <= 5%, tau >= 0.7, MARE <= 15%"
 
 
-def measured_kernels(directory: str, repetitions: int, db: str | None):  # noqa: ANN201
+def measured_kernels(directory: str, repetitions: int, db: str | None):
     """(machine, samples, loops): every kernel loop's default space measured here."""
     machine = detect_machine()
     samples: list[cal.Sample] = []
@@ -115,7 +115,7 @@ def lopo_split(programs: list[str], held_out: str) -> tuple[list[str], list[str]
     return [p for p in programs if p != held_out], [p for p in programs if p == held_out]
 
 
-def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:  # noqa: ANN001
+def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
     """Leave one program out: each program's loops ranked by models fitted on the
     recorded sweeps of the other programs only (as a user meets the model: fitted on
     programs that are not theirs)."""

@@ -88,7 +88,7 @@ def tuned_loops(db: Path, since: float) -> int:
     return sum(last.values())
 
 
-def one(name: str, src: Path, mode: str, work: Path, db: Path, args) -> list:  # noqa: ANN001
+def one(name: str, src: Path, mode: str, work: Path, db: Path, args) -> list:
     proj = work / f"{name}-{mode}"
     shutil.copytree(src, proj)
     env = dict(

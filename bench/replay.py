@@ -66,7 +66,7 @@ def model_scores(
     model,
     name: str,
     machine: Machine,
-    k: int = K,  # noqa: ANN001
+    k: int = K,
     profile: RuntimeProfile | None = None,
 ) -> tuple[LoopScore, np.ndarray, float]:
     """Top-k scores of one model; also its predictions (variants) and the original's."""
@@ -144,7 +144,7 @@ def replay_loop(
     loop: ReplayLoop,
     models: dict,
     machine: Machine,
-    runtime: str = "libgomp",  # noqa: ANN001
+    runtime: str = "libgomp",
     k: int = K,
     profile: RuntimeProfile | None = None,
 ) -> list[LoopScore]:
@@ -175,7 +175,7 @@ def summarize(scores: list[LoopScore]) -> list[dict]:
     for method in dict.fromkeys(s.method for s in scores):
         ss = [s for s in scores if s.method == method]
 
-        def mean(attr: str, agg=np.mean, ss=ss) -> float | None:  # noqa: ANN001
+        def mean(attr: str, agg=np.mean, ss=ss) -> float | None:
             vals = [getattr(s, attr) for s in ss if getattr(s, attr) is not None]
             return float(agg(vals)) if vals else None
 

@@ -45,7 +45,7 @@ METHODS = ("auto", *ALL_METHODS, "mean")
 EPSILON = 0.10  # what `autotune scale` uses by default
 
 
-def held_back(points, largest: int, pmax: int) -> dict[str, tuple[list, tuple[int, int]]]:  # noqa: ANN001
+def held_back(points, largest: int, pmax: int) -> dict[str, tuple[list, tuple[int, int]]]:
     """Case -> (rows the prediction may use, the target (n, p))."""
     return {
         "larger size": ([r for r in points if r[1] <= 2], (2 * largest, 2)),
@@ -60,7 +60,7 @@ def one_run(
     default: int,
     threads: list[int],
     store,
-    machine,  # noqa: ANN001
+    machine,
     fresh: bool,
     reps: int,
 ) -> dict:
@@ -104,7 +104,7 @@ def one_run(
                         holdout=2,
                         epsilon=EPSILON,
                     )
-                except Exception as exc:  # noqa: BLE001 - a bench records every failure
+                except Exception as exc:  # a bench records every failure
                     errs[m] = f"error: {exc}"
                     continue
                 errs[m] = None if pred.time is None else (pred.time - truth) / truth

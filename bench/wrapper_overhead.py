@@ -91,7 +91,7 @@ def tune(proj: Path, db: Path) -> None:
 
 def compare(
     label: str, plain_cmd, wrapped_cmd, cwd: Path, env: dict, reps: int, before=None
-) -> None:  # noqa: ANN001
+) -> None:
     rows = {"plain": [], "wrapped": []}
     for _ in range(reps):
         for name, cmd in (("plain", plain_cmd), ("wrapped", wrapped_cmd)):
@@ -169,7 +169,7 @@ def main() -> int:
             cached_n = sum('"cached": true' in ln for ln in last)
             print(f"\n{label}\n  (warm-up build: {cached_n}/4 decisions came from the cache)")
 
-            def do_clean(env=env) -> None:  # noqa: ANN001
+            def do_clean(env=env) -> None:
                 subprocess.run(clean, cwd=proj, env=env, check=True, stdout=subprocess.DEVNULL)
 
             compare(

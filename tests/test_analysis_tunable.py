@@ -14,7 +14,7 @@ from autotune.analysis.footprint import thread_chunks
 from autotune.frontend.records import LoopRecord
 
 
-def gated(code: str, tmp_path) -> LoopRecord:  # noqa: ANN001
+def gated(code: str, tmp_path) -> LoopRecord:
     """The first loop of ``code`` through ``analyze_file``: the figures and the gate."""
     src = tmp_path / "t.c"
     src.write_text(code)

@@ -92,7 +92,7 @@ def test_too_small_a_sample_is_refused_in_one_line(capsys):
     assert len(err) == 1 and "--sample" in err[0] and "at least 4" in err[0]
 
 
-def static_samples(tmp_path):  # noqa: ANN001, ANN201
+def static_samples(tmp_path):
     """Measured-looking samples of a real loop: static variants only, every thread count
     from 1 to 4 (what a too-small --sample measures)."""
     src = tmp_path / "k.c"

@@ -99,7 +99,7 @@ def test_interrupted_campaign_resumes_and_measures_nothing_twice(cluster, plan_d
     session = Session(db=db)
     plan = plan_dir / "plan.toml"
 
-    def stop_after_first(outcome):  # noqa: ANN001
+    def stop_after_first(outcome):
         raise Interrupt
 
     with pytest.raises(Interrupt):

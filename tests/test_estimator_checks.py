@@ -59,7 +59,7 @@ MULTI_FEATURE_CHECKS = {
 }
 
 
-def run_checks(estimator) -> list[dict]:  # noqa: ANN001
+def run_checks(estimator) -> list[dict]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # skipped checks (no pandas) warn
         return check_estimator(estimator, on_fail=None)

@@ -47,18 +47,18 @@ class _Page(HTMLParser):
         self.images: list[dict] = []
         self._cell = False
 
-    def handle_starttag(self, tag, attrs):  # noqa: ANN001
+    def handle_starttag(self, tag, attrs):
         if tag == "td":
             self._cell = True
             self.cells.append("")
         if tag == "img":
             self.images.append(dict(attrs))
 
-    def handle_endtag(self, tag):  # noqa: ANN001
+    def handle_endtag(self, tag):
         if tag == "td":
             self._cell = False
 
-    def handle_data(self, data):  # noqa: ANN001
+    def handle_data(self, data):
         if self._cell:
             self.cells[-1] += data.strip()
 
@@ -140,7 +140,7 @@ def test_report_renders_non_blank_in_headless_chromium(tuned, tmp_path):
     assert pixels.std() > 0.01  # not one flat colour
 
 
-def _docs(db):  # noqa: ANN001, ANN202
+def _docs(db):
     with sqlite3.connect(db) as c:
         return c.execute("SELECT doc FROM outcomes").fetchall()
 

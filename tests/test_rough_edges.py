@@ -109,7 +109,7 @@ def test_an_interrupt_while_starting_is_one_line(monkeypatch, capsys):
     """Ctrl-C in the first second (while a command's module is imported): no traceback."""
     import importlib
 
-    def interrupted(name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def interrupted(name, *args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(importlib, "import_module", interrupted)

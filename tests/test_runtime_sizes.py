@@ -133,7 +133,7 @@ def test_static_and_profile_agree_on_our_kernels():
             p = doc[r.key]
             for text, value in p["values"].items():
                 level = next(lv for lv in r.nest if text in (lv.lower, lv.upper))
-                assert eval(text) == value, (path.name, text)  # noqa: S307 - integer text
+                assert eval(text) == value, (path.name, text)  # integer text
                 assert level.trip_count is not None
             if r.function == "main" and r.executions is not None:
                 assert p["executions"] == r.executions, (path.name, r.line)

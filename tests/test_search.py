@@ -39,7 +39,7 @@ MACHINE = Machine("test cpu", 8, 32768, 8, 1 << 20, 16, 32 << 20, 16, 64)
 
 
 @pytest.fixture(scope="module")
-def loop(tmp_path_factory):  # noqa: ANN201
+def loop(tmp_path_factory):
     src = tmp_path_factory.mktemp("search") / "tri.c"
     src.write_text(TRIANGULAR)
     (record,) = analyze_file(str(src), threads=MACHINE.cores).loops
@@ -54,7 +54,7 @@ def loop(tmp_path_factory):  # noqa: ANN201
     return record, ranking
 
 
-def scripted_times(ranking) -> dict[Variant, float]:  # noqa: ANN001
+def scripted_times(ranking) -> dict[Variant, float]:
     """A loop that scales with threads better than the model predicts, the per-loop
     error the search corrects: each doubling of the thread count is 1.5x faster than
     the model says, oversubscription included (as when two threads per core won on a
@@ -65,7 +65,7 @@ def scripted_times(ranking) -> dict[Variant, float]:  # noqa: ANN001
     }
 
 
-def candidates(record, ranking):  # noqa: ANN001, ANN201
+def candidates(record, ranking):
     cands = [
         Candidate(rv.variant, rv.predicted_s, variant_coords(record, rv.variant, MACHINE))
         for rv in ranking.variants
@@ -119,7 +119,7 @@ class ScriptedSweep:
     calls: list[list[Variant]] = field(default_factory=list)
     target: str = "wall"  # what the model predicts, as Sweep declares it
 
-    def measure_loop(self, record, variants, repetitions=None):  # noqa: ANN001
+    def measure_loop(self, record, variants, repetitions=None):
         self.calls.append(list(variants))
         reps = repetitions or self.options.repetitions
         b = self.baseline_s

@@ -78,7 +78,7 @@ def test_rabin_miller_lm_poly_reproduces_table4():
     t1 = [t.time(x, 1) for x in n]
     abar = [t.time(x, 8) - t.time(x, 1) / 8 for x in n]
 
-    def at(est, ys):  # noqa: ANN001, ANN202
+    def at(est, ys):
         return est.fit(column(n), ys).predict(column([11213]))[0]
 
     assert at(LmPolyEstimator(), t1) == pytest.approx(144.58, abs=0.01)

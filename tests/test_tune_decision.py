@@ -36,7 +36,7 @@ class FakeSweep:
     calls: list[tuple[int, list[str]]] = field(default_factory=list)
     target: str = "wall"  # what the model predicts, as Sweep declares it
 
-    def measure_loop(self, record, variants, repetitions=None):  # noqa: ANN001
+    def measure_loop(self, record, variants, repetitions=None):
         reps = repetitions or self.options.repetitions
         self.calls.append((reps, [v.key for v in variants]))
         return self.answers[len(self.calls) - 1]

@@ -13,7 +13,7 @@ from autotune.cli.main import main
 SMALL_BUDGET = ["--top", "2", "--repetitions", "1", "--confirm-runs", "2", "--min-share", "0"]
 
 
-def tune_json(capsys, src: Path, *extra: str, apply: Path | None = None) -> dict:  # noqa: ANN001
+def tune_json(capsys, src: Path, *extra: str, apply: Path | None = None) -> dict:
     """``autotune tune SRC`` with a small budget and ``--json``: the file's object."""
     argv = ["tune", str(src), *SMALL_BUDGET, *extra, "--json", "-q"]
     if apply is not None:

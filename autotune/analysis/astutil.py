@@ -45,7 +45,7 @@ def deref_as_arrayref(e: c_ast.Node) -> c_ast.ArrayRef | None:
     return None
 
 
-def walk(node: c_ast.Node):  # noqa: ANN201
+def walk(node: c_ast.Node):
     """Every node below ``node`` (itself included), in no particular order."""
     stack = [node]
     while stack:

@@ -35,7 +35,7 @@ def affine_text(expr: str) -> str:
     """The C expression ``expr`` in isl's syntax; NotAffine when it is not affine."""
     try:
         ast = c_parser.CParser().parse(f"long __autotune_f(void) {{ return ({expr}); }}")
-    except Exception as exc:  # noqa: BLE001 - pycparser raises several kinds
+    except Exception as exc:  # pycparser raises several kinds
         raise NotAffine(f"cannot read {expr!r}") from exc
     ret = ast.ext[0].body.block_items[0]
     return _affine(ret.expr)
@@ -107,7 +107,7 @@ def count_formula(levels: Sequence[LoopLevel]) -> str | None:
         import islpy as isl
 
         card = isl.Set(f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {text} }}").card()
-    except Exception:  # noqa: BLE001 - isl's errors, and an islpy without barvinok
+    except Exception:  # isl's errors, and an islpy without barvinok
         return None
     return str(card)
 

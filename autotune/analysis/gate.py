@@ -53,7 +53,7 @@ def _prove(prover: Prover, site: LoopSite, record: LoopRecord) -> Proof:
     the proof fails on is kept as written; the file's other loops go on)."""
     try:
         return prover.prove(site)
-    except Exception as exc:  # noqa: BLE001 - one odd loop must not lose the file
+    except Exception as exc:  # one odd loop must not lose the file
         out = Proof()
         out.add(
             f"kept as written: the proof could not analyse the loop at {record.file}:"

@@ -80,7 +80,7 @@ def analyze_options(
     return unit
 
 
-def _program(ast, options: SourceOptions, cc: str, unit: TranslationUnit) -> Program:  # noqa: ANN001
+def _program(ast, options: SourceOptions, cc: str, unit: TranslationUnit) -> Program:
     """The analysed file and the program's other files, for the legality proof; a file
     that does not parse is left out (its functions then count as unknown) and said."""
     units = [ast]
@@ -147,7 +147,7 @@ def _analyse(
             threads,
             profiled=_profiled_values(profile),
         )
-    except Exception as exc:  # noqa: BLE001 - one odd loop must not lose the file
+    except Exception as exc:  # one odd loop must not lose the file
         record.tunable = False
         record.reason = f"analysis failed: {type(exc).__name__}: {exc}"
     if profile is not None:
@@ -257,7 +257,7 @@ def _not_tunable_reason(record: LoopRecord) -> str:
     return ""
 
 
-def _refuse_unwritable(record, sources: dict) -> None:  # noqa: ANN001 - a LoopRecord
+def _refuse_unwritable(record, sources: dict) -> None:  # a LoopRecord
     """A loop whose directives (its own, its region's) cannot be edited as text is not
     tunable, and says why (its reason, not a header warning)."""
     for d in (record.directive, record.parallel):

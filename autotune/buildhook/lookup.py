@@ -48,7 +48,7 @@ class Context:
             self._machine = cache.cached_machine(self.compiler, self.root)
         return self._machine
 
-    def store(self):  # noqa: ANN201 - autotune.measure.store.Store, None when absent
+    def store(self):  # autotune.measure.store.Store, None when absent
         """The results database; never created by the hook (None when it does not exist)."""
         if self._store is None and os.path.exists(self.db):
             from autotune.measure.store import Store
@@ -246,7 +246,7 @@ def _decide_slow(
 
 def build_tuned(
     cmd: Command, src: Source, data: bytes, rows: dict[str, dict], machine: dict, ranker=None
-) -> dict:  # noqa: ANN001 - a rank.Ranker
+) -> dict:  # a rank.Ranker
     """Parse the file, apply the chosen variants; the cache entry (text None: original)."""
     from autotune.analysis import analyze_file
     from autotune.errors import UserError
@@ -294,7 +294,7 @@ def build_tuned(
     }
 
 
-def _decide_loops(records: list, path: str, rows: dict[str, dict], ranker) -> tuple[list, list]:  # noqa: ANN001
+def _decide_loops(records: list, path: str, rows: dict[str, dict], ranker) -> tuple[list, list]:
     """Each loop of this file: its decision, and the (record, variant, decision) to apply.
 
     A stored measurement decides first, then the model's pick (``ranker``); stored rows

@@ -22,7 +22,7 @@ class Ranker:
     identity: str = ""
 
     @classmethod
-    def create(cls, machine: dict, ctx) -> Ranker:  # noqa: ANN001 - a lookup.Context
+    def create(cls, machine: dict, ctx) -> Ranker:  # a lookup.Context
         """Load the model for ``machine``; on failure a Ranker with ``error`` set."""
         try:
             from autotune.errors import UserError
@@ -39,7 +39,7 @@ class Ranker:
         ident = cache.digest(chosen.name, chosen.target, chosen.source, chosen.model.to_dict())
         return cls(machine=m, chosen=chosen, identity=ident)
 
-    def pick(self, record) -> tuple[object | None, str]:  # noqa: ANN001 - a LoopRecord
+    def pick(self, record) -> tuple[object | None, str]:  # a LoopRecord
         """(variant to compile or None, why) for one loop."""
         from autotune.tuning.ranking import rank_loop
         from autotune.variants.space import default_space

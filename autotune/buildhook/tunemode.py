@@ -34,7 +34,7 @@ def tune_argv(
     cmd: Command,
     src: Source,
     ctx,
-    extra_sources: list[str],  # noqa: ANN001
+    extra_sources: list[str],
     ldflags: list[str],
 ) -> list[str]:
     """The ``autotune tune`` command for ``src``, with the flags it is compiled with."""
@@ -71,7 +71,7 @@ def ensure_tuned(
     cmd: Command,
     src: Source,
     ctx,
-    dec: SourceDecision,  # noqa: ANN001
+    dec: SourceDecision,
     extra_sources: list[str],
     ldflags: list[str],
 ) -> str:
@@ -112,7 +112,7 @@ def _tried(marker: str, db: str) -> str:
     return f"tuned at {when}: no variant stored (original kept)"
 
 
-def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:  # noqa: ANN001
+def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:
     log = tune_log_path(ctx.db)
     env = dict(os.environ, AUTOTUNE_DB=ctx.db, AUTOTUNE_MODE="off")
     os.makedirs(os.path.dirname(os.path.abspath(log)), exist_ok=True)
@@ -171,7 +171,7 @@ def _compiles_of(objects: list[str], log: str) -> dict[str, dict]:
     return found
 
 
-def tune_at_link(cmd: Command, ctx) -> list[tuple[dict, SourceDecision]]:  # noqa: ANN001
+def tune_at_link(cmd: Command, ctx) -> list[tuple[dict, SourceDecision]]:
     """Tune the untuned sources of the objects being linked, then recompile them.
 
     Returns (compile record, new decision) for sources that stay original.
@@ -224,7 +224,7 @@ def _has_openmp(path: str) -> bool:
     return b"#pragma" in data and b"omp" in data
 
 
-def _recompile(rec: dict, ctx) -> None:  # noqa: ANN001
+def _recompile(rec: dict, ctx) -> None:
     """Compile the object again through the wrapper in apply mode (now that it is tuned)."""
     env = dict(os.environ, AUTOTUNE_MODE="apply", AUTOTUNE_DB=ctx.db)
     subprocess.run(

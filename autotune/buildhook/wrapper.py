@@ -28,7 +28,7 @@ See 'autotune report-build' for what the last build compiled."""
 class Plan:
     """What this compile will do, decided before the real compiler runs."""
 
-    def __init__(self, mode: str, log: str, quiet: bool, cmd, decisions=None) -> None:  # noqa: ANN001
+    def __init__(self, mode: str, log: str, quiet: bool, cmd, decisions=None) -> None:
         self.mode = mode
         self.log = log
         self.quiet = quiet
@@ -80,7 +80,7 @@ def compile_command(argv: list[str]) -> int:
         plan = make_plan(argv)
     except KeyboardInterrupt:
         raise
-    except BaseException as exc:  # noqa: BLE001 - never break a build
+    except BaseException as exc:  # never break a build
         _failed(argv, exc)
         return _exec(argv)
     if plan is None:
@@ -97,7 +97,7 @@ def compile_command(argv: list[str]) -> int:
         rc, error = run_tuned(plan.cmd, plan.tuned)
     except KeyboardInterrupt:
         raise
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:
         rc, error = -1, f"{type(exc).__name__}: {exc}"
     if rc == 0:
         _log(plan, argv, 0)
@@ -164,7 +164,7 @@ def make_plan(argv: list[str]) -> Plan | None:
     return plan
 
 
-def _tune_at_link(cfg, cmd) -> None:  # noqa: ANN001 - HookConfig, Command
+def _tune_at_link(cfg, cmd) -> None:  # HookConfig, Command
     from autotune.buildhook.config import db_path, log_path
     from autotune.buildhook.lookup import Context
     from autotune.buildhook.tunemode import is_link, tune_at_link
@@ -251,7 +251,7 @@ def _first_in_build(reason: str) -> bool:
         return True
     except FileExistsError:
         return False
-    except Exception:  # noqa: BLE001 - a warning is never worth breaking the build
+    except Exception:  # a warning is never worth breaking the build
         return True
 
 
@@ -281,11 +281,11 @@ def _log(plan: Plan, argv: list[str], returncode: int | None) -> None:
                 build=_build_identity(),
             ),
         )
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
 
 
-def _log_compile(rec: dict, log: str, dec) -> None:  # noqa: ANN001 - a SourceDecision
+def _log_compile(rec: dict, log: str, dec) -> None:  # a SourceDecision
     """Record a new decision for an earlier compile (tune mode, after the link-time tuning)."""
     try:
         from autotune.buildhook.report import append_record
@@ -299,7 +299,7 @@ def _log_compile(rec: dict, log: str, dec) -> None:  # noqa: ANN001 - a SourceDe
                 "sources": [dec.to_dict()],
             },
         )
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
 
 
@@ -320,7 +320,7 @@ def _failed(argv: list[str], exc: BaseException) -> None:
 
         cfg = load_config()
         quiet = cfg.quiet
-    except Exception:  # noqa: BLE001 - the config itself may be what failed
+    except Exception:  # the config itself may be what failed
         pass
     _warn(quiet, reason, sources)
     if cfg is None or not sources:
@@ -339,5 +339,5 @@ def _failed(argv: list[str], exc: BaseException) -> None:
             ],
         )
         _log(plan, argv, None)
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass

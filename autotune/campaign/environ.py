@@ -45,5 +45,5 @@ class OpenMPEnvironment(WorkerPlugin):
     def __init__(self, env: dict[str, str]) -> None:
         self.env = dict(env)
 
-    def setup(self, worker) -> None:  # noqa: ANN001 - a distributed.Worker
+    def setup(self, worker) -> None:  # a distributed.Worker
         adopt(self.env)

@@ -40,7 +40,7 @@ class CampaignProgress:
         self.loops_skipped += 1
         self._status()
 
-    def loop_done(self, outcome, runs: int) -> None:  # noqa: ANN001 - a tasks.LoopOutcome
+    def loop_done(self, outcome, runs: int) -> None:  # a tasks.LoopOutcome
         self.loops_done += 1
         self.runs += runs
         doc = outcome.doc

@@ -43,7 +43,7 @@ class CampaignResult:
     outcomes: list[LoopOutcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
-    def to_frame(self):  # noqa: ANN201 - a pandas.DataFrame, one row per loop and variant
+    def to_frame(self):  # a pandas.DataFrame, one row per loop and variant
         rows = []
         for o in self.outcomes:
             rows += variant_rows([o.doc], program=o.program, size=o.size, host=o.host)
@@ -65,7 +65,7 @@ class CampaignResult:
         }
 
 
-def check_cluster(client) -> list[str]:  # noqa: ANN001 - a distributed.Client
+def check_cluster(client) -> list[str]:  # a distributed.Client
     """Refuse a cluster that cannot measure; warn where measurements would share a node."""
     workers = client.scheduler_info(n_workers=-1)["workers"].values()
     measuring = [w for w in workers if w.get("resources", {}).get(RESOURCE, 0) >= 1]
@@ -89,7 +89,7 @@ class CampaignRunner:
         self,
         plan: CampaignPlan,
         store: Store,
-        client,  # noqa: ANN001 - a distributed.Client
+        client,  # a distributed.Client
         on_loop: Callable[[LoopOutcome], None] | None = None,
         progress: CampaignProgress | None = None,
         environment: dict[str, str] | None = None,
@@ -157,7 +157,7 @@ class CampaignRunner:
             chosen[machine.fingerprint] = choose_model(machine, self.store, self.plan.model)
         return chosen
 
-    def _finished(self, future, pending) -> None:  # noqa: ANN001
+    def _finished(self, future, pending) -> None:
         job, ranking = self.meta.pop(future.key)
         try:
             value = future.result()
@@ -169,7 +169,7 @@ class CampaignRunner:
         else:
             self._measured(job, value)
 
-    def _ranked(self, job: SizeJob, ranked: FileRanking, pending) -> None:  # noqa: ANN001
+    def _ranked(self, job: SizeJob, ranked: FileRanking, pending) -> None:
         source_hash, flags_key = job.where()
         self.store.add_source(source_hash, str(job.program.source))
         todo = [r for r in ranked.rankings if not self._stored(source_hash, flags_key, r)]
@@ -250,7 +250,7 @@ class CampaignRunner:
         )
 
 
-def local_client(threads: int = 4):  # noqa: ANN201
+def local_client(threads: int = 4):
     """A Dask cluster on this machine: one worker, so one measuring task at a time
     (this is one node), with threads for the ranking tasks beside it."""
     from distributed import Client, LocalCluster

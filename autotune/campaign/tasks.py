@@ -196,7 +196,7 @@ def measure_job(
     )
 
 
-def _confirm(job: SizeJob, sweep: Sweep, result) -> dict | None:  # noqa: ANN001
+def _confirm(job: SizeJob, sweep: Sweep, result) -> dict | None:
     """A loop's choice confirmed on the whole program, as the tune command confirms
     it: interleaved runs, an interval beyond the margin, a quiet machine; otherwise
     the original is kept and the loop's decision says why."""

@@ -85,7 +85,7 @@ def _trip_text(r) -> str:
     return text
 
 
-def _tunable_text(r) -> str:  # noqa: ANN001
+def _tunable_text(r) -> str:
     """``yes``, ``schedule only`` / ``threads only`` (the gate kept the other), or ``no``."""
     if not r.tunable:
         return "no (see below)"

@@ -172,7 +172,7 @@ def sweep_options(args: argparse.Namespace) -> SweepOptions:
 def term_as_interrupt() -> Iterator[None]:
     """SIGTERM (a killed ``make``) stops like Ctrl-C: the running program's group is killed."""
 
-    def handler(signum, frame):  # noqa: ANN001
+    def handler(signum, frame):
         raise KeyboardInterrupt
 
     try:
@@ -212,7 +212,7 @@ def add_program_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions, always: bool = False):  # noqa: ANN201
+def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions, always: bool = False):
     """The profile run to make when a loop needs one (None: do not run the program)."""
     from autotune.measure.profile import ProfileRequest
     from autotune.variants.apply import read_source

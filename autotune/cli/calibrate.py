@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 # Over 60 lines: the calibration report, one section after another (JSON or text).
-def report(result, machine, skipped: list[str], args, out=None) -> None:  # noqa: ANN001
+def report(result, machine, skipped: list[str], args, out=None) -> None:
     out = out or sys.stdout
     if args.json:
         dump_json(
@@ -199,7 +199,7 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:  # noqa
         print(f"coefficients also written to {args.save}", file=out)
 
 
-def print_profile(profile, out) -> None:  # noqa: ANN001
+def print_profile(profile, out) -> None:
     rows = [
         [
             t,
@@ -228,7 +228,7 @@ def print_profile(profile, out) -> None:  # noqa: ANN001
 
 
 # Over 60 lines: --show and --reset print the same coefficient table.
-def show_or_reset(args: argparse.Namespace, out=None) -> int:  # noqa: ANN001
+def show_or_reset(args: argparse.Namespace, out=None) -> int:
     """``--show``: the coefficients in use here; ``--reset``: forget this machine's."""
     from autotune.measure.machine import detect_machine
     from autotune.measure.store import Store

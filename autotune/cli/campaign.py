@@ -97,7 +97,7 @@ def _whole_program(doc: dict) -> str:
     return "not confirmed"
 
 
-def _in_plan_order(result):  # noqa: ANN001, ANN202
+def _in_plan_order(result):
     """Outcomes by program as the plan lists them, then size, then loop line."""
     order = {p.name: i for i, p in enumerate(result.plan.programs)}
 

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fit_and_predict(args: argparse.Namespace):  # noqa: ANN202
+def _fit_and_predict(args: argparse.Namespace):
     """(fitted HypercubeDC, its prediction at the command line's point, the split)."""
     try:
         if args.traces:
@@ -123,7 +123,7 @@ def _fit_and_predict(args: argparse.Namespace):  # noqa: ANN202
     return model, pred, split
 
 
-def _print_model(model) -> None:  # noqa: ANN001
+def _print_model(model) -> None:
     print("component costs (least squares on the traces)")
     rows = []
     for c in COMPONENTS:
@@ -134,7 +134,7 @@ def _print_model(model) -> None:  # noqa: ANN001
     print()
 
 
-def _print_prediction(args: argparse.Namespace, pred) -> None:  # noqa: ANN001
+def _print_prediction(args: argparse.Namespace, pred) -> None:
     print(
         f"hypercube D&C: N={args.nodes:g} nodes, M={args.edges:g} edges, P={args.procs}, "
         f"l={args.latency:g} s, g={args.gap:g} s/word, K={pred.words:g} words/level"

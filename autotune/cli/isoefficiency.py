@@ -170,7 +170,7 @@ def _check_block(args: argparse.Namespace, ps: list[float]) -> None:
         )
 
 
-def _plot_block(args: argparse.Namespace, ps: list[float], es: list[float], unit, cross) -> None:  # noqa: ANN001
+def _plot_block(args: argparse.Namespace, ps: list[float], es: list[float], unit, cross) -> None:
     dense = list(np.geomspace(min(ps), max(ps), 200)) if len(ps) > 1 else ps
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

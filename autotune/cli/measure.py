@@ -75,7 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def _variants_for(record, args, cores: int, explicit) -> list:  # noqa: ANN001
+def _variants_for(record, args, cores: int, explicit) -> list:
     from autotune.variants import space
 
     if explicit is not None:
@@ -160,7 +160,7 @@ def _short(msg: str, width: int = 70) -> str:
 
 
 # Over 60 lines: one table row per variant plus the loop's notes.
-def _print_loop(res: LoopResult, reps: int, out=None) -> None:  # noqa: ANN001
+def _print_loop(res: LoopResult, reps: int, out=None) -> None:
     out = out or sys.stdout
     if res.skipped:
         print(f"{res.loop_id}: not measured: {res.skipped}\n", file=out)

@@ -284,7 +284,7 @@ def print_prediction(pred, out, fixed_n: bool = False) -> None:
     _print_choice(pred.abar, out)
     label = "T(n)" if fixed_n else f"T({pred.n:g})"
 
-    def shown(c) -> str:  # noqa: ANN001
+    def shown(c) -> str:
         if not c.has_value:
             return "-"
         mark = ", UNCHECKED" if c.unchecked else ""

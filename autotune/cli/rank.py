@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 
-def open_store(path: str | None):  # noqa: ANN201
+def open_store(path: str | None):
     from autotune.measure.store import Store
 
     return Store(path)
@@ -91,7 +91,7 @@ def rank_options(args: argparse.Namespace) -> RankOptions:
     )
 
 
-def rank_file(path: str, args: argparse.Namespace, store=None, always_profile: bool = False):  # noqa: ANN001, ANN201
+def rank_file(path: str, args: argparse.Namespace, store=None, always_profile: bool = False):
     """The library's rank_file with this command line's options."""
     from autotune.cli.buildargs import profile_request
     from autotune.tuning.pipeline import rank_file as pipeline_rank_file
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_ranking(r: LoopRanking, top: int, out=None) -> None:  # noqa: ANN001
+def print_ranking(r: LoopRanking, top: int, out=None) -> None:
     out = out or sys.stdout
     if r.error:
         print(f"\n{r.id}: not ranked: {r.error}", file=out)
@@ -177,7 +177,7 @@ def print_ranking(r: LoopRanking, top: int, out=None) -> None:  # noqa: ANN001
     table(["rank", "schedule", "chunk", "threads", "predicted s", "vs written"], rows, out=out)
 
 
-def print_gate_notes(r: LoopRanking, out) -> None:  # noqa: ANN001
+def print_gate_notes(r: LoopRanking, out) -> None:
     """What the legality gate kept, reassociation notes, and runtime duplicates."""
     for dim, why in r.record.kept.items():
         print(f"  {dim} kept as written: {why}", file=out)

@@ -128,7 +128,7 @@ def _short(s: dict) -> str:
     return rel if not rel.startswith("../../") else path
 
 
-def _stdout():  # noqa: ANN202
+def _stdout():
     import sys
 
     return sys.stdout

@@ -190,7 +190,7 @@ class _Measured:
     db_path: str
 
 
-def _measure(args, macro, sizes, threads, target, machine, measure_target) -> _Measured:  # noqa: ANN001
+def _measure(args, macro, sizes, threads, target, machine, measure_target) -> _Measured:
     """Plan the grid (--budget) or take it as given, measure it, predict the target."""
     from autotune.measure.store import Store
     from autotune.tuning.scaling import ScaleGrid, plan_grid, scale
@@ -237,7 +237,7 @@ def _measure(args, macro, sizes, threads, target, machine, measure_target) -> _M
         return _Measured(results, grid, plan, sizes, threads, str(store.path))
 
 
-def _json(args, done: _Measured, macro, target, machine, measure_target, written) -> dict:  # noqa: ANN001
+def _json(args, done: _Measured, macro, target, machine, measure_target, written) -> dict:
     n_t, p_t = target
     plan = done.plan
     return {
@@ -274,7 +274,7 @@ def _macro(predict: str | None) -> str:
     raise UserError("--predict: write NAME=V,p=P")
 
 
-def _probe(grid, size: int) -> float:  # noqa: ANN001
+def _probe(grid, size: int) -> float:
     """One-thread loop time at ``size`` (the first loop's), for planning."""
     got = grid.measure(size, [1])
     times = [t for pts in got.values() for _n, _p, t, _e in pts]
@@ -283,7 +283,7 @@ def _probe(grid, size: int) -> float:  # noqa: ANN001
     return max(times)
 
 
-def _plots(args: argparse.Namespace, results, macro: str) -> list[str]:  # noqa: ANN001
+def _plots(args: argparse.Namespace, results, macro: str) -> list[str]:
     written = []
     if args.plot:
         from autotune.skeletons.plot import plot_prediction
@@ -298,7 +298,7 @@ def _plots(args: argparse.Namespace, results, macro: str) -> list[str]:  # noqa:
     return written
 
 
-def _print(results, macro, n_t, p_t, measured, cores, warnings) -> None:  # noqa: ANN001
+def _print(results, macro, n_t, p_t, measured, cores, warnings) -> None:
     out = sys.stdout
     for w in dict.fromkeys(warnings):
         print(f"warning: {w}", file=out)

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _profiles(args: argparse.Namespace, options) -> dict | None:  # noqa: ANN001
+def _profiles(args: argparse.Namespace, options) -> dict | None:
     """With --args: the loops' run-time sizes from one profile run (stored, reused)."""
     if not args.args:
         return None

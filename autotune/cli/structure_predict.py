@@ -71,7 +71,7 @@ def _predict(args: argparse.Namespace, options) -> int:
     return _show(args, done, name, sizes, threads, (n_star, p_star))
 
 
-def _show(args: argparse.Namespace, done, name: str, sizes, threads, at) -> int:  # noqa: ANN001
+def _show(args: argparse.Namespace, done, name: str, sizes, threads, at) -> int:
     """Plot, JSON or the tree table of a prediction (``at``: the target n, p)."""
     n_star, p_star = at
     cores = os.cpu_count() or 1
@@ -112,7 +112,7 @@ def _show(args: argparse.Namespace, done, name: str, sizes, threads, at) -> int:
 
 
 # Over 60 lines: the predicted tree table, the whole program, how and the checks.
-def _print_prediction(args, done, name, sizes, threads, at, cores) -> None:  # noqa: ANN001
+def _print_prediction(args, done, name, sizes, threads, at, cores) -> None:
     n_star, p_star = at
     tree, tree_star, target, est = done.tree, done.tree_star, done.target, done.estimates
     whole = est[tree.root.id]

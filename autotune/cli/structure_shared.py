@@ -52,7 +52,7 @@ def _build_options(args: argparse.Namespace, options) -> BuildOptions:
     return BuildOptions.of_source(options, args.cc)
 
 
-def _run_settings(args: argparse.Namespace, options, progress):  # noqa: ANN001, ANN202
+def _run_settings(args: argparse.Namespace, options, progress):
     """How this command line builds and runs the instrumented program."""
     from autotune.structure.experiment import RunSettings
 

@@ -171,7 +171,7 @@ def _count(runs: list[int]) -> None:
     runs[0] += 1
 
 
-def _check_writable(args) -> None:  # noqa: ANN001
+def _check_writable(args) -> None:
     """A target that cannot be written is said before anything is measured."""
     if args.apply:
         target = Path(args.apply)
@@ -188,7 +188,7 @@ def _check_writable(args) -> None:  # noqa: ANN001
             raise UserError("cannot rewrite in place: permission denied", str(target))
 
 
-def _apply(path: str, source: str, choices: list, args) -> str | None:  # noqa: ANN001
+def _apply(path: str, source: str, choices: list, args) -> str | None:
     """Write the tuned source (the confirmed choices); None when nothing was written
     (in place and unchanged)."""
     if not (args.apply or args.in_place):
@@ -206,7 +206,7 @@ def _apply(path: str, source: str, choices: list, args) -> str | None:  # noqa: 
 
 
 # Over 60 lines: the tune report, one section after another (loops, program, regions, placement).
-def print_report(done: FileTuneResult, written: str | None, top: int, out=None) -> None:  # noqa: ANN001
+def print_report(done: FileTuneResult, written: str | None, top: int, out=None) -> None:
     out = out or sys.stdout
     path, chosen, results = done.path, done.ranked.chosen, done.results
     confirmation, regions, placement = done.confirmation, done.regions, done.placement
@@ -340,7 +340,7 @@ def _rows(r: LoopTuneResult, top: int) -> list[list]:
     return rows
 
 
-def print_confirmation(c: Confirmation, out) -> None:  # noqa: ANN001
+def print_confirmation(c: Confirmation, out) -> None:
     """The whole-program check: original against tuned, and what was backed off."""
     o = c.original
     print(

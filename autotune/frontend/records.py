@@ -29,7 +29,7 @@ class UniformWork(Sequence):
     def __len__(self) -> int:
         return self.n
 
-    def __getitem__(self, i):  # noqa: ANN001, ANN204 - an index or a slice
+    def __getitem__(self, i):  # an index or a slice
         if isinstance(i, slice):
             return [self.value] * len(range(*i.indices(self.n)))
         if not -self.n <= i < self.n:
@@ -49,7 +49,7 @@ class UniformWork(Sequence):
     def __hash__(self) -> int:
         return hash((self.value, self.n))
 
-    def __array__(self, dtype=None, copy=None) -> np.ndarray:  # noqa: ANN001
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
         import numpy as np  # not at import: the front end starts without numpy
 
         return np.full(self.n, self.value, dtype=dtype or float)
@@ -257,7 +257,7 @@ class TranslationUnit:
             "warnings": list(self.warnings),
         }
 
-    def to_frame(self):  # noqa: ANN201 - a pandas.DataFrame, one row per loop
+    def to_frame(self):  # a pandas.DataFrame, one row per loop
         keys = ("id", "function", "line", "trip_count", "iterations", "executions")
         keys += ("weighted_ops", "footprint_bytes", "tunable", "reason")
         return data_frame([{k: d.get(k) for k in keys} for d in self.to_dict()["loops"]])

@@ -44,7 +44,7 @@ class LoopRun:
         sweep: Any,  # the Sweep that owns this run (sweep.py imports this module)
         record,
         ctx: RunContext,
-        result: LoopResult,  # noqa: ANN001
+        result: LoopResult,
         states: dict[str, VariantRows],
         repetitions: int,
     ) -> None:

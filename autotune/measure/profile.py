@@ -151,7 +151,7 @@ class ProfileUnavailable(UserError):
     """The profile program could not be written or built (the program itself is fine)."""
 
 
-def _profile_build(req: ProfileRequest, records: list[LoopRecord]):  # noqa: ANN202
+def _profile_build(req: ProfileRequest, records: list[LoopRecord]):
     """Instrument every loop (their execution counts help all of them); when that cannot
     be written or built (a loop made by a macro, nested OpenMP loops), only the loops
     that need a profile; ProfileUnavailable when even that fails."""
@@ -254,7 +254,7 @@ def _parse(
     return out
 
 
-def profile_with_store(req: ProfileRequest, records: list[LoopRecord], store) -> tuple[dict, bool]:  # noqa: ANN001
+def profile_with_store(req: ProfileRequest, records: list[LoopRecord], store) -> tuple[dict, bool]:
     """The profile from the store, or a new run stored there; (profile, made now)."""
     key = profile_key(req)
     if store is not None:
@@ -276,10 +276,10 @@ def analyze_with_profile(
     path: str,
     options,
     req: ProfileRequest | None,
-    store=None,  # noqa: ANN001
+    store=None,
     threads: int | None = None,
     cc: str = "gcc",
-):  # noqa: ANN201
+):
     """The translation unit, with a profile run filling in run-time sizes when needed.
 
     Without ``req`` (no way to run the program) the static analysis is returned

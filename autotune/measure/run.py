@@ -127,7 +127,7 @@ def run_program(
     files_before = outfiles.snapshot(check_files, cwd)
     start = time.perf_counter()
     try:
-        source = open(stdin, "rb") if stdin is not None else None  # noqa: SIM115
+        source = open(stdin, "rb") if stdin is not None else None
     except OSError as exc:
         _cleanup(timing_path, own_file)
         why = f"cannot read the standard input {stdin}: {exc.strerror}"

@@ -63,7 +63,7 @@ def parse_variant_list(items: list[str]) -> list[Variant]:
     return out
 
 
-def exhaustive_space(record, cores: int) -> list[Variant]:  # noqa: ANN001 - a LoopRecord
+def exhaustive_space(record, cores: int) -> list[Variant]:  # a LoopRecord
     """Every schedule x every power-of-two chunk (bounded per thread) x every thread count."""
     if not record.tunable:
         return []

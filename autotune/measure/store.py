@@ -190,7 +190,7 @@ class Store:
         self.close()
 
     # -- identities -------------------------------------------------------
-    def add_machine(self, machine) -> str:  # noqa: ANN001 - a measure.machine.Machine
+    def add_machine(self, machine) -> str:  # a measure.machine.Machine
         fp = machine.fingerprint
         with self._write() as c:
             c.execute(
@@ -212,14 +212,14 @@ class Store:
                 (source_hash, str(path), time.time()),
             )
 
-    def add_loop(self, source_hash: str, record) -> None:  # noqa: ANN001 - a LoopRecord
+    def add_loop(self, source_hash: str, record) -> None:  # a LoopRecord
         with self._write() as c:
             c.execute(
                 "INSERT OR REPLACE INTO loops VALUES (?, ?, ?)",
                 (source_hash, record.key, json.dumps(record.to_dict(), default=str)),
             )
 
-    def add_variants(self, source_hash: str, loop_id: str, variants) -> None:  # noqa: ANN001
+    def add_variants(self, source_hash: str, loop_id: str, variants) -> None:
         with self._write() as c:
             c.executemany(
                 "INSERT OR IGNORE INTO variants VALUES (?, ?, ?, ?, ?, ?)",

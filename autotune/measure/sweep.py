@@ -148,7 +148,7 @@ class Sweep:
 
     def measure_loop(
         self,
-        record,  # noqa: ANN001 - a LoopRecord
+        record,  # a LoopRecord
         variants: Sequence[Variant],
         repetitions: int | None = None,
     ) -> LoopResult:
@@ -229,7 +229,7 @@ def measure_loop(
     path: str | Path,
     record,
     variants: Sequence[Variant],
-    *,  # noqa: ANN001
+    *,
     build: BuildOptions | None = None,
     options: SweepOptions | None = None,
     store: Store | None = None,
@@ -248,7 +248,7 @@ def measure_loop(
             store.close()
 
 
-def loop_mode(requested: str, record) -> str:  # noqa: ANN001 - a LoopRecord
+def loop_mode(requested: str, record) -> str:  # a LoopRecord
     """The compile mode a loop is measured in: run-time selection only where the
     program cannot override it and the schedule may change."""
     return "per-variant" if getattr(record, "own_binaries", False) else requested

@@ -19,7 +19,7 @@ from autotune.models.features import (
 )
 
 
-def __getattr__(name: str):  # noqa: ANN202 - the estimators import scikit-learn: on demand
+def __getattr__(name: str):  # the estimators import scikit-learn: on demand
     if name in ("ExtendedPowerLawModel", "PowerLawModel", "make_model"):
         from autotune.models import powerlaw
 

@@ -84,7 +84,7 @@ class _LogLinearModel(RegressorMixin, BaseEstimator):
         self.features = features
         self.fit_mode = fit_mode
 
-    def __sklearn_tags__(self):  # noqa: ANN204 - sklearn.utils.Tags
+    def __sklearn_tags__(self):  # sklearn.utils.Tags
         tags = super().__sklearn_tags__()
         tags.input_tags.positive_only = True  # a power law of positive quantities
         tags.target_tags.positive_only = True  # times

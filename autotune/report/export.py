@@ -19,7 +19,7 @@ from autotune.measure.store import Store
 TABLES = ("decisions", "quality", "runs")
 
 
-def _where(o) -> dict:  # noqa: ANN001 - an outcomes.Outcome
+def _where(o) -> dict:  # an outcomes.Outcome
     return {
         "label": o.label,
         "program": o.program,

@@ -14,13 +14,13 @@ import io
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib import ticker  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib import ticker
 
 SCHEDULE_COLOURS = {"static": "#1f77b4", "dynamic": "#d62728", "guided": "#2ca02c"}
 
 
-def _data_uri(fig) -> str:  # noqa: ANN001
+def _data_uri(fig) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
     plt.close(fig)

@@ -86,7 +86,7 @@ class Series:
         at: float,
         axis: str,
         mode: str,
-        holdout: int,  # noqa: ANN001
+        holdout: int,
         actual: float | None,
         nonsense: Nonsense,
         degree: int,

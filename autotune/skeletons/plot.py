@@ -80,7 +80,7 @@ def plot_prediction(pred: Prediction, path: str | Path) -> Path:
 
 
 # Over 60 lines: one labelled matplotlib figure.
-def plot_scalability(points, pred: Prediction, path: str | Path, macro: str = "n") -> Path:  # noqa: ANN001
+def plot_scalability(points, pred: Prediction, path: str | Path, macro: str = "n") -> Path:
     """Two labelled panels over p, one line per measured size: the parallel penalty
     Abar(n,p) = T(n,p) - W(n,p), and the Karp-Flatt serial fraction f(n,p). The
     target's estimate is marked on both."""

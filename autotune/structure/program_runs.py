@@ -214,7 +214,7 @@ def _build_sizes(
 
 def _timed_run(
     exe: Path, p: int, timing: Path, timeout_s: float, args: Sequence[str], at: str, source: str
-):  # noqa: ANN202 - the side channel's record
+):  # the side channel's record
     """One run at ``p`` threads; its node times from the side channel."""
     r = run_program(
         exe, env={"OMP_NUM_THREADS": str(p)}, timeout_s=timeout_s, timing_file=timing, args=args

@@ -137,7 +137,7 @@ def _xy(
     samples: list[Sample],
     machine: Machine,
     name,
-    target: str,  # noqa: ANN001, ANN202
+    target: str,
     profile: RuntimeProfile | None = None,
 ):
     rows = [(s.record, s.variant) for s in samples]
@@ -239,7 +239,7 @@ def score_model(
     model,
     samples: list[Sample],
     machine: Machine,
-    k: int = 5,  # noqa: ANN001
+    k: int = 5,
     profile: RuntimeProfile | None = None,
 ) -> tuple[float, float] | None:
     """(geomean regret@5, mean tau) of a fitted model ranking every sampled loop."""
@@ -263,7 +263,7 @@ def score_model(
 def decide_adoption(
     result: CalibrationResult,
     current_model,
-    samples: list[Sample],  # noqa: ANN001
+    samples: list[Sample],
     machine: Machine,
     current_profile: RuntimeProfile | None = None,
 ) -> None:
@@ -317,7 +317,7 @@ def samples_of(
     kernel: str,
     record: LoopRecord,
     measured,
-    result: CalibrationResult,  # noqa: ANN001
+    result: CalibrationResult,
 ) -> list[Sample]:
     """Training rows from one loop's sweep: stragglers dropped, noisy variants left out."""
     out = []
@@ -342,7 +342,7 @@ def conclude(
     result: CalibrationResult,
     machine: Machine,
     store,
-    force: bool = False,  # noqa: ANN001
+    force: bool = False,
 ) -> None:
     """Fit, judge on held-out kernels against the coefficients in use, and store the
     new coefficients (with the runtime profile they were fitted with) only if adopted.

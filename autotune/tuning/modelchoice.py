@@ -47,7 +47,7 @@ def _shipped_preference() -> dict:
     return doc.get("preference") or {}
 
 
-def stored_profile(store, machine: Machine) -> RuntimeProfile | None:  # noqa: ANN001
+def stored_profile(store, machine: Machine) -> RuntimeProfile | None:
     """The runtime profile calibration measured on this machine, if any."""
     row = store.load_model(PROFILE_NAME, machine.fingerprint) if store is not None else None
     if row is None:
@@ -61,7 +61,7 @@ def stored_profile(store, machine: Machine) -> RuntimeProfile | None:  # noqa: A
 def choose_model(
     machine: Machine,
     store=None,
-    name: str = "auto",  # noqa: ANN001
+    name: str = "auto",
     target: str = "wall",
 ) -> ChosenModel:
     """The model to rank with; raises UserError when none is available."""

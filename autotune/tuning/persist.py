@@ -35,7 +35,7 @@ def save_winner(
     *,
     source_text: str,
     defines: dict[str, str],
-    machine_fp: str,  # noqa: ANN001
+    machine_fp: str,
     record: LoopRecord,
     variant: Variant,
     baseline_s: float | None,

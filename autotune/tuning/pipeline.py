@@ -64,7 +64,7 @@ class FileRanking:
             "loops": [r.to_dict(top) for r in self.rankings],
         }
 
-    def to_frame(self):  # noqa: ANN201 - a pandas.DataFrame, one row per loop and variant
+    def to_frame(self):  # a pandas.DataFrame, one row per loop and variant
         return data_frame(variant_rows(self.to_dict()["loops"], file=self.path))
 
 
@@ -72,7 +72,7 @@ def rank_file(
     path: str,
     source: SourceOptions,
     options: RankOptions,
-    store=None,  # noqa: ANN001 - a measure.store.Store (profiles, calibrated models)
+    store=None,  # a measure.store.Store (profiles, calibrated models)
     profile: ProfileRequest | None = None,
     chosen: ChosenModel | None = None,
 ) -> FileRanking:
@@ -141,7 +141,7 @@ class FileTuneResult:
             "loops": [r.to_dict() for r in self.results],
         }
 
-    def to_frame(self):  # noqa: ANN201 - a pandas.DataFrame, one row per loop and variant
+    def to_frame(self):  # a pandas.DataFrame, one row per loop and variant
         return data_frame(variant_rows(self.to_dict()["loops"], file=self.path))
 
 
@@ -163,7 +163,7 @@ def tune_file(
     ranked: FileRanking,
     build: BuildOptions,
     sweep_options: SweepOptions,
-    store,  # noqa: ANN001 - a measure.store.Store
+    store,  # a measure.store.Store
     options: TuneOptions,
     on_plan: Callable[[int], None] | None = None,
     on_run: Callable[[str], None] | None = None,
@@ -237,7 +237,7 @@ def _program_summary(out: FileTuneResult) -> dict | None:
     return c.summary([r.decision for r in out.regions]) if c is not None else None
 
 
-def _store_decisions(out: FileTuneResult, store, defines: dict, machine_fp: str) -> None:  # noqa: ANN001
+def _store_decisions(out: FileTuneResult, store, defines: dict, machine_fp: str) -> None:
     """Every measured loop's decision, keeping the original included: the build hook then
     knows the loop was tuned and need not tune it again."""
     shipped = {record.id: variant for record, variant in out.final}

@@ -20,7 +20,7 @@ from autotune.skeletons.plot import plot_prediction, plot_scalability
 LABEL = "scale"
 
 
-def _png_uri(draw) -> str | None:  # noqa: ANN001 - draw(path) writes a PNG
+def _png_uri(draw) -> str | None:  # draw(path) writes a PNG
     with tempfile.TemporaryDirectory(prefix="autotune-fig-") as tmp:
         path = Path(tmp) / "figure.png"
         try:
@@ -30,7 +30,7 @@ def _png_uri(draw) -> str | None:  # noqa: ANN001 - draw(path) writes a PNG
         return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
 
 
-def save_scale_outcome(grid, result, target: tuple[int, int]) -> None:  # noqa: ANN001
+def save_scale_outcome(grid, result, target: tuple[int, int]) -> None:
     """One outcome per scaled loop: the grid's points, the prediction, the figures."""
     pred = result.prediction
     n_t, p_t = target

@@ -90,7 +90,7 @@ class ScaleGrid:
         return out
 
 
-def scalable_loops(unit, wanted: Sequence[str]) -> list:  # noqa: ANN001 - a TranslationUnit
+def scalable_loops(unit, wanted: Sequence[str]) -> list:  # a TranslationUnit
     loops = [r for r in select_loops(unit.loops, wanted) if r.tunable and r.parallel is not None]
     if not loops:
         raise UserError(

@@ -121,7 +121,7 @@ def tune_loop(
     sweep,
     ranking: LoopRanking,
     top: int,
-    exhaustive: bool = False,  # noqa: ANN001
+    exhaustive: bool = False,
     search: str = "sequential",
     min_share: float = SHARE_FLOOR,
 ) -> LoopTuneResult:
@@ -218,7 +218,7 @@ def _take(result: LoopTuneResult, measured: LoopResult, by_key: dict[str, Varian
 def _search(
     sweep,
     result: LoopTuneResult,
-    budget: int,  # noqa: ANN001
+    budget: int,
     by_key: dict[str, VariantResult],
     min_share: float = SHARE_FLOOR,
 ) -> bool:
@@ -280,7 +280,7 @@ def _fastest_ok(result: LoopTuneResult) -> RankedVariant | None:
 def _race(
     sweep,
     result: LoopTuneResult,
-    by_key: dict[str, VariantResult],  # noqa: ANN001
+    by_key: dict[str, VariantResult],
 ) -> set[str]:
     """Settle near-ties and noisy timings with more interleaved runs; the keys raced.
 
@@ -320,7 +320,7 @@ def _race(
 def _remeasure(
     sweep,
     result: LoopTuneResult,
-    by_key: dict[str, VariantResult],  # noqa: ANN001
+    by_key: dict[str, VariantResult],
     keys: list[str],
 ) -> bool:
     again: LoopResult = sweep.measure_loop(

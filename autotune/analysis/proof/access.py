@@ -134,7 +134,7 @@ def _private_flow(
     f.exposed.setdefault(name, line)
 
 
-def access_of(w: IterationWalker, node: c_ast.Node):  # noqa: ANN202 - (objects, index, owner, name, group)
+def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, name, group)
     """Objects and index of a memory access; loads on the way are recorded as reads."""
     if isinstance(node, c_ast.UnaryOp):  # *p
         ptr = w.pointer(node.expr)
@@ -181,7 +181,7 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # noqa: ANN202 - (objects,
     return objects, index, owner, name, group
 
 
-def _at(ptr: PtrVal | None, extra: list) -> tuple | None:  # noqa: ANN001
+def _at(ptr: PtrVal | None, extra: list) -> tuple | None:
     if ptr is None:
         return None
     index = None if ptr.base is None else list(ptr.base) + extra
@@ -225,7 +225,7 @@ class NodeText:
 
             try:
                 self._text = c_generator.CGenerator().visit(self.node)
-            except Exception:  # noqa: BLE001 - a message only
+            except Exception:  # a message only
                 self._text = "?"
         return self._text
 

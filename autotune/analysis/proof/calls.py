@@ -127,7 +127,7 @@ def _copy(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.
     _read_args(w, [a for i, a in enumerate(args) if i not in (dst, src)])
 
 
-def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: list) -> None:  # noqa: ANN001
+def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: list) -> None:
     """Walk ``func``'s body in place with its parameters bound to ``args``."""
     scope = Scope(func, ast)
     frame = Frame(func, ast, scope)

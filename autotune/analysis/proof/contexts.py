@@ -22,7 +22,9 @@ from autotune.analysis.symbols import Scope, _params
 MAX_CONTEXTS = 8
 
 
-def calling_contexts(site, prog: Program, pointsto: PointsTo) -> list[dict[str, PtrVal]]:  # noqa: ANN001 - a verdict.LoopSite
+def calling_contexts(
+    site, prog: Program, pointsto: PointsTo
+) -> list[dict[str, PtrVal]]:  # a verdict.LoopSite
     """One binding of the function's pointer parameters per call site (at most 8)."""
     func = site.func
     scope = Scope(func, site.ast)

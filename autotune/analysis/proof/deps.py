@@ -167,7 +167,7 @@ def _delinearise(a: Ref, b: Ref) -> list[tuple[poly.Poly | None, poly.Poly | Non
     return out
 
 
-def _split(pa: poly.Poly, pb: poly.Poly, a: Ref, b: Ref, depth: int = 0):  # noqa: ANN202
+def _split(pa: poly.Poly, pb: poly.Poly, a: Ref, b: Ref, depth: int = 0):
     if poly.is_affine(pa) and poly.is_affine(pb):
         return [(pa, pb)]
     if depth > 3:

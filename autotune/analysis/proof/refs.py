@@ -158,7 +158,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         del self.domain[depth:]
         self._kill(written)
 
-    def _loop_body(self, cond, body, step, sure: bool = False) -> None:  # noqa: ANN001
+    def _loop_body(self, cond, body, step, sure: bool = False) -> None:
         """``sure``: a canonical loop without jumps (its body runs at every point of its
         domain, so its writes are certain there)."""
         exits = self.cont_exits
@@ -213,12 +213,12 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
             ]
             self.defined = None
 
-    def _standalone(self, run) -> None:  # noqa: ANN001
+    def _standalone(self, run) -> None:
         d = run.directives[0]
         if d.kind in ("barrier", "taskwait", "flush", "taskyield"):
             self.facts.effect(f"'#pragma {d.text}' at line {d.line} inside the loop")
 
-    def _synchronised(self, run) -> None:  # noqa: ANN001
+    def _synchronised(self, run) -> None:
         d = run.directives[0]
         words = d.text.split()
         if d.kind == "atomic" and ("capture" in words or captures(run.stmt)):

@@ -23,7 +23,7 @@ def param_symbol(text: str) -> str:
 PARAM_TEXTS: dict[str, str] = {}  # isl parameter -> the C expression it stands for
 
 
-def element_text(node: c_ast.Node, value) -> str | None:  # noqa: ANN001 - a subscript builder
+def element_text(node: c_ast.Node, value) -> str | None:  # a subscript builder
     """``grid_points[0]``, ``g->nx``, ``s.dims[1]``: the text of a memory read whose
     subscripts are constants, else None."""
     parts: list[str] = []

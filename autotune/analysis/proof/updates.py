@@ -58,7 +58,7 @@ def update_form(node: c_ast.Assignment) -> tuple[str, c_ast.Node] | None:
     return None
 
 
-def extreme(cond: c_ast.Node, when_true: c_ast.Node, when_false: c_ast.Node, x: c_ast.Node):  # noqa: ANN202
+def extreme(cond: c_ast.Node, when_true: c_ast.Node, when_false: c_ast.Node, x: c_ast.Node):
     """ "max" / "min" when ``cond ? when_true : when_false`` picks the larger / smaller of
     ``x`` and one other operand, else None."""
     if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=", ">", ">="):

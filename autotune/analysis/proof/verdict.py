@@ -116,7 +116,7 @@ class Prover:
                     return True
         return deps.loops_conflict(refs_a, refs_b)
 
-    def name_objects(self, func: c_ast.FuncDef, ast: c_ast.FileAST):  # noqa: ANN201
+    def name_objects(self, func: c_ast.FuncDef, ast: c_ast.FileAST):
         """(name, where) -> the objects a variable of ``func`` is or points into (None:
         unknown): for the region rules' name-level view of data."""
 
