@@ -11,9 +11,10 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "autotune"
 # Lower numbers are lower layers; a module may import its own layer and below.
-# errors, textfile and render are neutral helpers every stage may use.
+# errors, textfile, render and cachedir are neutral helpers every stage may use.
 LAYERS = {
     "errors": 0,
+    "cachedir": 0,
     "textfile": 0,
     "render": 0,
     "frontend": 1,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+from autotune.cachedir import cache_dir
+
 MODES = ("apply", "rank", "tune", "off")
 CONFIG_NAMES = (".autotune.toml", "autotune.cfg")
 
@@ -141,21 +143,8 @@ def load_config(cwd: str | None = None) -> HookConfig:
     return cfg
 
 
-def cache_dir() -> str:
-    """``autotune.measure.paths.cache_dir`` without importing pathlib (start-up cost).
-
-    ``tests/test_buildhook_config.py`` checks that the two agree.
-    """
-    env = os.environ.get("AUTOTUNE_CACHE_DIR")
-    if env:
-        return os.path.expanduser(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = os.path.expanduser(xdg) if xdg else os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "autotune")
-
-
 def default_db_path() -> str:
-    """``autotune.measure.paths.default_db_path``, likewise."""
+    """``autotune.measure.paths.default_db_path`` without importing pathlib (start-up)."""
     env = os.environ.get("AUTOTUNE_DB")
     return os.path.expanduser(env) if env else os.path.join(cache_dir(), "autotune.db")
 

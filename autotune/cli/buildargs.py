@@ -9,12 +9,15 @@ import shlex
 import signal
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
 from autotune.measure import verify
-from autotune.measure.build import DEFAULT_CFLAGS, BuildOptions
-from autotune.measure.sweep import COMPILE_MODES, SweepOptions
+from autotune.measure.build import COMPILE_MODES, DEFAULT_CFLAGS, BuildOptions
+
+if TYPE_CHECKING:
+    from autotune.measure.sweep import SweepOptions
 
 _CHECK_HELP = (
     "verification: the original program runs first and each variant's output must match "
@@ -147,6 +150,8 @@ def build_options(args: argparse.Namespace, opts: SourceOptions) -> BuildOptions
 
 
 def sweep_options(args: argparse.Namespace) -> SweepOptions:
+    from autotune.measure.sweep import SweepOptions  # measuring's modules, when measuring
+
     opts = SweepOptions(
         repetitions=args.repetitions,
         compile_mode=args.compile_mode,

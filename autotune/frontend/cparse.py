@@ -8,6 +8,7 @@ import subprocess
 from pycparser import c_ast, c_parser
 
 from autotune.errors import UserError
+from autotune.frontend.headercache import parse_with_cached_headers
 from autotune.frontend.knr import add_implicit_int
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.preprocess import (
@@ -50,6 +51,9 @@ def parse_file(path: str, options: SourceOptions, cc: str = "gcc") -> c_ast.File
     small stub headers; an error in the user's own code is reported as is.
     """
     pre = preprocess(path, options, cc)
+    fast = parse_with_cached_headers(pre.text, lambda text: parse_text(text, path))
+    if fast is not None:
+        return fast
     try:
         return parse_text(pre.text, path)
     except UserError as first:

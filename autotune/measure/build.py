@@ -29,6 +29,8 @@ from autotune.frontend.options import SourceOptions
 from autotune.measure.paths import cache_dir as default_cache_dir
 
 DEFAULT_CFLAGS: tuple[str, ...] = ("-O2", "-fopenmp")
+# how a loop's variants are compiled: one program choosing at run time, or one each
+COMPILE_MODES = ("runtime", "per-variant")
 COMPILE_TIMEOUT_S = 600.0
 _OPENMP_FLAGS = ("-fopenmp", "-qopenmp", "-openmp", "-fiopenmp", "-mp")
 _INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)

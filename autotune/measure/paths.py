@@ -9,15 +9,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from autotune import cachedir
+
 
 def cache_dir() -> Path:
     """``$AUTOTUNE_CACHE_DIR``, else ``$XDG_CACHE_HOME/autotune``, else ``~/.cache/autotune``."""
-    env = os.environ.get("AUTOTUNE_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "autotune"
+    return Path(cachedir.cache_dir())
 
 
 def default_db_path() -> Path:

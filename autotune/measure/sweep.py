@@ -22,14 +22,12 @@ from typing import Any
 from autotune import textfile
 from autotune.errors import UserError
 from autotune.measure import verify
-from autotune.measure.build import BuildOptions, file_hash
+from autotune.measure.build import COMPILE_MODES, BuildOptions, file_hash
 from autotune.measure.loop_run import BASELINE_MODE, LoopRun, VariantRows
 from autotune.measure.machine import Machine, detect_machine
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.measure.store import RunContext, Store
 from autotune.variants.space import BASELINE, Variant
-
-COMPILE_MODES = ("runtime", "per-variant")
 
 
 @dataclass

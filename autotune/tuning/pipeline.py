@@ -11,25 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import LoopRecord, select_loops
-from autotune.measure.build import BuildOptions
 from autotune.measure.machine import Machine, detect_machine, numa_nodes
 from autotune.measure.omp_runtime import openmp_runtime
-from autotune.measure.outcomes import Outcome, save_outcome
 from autotune.measure.profile import ProfileRequest, analyze_with_profile
-from autotune.measure.sweep import Sweep, SweepOptions
 from autotune.render import data_frame, variant_rows
-from autotune.tuning.confirm import Confirmation, ProgramCheck
 from autotune.tuning.modelchoice import ChosenModel, choose_model
-from autotune.tuning.persist import save_winner
-from autotune.tuning.placement import tune_placement, with_bind
 from autotune.tuning.ranking import LoopRanking, rank_loop
-from autotune.tuning.region_threads import RegionResult, best_runs, final_pairs, tunable_regions
-from autotune.tuning.tune import SHARE_FLOOR, LoopTuneResult, confirm_results, tune_loop
 from autotune.variants.space import BASELINE, Variant, default_thread_counts, space_from_strings
+
+if TYPE_CHECKING:  # the tuning half is imported when a tune runs: ranking starts faster
+    from autotune.measure.build import BuildOptions
+    from autotune.measure.sweep import Sweep, SweepOptions
+    from autotune.tuning.confirm import Confirmation
+    from autotune.tuning.region_threads import RegionResult
+    from autotune.tuning.tune import LoopTuneResult
 
 
 @dataclass
@@ -147,6 +147,8 @@ class FileTuneResult:
 
 def planned_runs(ranked: FileRanking, sweep: Sweep, options: TuneOptions) -> int:
     """An upper bound of program runs, for a progress bar."""
+    from autotune.tuning.region_threads import tunable_regions
+
     runs = sum(
         sweep.planned_runs(
             [v.variant for v in (r.variants if options.exhaustive else r.variants[: options.top])]
@@ -173,6 +175,13 @@ def tune_file(
     ``on_plan`` gets the planned number of runs before anything runs; ``on_run``
     a note after each run.
     """
+    from autotune.measure.outcomes import Outcome, save_outcome
+    from autotune.measure.sweep import Sweep
+    from autotune.tuning.confirm import ProgramCheck
+    from autotune.tuning.placement import tune_placement, with_bind
+    from autotune.tuning.region_threads import best_runs, final_pairs
+    from autotune.tuning.tune import SHARE_FLOOR, confirm_results, tune_loop
+
     sweep = Sweep(
         ranked.path, build, sweep_options, store, on_run=on_run, target=ranked.chosen.target
     )
@@ -240,6 +249,8 @@ def _program_summary(out: FileTuneResult) -> dict | None:
 def _store_decisions(out: FileTuneResult, store, defines: dict, machine_fp: str) -> None:
     """Every measured loop's decision, keeping the original included: the build hook then
     knows the loop was tuned and need not tune it again."""
+    from autotune.tuning.persist import save_winner
+
     shipped = {record.id: variant for record, variant in out.final}
     for res in out.results:
         if res.baseline is None or res.speedup is None:
