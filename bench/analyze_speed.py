@@ -121,9 +121,8 @@ def _wall(cmd: list[str], reps: int = 3, env: dict | None = None) -> float:
 def recorded_sweep(root: Path, out: str | None) -> int:
     """``autotune rank`` on every PolyBench program of a recorded folder, 5 sizes each."""
     import json
-    import shutil
-
     import os
+    import shutil
     import tempfile
 
     exe = shutil.which("autotune") or "autotune"
