@@ -98,3 +98,24 @@ def test_lower_bounds_only_for_failures_at_small_sizes():
     assert conditions.lower_bounds([at_four, at_five], usable) == {"P_n_1": 6}
     # a failure at every size, at sizes beyond SMALL, or in a parameter no test can read
     assert conditions.lower_bounds([everywhere, huge, other], usable) == {}
+
+
+@pytest.mark.skipif(GCC is None, reason="needs gcc")
+def test_a_size_held_in_a_shared_local_of_main_is_a_guard(tmp_path):
+    """Rodinia style: ``int n = atoi(argv[1])`` in main, shared by the region's team."""
+    path = DATA / "rows_local.c"
+    unit = api.analyze(path)
+    assert [r.guard for r in unit.loops] == ["n >= 5", "n >= 5"]
+    source = read_source(path)
+    tuned = apply_variants(source, [(r, Variant("guided", 2, None)) for r in unit.loops])
+    assert tuned.count("if (n >= 5) {") == 2
+    sizes = [4, 5, 16, 64]
+    assert _build_run(tuned, tmp_path, "tuned", sizes) == _build_run(
+        source, tmp_path, "original", sizes
+    )
+
+
+def test_a_size_each_thread_copies_inside_the_region_is_no_guard():
+    unit = api.analyze(DATA / "rows_private.c")
+    for rec in unit.loops:
+        assert rec.guard == "" and "nowait chain" in rec.kept["schedule"]

@@ -206,8 +206,10 @@ def _guarded_pass(
     kept = [r for _, r in pairs if "schedule" in r.kept and (r.tunable or r.only_size_unknown)]
     if not kept or not failures:
         return
-    usable = guards.usable_params(prog, ast, [f for f, _ in pairs])
-    bounds = conditions.lower_bounds(failures, usable)
+    usable = {
+        id(f): guards.usable_at(prog, ast, f, regions) for f, r in pairs if "schedule" in r.kept
+    }
+    bounds = conditions.lower_bounds(failures, set().union(*usable.values()))
     if not bounds:
         return
     first = [guards.snapshot(r) for _, r in pairs]
@@ -221,6 +223,8 @@ def _guarded_pass(
         guards.restore(record, was)
         if "schedule" not in was["kept"] or "schedule" in now["kept"]:
             continue
+        if not set(bounds) <= usable.get(id(found), set()):
+            continue  # its directive cannot test every size the proof assumed
         del record.kept["schedule"]
         combined = found.parallel is found.directive
         if combined and "threads" in record.kept and "threads" not in now["kept"]:
