@@ -186,3 +186,22 @@ def test_near_ties_are_raced_and_the_decision_is_the_fastest_median(loop):
         (rv for rv in ranking.variants if rv.measured_s), key=lambda rv: rv.measured_s
     )
     assert measured[0] is res.best
+
+
+def test_a_prior_that_ranks_the_best_last_is_found_out(loop):
+    """A loop whose times run opposite to the model's order (its fastest ranked last):
+    the measured variants show it, the search stops trusting the order, and the fastest
+    is measured within 7 runs (the same search with its slope fixed at the model's
+    walks down the ranking and has not found it after 10)."""
+    record, ranking = loop
+    order = [rv.variant for rv in ranking.variants]
+    predicted = [rv.predicted_s for rv in ranking.variants]
+    times = dict(zip(reversed(order), predicted, strict=True))
+    fastest = order[-1]
+    assert min(times, key=times.get) == fastest
+    origin, cands = candidates(record, ranking)
+    found = SequentialSearch(budget=7).run(origin, ranking.baseline_predicted_s, cands, times.get)
+    assert found.best.variant == fastest
+    fixed = SequentialSearch(budget=10, slope_variance=1e-9)
+    blind = fixed.run(origin, ranking.baseline_predicted_s, cands, times.get)
+    assert blind.best.variant != fastest  # the same search trusting the order misses it

@@ -47,6 +47,13 @@ NOISE_VARIANCE = 0.003
 # different schedule kind (0/1 indicators), a chunk that grows by a factor of
 # the loop's trip count ** 0.5 (log of chunk over log of trip count).
 LENGTH_SCALES = (1.5, 1.0, 1.0, 0.5)
+# How far the model's spread between variants may be off: log(time) = level + slope *
+# log(predicted) + residual, with the slope ~ N(1, SLOPE_VARIANCE) before any measurement.
+# A model whose order is wrong for this loop (the fastest ranked last) shows it in the
+# measured variants; the fitted slope then stops trusting its order, and the slope's
+# uncertainty widens the predictions of variants unlike those measured, so the search
+# neither stops on a confidently wrong prior nor keeps walking down its ranking.
+SLOPE_VARIANCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,7 @@ class SequentialSearch:
         variant_variance: float = VARIANT_VARIANCE,
         noise_variance: float = NOISE_VARIANCE,
         length_scales: Sequence[float] = LENGTH_SCALES,
+        slope_variance: float = SLOPE_VARIANCE,
     ) -> None:
         # scikit-learn is imported when a search is made, not by every command that ranks
         from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
@@ -133,6 +141,8 @@ class SequentialSearch:
         self.budget = budget
         self.min_gain = min_gain
         self.stop_probability = stop_probability
+        self.slope_variance = slope_variance
+        self.variant_variance = variant_variance
         self.kernel = (
             ConstantKernel(level_variance, "fixed")
             + ConstantKernel(variant_variance, "fixed") * RBF(list(length_scales), "fixed")
@@ -151,12 +161,13 @@ class SequentialSearch:
         Z = np.array([c.coords for c in candidates], dtype=float).reshape(len(candidates), -1)
         prior = np.log([max(c.predicted_s, 1e-12) for c in candidates])
         seen_z = [np.asarray(baseline.coords, dtype=float)]
-        seen_r = [math.log(baseline_s) - math.log(max(baseline.predicted_s, 1e-12))]
+        seen_x = [math.log(max(baseline.predicted_s, 1e-12))]
+        seen_r = [math.log(baseline_s) - seen_x[0]]  # log(measured): the residual + x
         best = math.log(baseline_s)
         open_ = np.ones(len(candidates), dtype=bool)
-        result.anchored_s = self._predictions(seen_z, seen_r, Z, prior, candidates)
+        result.anchored_s = self._predictions(seen_z, seen_x, seen_r, Z, prior, candidates)
         while len(result.steps) < self.budget and open_.any():
-            mu, sd = self._posterior(seen_z, seen_r, Z, prior)
+            mu, sd = self._posterior(seen_z, seen_x, seen_r, Z, prior)
             gain, p_win = _improvement(mu, sd, best, math.log1p(self.min_gain))
             gain[~open_], p_win[~open_] = -np.inf, 0.0
             if p_win.max() < self.stop_probability:
@@ -172,36 +183,62 @@ class SequentialSearch:
             result.steps.append(step)
             if step.measured_s is not None and step.measured_s > 0:
                 seen_z.append(Z[i])
+                seen_x.append(float(prior[i]))
                 seen_r.append(math.log(step.measured_s) - prior[i])
                 best = min(best, math.log(step.measured_s))
         if not result.stopped:
             result.stopped = (
                 "budget spent" if len(result.steps) >= self.budget else "every candidate measured"
             )
-        result.posterior_s = self._predictions(seen_z, seen_r, Z, prior, candidates)
+        result.posterior_s = self._predictions(seen_z, seen_x, seen_r, Z, prior, candidates)
         return result
 
     def _predictions(
         self,
         seen_z: list[np.ndarray],
+        seen_x: list[float],
         seen_r: list[float],
         Z: np.ndarray,
         prior: np.ndarray,
         candidates: Sequence[Candidate],
     ) -> dict[Variant, float]:
-        mu = self._posterior(seen_z, seen_r, Z, prior)[0]
+        mu = self._posterior(seen_z, seen_x, seen_r, Z, prior)[0]
         return {c.variant: float(math.exp(m)) for c, m in zip(candidates, mu, strict=True)}
 
     def _posterior(
-        self, seen_z: list[np.ndarray], seen_r: list[float], Z: np.ndarray, prior: np.ndarray
+        self,
+        seen_z: list[np.ndarray],
+        seen_x: list[float],
+        seen_r: list[float],
+        Z: np.ndarray,
+        prior: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Posterior mean and standard deviation of every candidate's log time."""
+        """Posterior mean and standard deviation of every candidate's log time: the
+        prior scaled by the slope the measured variants support, plus the process."""
         from sklearn.gaussian_process import GaussianProcessRegressor
 
+        slope, slope_var, centre = self._slope(
+            seen_x[0], seen_x[1:], [r + x for r, x in zip(seen_r[1:], seen_x[1:], strict=True)]
+        )
+        y = [r + x - slope * x for r, x in zip(seen_r, seen_x, strict=True)]
         gp = GaussianProcessRegressor(self.kernel, optimizer=None)
-        gp.fit(np.vstack(seen_z), np.asarray(seen_r))
+        gp.fit(np.vstack(seen_z), np.asarray(y))
         mean, std = gp.predict(Z, return_std=True)
-        return prior + mean, np.maximum(std, 1e-9)
+        var = std**2 + slope_var * (prior - centre) ** 2
+        return slope * prior + mean, np.maximum(np.sqrt(var), 1e-9)
+
+    def _slope(self, origin: float, xs: list[float], ys: list[float]) -> tuple[float, float, float]:
+        """(slope, its variance, the measured variants' mean prior) of log(measured)
+        against log(predicted) over the measured variants (the original is another
+        kind of thing: its own clause), from the prior slope 1."""
+        if not xs:  # the first pick is the model's: nothing says yet that its order is off
+            return 1.0, 0.0, origin
+        xbar, ybar = float(np.mean(xs)), float(np.mean(ys))
+        sxx = sum((x - xbar) ** 2 for x in xs)
+        sxy = sum((x - xbar) * (y - ybar) for x, y in zip(xs, ys, strict=True))
+        precision = sxx / self.variant_variance + 1.0 / self.slope_variance
+        slope = (sxy / self.variant_variance + 1.0 / self.slope_variance) / precision
+        return slope, 1.0 / precision, xbar
 
 
 def _improvement(
