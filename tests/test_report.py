@@ -154,6 +154,11 @@ def test_export_csv_and_json_match_the_database(tuned, capsys):
     with sqlite3.connect(tuned) as c:
         n_runs = c.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
     assert len(data["runs"]) == n_runs > 0
+    # runs name their loop as the decisions do (file:line), and say when in ISO 8601
+    assert {r["loop"] for r in data["runs"]} == {rows[0]["loop"]}
+    assert all(
+        re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$", r["created"]) for r in data["runs"]
+    )
     assert data["decisions"][0]["speedup"] == pytest.approx(float(rows[0]["speedup"]))
     (doc,) = [json.loads(r[0]) for r in _docs(tuned)]
     if doc["figures_valid"]:

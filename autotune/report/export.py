@@ -11,6 +11,7 @@ import csv
 import io
 import json
 from dataclasses import asdict
+from datetime import UTC, datetime
 
 from autotune.errors import UserError
 from autotune.measure.outcomes import load_outcomes
@@ -77,7 +78,30 @@ def quality(store: Store) -> list[dict]:
 
 
 def runs(store: Store) -> list[dict]:
-    return [asdict(r) for r in store.runs()]
+    """Every stored run, named as the decisions name loops (``file:line``: the store keys
+    runs by the source's content, ``line:column``, so the file comes from the outcomes of
+    that content), with its time in ISO 8601 beside the stored seconds."""
+    programs: dict[str, str] = {}
+    for o in load_outcomes(store):
+        programs.setdefault(o.source_hash, o.program)
+    out = []
+    for r in store.runs():
+        row = asdict(r)
+        program = programs.get(r.source_hash, "")
+        line = r.loop_id.split(":")[0]
+        created = row.pop("created", None)
+        out.append(
+            {"program": program, "loop": f"{program}:{line}" if program else r.loop_id}
+            | row
+            | {"created": _iso(created), "created_s": created}
+        )
+    return out
+
+
+def _iso(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    return datetime.fromtimestamp(float(seconds), tz=UTC).isoformat(timespec="seconds")
 
 
 def export_text(store: Store, fmt: str, table: str | None = None) -> str:
