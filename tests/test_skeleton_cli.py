@@ -167,3 +167,18 @@ def test_where_and_fixed_method(tmp_path, capsys):
     )
     doc = json.loads(capsys.readouterr().out)
     assert rc == 0 and doc["T_n_p"] == pytest.approx(36.41, abs=0.01)
+
+
+def test_a_slowdown_is_not_printed_as_a_serial_fraction(tmp_path, capsys):
+    """Two threads slower than one (oversubscribed): Karp-Flatt's f is above 1, and the
+    estimate says what that means instead of calling 1.9 a fraction."""
+    path = tmp_path / "slow.csv"
+    lines = ["n,p,time"]
+    for n in range(100, 900, 100):
+        lines.append(f"{n},1,{1e-4 * n**2:.9f}")
+        lines.append(f"{n},2,{1.9e-4 * n**2:.9f}")
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["predict", str(path), "--at", "n=1000,p=2"]) == 0
+    out = capsys.readouterr().out
+    row = next(ln for ln in out.splitlines() if "serial fraction f (Karp-Flatt)" in ln)
+    assert "above 1: T(n,p) is slower than the reference T(n)" in row

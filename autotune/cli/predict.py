@@ -263,6 +263,18 @@ def _print_text(pred, table, args, penalties) -> None:
             print(file=out)
 
 
+def _karp_flatt(f: float | None) -> str:
+    """Karp and Flatt's metric is a fraction only between 0 and 1: above 1 the parallel
+    run is slower than the reference, below 0 faster than p-fold; said, not printed bare."""
+    if f is None:
+        return "-"
+    if f > 1:
+        return f"{f:.3g} (above 1: T(n,p) is slower than the reference T(n))"
+    if f < 0:
+        return f"{f:.3g} (below 0: superlinear, faster than p-fold)"
+    return f"{f:.3g}"
+
+
 def print_prediction(pred, out, fixed_n: bool = False) -> None:
     """The evidence for each series and the estimate; shared with ``autotune scale``."""
     for note in pred.notes:
@@ -300,7 +312,7 @@ def print_prediction(pred, out, fixed_n: bool = False) -> None:
             "uncertainty (check errors)",
             "-" if pred.uncertainty is None else f"+-{pred.uncertainty:.1%}",
         ],
-        ["serial fraction f", pred.serial_fraction],
+        ["serial fraction f (Karp-Flatt)", _karp_flatt(pred.serial_fraction)],
     ]
     if pred.measured is not None:
         rows.append([f"measured T(n,{pred.p})", pred.measured])
