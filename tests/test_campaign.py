@@ -160,23 +160,29 @@ def test_interrupted_campaign_resumes_and_measures_nothing_twice(cluster, plan_d
 
 def test_cli_campaign_on_an_existing_cluster(cluster, plan_dir: Path, capsys):
     """--scheduler: the cluster is the user's (started here by the test); the default
-    model-guided sequential search; JSON on stdout, the database path in it."""
+    model-guided sequential search; JSON on stdout, the database path in it; the table's
+    sizes in the plan's order, not the text's (NI=8 before NI=20)."""
     (plan_dir / "one.toml").write_text(
         'name = "one"\nrepetitions = 1\ntop = 2\n[[program]]\nname = "gemm"\n'
-        'source = "polybench_style_gemm.c"\nsizes = [{ NI = "20", NJ = "20", NK = "20" }]\n'
+        'source = "polybench_style_gemm.c"\nsizes = [{ NI = "8", NJ = "8", NK = "8" }, '
+        '{ NI = "20", NJ = "20", NK = "20" }]\n'
     )
     db = plan_dir / "one.db"
     address = cluster.scheduler.address
     args = ["campaign", str(plan_dir / "one.toml"), "--db", str(db), "--scheduler", address]
     assert main([*args, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["database"] == str(db) and out["loops_measured"] == 1
-    (loop,) = out["loops"]
-    assert loop["program"] == "gemm" and loop["search"]["steps"]
-    assert 1 <= loop["measured_programs"] <= 3  # the original and at most top=2
+    assert out["database"] == str(db) and out["loops_measured"] == 2
+    assert [loop["size"] for loop in out["loops"]] == [
+        "-DNI=8 -DNJ=8 -DNK=8",
+        "-DNI=20 -DNJ=20 -DNK=20",
+    ]
+    for loop in out["loops"]:
+        assert loop["program"] == "gemm" and loop["search"]["steps"]
+        assert 1 <= loop["measured_programs"] <= 3  # the original and at most top=2
     assert main(args) == 0  # again: nothing left to measure, a readable summary
     text = capsys.readouterr().out
-    assert "0 loop(s) measured now, 1 already stored" in text and str(db) in text
+    assert "0 loop(s) measured now, 2 already stored" in text and str(db) in text
 
 
 def test_cli_campaign_json_and_bad_plan(cluster, plan_dir: Path, capsys, monkeypatch):

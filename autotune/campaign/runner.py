@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from autotune.campaign.environ import PLUGIN_NAME, OpenMPEnvironment, adopt, openmp_environment
-from autotune.campaign.plan import CampaignPlan
+from autotune.campaign.plan import CampaignPlan, size_label
 from autotune.campaign.progress import CampaignProgress
 from autotune.campaign.tasks import LoopOutcome, SizeJob, machine_of, measure_job, rank_job
 from autotune.errors import UserError
@@ -63,6 +63,28 @@ class CampaignResult:
                 for o in self.outcomes
             ],
         }
+
+
+def plan_order(plan: CampaignPlan):  # a sort key for LoopOutcome
+    """Outcomes as the plan lists them: by program, then size as listed (not as text:
+    -DN=1000000 after -DN=400000), then loop line; workers finish in any order."""
+    programs = {p.name: i for i, p in enumerate(plan.programs)}
+    sizes = {
+        (p.name, size_label(p.size_defines(s))): k
+        for p in plan.programs
+        for k, s in enumerate(p.sizes)
+    }
+
+    def line(loop_id: str) -> int:
+        tail = loop_id.rsplit(":", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+
+    return lambda o: (
+        programs.get(o.program, len(programs)),
+        sizes.get((o.program, o.size), len(sizes)),
+        o.size,
+        line(o.loop_id),
+    )
 
 
 def check_cluster(client) -> list[str]:  # a distributed.Client
@@ -145,6 +167,7 @@ class CampaignRunner:
             raise
         finally:
             self.progress.close()
+        self.result.outcomes.sort(key=plan_order(self.plan))
         return self.result
 
     def _models(self) -> dict:

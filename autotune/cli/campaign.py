@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             _whole_program(o.doc),
             o.doc.get("measured_programs", 0),
         ]
-        for o in _in_plan_order(result)
+        for o in result.outcomes  # in the plan's order
     ]
     if rows:
         head = ["program", "size", "loop", "chosen", "loop speedup", "whole program", "measured"]
@@ -95,14 +95,3 @@ def _whole_program(doc: dict) -> str:
     if program.get("speedup") and iv:
         return f"{program['speedup']:.2f}x [{iv['low']:.2f}, {iv['high']:.2f}]"
     return "not confirmed"
-
-
-def _in_plan_order(result):
-    """Outcomes by program as the plan lists them, then size, then loop line."""
-    order = {p.name: i for i, p in enumerate(result.plan.programs)}
-
-    def line(loop_id: str) -> int:
-        tail = loop_id.rsplit(":", 1)[-1]
-        return int(tail) if tail.isdigit() else 0
-
-    return sorted(result.outcomes, key=lambda o: (order.get(o.program, 0), o.size, line(o.loop_id)))
