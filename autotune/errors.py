@@ -20,6 +20,11 @@ class UserError(Exception):
         return self.message
 
 
+class CompilerRejects(UserError):
+    """The compiler itself rejects the file: its own message says why (a build hook then
+    stays silent and lets the compiler say it)."""
+
+
 _CXX_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".C", ".hpp")
 
 

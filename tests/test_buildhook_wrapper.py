@@ -107,9 +107,13 @@ def test_response_file_with_quoted_names(proj, tuned_env):
     assert DYNAMIC.search(symbols(proj / "out dir" / "k 1.o"))
 
 
-def test_compile_errors_keep_the_compiler_status(proj, tuned_env):
+@pytest.mark.parametrize("mode", ["apply", "rank"])
+def test_compile_errors_keep_the_compiler_status(proj, tuned_env, mode):
+    """In rank mode the hook analyses the file first and finds it broken: the compiler
+    says so itself, so the hook adds no line of its own before the compiler's error."""
     plain = run(["gcc", "-fopenmp", "-c", "sub/broken.c"], proj, check=False)
-    wrapped = run(cc("-fopenmp", "-c", "sub/broken.c"), proj, tuned_env, check=False)
+    env = tuned_env | {"AUTOTUNE_MODE": mode}
+    wrapped = run(cc("-fopenmp", "-c", "sub/broken.c"), proj, env, check=False)
     assert plain.returncode != 0 and wrapped.returncode == plain.returncode
     assert wrapped.stderr == plain.stderr  # the compiler's own words, nothing of ours
 

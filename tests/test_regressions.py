@@ -3,6 +3,7 @@ a user runs: no traceback, and a tuned program that computes what the original d
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -75,6 +76,9 @@ def test_tune_mode_build_gives_a_program_with_the_same_output(name, tmp_path):
     )
     build = run(["make", "-s", "CC=autotune-cc gcc"], proj, env)
     assert warnings_in(build.stderr) == [], build.stderr
+    # the build says what it waits for, and how it ended, instead of going silent
+    assert f"autotune-cc: tuning {name} (this can take minutes" in build.stderr
+    assert re.search(rf"autotune-cc: tuned {re.escape(name)} in \d+ s: ", build.stderr)
     got = subprocess.run(["./prog"], cwd=proj, capture_output=True, check=True).stdout
     assert got == expected
     log = (tmp_path / "results.tune.log").read_text(errors="replace")

@@ -25,7 +25,12 @@ NO_DB = "no results database at {db} (run 'autotune tune' first)"
 
 
 class HookFailure(RuntimeError):
-    """A failure inside autotune: compile the original and warn."""
+    """A failure inside autotune: compile the original and warn (``warn`` False: the
+    compiler rejects the file itself, and its own message is the one to read)."""
+
+    def __init__(self, message: str, warn: bool = True) -> None:
+        super().__init__(message)
+        self.warn = warn
 
 
 class Context:
@@ -161,7 +166,7 @@ def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str
     try:
         dec, tuned_key, tuned_text = _decide_slow(cmd, src, ctx, dec, data)
     except HookFailure as exc:  # e.g. a parse error: cached too, so the next build does not
-        dec.used, dec.reason, dec.warning = "original", str(exc), True  # parse again
+        dec.used, dec.reason, dec.warning = "original", str(exc), exc.warn  # parse again
         dec.loops, tuned_key, tuned_text = [], None, None
     ctx.close()  # the last connection's close removes the WAL: part of the signature
     if cache.db_signature(ctx.db) == sig:  # nothing changed under us: safe to reuse
@@ -249,7 +254,7 @@ def build_tuned(
 ) -> dict:  # a rank.Ranker
     """Parse the file, apply the chosen variants; the cache entry (text None: original)."""
     from autotune.analysis import analyze_file
-    from autotune.errors import UserError
+    from autotune.errors import CompilerRejects, UserError
     from autotune.variants.apply import apply_variants
 
     exact = keys.text_of(data)
@@ -265,6 +270,8 @@ def build_tuned(
             threads=int(machine.get("cores") or 1),
             cc=cmd.compiler,
         )
+    except CompilerRejects as exc:
+        raise HookFailure(f"the compiler rejects the file: {exc}", warn=False) from None
     except UserError as exc:
         raise HookFailure(f"autotune cannot analyse the file: {exc}") from None
     loops, choices = _decide_loops(unit.loops, src.path, rows, ranker)

@@ -117,6 +117,7 @@ def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:
     env = dict(os.environ, AUTOTUNE_DB=ctx.db, AUTOTUNE_MODE="off")
     os.makedirs(os.path.dirname(os.path.abspath(log)), exist_ok=True)
     start = time.monotonic()
+    _say(ctx, f"tuning {dec.source} (this can take minutes; the tune writes to {log})")
     with open(log, "ab") as fh:
         fh.write(f"\n== {time.ctime()} in {os.getcwd()}: {shlex.join(argv)}\n".encode())
         fh.flush()
@@ -144,7 +145,17 @@ def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:
         dec.warning = True
         what = "timed out" if rc is None else f"failed (exit {rc})"
         return f"autotune tune {what} after {took:.0f} s, see {log}"
+    stored = ctx.tuned_rows(dec.source_hash, dec.flags_key)[0]
+    outcome = "tuned variants stored" if stored else "original kept"
+    _say(ctx, f"tuned {dec.source} in {took:.0f} s: {outcome}")
     return f"tuned during this build ({took:.0f} s): no variant stored (original kept)"
+
+
+def _say(ctx, text: str) -> None:
+    """One progress line on stderr while a build waits for a tune (not when quiet)."""
+    if not ctx.cfg.quiet:
+        sys.stderr.write(f"autotune-cc: {text}\n")
+        sys.stderr.flush()
 
 
 # -- tuning at the link step ----------------------------------------------------

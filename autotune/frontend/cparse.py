@@ -7,7 +7,7 @@ import subprocess
 
 from pycparser import c_ast, c_parser
 
-from autotune.errors import UserError
+from autotune.errors import CompilerRejects, UserError
 from autotune.frontend.headercache import parse_with_cached_headers
 from autotune.frontend.knr import add_implicit_int
 from autotune.frontend.options import SourceOptions
@@ -71,7 +71,7 @@ def parse_file(path: str, options: SourceOptions, cc: str = "gcc") -> c_ast.File
             pass
     compiler_says = compiler_syntax_error(path, options, cc)
     if compiler_says:
-        raise UserError(compiler_says) from None
+        raise CompilerRejects(compiler_says) from None
     raise UserError(
         f"{error.message} (the compiler accepts this file: a construct autotune's "
         "C parser does not support)",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autotune import textfile
-from autotune.errors import UserError, require_c_file
+from autotune.errors import CompilerRejects, UserError, require_c_file
 from autotune.frontend.options import SourceOptions
 
 STUB_DIR = Path(__file__).resolve().parent.parent / "stubs"
@@ -96,7 +96,7 @@ def preprocess(
     except OSError as exc:
         raise UserError(f"cannot run preprocessor: {exc}", location=path) from None
     if proc.returncode != 0:
-        raise UserError(first_compiler_error(proc.stderr.decode("utf-8", "replace"), path))
+        raise CompilerRejects(first_compiler_error(proc.stderr.decode("utf-8", "replace"), path))
     # the source's bytes as every command reads them (a Latin-1 literal survives)
     text = mark_system_headers(textfile.decode(proc.stdout))
     return Preprocessed(clean_extensions(text), argv, used_stubs=use_stubs)
