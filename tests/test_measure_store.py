@@ -123,3 +123,19 @@ def test_default_path_follows_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "env.db"))
     with Store() as store:
         assert store.path == tmp_path / "env.db"
+
+
+def test_a_full_database_is_one_line_and_keeps_what_was_stored(tmp_path):
+    """SQLite's own limit makes the disk full for this connection (max_page_count): the
+    write is one UserError naming the database, nothing half-written stays."""
+    store = Store(tmp_path / "full.db")
+    row = RunRow("m", "src", "flags", "{}", "loop:1", "v", "runtime", 0, "ok", "", 1.0)
+    store.add_run(row)
+    pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+    store.conn.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(UserError, match=r"cannot write to the measurement database .*full"):
+        for i in range(1, 5000):
+            store.put_output(f"output {i}\n" * 200)
+    assert not store.conn.in_transaction
+    assert [r.variant_key for r in store.runs()] == ["v"]
+    store.close()

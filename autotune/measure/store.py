@@ -168,13 +168,20 @@ class Store:
         if self.conn.in_transaction:  # nested: the outer transaction commits
             yield self.conn
             return
-        self.conn.execute("BEGIN IMMEDIATE")
         try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as exc:  # a full disk, a lock held past the timeout: one line
+            with contextlib.suppress(sqlite3.Error):
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+            raise UserError(f"cannot write to the measurement database {self.path}: {exc}") from exc
 
     def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A short write transaction for modules that keep their own tables."""
