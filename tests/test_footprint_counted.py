@@ -121,3 +121,20 @@ def test_per_thread_count_of_a_triangular_nest_does_not_grow_with_it():
     assert per == n * m * 8 and exact
     first, _ = fp.per_thread(arrays, 1, n, 16, "static", None, total)
     assert first == n * m * 8  # the last block reaches every row through j <= i
+
+
+def test_analyze_says_how_each_footprint_was_found(capsys):
+    """Counted (any size), enumerated (the cost grows with the nest) or a bound: said per
+    array in ``analyze --json`` and ``analyze -v``."""
+    import json
+
+    from autotune.cli.main import main
+
+    assert main(["analyze", str(ROOT / "kernels" / "spmv_csr.c"), "--json"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    how = {a["name"]: a["counted"] for a in loop["arrays"]}
+    assert how["rowptr"] == how["y"] == "barvinok"
+    assert how["x"] == "upper bound"  # x[col[k]]: the whole array bounds it
+    assert main(["analyze", str(ROOT / "kernels" / "triangular.c"), "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "array x: 117.2 KiB (exact, counted by barvinok)" in out

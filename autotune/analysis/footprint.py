@@ -221,8 +221,12 @@ def _enumerate(s: np.ndarray, d: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 
 # ---- arrays ------------------------------------------------------------------
+COUNTED = "counted by barvinok"  # the note of an affine array's exact, size-free count
+
+
 def array_elements(arr: dict, collapse: int, runs: Runs | None) -> tuple[int | None, bool, str]:
-    """(distinct elements, exact?, note) for one array over the given iterations."""
+    """(distinct elements, exact?, note) for one array over the given iterations; the
+    note says how an exact figure was found when it was not by enumeration."""
     if runs is not None and not any(ln > 0 for _, ln in runs):
         return 0, True, ""
     extent = arr.get("extent")
@@ -235,7 +239,7 @@ def array_elements(arr: dict, collapse: int, runs: Runs | None) -> tuple[int | N
         return int(extent), False, "indirect or data-dependent index: whole array (upper bound)"
     counted = polyfoot.elements(arr, collapse, runs)
     if counted is not None:  # affine: barvinok counts it, at any size
-        return counted, True, ""
+        return counted, True, COUNTED
     parts = []
     try:
         for acc in arr["accesses"]:

@@ -11,7 +11,7 @@ from autotune.analysis.astutil import walk
 from autotune.analysis.body import Ctx, LoopNode, Walker
 from autotune.analysis.count import chain_of, count, distributed_trip
 from autotune.analysis.exprs import Expr, Symbolic
-from autotune.analysis.footprint import footprint, per_thread
+from autotune.analysis.footprint import COUNTED, footprint, per_thread
 from autotune.analysis.ops import DEFAULT_WEIGHTS, WeightTable
 from autotune.analysis.points import Points
 from autotune.analysis.symbols import Scope
@@ -256,6 +256,13 @@ def _fill_footprint(
         arr["distinct_bytes"] = n * arr["elem_size"] if n is not None and arr["elem_size"] else None
         arr["bytes"] = arr["distinct_bytes"]
         arr["exact"] = exact
+        # how the figure was found: a count at any size, an enumeration of the nest (the
+        # cost grows with it), or a bound (indirect or unanalysable subscripts)
+        arr["counted"] = (
+            "barvinok" if note == COUNTED else ("enumerated" if exact else "upper bound")
+        )
+        if note == COUNTED:
+            continue
         if note and note not in arr["notes"]:
             arr["notes"].append(note)
             if not any(a["kind"] in ("whole", "unknown") for a in arr["accesses"]):

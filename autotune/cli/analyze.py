@@ -152,7 +152,12 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
                 print(f"    ops per iteration: {ops}", file=out)
             for a in r.arrays:
                 size = human_bytes(a.get("distinct_bytes"))
-                print(f"    array {a.get('name')}: {size}", file=out)
+                how = {
+                    "barvinok": " (exact, counted by barvinok)",
+                    "enumerated": " (exact, enumerated)",
+                    "upper bound": " (upper bound)",
+                }.get(a.get("counted"), "")
+                print(f"    array {a.get('name')}: {size}{how}", file=out)
         for n in notes if verbose else notes[:2]:
             print(f"  {r.id}: {n}", file=out)
         if not r.tunable:
