@@ -1,7 +1,9 @@
 """Write the tuned source: chosen variants applied, no instrumentation.
 
 Used by ``autotune tune --apply`` and the build hook; the result differs
-from the user's file only on the directive lines of the chosen loops.
+from the user's file only on the directive lines of the chosen loops, and, for a
+loop proven only above some size (``record.guard``), by the ``if (guard) { ... }
+else { ... }`` around it that keeps the loop as written below that size.
 """
 
 from __future__ import annotations

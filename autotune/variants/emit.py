@@ -2,8 +2,10 @@
 
 Everything is a text edit of the original file: directive clause spans are
 re-rendered, timing code is inserted around the loop, helpers go before the
-first and after the last user line, and ``#line`` directives keep every user
-line at its original number. Nothing else in the file changes.
+first and after the last user line, a loop proven only above some size is
+versioned (``if (guard)`` the edited loop, ``else`` the loop as written), and
+``#line`` directives keep every user line at its original number. Nothing else
+in the file changes.
 """
 
 from __future__ import annotations
