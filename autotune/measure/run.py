@@ -3,7 +3,7 @@
 Each run gets its own session (process group) so that a timeout or an
 interrupt kills the program and everything it started, and a hung variant is
 never waited on. The loop's own time comes from the timing file the
-instrumentation appends to at exit (see notes/TIMING_CONTRACT.md); the
+instrumentation appends to at exit (see docs/timing.md); the
 program's stdout/stderr are left untouched for verification.
 """
 

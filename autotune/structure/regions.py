@@ -3,7 +3,7 @@
 Each timed node's text span (nodes.TextSpan) is wrapped in a block that
 reads the clock before and accumulates after; nested spans nest as blocks.
 At exit the program appends to ``$AUTOTUNE_TIMING_FILE`` the contract's line
-per node (see notes/TIMING_CONTRACT.md),
+per node (see docs/timing.md),
 
     autotune-timing <TAB> id <TAB> wall_s <TAB> cpu_s <TAB> executions
 

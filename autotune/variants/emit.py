@@ -1,4 +1,4 @@
-"""Emission API (see /work/notes/TIMING_CONTRACT.md): variant programs from the user's text.
+"""Emission API (see docs/timing.md): variant programs from the user's text.
 
 Everything is a text edit of the original file: directive clause spans are
 re-rendered, timing code is inserted around the loop, helpers go before the

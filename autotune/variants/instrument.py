@@ -3,7 +3,7 @@
 The loop is wrapped in a block that reads ``omp_get_wtime()``/``clock()``
 before the directive and accumulates after the statement; helper functions
 go at the end of the file and write the side-channel line at exit (see
-/work/notes/TIMING_CONTRACT.md). Inserted lines are followed by ``#line`` so
+docs/timing.md). Inserted lines are followed by ``#line`` so
 every user line keeps its number in compiler diagnostics.
 
 Modes (chosen from the worksharing pragma as written):
