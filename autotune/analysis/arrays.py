@@ -96,6 +96,9 @@ def plain_arrays(root: LoopNode) -> tuple[list[dict], list[str]]:
                 "kind": kind,
                 "flat": flat,
                 "index": [exprs.to_c(s) if s is not None else None for s in acc.subs],
+                # the same subscripts as expression trees (evaluable, and counted per
+                # dimension by analysis.polyfoot)
+                "index_exprs": list(acc.subs),
                 "domain": domain,
             }
         )
