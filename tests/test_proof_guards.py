@@ -119,3 +119,16 @@ def test_a_size_each_thread_copies_inside_the_region_is_no_guard():
     unit = api.analyze(DATA / "rows_private.c")
     for rec in unit.loops:
         assert rec.guard == "" and "nowait chain" in rec.kept["schedule"]
+
+
+def test_analyze_and_rank_say_the_guard(tmp_path, monkeypatch, capsys):
+    """The user reads the test a tuned loop will run behind, without --json or -v."""
+    from autotune.cli.main import main
+
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "r.db"))
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["analyze", str(DATA / "bt_runtime_grid.c")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("proven only where grid_points[0] >= 6: variants run behind") == 3
+    assert main(["rank", str(DATA / "rows_local.c"), "--args", "16"]) == 0
+    assert capsys.readouterr().out.count("proven only where n >= 5") == 2

@@ -160,6 +160,12 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
                 print(f"    array {a.get('name')}: {size}{how}", file=out)
         for n in notes if verbose else notes[:2]:
             print(f"  {r.id}: {n}", file=out)
+        if r.guard:
+            print(
+                f"  {r.id}: proven only where {r.guard}: variants run behind that test, "
+                "the loop as written otherwise",
+                file=out,
+            )
         if not r.tunable:
             print(f"  {r.id}: not tunable: {r.reason}", file=out)
             continue

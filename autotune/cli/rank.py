@@ -181,6 +181,11 @@ def print_gate_notes(r: LoopRanking, out) -> None:
     """What the legality gate kept, reassociation notes, and runtime duplicates."""
     for dim, why in r.record.kept.items():
         print(f"  {dim} kept as written: {why}", file=out)
+    if r.record.guard:
+        print(
+            f"  proven only where {r.record.guard}: variants run behind that test",
+            file=out,
+        )
     for note in r.record.reassociates:
         print(f"  note: {note}", file=out)
     if r.equivalent:
