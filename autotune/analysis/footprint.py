@@ -343,13 +343,12 @@ def representative_threads(samples: list, keep: int | None) -> list[int]:
     return sorted(list(dict.fromkeys([0, len(samples) - 1, *busiest]))[:keep])
 
 
-def _counted_thread(
-    arrays: list[dict], collapse: int, which: polyfoot.Runs | polyfoot.Cyclic
-) -> int | None:
-    """A thread's distinct bytes counted by barvinok (None: some array is not affine)."""
+def _counted_cyclic(arrays: list[dict], collapse: int, which: polyfoot.Cyclic) -> int | None:
+    """A thread's distinct bytes under a cyclic hand-out, counted by barvinok whatever the
+    number of chunks (None: some array is not affine; its chunks are then listed)."""
     total = 0
     for arr in arrays:
-        if arr.get("elem_size") is None or {a["kind"] for a in arr["accesses"]} != {"affine"}:
+        if arr.get("elem_size") is None:
             return None
         n = polyfoot.elements(arr, collapse, which)
         if n is None:
@@ -388,15 +387,12 @@ def per_thread(
         starts, sizes, thread_iters = samples[t]
         if len(starts) == 0:
             continue
-        which = (
-            polyfoot.Cyclic(int(chunk), max(1, threads), t)
-            if cyclic
-            else list(zip(starts.tolist(), sizes.tolist(), strict=True))
-        )
-        counted = _counted_thread(arrays, collapse, which)
-        if counted is not None:
-            best = max(best, counted)
-            continue
+        if cyclic:
+            which = polyfoot.Cyclic(int(chunk), max(1, threads), t)
+            counted = _counted_cyclic(arrays, collapse, which)
+            if counted is not None:
+                best = max(best, counted)
+                continue
         if len(starts) > run_cap:
             sample = list(zip(starts[:run_cap].tolist(), sizes[:run_cap].tolist(), strict=True))
             part, _ = footprint(arrays, collapse, sample)

@@ -206,8 +206,11 @@ def _guarded_pass(
     kept = [r for _, r in pairs if "schedule" in r.kept and (r.tunable or r.only_size_unknown)]
     if not kept or not failures:
         return
+    params = {name for f in failures for name in conditions.param_names(f)}
     usable = {
-        id(f): guards.usable_at(prog, ast, f, regions) for f, r in pairs if "schedule" in r.kept
+        id(f): guards.usable_at(prog, ast, f, regions, params)
+        for f, r in pairs
+        if "schedule" in r.kept
     }
     bounds = conditions.lower_bounds(failures, set().union(*usable.values()))
     if not bounds:

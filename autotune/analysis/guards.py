@@ -42,17 +42,22 @@ def restore(record: LoopRecord, saved: dict) -> None:
 
 
 def usable_at(
-    prog: Program, ast: c_ast.FileAST, found: FoundLoop, regions: list[FoundRegion]
+    prog: Program,
+    ast: c_ast.FileAST,
+    found: FoundLoop,
+    regions: list[FoundRegion],
+    params: set[str],
 ) -> set[str]:
-    """The isl parameters a run-time test placed at ``found``'s directive can read: a
-    value every thread of the team sees alike there, named by the same text the proof
-    read it by."""
+    """Those of ``params`` (isl parameters) a run-time test placed at ``found``'s
+    directive can read: a value every thread of the team sees alike there, named by the
+    same text the proof read it by."""
     region = _region_of(found, regions)
     orphaned = found.parallel is None  # its function's locals are each thread's own
     scope = Scope(found.func, ast)
     out = set()
-    for param, text in PARAM_TEXTS.items():
-        if not _PLAIN.fullmatch(text):
+    for param in params:
+        text = PARAM_TEXTS.get(param)
+        if text is None or not _PLAIN.fullmatch(text):
             continue
         root = re.match(r"[A-Za-z_]\w*", text).group(0)
         decl, kind = scope.find_decl(root, found.for_node)

@@ -29,7 +29,7 @@ MAX_RUNS = 64  # explicit chunk lists longer than this go to the enumerating pat
 @dataclass(frozen=True)
 class Cyclic:
     """Thread ``thread`` of ``threads`` takes chunks ``thread, thread + threads, ...``
-    of ``chunk`` iterations each, out of ``trip`` iterations."""
+    of ``chunk`` iterations each (the loop's own bounds end the last one)."""
 
     chunk: int
     threads: int

@@ -250,8 +250,13 @@ def _decide_slow(
 
 
 def build_tuned(
-    cmd: Command, src: Source, data: bytes, rows: dict[str, dict], machine: dict, ranker=None
-) -> dict:  # a rank.Ranker
+    cmd: Command,
+    src: Source,
+    data: bytes,
+    rows: dict[str, dict],
+    machine: dict,
+    ranker=None,  # a rank.Ranker
+) -> dict:
     """Parse the file, apply the chosen variants; the cache entry (text None: original)."""
     from autotune.analysis import analyze_file
     from autotune.errors import CompilerRejects, UserError

@@ -160,14 +160,13 @@ class SequentialSearch:
         result = SearchResult(baseline_s=baseline_s)
         Z = np.array([c.coords for c in candidates], dtype=float).reshape(len(candidates), -1)
         prior = np.log([max(c.predicted_s, 1e-12) for c in candidates])
-        seen_z = [np.asarray(baseline.coords, dtype=float)]
-        seen_x = [math.log(max(baseline.predicted_s, 1e-12))]
-        seen_r = [math.log(baseline_s) - seen_x[0]]  # log(measured): the residual + x
+        seen = _Seen()
+        seen.add(baseline.coords, math.log(max(baseline.predicted_s, 1e-12)), baseline_s)
         best = math.log(baseline_s)
         open_ = np.ones(len(candidates), dtype=bool)
-        result.anchored_s = self._predictions(seen_z, seen_x, seen_r, Z, prior, candidates)
+        result.anchored_s = self._predictions(seen, Z, prior, candidates)
         while len(result.steps) < self.budget and open_.any():
-            mu, sd = self._posterior(seen_z, seen_x, seen_r, Z, prior)
+            mu, sd = self._posterior(seen, Z, prior)
             gain, p_win = _improvement(mu, sd, best, math.log1p(self.min_gain))
             gain[~open_], p_win[~open_] = -np.inf, 0.0
             if p_win.max() < self.stop_probability:
@@ -182,47 +181,32 @@ class SequentialSearch:
             step.measured_s = measure(step.variant)
             result.steps.append(step)
             if step.measured_s is not None and step.measured_s > 0:
-                seen_z.append(Z[i])
-                seen_x.append(float(prior[i]))
-                seen_r.append(math.log(step.measured_s) - prior[i])
+                seen.add(Z[i], float(prior[i]), step.measured_s)
                 best = min(best, math.log(step.measured_s))
         if not result.stopped:
             result.stopped = (
                 "budget spent" if len(result.steps) >= self.budget else "every candidate measured"
             )
-        result.posterior_s = self._predictions(seen_z, seen_x, seen_r, Z, prior, candidates)
+        result.posterior_s = self._predictions(seen, Z, prior, candidates)
         return result
 
     def _predictions(
-        self,
-        seen_z: list[np.ndarray],
-        seen_x: list[float],
-        seen_r: list[float],
-        Z: np.ndarray,
-        prior: np.ndarray,
-        candidates: Sequence[Candidate],
+        self, seen: _Seen, Z: np.ndarray, prior: np.ndarray, candidates: Sequence[Candidate]
     ) -> dict[Variant, float]:
-        mu = self._posterior(seen_z, seen_x, seen_r, Z, prior)[0]
+        mu = self._posterior(seen, Z, prior)[0]
         return {c.variant: float(math.exp(m)) for c, m in zip(candidates, mu, strict=True)}
 
     def _posterior(
-        self,
-        seen_z: list[np.ndarray],
-        seen_x: list[float],
-        seen_r: list[float],
-        Z: np.ndarray,
-        prior: np.ndarray,
+        self, seen: _Seen, Z: np.ndarray, prior: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Posterior mean and standard deviation of every candidate's log time: the
         prior scaled by the slope the measured variants support, plus the process."""
         from sklearn.gaussian_process import GaussianProcessRegressor
 
-        slope, slope_var, centre = self._slope(
-            seen_x[0], seen_x[1:], [r + x for r, x in zip(seen_r[1:], seen_x[1:], strict=True)]
-        )
-        y = [r + x - slope * x for r, x in zip(seen_r, seen_x, strict=True)]
+        slope, slope_var, centre = self._slope(seen.x[0], seen.x[1:], seen.y[1:])
+        residual = [y - slope * x for x, y in zip(seen.x, seen.y, strict=True)]
         gp = GaussianProcessRegressor(self.kernel, optimizer=None)
-        gp.fit(np.vstack(seen_z), np.asarray(y))
+        gp.fit(np.vstack(seen.z), np.asarray(residual))
         mean, std = gp.predict(Z, return_std=True)
         var = std**2 + slope_var * (prior - centre) ** 2
         return slope * prior + mean, np.maximum(np.sqrt(var), 1e-9)
@@ -239,6 +223,21 @@ class SequentialSearch:
         precision = sxx / self.variant_variance + 1.0 / self.slope_variance
         slope = (sxy / self.variant_variance + 1.0 / self.slope_variance) / precision
         return slope, 1.0 / precision, xbar
+
+
+@dataclass
+class _Seen:
+    """What the search has measured: each variant's coordinates, its log predicted and
+    its log measured time (the original first)."""
+
+    z: list[np.ndarray] = field(default_factory=list)
+    x: list[float] = field(default_factory=list)
+    y: list[float] = field(default_factory=list)
+
+    def add(self, coords: Sequence[float], log_predicted: float, measured_s: float) -> None:
+        self.z.append(np.asarray(coords, dtype=float))
+        self.x.append(log_predicted)
+        self.y.append(math.log(measured_s))
 
 
 def _improvement(

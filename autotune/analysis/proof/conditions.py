@@ -81,6 +81,12 @@ def failed(text_or_set: str | isl.Set) -> None:
         _STATE.failures.append(isl.Set("{ : }"))  # unknown: fails everywhere
 
 
+def param_names(failure: isl.Set) -> list[str]:
+    """The size parameters a failure set is stated in."""
+    n = failure.get_space().dim(isl.dim_type.param)
+    return [failure.get_dim_name(isl.dim_type.param, pos) for pos in range(n)]
+
+
 def lower_bounds(failures: list[isl.Set], usable: set[str]) -> dict[str, int]:
     """One lower bound per failure that is bounded above, at most ``SMALL``, in some
     usable parameter: sizes above every such bound avoid all of those failures.
@@ -89,9 +95,7 @@ def lower_bounds(failures: list[isl.Set], usable: set[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for f in failures:
         best: tuple[int, str] | None = None
-        space = f.get_space()
-        for pos in range(space.dim(isl.dim_type.param)):
-            name = f.get_dim_name(isl.dim_type.param, pos)
+        for pos, name in enumerate(param_names(f)):
             if name not in usable:
                 continue
             top = _max_of(f, pos)

@@ -104,11 +104,10 @@ def _may_interact(a: Ref, b: Ref) -> bool:
 
 
 def _pair(a: Ref, b: Ref, distributed: int) -> str:
+    """Why two references may conflict ('' when they cannot); the subscripts as written
+    were already compared by ``conflicts`` (``_pinned_by``)."""
     if a.index is None or b.index is None or len(a.index) != len(b.index):
         return "unanalysable"
-    plain = list(zip(a.index, b.index, strict=True))
-    if _pinned(a, b, plain, distributed):
-        return ""
     dims = _delinearise(a, b)
     if _pinned(a, b, dims, distributed) or _independent(a, b, dims, distributed):
         return ""
