@@ -109,7 +109,14 @@ def _scalar(
         return
     if kind == "r":
         w.facts.invariant_reads.setdefault(name, line)
-    w.record(Ref(frozenset({w.key_of(decl, dkind)}), [], kind, line, name, op=op, name=name))
+    hidden = (
+        dkind in ("param", "local")
+        and "static" not in (decl.storage or [])
+        and not w.ctx.prog.address_taken_var(name, node, w.frame.func, w.frame.ast)
+    )
+    ref = Ref(frozenset({w.key_of(decl, dkind)}), [], kind, line, name, op=op, name=name)
+    ref.hidden = hidden
+    w.record(ref)
     if kind == "u" and w.sync is not None:
         w.note_floating_update(name, node, f"the {w.sync} update of {name}")
 

@@ -65,7 +65,7 @@ def is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
     if not isinstance(rhs, c_ast.FuncCall):
         return False
     name = call_name(rhs)
-    if name in ALLOCATORS:
+    if name in ALLOCATORS or name in ("_mm_malloc", "posix_memalign"):
         return True
     entry = prog.funcs.get(name or "")
     if entry is None:
@@ -84,7 +84,8 @@ def is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
             continue
         if isinstance(e, c_ast.ID):
             stores = [s for s in prog.var_stores.get(e.name, []) if s.func is func]
-            if stores and all(is_fresh(s.node, prog) for s in stores):
+            fresh = [s for s in stores if not isinstance(s.node, c_ast.Constant)]  # NULL
+            if fresh and all(is_fresh(s.node, prog) for s in fresh):
                 continue
         return False
     return True

@@ -96,8 +96,14 @@ def _may_interact(a: Ref, b: Ref) -> bool:
         return False  # every writer leaves the same constant, and nothing reads it here
     if a.kind == "u" and b.kind == "u" and a.op == b.op and a.op is not None:
         return False  # commutative updates made atomically: any order gives one result
-    if a.objects is not None and b.objects is not None and not (a.objects & b.objects):
+    # an access through a pointer the points-to finds no object for (never stored, or
+    # a load it did not follow) is taken as one that may touch anything
+    oa, ob = a.objects or None, b.objects or None
+    if oa is not None and ob is not None and not (oa & ob):
         return False
+    if (oa is None and b.hidden) or (ob is None and a.hidden):
+        return False  # a pointer of unknown target never reaches a variable whose address
+        # is never taken (a kernel's by-value ``beta``, its bound ``m``)
     if a.group and b.group and a.group[0] == b.group[0] and a.group[1] != b.group[1]:
         return False  # two pointers of one double buffer: never the same object at once
     return True

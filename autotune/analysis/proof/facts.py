@@ -74,6 +74,9 @@ class Ref:
     group: tuple[int, str] | None = None  # (double-buffer group, pointer) it goes through
     # bounds on parameters where it runs (enclosing sequential loops: 0 <= P_i <= P_n - 1)
     given: tuple[Bound, ...] = ()
+    # a function's own variable (local or parameter, not static) whose address is never
+    # taken: no pointer reaches it, not even one the proof knows nothing about
+    hidden: bool = False
 
 
 @dataclass

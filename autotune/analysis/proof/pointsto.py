@@ -214,21 +214,31 @@ class PointsTo:
         return self._address(e.name, site, depth)
 
     def _loaded(self, ptr: c_ast.Node, site: Site, depth: int) -> Objects:
-        """``*p`` used as a pointer: what is stored in the objects ``p`` reaches."""
+        """``*p`` used as a pointer: what is stored in the objects ``p`` reaches, or,
+        when ``*p`` is itself an array (``int (*p)[N][N]``, PolyBench's ``*path``), the
+        objects ``p`` reaches: an array is not loaded, it decays to its address."""
+        if self._still_array(ptr, 1, site):
+            return self.objects(ptr, site, depth + 1)
         base = self.objects(ptr, site, depth + 1)
         return self.contents(base, depth)
+
+    def _still_array(self, e: c_ast.Node, levels: int, site: Site) -> bool:
+        """``e`` dereferenced or subscripted ``levels`` more times is an array."""
+        root, inner = _root_and_levels(e)
+        if not isinstance(root, c_ast.ID):
+            return False
+        scope = self.scope(site)
+        decl, _ = scope.find_decl(root.name, root)
+        if decl is None:
+            return False
+        derivs = derivations(scope, decl.type)
+        return len(derivs) > inner + levels and derivs[inner + levels] == "array"
 
     def _element(self, e: c_ast.ArrayRef, site: Site, depth: int) -> Objects:
         """``a[i]`` used as a pointer value: an inner array of ``a`` (no load) or a
         pointer loaded from ``a``'s elements."""
-        scope = self.scope(site)
-        root, levels = _root_and_levels(e)
-        if isinstance(root, c_ast.ID):
-            decl, _ = scope.find_decl(root.name, root)
-            if decl is not None:
-                derivs = derivations(scope, decl.type)
-                if len(derivs) > levels and derivs[levels] == "array":
-                    return self.objects(root, site, depth + 1)  # still inside the object
+        if self._still_array(e, 0, site):
+            return self.objects(_root_and_levels(e)[0], site, depth + 1)  # inside the object
         base = self.objects(e.name, site, depth + 1)
         return self.contents(base, depth)
 
@@ -334,13 +344,18 @@ class PointsTo:
         return found
 
 
-def _root_and_levels(e: c_ast.ArrayRef) -> tuple[c_ast.Node, int]:
+def _root_and_levels(e: c_ast.Node) -> tuple[c_ast.Node, int]:
+    """The variable under subscripts and dereferences (``(*p)[i]``: p, 2 levels)."""
     levels = 0
     node: c_ast.Node = e
-    while isinstance(node, c_ast.ArrayRef):
+    while True:
+        if isinstance(node, c_ast.ArrayRef):
+            node = node.name
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
+            node = node.expr
+        else:
+            return node, levels
         levels += 1
-        node = node.name
-    return node, levels
 
 
 def _site_tag(e: c_ast.FuncCall, site: Site) -> str:

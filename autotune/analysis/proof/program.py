@@ -139,10 +139,31 @@ class ProgramWalker(c_ast.NodeVisitor):
             if name.startswith(("omp_set_", "__builtin_omp_set_")):
                 line = node.coord.line if node.coord else 0
                 self.prog.omp_sets.append((name, str(node.coord.file if node.coord else ""), line))
+            if name == "posix_memalign" and self._memalign_store(node):
+                return
         else:
             self.visit(node.name)
         if node.args is not None:
             self.visit(node.args)
+
+    def _memalign_store(self, node: c_ast.FuncCall) -> bool:
+        """``posix_memalign(&p, align, size)`` stores a fresh block in ``p`` and keeps no
+        copy of ``&p``: a store of the call to ``p``, not an address that escapes
+        (PolyBench's ``xmalloc``)."""
+        args = node.args.exprs if node.args is not None else []
+        first = args[0] if args else None
+        while isinstance(first, c_ast.Cast):
+            first = first.expr
+        if not (
+            isinstance(first, c_ast.UnaryOp)
+            and first.op == "&"
+            and isinstance(first.expr, c_ast.ID)
+        ):
+            return False
+        self.prog.var_stores.setdefault(first.expr.name, []).append(self._site(node))
+        for arg in args[1:]:
+            self.visit(arg)
+        return True
 
     def visit_ID(self, node: c_ast.ID) -> None:
         # a function named outside a call position is a function pointer
