@@ -153,7 +153,9 @@ class Session:
         _exists(path)
         with self.store() as store:
             req = self.profile_request(path) if self.args or self.stdin else None
-            unit, _note = analyze_with_profile(str(path), self.source_options(), req, store)
+            unit, _note = analyze_with_profile(
+                str(path), self.source_options(), req, store, formulas=True
+            )
         if loops:
             unit.loops = select_loops(unit.loops, loops)
         return unit

@@ -38,28 +38,29 @@ def affine_text(expr: str) -> str:
     except Exception as exc:  # pycparser raises several kinds
         raise NotAffine(f"cannot read {expr!r}") from exc
     ret = ast.ext[0].body.block_items[0]
-    return _affine(ret.expr)
+    return affine_node(ret.expr)
 
 
-def _affine(node: c_ast.Node) -> str:
+def affine_node(node: c_ast.Node) -> str:
+    """A C expression node in isl's syntax; NotAffine when it is not affine."""
     if isinstance(node, c_ast.Constant) and node.type in ("int", "long", "unsigned int"):
         return str(int(node.value.rstrip("uUlL"), 0))
     if isinstance(node, c_ast.ID | c_ast.StructRef):
         return isl_name(_text(node))
     if isinstance(node, c_ast.Cast):
-        return _affine(node.expr)
+        return affine_node(node.expr)
     if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
-        return f"{node.op}({_affine(node.expr)})"
+        return f"{node.op}({affine_node(node.expr)})"
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-        return f"({_affine(node.left)}) {node.op} ({_affine(node.right)})"
+        return f"({affine_node(node.left)}) {node.op} ({affine_node(node.right)})"
     if isinstance(node, c_ast.BinaryOp) and node.op == "*":
-        left, right = _affine(node.left), _affine(node.right)
+        left, right = affine_node(node.left), affine_node(node.right)
         if _is_int(left) or _is_int(right):
             return f"({left}) * ({right})"
     if isinstance(node, c_ast.BinaryOp) and node.op == "/":
-        right = _affine(node.right)
+        right = affine_node(node.right)
         if _is_int(right) and int(right) > 0:  # C division of a non-negative value
-            return f"floor(({_affine(node.left)}) / {right})"
+            return f"floor(({affine_node(node.left)}) / {right})"
     raise NotAffine(type(node).__name__)
 
 

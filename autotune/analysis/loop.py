@@ -83,6 +83,7 @@ def analyze_loop(
     record.nest_locals = sorted(
         {n.name for n in walk(for_node.stmt) if isinstance(n, c_ast.Decl) and n.name}
     )
+    record.nest_written = sorted(_assigned_names(for_node.stmt))
     if walker.profiled.used:
         record.facts = "profile"
         record.profile["used"] = sorted(walker.profiled.used)
@@ -91,6 +92,20 @@ def analyze_loop(
     if reasons:
         record.tunable = False
         record.reason = "; ".join(r for r in [record.reason, *reasons] if r)
+
+
+def _assigned_names(node: c_ast.Node) -> set[str]:
+    """Variables the statement assigns by name (``x = ...``, ``x += ...``, ``x++``)."""
+    out: set[str] = set()
+    for n in walk(node):
+        target = None
+        if isinstance(n, c_ast.Assignment):
+            target = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            target = n.expr
+        if isinstance(target, c_ast.ID):
+            out.add(target.name)
+    return out
 
 
 def _enclosing(

@@ -40,15 +40,19 @@ class Header:
         return self.start is not None and self.limit is not None and bool(self.step)
 
     def plain(self) -> dict:
-        """JSON form used in ``record.arrays`` domains."""
+        """JSON form used in ``record.arrays`` domains: the bounds evaluated where the
+        analysis could (``start``, ``limit``) and as written after macro expansion
+        (``lower``, ``upper``: the sizes' names, for formulas in them)."""
+        texts = {"lower": self.lower_text, "upper": self.upper_text}
         if not self.known:
-            return {"var": self.var, "unknown": True}
+            return {"var": self.var, "unknown": True, "op": self.op, "step": self.step, **texts}
         return {
             "var": self.var,
             "start": self.start,
             "limit": self.limit,
             "op": self.op,
             "step": self.step,
+            **texts,
         }
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-from autotune.analysis.formulas import nest_formulas
 from autotune.analysis.gate import apply_gate
 from autotune.analysis.loop import analyze_loop
 from autotune.analysis.proof.program import Program, build_program
@@ -41,10 +40,13 @@ def analyze_options(
     threads: int | None = None,
     cc: str = "gcc",
     profiles: dict[str, dict] | None = None,
+    formulas: bool = False,
 ) -> TranslationUnit:
     """``profiles``: per loop key (``line:column``), what one run of the original measured at
     the loop's entry (``values`` of C expressions, ``executions``, ``args``); see
-    ``autotune.measure.profile``."""
+    ``autotune.measure.profile``. ``formulas``: also count trip counts and footprints as
+    formulas in the sizes (``analysis.symbolic``; tens of milliseconds a loop, so only
+    where they are shown)."""
     threads = threads or os.cpu_count() or 1
     ast = parse_file(path, options, cc)
     finder = OmpFinder()
@@ -63,7 +65,10 @@ def analyze_options(
     sources: dict[str, list[str] | None] = {}
     for record in unit.loops:
         _refuse_unwritable(record, sources)
-        record.formulas = nest_formulas(record.nest, record.directive.clauses.collapse)
+        if formulas:
+            from autotune.analysis.symbolic import loop_formulas
+
+            record.formulas = loop_formulas(record)
     by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
     for region in finder.regions:
         d = region.directive

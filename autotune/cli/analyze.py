@@ -50,7 +50,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         for f in args.files:
             unit, note = analyze_with_profile(
-                f, options, profile_request(args, f, options), store, threads=threads, cc=args.cc
+                f,
+                options,
+                profile_request(args, f, options),
+                store,
+                threads=threads,
+                cc=args.cc,
+                formulas=args.json or args.verbose,
             )
             units.append(unit)
             notes.append(note)
@@ -74,6 +80,21 @@ def run(args: argparse.Namespace) -> int:
             print(note)
         print_unit(unit, threads, args.verbose)
     return 0
+
+
+def _print_formulas(formulas: dict, out) -> None:
+    """The counts as formulas in the sizes (``analysis.symbolic``), one per line."""
+    for key in ("trip_count", "iterations", "footprint_bytes"):
+        if key in formulas:
+            print(f"    {key.replace('_', ' ')} = {formulas[key]}", file=out)
+    thread = formulas.get("footprint_bytes_per_thread") or {}
+    for which in ("first", "last"):
+        if which in thread:
+            print(
+                f"    footprint bytes of the {which} of {thread['threads']} threads "
+                f"({thread['schedule']}) = {thread[which]}",
+                file=out,
+            )
 
 
 def _trip_text(r) -> str:
@@ -158,6 +179,7 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
                     "upper bound": " (upper bound)",
                 }.get(a.get("counted"), "")
                 print(f"    array {a.get('name')}: {size}{how}", file=out)
+            _print_formulas(r.formulas, out)
         for n in notes if verbose else notes[:2]:
             print(f"  {r.id}: {n}", file=out)
         if r.guard:

@@ -160,8 +160,9 @@ class LoopRecord:
     threads: int = 1  # thread count the per-thread figures were computed for
     arrays: list[dict] = field(default_factory=list)  # per-array footprint detail
     symbolic: list[str] = field(default_factory=list)  # bounds that stayed symbolic
-    # trip_count / iterations as barvinok formulas in the sizes the source leaves open
-    formulas: dict[str, str] = field(default_factory=dict)
+    # trip_count, iterations, footprints as barvinok formulas in the sizes the source
+    # leaves open (analysis.symbolic; made by analyze, empty on the ranking path)
+    formulas: dict = field(default_factory=dict)
     tunable: bool = True
     reason: str = ""  # why not tunable; empty when tunable
     # The legality gate: dimensions ("schedule", "threads") kept as written, with why.
@@ -178,6 +179,8 @@ class LoopRecord:
     facts: str = "static"
     profile: dict = field(default_factory=dict)  # {"args": [...], "values": {...}, ...}
     nest_locals: list[str] = field(default_factory=list)  # names declared inside the nest
+    # names the loop's body assigns (x = ..., x++): never a size, their value changes
+    nest_written: list[str] = field(default_factory=list)
     # the program's own omp_set_schedule() calls ("file:line"): a run-time schedule chosen
     # from the environment would be overridden, so each variant is compiled on its own
     sets_schedule: list[str] = field(default_factory=list)

@@ -279,16 +279,17 @@ def analyze_with_profile(
     store=None,
     threads: int | None = None,
     cc: str = "gcc",
+    formulas: bool = False,
 ):
     """The translation unit, with a profile run filling in run-time sizes when needed.
 
     Without ``req`` (no way to run the program) the static analysis is returned
     as it is. Returns (unit, note): the note says whether a profile was made,
-    reused or not needed.
+    reused or not needed. ``formulas``: as ``analyze_options``.
     """
     from autotune.analysis import analyze_options
 
-    unit = analyze_options(path, options, threads=threads, cc=cc)
+    unit = analyze_options(path, options, threads=threads, cc=cc, formulas=formulas)
     if req is None or not needs_profile(unit.loops):
         return unit, ""
     try:
@@ -296,7 +297,7 @@ def analyze_with_profile(
     except ProfileUnavailable as exc:  # analysis as the source allows, and say why
         unit.warnings.append(f"no profile run: {exc}")
         return unit, f"no profile run ({exc}): loops sized at run time stay unknown"
-    unit = analyze_options(path, options, threads=threads, cc=cc, profiles=doc)
+    unit = analyze_options(path, options, threads=threads, cc=cc, profiles=doc, formulas=formulas)
     shown = " ".join(req.args) or "(no arguments)"
     note = f"profile run of the original with {shown}: " + (
         "one build and one run made now" if made else "reused from the database"

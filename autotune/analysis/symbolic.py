@@ -1,0 +1,363 @@
+"""A loop's footprint as formulas in the program's sizes, counted by barvinok.
+
+``analysis.formulas`` gives the trip count and iterations of a nest whose bounds
+name sizes the source leaves open (``n`` read from argv, a kernel's parameter
+``n``, ``g->nx``). This module adds the data: the distinct elements of each array
+the loop touches, their bytes in total, and the bytes the first and the last
+thread of a static schedule touch (thread ``t`` of ``p`` takes iterations
+``t*q + min(t, r)`` on, ``q = T / p``, ``r = T % p``, as libgomp does), each a
+piecewise quasi-polynomial in the sizes (``islpy-barvinok``). A user sees how a
+loop grows without running it; an evaluation gives the figure at any size.
+
+What may stand for a size: a name in a bound or subscript as the source writes it
+(after macro expansion) that is not a loop variable and not declared inside the
+nest. Where the analysis knows the sizes (the source fixes them, or a profile run
+measured them) every formula is evaluated there and must give the analysis's own
+figure, which the tests check against enumeration; one that does not is left out.
+Subscripts must be affine in loop variables and sizes, and an inner subscript
+outside its row would alias the next row: the formula is defined only for the
+sizes where every inner subscript stays in bounds.
+"""
+
+from __future__ import annotations
+
+import re
+
+import islpy as isl
+from pycparser import c_ast, c_parser
+
+from autotune.analysis import exprs
+from autotune.analysis.cexpr import build
+from autotune.analysis.exprs import Symbolic
+from autotune.analysis.footprint import footprint, thread_chunks
+from autotune.analysis.formulas import (
+    NotAffine,
+    affine_node,
+    evaluate,
+    isl_name,
+    nest_formulas,
+)
+from autotune.frontend.records import LoopRecord
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_ISL_WORDS = {"and", "or", "not", "exists", "floor", "mod"}
+
+
+def loop_formulas(record: LoopRecord) -> dict:
+    """``trip_count`` and ``iterations`` (``analysis.formulas``), and where every access
+    is affine: ``footprint_elements`` per array, ``footprint_bytes``, and
+    ``footprint_bytes_per_thread`` (static, first and last thread of ``threads``)."""
+    collapse = max(1, record.directive.clauses.collapse or 1)
+    sizes = _Sizes(record)
+    named = {w for lv in record.nest for w in _WORD.findall(f"{lv.lower} {lv.upper}")}
+    if not sizes.usable(named):
+        return {}  # a bound the body changes (or declares) is no size
+    out: dict = dict(nest_formulas(record.nest, collapse))
+    if not record.arrays or collapse != 1:
+        return out
+    if not sizes.open:
+        return out
+    whole = _footprint(record, sizes, None)
+    if whole is None:
+        return out
+    elements, total = whole
+    out["footprint_elements"] = {name: str(qp) for name, qp in elements.items()}
+    out["footprint_bytes"] = str(total)
+    first, last = 0, max(1, record.threads) - 1
+    threads = {}
+    for t in dict.fromkeys((first, last)):
+        part = _footprint(record, sizes, t)
+        if part is None:
+            return out
+        threads[t] = part[1]
+    if _per_thread_agrees(record, sizes, threads):
+        out["footprint_bytes_per_thread"] = {
+            "schedule": "static",
+            "threads": max(1, record.threads),
+            **{("first" if t == first else "last"): str(qp) for t, qp in threads.items()},
+        }
+    if sizes.values:
+        out["sizes"] = dict(sorted(sizes.values.items()))
+    return out
+
+
+class _Sizes:
+    """The names a loop's bounds and subscripts may use as sizes, their isl names, and
+    their values where the analysis knows them."""
+
+    def __init__(self, record: LoopRecord) -> None:
+        domains = [ac["domain"] for a in record.arrays for ac in a["accesses"]]
+        self.loop_vars = {lv["var"] for dom in domains for lv in dom}
+        self.loop_vars |= {lv.var for lv in record.nest}
+        self.banned = (set(record.nest_locals) | set(record.nest_written)) - self.loop_vars
+        self.values: dict[str, int] = {}
+        self.open = False
+        for dom in domains:
+            for lv in dom:
+                self._learn(lv)
+        for text, value in (record.profile.get("values") or {}).items():
+            if isinstance(value, int) and _WORD.fullmatch(_plain(text)):
+                self.values.setdefault(isl_name(text), value)
+
+    def _learn(self, lv: dict) -> None:
+        for key, resolved in (("lower", lv.get("start")), ("upper", lv.get("limit"))):
+            text = (lv.get(key) or "").strip()
+            if set(_WORD.findall(text)) - self.loop_vars:
+                self.open = True
+            if (
+                _WORD.fullmatch(_plain(text))
+                and text not in self.loop_vars
+                and isinstance(resolved, int)
+            ):
+                self.values.setdefault(isl_name(text), resolved)
+
+    def usable(self, names: set[str]) -> bool:
+        return not names & self.banned
+
+
+def _footprint(
+    record: LoopRecord, sizes: _Sizes, thread: int | None
+) -> tuple[dict[str, isl.PwQPolynomial], isl.PwQPolynomial] | None:
+    """Per-array element counts and the byte total, for every iteration or for static
+    thread ``thread``; None when an access or bound is not affine, or a formula evaluated
+    at the known sizes disagrees with the analysis's own count."""
+    counts: dict[str, isl.PwQPolynomial] = {}
+    total = None
+    for arr in record.arrays:
+        size = arr.get("elem_size")
+        if not size or not arr.get("accesses"):
+            return None
+        card = _array_card(arr, record, sizes, thread)
+        if card is None:
+            return None
+        if thread is None and not _agrees(card, sizes, arr.get("distinct_elements")):
+            return None
+        counts[arr["name"]] = card
+        scaled = card.scale_val(isl.Val(int(size)))
+        total = scaled if total is None else total.add(scaled)
+    if total is None or (thread is None and not _agrees(total, sizes, record.footprint_bytes)):
+        return None
+    return counts, total
+
+
+def _agrees(qp: isl.PwQPolynomial, sizes: _Sizes, figure: int | None) -> bool:
+    """The formula gives the analysis's figure at the known sizes (nothing to compare
+    when the analysis has no figure: its sizes are unknown until a profile run)."""
+    return figure is None or evaluate(str(qp), sizes.values) == figure
+
+
+def _per_thread_agrees(record: LoopRecord, sizes: _Sizes, threads: dict) -> bool:
+    """Each thread's formula gives what counting that thread's iterations gives."""
+    if record.trip_count is None or record.footprint_bytes is None:
+        return True
+    p = max(1, record.threads)
+    chunks = thread_chunks(record.trip_count, p, "static", None)
+    for t, qp in threads.items():
+        starts, lengths = chunks[t]
+        runs = [(int(a), int(n)) for a, n in zip(starts, lengths, strict=True)]
+        figure, _ = footprint(record.arrays, 1, runs)
+        if figure is None or evaluate(str(qp), sizes.values) != figure:
+            return False
+    return True
+
+
+def _params(qp: isl.PwQPolynomial) -> set[str]:
+    space = qp.get_domain_space()
+    return {space.get_dim_name(isl.dim_type.param, i) for i in range(space.dim(isl.dim_type.param))}
+
+
+def _array_card(
+    arr: dict, record: LoopRecord, sizes: _Sizes, thread: int | None
+) -> isl.PwQPolynomial | None:
+    dims = arr.get("dims") or []
+    union = None
+    for acc in arr["accesses"]:
+        text = _access_set(acc, len(dims), record, sizes, thread)
+        if text is None:
+            return None
+        try:
+            s = isl.Set(text)
+        except isl.Error:
+            return None
+        union = s if union is None else union.union(s)
+    if union is None:
+        return None
+    return union.card().coalesce()
+
+
+def _access_set(
+    acc: dict, ndims: int, record: LoopRecord, sizes: _Sizes, thread: int | None
+) -> str | None:
+    """``[sizes] -> { [e...] : exists loop variables : bounds and e = subscripts }``."""
+    if acc.get("kind") not in ("affine", "whole"):  # whole: perhaps only the sizes unknown
+        return None
+    subs = _subscripts(acc["text"], ndims, acc.get("index_exprs") or [], sizes)
+    if subs is None:
+        return None
+    conj: list[str] = []
+    inner: list[str] = []
+    for lv in acc["domain"]:
+        level = _level(lv, sizes)
+        if level is None:
+            return None
+        conj += level
+        inner.append(isl_name(lv["var"]))
+    if thread is not None:
+        chosen = _static_thread(acc["domain"][0], record, thread, sizes)
+        if chosen is None:
+            return None
+        conj.append(chosen)
+    elems = [f"_e{d}" for d in range(len(subs))]
+    conj += [f"{e} = {s}" for e, s in zip(elems, subs, strict=True)]
+    body = " and ".join(conj)
+    params = sorted(set(_WORD.findall(body)) - {*inner, *elems, "_it"} - _ISL_WORDS)
+    head = f"[{', '.join(params)}] -> " if params else ""
+    exists = f"exists ({', '.join(inner)} : {body})" if inner else body
+    return f"{head}{{ [{', '.join(elems)}] : {exists} }}"
+
+
+def _level(lv: dict, sizes: _Sizes) -> list[str] | None:
+    """One level's constraints from its bounds as written, each checked against the
+    analysis's value where both are known."""
+    step, op = lv.get("step"), lv.get("op")
+    if not isinstance(step, int) or step == 0 or not lv.get("var"):
+        return None
+    var = isl_name(lv["var"])
+    bounds = []
+    for key, resolved in (("lower", lv.get("start")), ("upper", lv.get("limit"))):
+        text = _bound(lv.get(key) or "", resolved, sizes)
+        if text is None:
+            return None
+        bounds.append(text)
+    lo, hi = bounds
+    if step > 0 and op in ("<", "<="):
+        out = [f"{var} >= {lo}", f"{var} {op} {hi}"]
+    elif step < 0 and op in (">", ">="):
+        out = [f"{var} <= {lo}", f"{var} {op} {hi}"]
+    else:
+        return None
+    if abs(step) > 1:
+        out.append(f"({var} - ({lo})) mod {abs(step)} = 0")
+    return out
+
+
+def _bound(text: str, resolved, sizes: _Sizes) -> str | None:
+    try:
+        node = _parse(text)
+        isl_text = affine_node(node)
+    except NotAffine:
+        return None
+    if not _consistent(node, resolved, sizes):
+        return None
+    return isl_text
+
+
+def _subscripts(text: str, ndims: int, resolved: list, sizes: _Sizes) -> list[str] | None:
+    """The access's subscripts as written (one per dimension, or one flat subscript of a
+    one-dimensional array), each affine and consistent with the analysis's subscript."""
+    try:
+        node = _parse(text)
+    except NotAffine:
+        return None
+    subs: list[c_ast.Node] = []
+    while isinstance(node, c_ast.ArrayRef):
+        subs.insert(0, node.subscript)
+        node = node.name
+    if len(subs) != max(1, ndims) or len(resolved) != len(subs):
+        return None
+    out = []
+    for sub, res in zip(subs, resolved, strict=True):
+        try:
+            isl_text = affine_node(sub)
+        except NotAffine:
+            return None
+        if not _consistent(sub, res, sizes):
+            return None
+        out.append(isl_text)
+    return out
+
+
+def _consistent(node: c_ast.Node, resolved, sizes: _Sizes) -> bool:
+    """The expression as written names only loop variables and usable sizes, and with the
+    known sizes' values it is the analysis's resolved expression (so a local computed in
+    the nest is never taken for a size)."""
+    names = _names(node)
+    if not sizes.usable(names):
+        return False
+    free = names - sizes.loop_vars
+    if not free:
+        return True
+    if resolved is None or not all(isl_name(n) in sizes.values for n in free):
+        return resolved is None and all(isl_name(n) not in sizes.values for n in free)
+    mine = _expr(node, {n: sizes.values[isl_name(n)] for n in free})
+    return (
+        mine is not None
+        and exprs.affine(mine) is not None
+        and exprs.affine(mine) == exprs.affine(resolved)
+    )
+
+
+def _names(node: c_ast.Node) -> set[str]:
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.StructRef):
+            found.add(exprs.to_c_node(n))
+            continue
+        if isinstance(n, c_ast.ID):
+            found.add(n.name)
+        stack.extend(child for _, child in n.children())
+    return found
+
+
+def _expr(node: c_ast.Node, values: dict[str, int]):
+    """``node`` as an analysis Expr with the sizes' values in (affine nodes only)."""
+
+    def resolve(name: str):
+        return values.get(name, name)
+
+    try:
+        return build(node, resolve, lambda _t: None)
+    except Symbolic:
+        return None
+
+
+def _static_thread(outer: dict, record: LoopRecord, thread: int, sizes: _Sizes) -> str | None:
+    """libgomp's static block of thread ``thread``: ``q = T / p`` iterations each, the
+    first ``r = T % p`` threads one more, in iteration numbers of the outer level."""
+    if outer.get("var") != (record.nest[0].var if record.nest else None):
+        return None
+    step, op = outer.get("step"), outer.get("op")
+    lo = _bound(outer.get("lower") or "", outer.get("start"), sizes)
+    hi = _bound(outer.get("upper") or "", outer.get("limit"), sizes)
+    if lo is None or hi is None or not isinstance(step, int) or step == 0:
+        return None
+    s = abs(step)
+    span = f"({hi}) - ({lo})" if step > 0 else f"({lo}) - ({hi})"
+    trips = {"<": f"floor(({span} + {s - 1}) / {s})", ">": f"floor(({span} + {s - 1}) / {s})"}
+    trips |= {"<=": f"floor(({span}) / {s}) + 1", ">=": f"floor(({span}) / {s}) + 1"}
+    if op not in trips:
+        return None
+    p, t = max(1, record.threads), thread
+    q = f"floor(({trips[op]}) / {p})"
+    r = f"(({trips[op]}) - {p} * {q})"
+    var = isl_name(outer["var"])
+    it = "_it"
+    first_few = f"{t} < {r} and {it} >= {t} * ({q} + 1) and {it} < {t + 1} * ({q} + 1)"
+    the_rest = f"{t} >= {r} and {it} >= {t} * {q} + {r} and {it} < {t + 1} * {q} + {r}"
+    where = f"{var} = {lo} + {s} * {it}" if step > 0 else f"{var} = {lo} - {s} * {it}"
+    return f"exists ({it} : {where} and (({first_few}) or ({the_rest})))"
+
+
+def _plain(text: str) -> str:
+    """A member chain as one word (``g->nx`` -> ``g_nx``), to tell a bare size."""
+    return text.replace("->", "_").replace(".", "_")
+
+
+def _parse(text: str) -> c_ast.Node:
+    try:
+        ast = c_parser.CParser().parse(f"long __autotune_f(void) {{ return ({text}); }}")
+    except Exception as exc:  # pycparser raises several kinds
+        raise NotAffine(f"cannot read {text!r}") from exc
+    return ast.ext[0].body.block_items[0].expr
