@@ -53,3 +53,14 @@ def read_data(path: str | os.PathLike[str]) -> str:
     so a bad value is reported by the parser with its line, never a decode error."""
     with open(path, "rb") as fh:
         return fh.read().decode(ENCODING, "replace")
+
+
+def read_source(path: str | os.PathLike[str]) -> str:
+    """The file's text exactly: no newline translation, undecodable bytes kept; one line
+    ``FILE: cannot read: why`` when it fails."""
+    from autotune.errors import UserError
+
+    try:
+        return read_bytes_text(path)
+    except OSError as exc:
+        raise UserError(f"cannot read: {exc.strerror or exc}", str(path)) from exc

@@ -188,7 +188,8 @@ def run_variants(
     loop's variants applied to the source as the build hook would, compiled, run."""
     from autotune.errors import UserError
     from autotune.measure.verify import compare_outputs
-    from autotune.variants.apply import apply_variants, read_source
+    from autotune.textfile import read_source
+    from autotune.variants.apply import apply_variants
 
     work = Path(tempfile.mkdtemp(prefix="legality-"))
     source = read_source(path)

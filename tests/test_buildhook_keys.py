@@ -5,8 +5,8 @@ from __future__ import annotations
 from autotune import textfile
 from autotune.buildhook import keys
 from autotune.frontend.records import Directive, LoopRecord
+from autotune.textfile import read_source
 from autotune.tuning import persist
-from autotune.variants.apply import read_source
 
 
 def test_keys_agree_with_tune_persistence(tmp_path):

@@ -15,7 +15,8 @@ import pytest
 
 from autotune import api
 from autotune.analysis.proof import conditions
-from autotune.variants.apply import apply_variants, read_source
+from autotune.textfile import read_source
+from autotune.variants.apply import apply_variants
 from autotune.variants.errors import EmitError
 from autotune.variants.space import Variant
 

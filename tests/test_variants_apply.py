@@ -10,7 +10,8 @@ from test_variants_emit import COMBINED_C, REGION_C
 from variants_support import build, changed_lines, needs_gcc, records_for, run
 
 from autotune.errors import UserError
-from autotune.variants.apply import apply_variants, read_source, write_atomic
+from autotune.textfile import read_source
+from autotune.variants.apply import apply_variants, write_atomic
 from autotune.variants.emit import EmitError
 from autotune.variants.space import BASELINE, Variant
 

@@ -220,7 +220,7 @@ def add_program_arguments(parser: argparse.ArgumentParser) -> None:
 def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions, always: bool = False):
     """The profile run to make when a loop needs one (None: do not run the program)."""
     from autotune.measure.profile import ProfileRequest
-    from autotune.variants.apply import read_source
+    from autotune.textfile import read_source
 
     if not (
         always

@@ -43,7 +43,7 @@ def _program_args(args: argparse.Namespace) -> list[str]:
 
 
 def _read(path: str) -> str:
-    from autotune.variants.apply import read_source
+    from autotune.textfile import read_source
 
     return read_source(path)
 

@@ -62,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from autotune.analysis import analyze_options
-    from autotune.variants.apply import read_source
+    from autotune.textfile import read_source
     from autotune.variants.space import space_from_strings
     from autotune.variants.write import write_variants
 

@@ -32,15 +32,6 @@ def apply_variants(
     return rewrite_source(source, list(choices), share_of=share_of)
 
 
-def read_source(path: str | os.PathLike[str]) -> str:
-    """The file's text exactly: no newline translation, undecodable bytes kept
-    (``autotune.textfile``); one line ``FILE: cannot read: why`` when it fails."""
-    try:
-        return textfile.read_bytes_text(path)
-    except OSError as exc:
-        raise UserError(f"cannot read: {exc.strerror or exc}", str(path)) from exc
-
-
 def write_atomic(path: str | os.PathLike[str], text: str, backup: bool = False) -> Path | None:
     """Replace ``path`` with ``text`` so readers never see a half-written file.
 
