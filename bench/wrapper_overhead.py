@@ -1,4 +1,4 @@
-"""Compile-time overhead of autotune-cc in apply mode on a warm cache.
+"""Compile-time overhead of autotune-cc in apply or rank mode.
 
 Builds the small Make project of the tests (4 C sources in two directories,
 an assembly file, a link) with ``CC=gcc`` and with ``CC="autotune-cc gcc"``,
@@ -16,7 +16,12 @@ console script ``autotune-cc`` and the launcher ``autotune-cc --launcher``
 source) and with a bytecode cache (what a normal installation has; kept in a
 temporary ``PYTHONPYCACHEPREFIX`` so the source tree is not touched).
 
-    python bench/wrapper_overhead.py [--reps 7]
+With ``--mode rank`` no source has measured results: every loop gets what the model
+ranks first. A source's first compile ranks it (analysis, proof, ranking: the cost of
+``autotune rank``); later compiles of the same text read the kept decision. Both are
+timed: the first compile with the wrapper's cache emptied before each wrapped run.
+
+    python bench/wrapper_overhead.py [--reps 7] [--mode apply|rank]
 """
 
 from __future__ import annotations
@@ -112,6 +117,9 @@ def compare(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=7, help="builds per configuration")
+    parser.add_argument(
+        "--mode", choices=("apply", "rank"), default="apply", help="the build hook's mode"
+    )
     args = parser.parse_args()
     if shutil.which("make") is None:
         print("make is not installed", file=sys.stderr)
@@ -127,13 +135,15 @@ def main() -> int:
                 fh.write("/* other content: no tuned result */\n")
         base = {k: v for k, v in os.environ.items() if not k.startswith("AUTOTUNE_")}
         base.update(AUTOTUNE_DB=str(tmp / "results.db"), AUTOTUNE_CACHE_DIR=str(tmp / "cache"))
-        tune(proj, tmp / "results.db")
+        base["AUTOTUNE_MODE"] = args.mode
+        if args.mode == "apply":
+            tune(proj, tmp / "results.db")
         script = wrapper()
         launcher = subprocess.run(
             [script, "--launcher"], capture_output=True, text=True, check=True
         ).stdout.split()
         print(
-            f"median of {args.reps} runs each, plain and wrapped alternating; "
+            f"mode {args.mode}; median of {args.reps} runs each, plain and wrapped alternating; "
             f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
         )
         as_is = dict(base)
@@ -182,7 +192,10 @@ def main() -> int:
                 do_clean,
             )
             flags = ["-Iinclude", "-DN=3000", "-DSTEPS=4", "-O2", "-fopenmp", "-MMD", "-MP", "-c"]
-            for rel, what in (("src/stencil.c", "tuned"), ("src/reduce.c", "original")):
+            singles = (("src/stencil.c", "tuned"), ("src/reduce.c", "original"))
+            if args.mode == "rank":
+                singles = (("src/stencil.c", "ranked"), ("src/reduce.c", "ranked"))
+            for rel, what in singles:
                 one = [*flags, rel, "-o", str(tmp / "one.o")]
                 compare(
                     f"one compile ({what}: {rel})",
@@ -192,7 +205,27 @@ def main() -> int:
                     env,
                     args.reps,
                 )
-            for rel, what in (("kernel.c", "tuned"), ("kernel_untuned.c", "original")):
+            if args.mode == "rank" and (proj / "kernel.c").exists():
+                one = ["-O3", "-fopenmp", "-c", "kernel.c", "-o", str(tmp / "one.o")]
+
+                def forget(env=env) -> None:  # a source not seen before: ranked again
+                    kept = Path(env["AUTOTUNE_CACHE_DIR"]) / "buildhook"
+                    for sub in ("decisions", "tuned"):
+                        shutil.rmtree(kept / sub, True)
+
+                compare(
+                    "NAS-style kernel -O3, first compile",
+                    ["gcc", *one],
+                    [*cc, "gcc", *one],
+                    proj,
+                    env,
+                    args.reps,
+                    forget,
+                )
+            kernels = (("kernel.c", "tuned"), ("kernel_untuned.c", "original"))
+            if args.mode == "rank":
+                kernels = (("kernel.c", "ranked, decision kept"),)
+            for rel, what in kernels:
                 if (proj / rel).exists():
                     one = ["-O3", "-fopenmp", "-c", rel, "-o", str(tmp / "one.o")]
                     compare(
