@@ -19,24 +19,19 @@ with a default session. Documented with a worked experiment in docs/api.md.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autotune.campaign.plan import CampaignPlan, load_plan
 from autotune.campaign.progress import CampaignProgress
 from autotune.errors import UserError, require_c_file
-from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import TranslationUnit, select_loops
-from autotune.measure.build import BuildOptions
 from autotune.measure.outcomes import Outcome, load_outcomes
-from autotune.measure.profile import ProfileRequest
 from autotune.measure.results import LoopResult
 from autotune.measure.store import Store
-from autotune.measure.sweep import Sweep, SweepOptions
-from autotune.textfile import read_bytes_text
+from autotune.measure.sweep import Sweep
 from autotune.tuning.pipeline import (
     FileRanking,
     FileTuneResult,
@@ -45,6 +40,7 @@ from autotune.tuning.pipeline import (
     rank_file,
     tune_file,
 )
+from autotune.tuning.settings import Settings
 from autotune.variants.space import space_from_strings
 
 if TYPE_CHECKING:  # Dask is imported by a campaign only
@@ -67,73 +63,9 @@ __all__ = [
 
 
 @dataclass
-class Session:
-    """What every step shares: where results go, how the program is built and run."""
-
-    db: str | Path | None = None  # SQLite file (None: $AUTOTUNE_DB or the user cache)
-    cc: str = "gcc"
-    defines: Mapping[str, str] = field(default_factory=dict)  # -D NAME=VALUE
-    include_dirs: Sequence[str] = ()
-    cflags: Sequence[str] = ()  # added to -O2 -fopenmp
-    ldflags: Sequence[str] = ()
-    extra_sources: Sequence[str] = ()  # other .c files of the program
-    args: Sequence[str] = ()  # the program's own arguments
-    stdin: str | None = None  # a file given to the program as its standard input
-    repetitions: int = 3
-    model: str = "auto"  # auto | faithful | extended
-    target: str = "wall"  # wall | cpu
-    check: str = "stdout"  # how outputs are compared: stdout | stderr | both | none
-    check_files: Sequence[str] = ()  # result files the program writes, compared too
-    expect_status: int = 0  # the program's exit status by design (XSBench: 1)
-
-    def replace(self, **changes: object) -> Session:
-        """A copy with some fields changed (``s.replace(defines={"N": "4000"})``)."""
-        return dataclasses.replace(self, **changes)
-
-    # -- the options each stage takes ------------------------------------------
-    def source_options(self) -> SourceOptions:
-        return SourceOptions(
-            dict(self.defines),
-            list(self.include_dirs),
-            list(self.cflags),
-            list(self.extra_sources),
-        )
-
-    def build_options(self) -> BuildOptions:
-        for extra in self.extra_sources:
-            if not Path(extra).is_file():
-                raise UserError(f"no such file: {extra} (extra source)")
-        return BuildOptions.of_source(
-            self.source_options(), self.cc, self.ldflags, self.extra_sources
-        )
-
-    def sweep_options(self, fresh: bool = False) -> SweepOptions:
-        stdin = str(Path(self.stdin).resolve()) if self.stdin else None
-        opts = SweepOptions(
-            repetitions=self.repetitions,
-            check=self.check,
-            run_args=list(self.args),
-            stdin=stdin,
-            fresh=fresh,
-            expect_status=self.expect_status,
-            check_files=list(self.check_files),
-        )
-        opts.validate()
-        return opts
-
-    def rank_options(self, **space: object) -> RankOptions:
-        return RankOptions(cc=self.cc, model=self.model, target=self.target, **space)
-
-    def profile_request(self, path: str | Path) -> ProfileRequest:
-        """How to run the program once when a loop is sized at run time."""
-        return ProfileRequest(
-            Path(path),
-            _read(path),
-            self.build_options(),
-            list(self.args),
-            stdin=str(Path(self.stdin).resolve()) if self.stdin else None,
-            expect_status=self.expect_status,
-        )
+class Session(Settings):
+    """What every step shares (``Settings``: the database, the compiler and its flags, the
+    program's arguments, repetitions, checking, the model), and the steps themselves."""
 
     @contextlib.contextmanager
     def store(self) -> Iterator[Store]:
@@ -295,13 +227,6 @@ class Session:
 
 def _exists(path: str | Path) -> None:
     require_c_file(path)
-
-
-def _read(path: str | Path) -> str:
-    try:
-        return read_bytes_text(Path(path))
-    except OSError as exc:
-        raise UserError(f"cannot read: {exc.strerror or exc}", str(path)) from None
 
 
 def apply(result: FileTuneResult, output: str | Path, *, backup: bool = False) -> Path | None:

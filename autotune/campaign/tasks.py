@@ -20,14 +20,14 @@ from autotune.campaign.plan import ProgramPlan, size_label
 from autotune.frontend.options import SourceOptions
 from autotune.measure.build import BuildOptions
 from autotune.measure.machine import Machine, detect_machine
-from autotune.measure.profile import ProfileRequest
 from autotune.measure.store import RunRow, Store
 from autotune.measure.sweep import Sweep, SweepOptions, run_flags
 from autotune.textfile import content_hash, read_bytes_text
 from autotune.tuning.confirm import ProgramCheck
 from autotune.tuning.modelchoice import ChosenModel
-from autotune.tuning.pipeline import FileRanking, RankOptions, rank_file
+from autotune.tuning.pipeline import FileRanking, rank_file
 from autotune.tuning.ranking import LoopRanking
+from autotune.tuning.settings import Settings
 from autotune.tuning.tune import confirm_results, tune_loop
 
 
@@ -51,25 +51,32 @@ class SizeJob:
     def label(self) -> str:
         return size_label(self.defines)
 
-    def source_options(self) -> SourceOptions:
+    def settings(self) -> Settings:
+        """The plan's program at this size, as the settings every shell shares."""
         p = self.program
-        return SourceOptions(
-            self.defines, list(p.include_dirs), list(p.cflags), list(p.extra_sources)
+        return Settings(
+            cc=p.cc,
+            defines=self.defines,
+            include_dirs=list(p.include_dirs),
+            cflags=list(p.cflags),
+            ldflags=list(p.ldflags),
+            extra_sources=list(p.extra_sources),
+            args=list(p.args),
+            stdin=p.stdin,
+            cwd=self.cwd,
+            repetitions=self.repetitions,
+            model=self.model,
+            check=p.check,
         )
+
+    def source_options(self) -> SourceOptions:
+        return self.settings().source_options()
 
     def build_options(self) -> BuildOptions:
-        p = self.program
-        return BuildOptions.of_source(self.source_options(), p.cc, p.ldflags, p.extra_sources)
+        return self.settings().build_options()
 
     def sweep_options(self) -> SweepOptions:
-        p = self.program
-        return SweepOptions(
-            repetitions=self.repetitions,
-            check=p.check,
-            run_args=list(p.args),
-            cwd=self.cwd,
-            stdin=p.stdin,
-        )
+        return self.settings().sweep_options()
 
     def where(self) -> tuple[str, str]:
         """(source hash, flags key): with the machine and loop, what names its runs."""
@@ -90,18 +97,12 @@ def rank_job(job: SizeJob, chosen: dict[str, ChosenModel]) -> FileRanking:
     """
     p = job.program
     machine = detect_machine(p.cc)
-    request = ProfileRequest(
-        p.source,
-        read_bytes_text(p.source),
-        job.build_options(),
-        list(p.args),
-        cwd=job.cwd,
-        stdin=p.stdin,
-    )
-    options = RankOptions(cc=p.cc, model=job.model, loops=list(p.loops), **job.space)
+    settings = job.settings()
+    request = settings.profile_request(p.source)
+    options = settings.rank_options(loops=list(p.loops), **job.space)
     return rank_file(
         str(p.source),
-        job.source_options(),
+        settings.source_options(),
         options,
         None,
         request,

@@ -8,16 +8,16 @@ import contextlib
 import shlex
 import signal
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from autotune.cli.common import source_options
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
 from autotune.measure import verify
-from autotune.measure.build import COMPILE_MODES, DEFAULT_CFLAGS, BuildOptions
+from autotune.measure.build import COMPILE_MODES, DEFAULT_CFLAGS
 
 if TYPE_CHECKING:
-    from autotune.measure.sweep import SweepOptions
+    from autotune.tuning.settings import Settings
 
 _CHECK_HELP = (
     "verification: the original program runs first and each variant's output must match "
@@ -140,37 +140,44 @@ def split_flags(text: str, what: str) -> list[str]:
         raise UserError(f"cannot split {what}: {exc}") from None
 
 
-def build_options(args: argparse.Namespace, opts: SourceOptions) -> BuildOptions:
-    ldflags = split_flags(args.ldflags, "--ldflags")
-    build = BuildOptions.of_source(opts, args.cc, ldflags, args.extra_source)
-    for extra in build.extra_sources:
-        if not Path(extra).is_file():
-            raise UserError(f"no such file: {extra} (--extra-source)")
-    return build
+def settings_of(args: argparse.Namespace, opts: SourceOptions | None = None) -> Settings:
+    """The command line as the settings every shell shares (``tuning.settings``): the
+    one translation from flags; what each stage takes is built from the settings.
+    ``opts``: the preprocessing options already read from the line (-D, -I, --cflags)."""
+    from autotune.tuning.settings import Settings
 
+    opts = opts if opts is not None else source_options(args)
+    base = Settings()
 
-def sweep_options(args: argparse.Namespace) -> SweepOptions:
-    from autotune.measure.sweep import SweepOptions  # measuring's modules, when measuring
+    def given(name: str, default):
+        value = getattr(args, name, None)
+        return default if value is None else value
 
-    opts = SweepOptions(
-        repetitions=args.repetitions,
-        compile_mode=args.compile_mode,
-        check=args.check,
-        rtol=args.rtol,
-        atol=args.atol,
-        ignore_lines=list(args.check_ignore),
-        timeout_factor=args.timeout_factor,
-        timeout_floor_s=args.timeout_floor,
-        baseline_timeout_s=args.timeout,
-        run_args=split_flags(args.args, "--args"),
-        stdin=_stdin_file(getattr(args, "stdin", None)),
-        fresh=getattr(args, "fresh", False),
-        expect_status=getattr(args, "expect_status", 0),
-        check_files=list(getattr(args, "check_file", [])),
-        strict_verify=getattr(args, "strict_verify", False),
+    return Settings(
+        db=getattr(args, "db", None),
+        cc=given("cc", base.cc),
+        defines=dict(opts.defines),
+        include_dirs=list(opts.include_dirs),
+        cflags=list(opts.cflags),
+        ldflags=split_flags(getattr(args, "ldflags", "") or "", "--ldflags"),
+        extra_sources=list(given("extra_source", [])),
+        args=split_flags(getattr(args, "args", "") or "", "--args"),
+        stdin=getattr(args, "stdin", None),
+        repetitions=given("repetitions", base.repetitions),
+        compile_mode=given("compile_mode", base.compile_mode),
+        model=given("model", base.model),
+        target=given("target", base.target),
+        check=given("check", base.check),
+        check_files=list(given("check_file", [])),
+        check_ignore=list(given("check_ignore", [])),
+        rtol=given("rtol", base.rtol),
+        atol=given("atol", base.atol),
+        strict_verify=bool(getattr(args, "strict_verify", False)),
+        expect_status=given("expect_status", base.expect_status),
+        timeout_factor=given("timeout_factor", base.timeout_factor),
+        timeout_floor_s=given("timeout_floor", base.timeout_floor_s),
+        timeout_s=given("timeout", base.timeout_s) or base.timeout_s,
     )
-    opts.validate()
-    return opts
 
 
 @contextlib.contextmanager
@@ -219,9 +226,6 @@ def add_program_arguments(parser: argparse.ArgumentParser) -> None:
 
 def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions, always: bool = False):
     """The profile run to make when a loop needs one (None: do not run the program)."""
-    from autotune.measure.profile import ProfileRequest
-    from autotune.textfile import read_source
-
     if not (
         always
         or getattr(args, "args", None) is not None
@@ -231,21 +235,4 @@ def profile_request(args: argparse.Namespace, path: str, opts: SourceOptions, al
         return None
     if not hasattr(args, "extra_source"):
         return None
-    return ProfileRequest(
-        Path(path),
-        read_source(path),
-        build_options(args, opts),
-        split_flags(args.args or "", "--args"),
-        timeout_s=getattr(args, "timeout", 600.0) or 600.0,
-        stdin=_stdin_file(getattr(args, "stdin", None)),
-        expect_status=getattr(args, "expect_status", 0),
-    )
-
-
-def _stdin_file(path: str | None) -> str | None:
-    """The --stdin file as an absolute path (runs may start in another directory)."""
-    if path is None:
-        return None
-    if not Path(path).is_file():
-        raise UserError(f"no such file: {path} (--stdin)")
-    return str(Path(path).resolve())
+    return settings_of(args, opts).profile_request(path)

@@ -8,9 +8,8 @@ from pathlib import Path
 
 from autotune.cli.buildargs import (
     add_build_arguments,
-    build_options,
+    settings_of,
     split_flags,
-    sweep_options,
     term_as_interrupt,
 )
 from autotune.cli.common import add_source_arguments, source_options
@@ -98,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"no such file: {args.file}")
     explicit = parse_variant_list(args.variants) if args.variants else None
     opts = source_options(args)
-    build = build_options(args, opts)
-    sweep_opts = sweep_options(args)
+    settings = settings_of(args, opts)
+    build = settings.build_options()
+    sweep_opts = settings.sweep_options(fresh=getattr(args, "fresh", False))
     machine = detect_machine(split_flags(args.cc, "--cc")[0] if args.cc.strip() else "gcc")
     from autotune.cli.buildargs import profile_request
     from autotune.measure.measure_file import measure_file

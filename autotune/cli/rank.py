@@ -12,7 +12,6 @@ from autotune.errors import UserError
 from autotune.render import dump_json, table
 
 if TYPE_CHECKING:  # the pipeline is imported when a command runs, not for --help
-    from autotune.tuning.pipeline import RankOptions
     from autotune.tuning.ranking import LoopRanking
 
 
@@ -77,28 +76,17 @@ def open_store(path: str | None):
     return Store(path)
 
 
-def rank_options(args: argparse.Namespace) -> RankOptions:
-    from autotune.tuning.pipeline import RankOptions
-
-    return RankOptions(
-        cc=args.cc,
-        model=args.model,
-        target=args.target,
-        schedules=args.schedules,
-        chunks=args.chunks,
-        threads=args.threads,
-        loops=list(args.loop),
-    )
-
-
 def rank_file(path: str, args: argparse.Namespace, store=None, always_profile: bool = False):
-    """The library's rank_file with this command line's options."""
-    from autotune.cli.buildargs import profile_request
+    """The library's rank_file with this command line's settings."""
+    from autotune.cli.buildargs import profile_request, settings_of
     from autotune.tuning.pipeline import rank_file as pipeline_rank_file
 
     options = source_options(args)
     req = profile_request(args, path, options, always=always_profile)
-    return pipeline_rank_file(path, options, rank_options(args), store, req)
+    ranking = settings_of(args, options).rank_options(
+        schedules=args.schedules, chunks=args.chunks, threads=args.threads, loops=list(args.loop)
+    )
+    return pipeline_rank_file(path, options, ranking, store, req)
 
 
 def run(args: argparse.Namespace) -> int:

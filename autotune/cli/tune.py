@@ -8,12 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from autotune.cli.buildargs import (
-    add_build_arguments,
-    build_options,
-    sweep_options,
-    term_as_interrupt,
-)
+from autotune.cli.buildargs import add_build_arguments, settings_of, term_as_interrupt
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.rank import add_model_arguments, open_store, print_gate_notes, rank_file
 from autotune.errors import UserError
@@ -110,8 +105,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--confirm-runs must be at least 1")
     if args.min_share is not None and not 0 <= args.min_share < 1:
         raise UserError("--min-share must be a share of the run time, from 0 to below 1")
-    options = source_options(args)
-    build, sweep_opts = build_options(args, options), sweep_options(args)
+    settings = settings_of(args, source_options(args))
+    build = settings.build_options()
+    sweep_opts = settings.sweep_options(fresh=getattr(args, "fresh", False))
     tune_opts = TuneOptions(
         args.top,
         args.search,
