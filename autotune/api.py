@@ -19,6 +19,9 @@ with a default session. Documented with a worked experiment in docs/api.md.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +34,6 @@ from autotune.frontend.records import TranslationUnit, select_loops
 from autotune.measure.outcomes import Outcome, load_outcomes
 from autotune.measure.results import LoopResult
 from autotune.measure.store import Store
-from autotune.measure.sweep import Sweep
 from autotune.tuning.pipeline import (
     FileRanking,
     FileTuneResult,
@@ -46,7 +48,11 @@ from autotune.variants.space import space_from_strings
 if TYPE_CHECKING:  # Dask is imported by a campaign only
     from autotune.campaign.runner import CampaignResult
     from autotune.campaign.tasks import LoopOutcome
+    from autotune.frontend.records import LoopRecord
+    from autotune.measure.machine import Machine
+    from autotune.measure.measure_file import FileMeasurement
     from autotune.tuning.calibrate_run import CalibrationRun
+    from autotune.variants.space import Variant
 
 __all__ = [
     "Session",
@@ -67,6 +73,11 @@ class Session(Settings):
     """What every step shares (``Settings``: the database, the compiler and its flags, the
     program's arguments, repetitions, checking, the model), and the steps themselves."""
 
+    @classmethod
+    def of(cls, settings: Settings) -> Session:
+        """A session with ``settings`` (the command line's, parsed by the CLI)."""
+        return cls(**{f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)})
+
     @contextlib.contextmanager
     def store(self) -> Iterator[Store]:
         """The database, open for the duration of a ``with`` block."""
@@ -77,20 +88,67 @@ class Session(Settings):
             store.close()
 
     # -- the steps ---------------------------------------------------------------
-    def analyze(self, path: str | Path, loops: Sequence[str] = ()) -> TranslationUnit:
-        """Loops, trip counts, footprints and operation counts (a profile run when a
-        loop is sized at run time and the session gives the program's arguments)."""
+    def analyze(
+        self,
+        path: str | Path,
+        loops: Sequence[str] = (),
+        *,
+        threads: int | None = None,
+        profile: bool | None = None,
+        formulas: bool = True,
+    ) -> TranslationUnit:
+        """Loops, trip counts, footprints and operation counts, per-thread figures for
+        ``threads`` (default: the cores). A loop sized at run time gets one profile run
+        of the program when the session gives its arguments or input, or ``profile`` is
+        True (False: never); ``unit.profile_note`` says what happened. ``formulas``:
+        counts as formulas in the sizes too (``analysis.symbolic``)."""
         from autotune.measure.profile import analyze_with_profile
 
         _exists(path)
-        with self.store() as store:
-            req = self.profile_request(path) if self.args or self.stdin else None
+        if threads is not None and threads < 1:
+            raise UserError("threads must be at least 1")
+        wanted = bool(self.args or self.stdin) if profile is None else profile
+        with contextlib.ExitStack() as stack:  # the database only when a profile may run
+            store = stack.enter_context(self.store()) if wanted else None
+            req = self.profile_request(path) if wanted else None
             unit, _note = analyze_with_profile(
-                str(path), self.source_options(), req, store, formulas=True
+                str(path),
+                self.source_options(),
+                req,
+                store,
+                threads=threads,
+                cc=self.cc,
+                formulas=formulas,
             )
         if loops:
             unit.loops = select_loops(unit.loops, loops)
         return unit
+
+    @contextlib.contextmanager
+    def reading_store(self, create: bool = False) -> Iterator[tuple[Store | None, str]]:
+        """(database, note): the database to read adopted coefficients and kept profiles
+        from, so that rank, tune and the build hook rank alike. Opened when named
+        (``db``, ``$AUTOTUNE_DB``), when ``create``, or when the default one exists;
+        else None (ranking then uses the shipped coefficients, and no file is made). A
+        default database that cannot be opened is no error here: None, and the note
+        says why."""
+        from autotune.measure.paths import default_db_path
+
+        if not (self.db or os.environ.get("AUTOTUNE_DB") or create):
+            if not default_db_path().exists():
+                yield None, ""
+                return
+            try:
+                store = Store(None)
+            except UserError as exc:
+                yield None, f"{exc}; ranking with the shipped coefficients"
+                return
+        else:
+            store = Store(self.db)
+        try:
+            yield store, ""
+        finally:
+            store.close()
 
     def rank(
         self,
@@ -100,14 +158,21 @@ class Session(Settings):
         schedules: str | Sequence[str] | None = None,
         chunks: str | Sequence[int | None] | None = None,
         threads: str | Sequence[int] | None = None,
+        profile: bool | None = None,
+        store: Store | None = None,
     ) -> FileRanking:
-        """Every variant of every selected loop, by predicted time; nothing compiled
-        (a profile run only when the session gives the program's arguments or input)."""
+        """Every variant of every selected loop, by predicted time; nothing compiled. A
+        loop sized at run time gets a profile run when the session gives the program's
+        arguments or input, or ``profile`` is True. ``store``: an open database to use
+        (default: ``reading_store``)."""
         options = self.rank_options(
             loops=loops, schedules=schedules, chunks=chunks, threads=threads
         )
-        with self.store() as store:
-            return self._rank(store, path, options, profile=bool(self.args or self.stdin))
+        wanted = bool(self.args or self.stdin) if profile is None else profile
+        if store is not None:
+            return self._rank(store, path, options, profile=wanted)
+        with self.reading_store(create=wanted) as (opened, _note):
+            return self._rank(opened, path, options, profile=wanted)
 
     def tune(
         self,
@@ -139,13 +204,56 @@ class Session(Settings):
             )
 
     def _rank(
-        self, store: Store, path: str | Path, options: RankOptions, profile: bool
+        self, store: Store | None, path: str | Path, options: RankOptions, profile: bool
     ) -> FileRanking:
         """``rank_file`` with this session's sources; ``profile``: run the program once
         when a loop is sized at run time (as ``tune`` does)."""
         _exists(path)
         request = self.profile_request(path) if profile else None
         return rank_file(str(path), self.source_options(), options, store, request)
+
+    def machine(self) -> Machine:
+        """This machine as the session's compiler sees it (cores, caches, OpenMP)."""
+        from autotune.measure.machine import detect_machine
+
+        words = shlex.split(self.cc) if self.cc.strip() else []
+        return detect_machine(words[0] if words else "gcc")
+
+    def measure_file(
+        self,
+        path: str | Path,
+        variants_for: Callable[[LoopRecord], Sequence[Variant]],
+        *,
+        loops: Sequence[str] = (),
+        strict: bool = False,
+        fresh: bool = False,
+        machine: Machine | None = None,
+        on_plan: Callable[[int], None] | None = None,
+        on_run: Callable[[str], None] | None = None,
+    ) -> FileMeasurement:
+        """Measure ``variants_for(loop)`` and the original of every selected loop (a
+        profile run first when a loop is sized at run time), every run stored.
+        ``strict`` (loops or variants named by the user): a loop that cannot be
+        measured is an error, not a skipped result."""
+        from autotune.measure.measure_file import measure_file
+
+        _exists(path)
+        machine = machine or self.machine()
+        with self.store() as store:
+            return measure_file(
+                str(path),
+                self.source_options(),
+                self.build_options(),
+                self.sweep_options(fresh),
+                store,
+                machine,
+                variants_for,
+                loops=loops,
+                profile=self.profile_request(path),
+                strict=strict,
+                on_plan=on_plan,
+                on_run=on_run,
+            )
 
     def measure(
         self,
@@ -159,16 +267,16 @@ class Session(Settings):
         on_run: Callable[[str], None] | None = None,
     ) -> list[LoopResult]:
         """Measure every variant of the space (or the given part of it), no model."""
-        unit = self.analyze(path, loops)
-        with self.store() as store:
-            sweep = Sweep(
-                path, self.build_options(), self.sweep_options(fresh), store, on_run=on_run
-            )
-            cores = sweep.machine.cores
-            return [
-                sweep.measure_loop(r, space_from_strings(r, schedules, chunks, threads, cores))
-                for r in unit.loops
-            ]
+        machine = self.machine()
+        done = self.measure_file(
+            path,
+            lambda r: space_from_strings(r, schedules, chunks, threads, machine.cores),
+            loops=loops,
+            fresh=fresh,
+            machine=machine,
+            on_run=on_run,
+        )
+        return done.results
 
     def campaign(
         self,

@@ -138,3 +138,37 @@ def test_top_level_names_are_the_api():
         importlib.import_module(f"autotune.{m}")
     assert set(autotune._API) == set(api.__all__) - packages
     assert all(getattr(autotune, name) is getattr(api, name) for name in autotune._API)
+
+
+def test_the_command_line_is_the_api_with_its_flags_as_settings(tmp_path, monkeypatch, capsys):
+    """``autotune analyze``/``rank`` parse their flags into the settings the API's Session
+    holds and call it: the same loops and the same ranking, and neither makes a database
+    when nothing is to be kept (ranking then uses the shipped coefficients)."""
+    import argparse
+
+    from autotune.cli import rank as rank_command
+    from autotune.cli.buildargs import settings_of
+    from autotune.cli.main import main
+    from autotune.measure.paths import default_db_path
+
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("AUTOTUNE_DB", raising=False)
+    src = tmp_path / "cg.c"
+    src.write_text(PROGRAM)
+    flags = ["-D", "NA=5000", "--cflags=-DUNUSED=1 -O3"]
+    parser = argparse.ArgumentParser()
+    rank_command.add_arguments(parser)
+    args = parser.parse_args([str(src), *flags, "--target", "cpu"])
+    settings = settings_of(args)
+    assert dict(settings.defines) == {"NA": "5000", "UNUSED": "1"}
+    assert list(settings.cflags) == ["-O3"] and settings.target == "cpu"
+    session = autotune.Session.of(settings)
+    assert main(["analyze", str(src), *flags, "--json", "--threads", "2"]) == 0
+    cli_loops = json.loads(capsys.readouterr().out)["loops"]
+    api_loops = [r.to_dict() for r in session.analyze(src, threads=2).loops]
+    assert cli_loops == api_loops and cli_loops[0]["trip_count"] == 5000
+    assert main(["rank", str(src), *flags, "--target", "cpu", "--json", "--top", "100"]) == 0
+    (cli_rank,) = json.loads(capsys.readouterr().out)["files"]
+    assert cli_rank == session.rank(src).to_dict(100)
+    assert cli_rank["target"] == "cpu" and cli_rank["loops"][0]["variants"]
+    assert not default_db_path().exists()

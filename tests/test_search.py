@@ -15,6 +15,7 @@ import pytest
 from autotune.analysis import analyze_file
 from autotune.measure.machine import Machine
 from autotune.measure.results import LoopResult, VariantResult
+from autotune.measure.sweep import SweepOptions
 from autotune.tuning.modelchoice import choose_model
 from autotune.tuning.ranking import rank_loop
 from autotune.tuning.search import Candidate, SequentialSearch, variant_coords
@@ -115,7 +116,7 @@ class ScriptedSweep:
     failing: set[Variant] = field(default_factory=set)
     baseline_s: float = 1.0
     machine: Machine = MACHINE
-    options: object = field(default_factory=lambda: type("O", (), {"repetitions": 3})())
+    options: SweepOptions = field(default_factory=SweepOptions)
     calls: list[list[Variant]] = field(default_factory=list)
     target: str = "wall"  # what the model predicts, as Sweep declares it
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from autotune.frontend.records import Directive, LoopRecord
+from autotune.measure.machine import Machine
 from autotune.measure.results import LoopResult, VariantResult
+from autotune.measure.sweep import LoopMeasurer, SweepOptions
 from autotune.tuning.ranking import LoopRanking, RankedVariant
 from autotune.tuning.tune import tune_loop
 from autotune.variants.space import BASELINE, Variant
@@ -25,14 +27,12 @@ def vres(variant: Variant, times: list[float], status: str = "ok") -> VariantRes
 
 
 @dataclass
-class Options:
-    repetitions: int = 3
-
-
-@dataclass
 class FakeSweep:
+    """A ``LoopMeasurer`` answering from a script (the protocol Sweep implements)."""
+
     answers: list[LoopResult]
-    options: Options = field(default_factory=Options)
+    options: SweepOptions = field(default_factory=SweepOptions)
+    machine: Machine | None = None
     calls: list[tuple[int, list[str]]] = field(default_factory=list)
     target: str = "wall"  # what the model predicts, as Sweep declares it
 
@@ -103,3 +103,18 @@ def test_one_slow_outlier_does_not_veto_a_clear_gain():
     sweep = FakeSweep([result(base, vres(A, [0.5, 0.5, 0.51, 5.0, 0.49, 0.5, 0.5, 0.52, 0.5]))])
     res = tune_loop(sweep, ranking(), top=1, search="top")
     assert res.best.variant == A and len(sweep.calls) == 1  # quiet by the robust measure
+
+
+def test_the_stand_in_and_the_sweep_implement_one_measuring_protocol(tmp_path):
+    """tune_loop asks a measurer for its declared options, target, machine and
+    measure_loop: the stand-in here and the real Sweep both provide them, and building a
+    Sweep reads, probes and stores nothing until it is asked."""
+    from autotune.measure.build import BuildOptions
+    from autotune.measure.store import Store
+    from autotune.measure.sweep import Sweep
+
+    assert isinstance(FakeSweep([]), LoopMeasurer)
+    with Store(tmp_path / "runs.db") as store:
+        sweep = Sweep(tmp_path / "not_yet.c", BuildOptions(), SweepOptions(), store)
+        assert isinstance(sweep, LoopMeasurer)
+        assert store.runs() == [] and not (tmp_path / "not_yet.c").exists()

@@ -7,10 +7,9 @@ import argparse
 import os
 import sys
 
-from autotune.cli.buildargs import add_program_arguments, profile_request
-from autotune.cli.common import add_source_arguments, source_options
+from autotune.cli.buildargs import add_program_arguments, settings_of
+from autotune.cli.common import add_source_arguments
 from autotune.errors import UserError
-from autotune.measure.profile import analyze_with_profile
 from autotune.render import dump_json, human_bytes, table
 
 
@@ -37,47 +36,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from autotune.api import Session
+
     if args.threads is not None and args.threads < 1:
         raise UserError("--threads must be at least 1")
-    options = source_options(args)
     threads = args.threads or os.cpu_count() or 1
-    store = None
-    if args.args is not None or args.profile:
-        from autotune.measure.store import Store
-
-        store = Store(args.db)
-    units, notes = [], []
-    try:
-        for f in args.files:
-            unit, note = analyze_with_profile(
-                f,
-                options,
-                profile_request(args, f, options),
-                store,
-                threads=threads,
-                cc=args.cc,
-                formulas=args.json or args.verbose,
-            )
-            units.append(unit)
-            notes.append(note)
-    finally:
-        if store is not None:
-            store.close()
+    session = Session.of(settings_of(args))
+    profile = args.args is not None or args.profile or bool(args.stdin)
+    formulas = args.json or args.verbose
+    units = [
+        session.analyze(f, threads=threads, profile=profile, formulas=formulas) for f in args.files
+    ]
     if args.json:
         dump_json(
             {
                 "threads": threads,
-                "defines": options.defines,
+                "defines": dict(session.defines),
                 "files": [u.path for u in units],
                 "loops": [r.to_dict() for u in units for r in u.loops],
                 "warnings": [w for u in units for w in u.warnings],
-                "profile": [n for n in notes if n],
+                "profile": [u.profile_note for u in units if u.profile_note],
             }
         )
         return 0
-    for unit, note in zip(units, notes, strict=True):
-        if note:
-            print(note)
+    for unit in units:
+        if unit.profile_note:
+            print(unit.profile_note)
         print_unit(unit, threads, args.verbose)
     return 0
 

@@ -74,7 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from autotune.measure.store import Store
+    from autotune.api import Session
     from autotune.models.defaults import coefficients_document
     from autotune.tuning.calibrate_run import CalibrateOptions, run_calibration
 
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     )
     options.validate()
     with (
-        Store(args.db) as store,
+        Session(db=args.db).store() as store,
         Progress(1, "calibrate", quiet=args.quiet or args.json) as bar,
     ):
         done = run_calibration(
@@ -230,13 +230,13 @@ def print_profile(profile, out) -> None:
 # Over 60 lines: --show and --reset print the same coefficient table.
 def show_or_reset(args: argparse.Namespace, out=None) -> int:
     """``--show``: the coefficients in use here; ``--reset``: forget this machine's."""
-    from autotune.measure.machine import detect_machine
-    from autotune.measure.store import Store
+    from autotune.api import Session
     from autotune.tuning.modelchoice import choose_model
 
     out = out or sys.stdout
-    machine = detect_machine(args.cc)
-    with Store(args.db) as store:
+    session = Session(db=args.db, cc=args.cc)
+    machine = session.machine()
+    with session.store() as store:
         if args.reset:
             removed = store.delete_models(machine.fingerprint)
             if args.json:

@@ -9,16 +9,13 @@ from pathlib import Path
 from autotune.cli.buildargs import (
     add_build_arguments,
     settings_of,
-    split_flags,
     term_as_interrupt,
 )
-from autotune.cli.common import add_source_arguments, source_options
+from autotune.cli.common import add_source_arguments
 from autotune.errors import UserError
 from autotune.measure import stats
-from autotune.measure.machine import detect_machine
 from autotune.measure.results import LoopResult
 from autotune.measure.spaces import exhaustive_space, parse_variant_list
-from autotune.measure.store import Store
 from autotune.render import Progress, dump_json, table
 
 
@@ -95,31 +92,23 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.is_file():
         raise UserError(f"no such file: {args.file}")
-    explicit = parse_variant_list(args.variants) if args.variants else None
-    opts = source_options(args)
-    settings = settings_of(args, opts)
-    build = settings.build_options()
-    sweep_opts = settings.sweep_options(fresh=getattr(args, "fresh", False))
-    machine = detect_machine(split_flags(args.cc, "--cc")[0] if args.cc.strip() else "gcc")
-    from autotune.cli.buildargs import profile_request
-    from autotune.measure.measure_file import measure_file
+    from autotune.api import Session
 
+    explicit = parse_variant_list(args.variants) if args.variants else None
+    session = Session.of(settings_of(args))
+    build = session.build_options()
+    machine = session.machine()
     with (
-        Store(args.db) as store,
         term_as_interrupt(),
         Progress(1, label="measure", quiet=args.quiet or args.json) as bar,
     ):
-        done = measure_file(
-            str(path),
-            opts,
-            build,
-            sweep_opts,
-            store,
-            machine,
+        done = session.measure_file(
+            path,
             lambda r: _variants_for(r, args, machine.cores, explicit),
             loops=args.loop,
-            profile=profile_request(args, str(path), opts, always=True),
             strict=bool(args.loop),
+            fresh=getattr(args, "fresh", False),
+            machine=machine,
             on_plan=lambda n: setattr(bar, "total", max(n, 1)),
             on_run=lambda note: bar.advance(note=note),
         )

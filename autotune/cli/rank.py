@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import TYPE_CHECKING
 
-from autotune.cli.common import add_source_arguments, source_options
+from autotune.cli.common import add_source_arguments
 from autotune.errors import UserError
 from autotune.render import dump_json, table
 
@@ -70,50 +69,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 
-def open_store(path: str | None):
-    from autotune.measure.store import Store
-
-    return Store(path)
-
-
 def rank_file(path: str, args: argparse.Namespace, store=None, always_profile: bool = False):
-    """The library's rank_file with this command line's settings."""
-    from autotune.cli.buildargs import profile_request, settings_of
-    from autotune.tuning.pipeline import rank_file as pipeline_rank_file
+    """``Session.rank`` with this command line's settings."""
+    from autotune.api import Session
+    from autotune.cli.buildargs import settings_of
 
-    options = source_options(args)
-    req = profile_request(args, path, options, always=always_profile)
-    ranking = settings_of(args, options).rank_options(
-        schedules=args.schedules, chunks=args.chunks, threads=args.threads, loops=list(args.loop)
+    session = Session.of(settings_of(args))
+    wants = always_profile or args.args is not None or args.profile or bool(args.stdin)
+    return session.rank(
+        path,
+        loops=list(args.loop),
+        schedules=args.schedules,
+        chunks=args.chunks,
+        threads=args.threads,
+        profile=wants and hasattr(args, "extra_source"),
+        store=store,
     )
-    return pipeline_rank_file(path, options, ranking, store, req)
 
 
 def run(args: argparse.Namespace) -> int:
+    from autotune.api import Session
+    from autotune.cli.buildargs import settings_of
+
     if args.top < 1:
         raise UserError("--top must be at least 1")
-    wants_profile = args.args is not None or args.profile
-    # The default database is read whenever it exists, so rank, tune and the build
-    # hook rank with the same adopted coefficients; it is created only when needed.
-    from autotune.measure.paths import default_db_path
-
-    asked = args.db or os.environ.get("AUTOTUNE_DB") or wants_profile
-    store = None
-    if asked:
-        store = open_store(args.db)
-    elif default_db_path().exists():
-        try:  # read for its coefficients only: a database rank cannot open is no error
-            store = open_store(None)
-        except UserError as exc:
-            print(f"autotune: note: {exc}; ranking with the shipped coefficients", file=sys.stderr)
+    wants_profile = args.args is not None or args.profile or bool(args.stdin)
+    session = Session.of(settings_of(args))
     results, skipped = [], []
-    for f in args.files:  # one file without a loop does not stop the others (as analyze)
-        try:
-            results.append(rank_file(f, args, store))
-        except UserError as exc:
-            if len(args.files) == 1:
-                raise
-            skipped.append({"file": f, "error": str(exc)})
+    with session.reading_store(create=wants_profile) as (store, note):
+        if note:
+            print(f"autotune: note: {note}", file=sys.stderr)
+        for f in args.files:  # one file without a loop does not stop the others (as analyze)
+            try:
+                results.append(rank_file(f, args, store))
+            except UserError as exc:
+                if len(args.files) == 1:
+                    raise
+                skipped.append({"file": f, "error": str(exc)})
     if not results:
         raise UserError(f"nothing ranked in {len(args.files)} files: {skipped[0]['error']}")
     if args.json:

@@ -139,7 +139,7 @@ def _parse_target(
 
 
 def run(args: argparse.Namespace) -> int:
-    from autotune.measure.machine import detect_machine
+    from autotune.api import Session
 
     if not Path(args.file).is_file():
         raise UserError(f"no such file: {args.file}")
@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     macro, sizes = _parse_sizes(args.sizes) if args.sizes else (_macro(args.predict), [])
     threads = _parse_threads(args.threads)
     target = _parse_target(args.predict, macro, sizes or [1], threads)
-    machine = detect_machine(args.cc.split()[0] if args.cc.strip() else "gcc")
+    machine = Session(cc=args.cc).machine()
     measure_target = not args.no_measure_target and target[1] <= machine.cores
     done = _measure(args, macro, sizes, threads, target, machine, measure_target)
     if not done.results:
@@ -192,11 +192,11 @@ class _Measured:
 
 def _measure(args, macro, sizes, threads, target, machine, measure_target) -> _Measured:
     """Plan the grid (--budget) or take it as given, measure it, predict the target."""
-    from autotune.measure.store import Store
+    from autotune.api import Session
     from autotune.tuning.scaling import ScaleGrid, plan_grid, scale
 
     plan = None
-    with Store(args.db) as store:
+    with Session(db=args.db).store() as store:
         grid = ScaleGrid(
             args.file,
             macro,

@@ -8,9 +8,10 @@ import sys
 import time
 from pathlib import Path
 
+from autotune.api import Session
 from autotune.cli.buildargs import add_build_arguments, settings_of, term_as_interrupt
 from autotune.cli.common import add_source_arguments, source_options
-from autotune.cli.rank import add_model_arguments, open_store, print_gate_notes, rank_file
+from autotune.cli.rank import add_model_arguments, print_gate_notes, rank_file
 from autotune.errors import UserError
 from autotune.render import Progress, dump_json, table
 from autotune.tuning.confirm import Confirmation
@@ -105,9 +106,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--confirm-runs must be at least 1")
     if args.min_share is not None and not 0 <= args.min_share < 1:
         raise UserError("--min-share must be a share of the run time, from 0 to below 1")
-    settings = settings_of(args, source_options(args))
-    build = settings.build_options()
-    sweep_opts = settings.sweep_options(fresh=getattr(args, "fresh", False))
+    session = Session.of(settings_of(args, source_options(args)))
+    build = session.build_options()
+    sweep_opts = session.sweep_options(fresh=getattr(args, "fresh", False))
     tune_opts = TuneOptions(
         args.top,
         args.search,
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     report: list[tuple[FileTuneResult, str | None]] = []
     args.backup_written = None
     started, runs = time.monotonic(), [0]
-    with open_store(args.db) as store, term_as_interrupt():
+    with session.store() as store, term_as_interrupt():
         db_path = str(store.path)
         for path in args.files:
             ranked = rank_file(path, args, store, always_profile=True)

@@ -251,6 +251,8 @@ class TranslationUnit:
     loops: list[LoopRecord] = field(default_factory=list)
     regions: list[RegionRecord] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # whether a profile run measured the run-time sizes: made, reused, or why not
+    profile_note: str = ""
 
     def to_dict(self) -> dict:
         return {
@@ -258,6 +260,7 @@ class TranslationUnit:
             "defines": dict(self.defines),
             "loops": [r.to_dict() for r in self.loops],
             "warnings": list(self.warnings),
+            "profile": self.profile_note,
         }
 
     def to_frame(self):  # a pandas.DataFrame, one row per loop

@@ -296,10 +296,11 @@ def analyze_with_profile(
         doc, made = profile_with_store(req, unit.loops, store)
     except ProfileUnavailable as exc:  # analysis as the source allows, and say why
         unit.warnings.append(f"no profile run: {exc}")
-        return unit, f"no profile run ({exc}): loops sized at run time stay unknown"
+        unit.profile_note = f"no profile run ({exc}): loops sized at run time stay unknown"
+        return unit, unit.profile_note
     unit = analyze_options(path, options, threads=threads, cc=cc, profiles=doc, formulas=formulas)
     shown = " ".join(req.args) or "(no arguments)"
-    note = f"profile run of the original with {shown}: " + (
+    unit.profile_note = f"profile run of the original with {shown}: " + (
         "one build and one run made now" if made else "reused from the database"
     )
-    return unit, note
+    return unit, unit.profile_note

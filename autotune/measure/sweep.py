@@ -11,13 +11,14 @@ it ends; a rerun of the same sweep skips what is stored.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from autotune import textfile
 from autotune.errors import UserError
@@ -103,8 +104,27 @@ def _default_emitter() -> Any:
     return emit
 
 
+@runtime_checkable
+class LoopMeasurer(Protocol):
+    """What tuning asks of a measurer (``Sweep``; a scripted stand-in in tests): its
+    declared options (repetitions, spread_warn), the time the model predicts
+    (``target``: wall or cpu), the machine, and one call that measures a loop's
+    variants together with the original."""
+
+    options: SweepOptions
+    target: str
+
+    @property
+    def machine(self) -> Machine: ...
+
+    def measure_loop(
+        self, record, variants: Sequence[Variant], repetitions: int | None = None
+    ) -> LoopResult: ...
+
+
 class Sweep:
-    """Measures loops of one source file with one set of build options on this machine."""
+    """Measures loops of one source file with one set of build options on this machine
+    (a ``LoopMeasurer``)."""
 
     def __init__(
         self,
@@ -118,26 +138,46 @@ class Sweep:
         on_run: Callable[[str], None] | None = None,
         target: str = "wall",
     ) -> None:
+        """Declares what to measure; nothing is read, probed or stored until first asked
+        (the source, the machine, the database rows naming them)."""
         options.validate()
         self.target = target  # what the ranking model predicts: wall or cpu time
         self.path = Path(path)
-        try:
-            self.source = textfile.read_bytes_text(self.path)
-        except OSError as exc:
-            raise UserError(f"cannot read: {exc.strerror or exc}", str(path)) from None
         self.build_options = build
         self.options = options
         self.store = store
-        self.machine = machine or detect_machine(build.cc.split()[0] if build.cc else "gcc")
+        self._machine = machine
         self.emitter = emitter
         self.on_run = on_run or (lambda note: None)
-        self.source_hash = textfile.content_hash(self.source)
         self.flags_json, self.flags_key = run_flags(build, options)
-        self.machine_fp = store.add_machine(self.machine)
-        store.add_source(self.source_hash, str(self.path.resolve()))
         # output lines dropped before outputs are compared (--check-ignore)
         self.ignore_patterns = [re.compile(p) for p in options.ignore_lines]
         self._freshened: set[tuple[str, str]] = set()  # (loop, variant) forgotten already
+
+    @functools.cached_property
+    def source(self) -> str:
+        """The file's text as measured (read once)."""
+        try:
+            return textfile.read_bytes_text(self.path)
+        except OSError as exc:
+            raise UserError(f"cannot read: {exc.strerror or exc}", str(self.path)) from None
+
+    @functools.cached_property
+    def source_hash(self) -> str:
+        return textfile.content_hash(self.source)
+
+    @functools.cached_property
+    def machine(self) -> Machine:
+        """The machine given, else this one as the build's compiler sees it."""
+        cc = self.build_options.cc
+        return self._machine or detect_machine(cc.split()[0] if cc else "gcc")
+
+    @functools.cached_property
+    def machine_fp(self) -> str:
+        """The machine's row in the database (the source's row written with it)."""
+        fp = self.store.add_machine(self.machine)
+        self.store.add_source(self.source_hash, str(self.path.resolve()))
+        return fp
 
     # -- public -------------------------------------------------------------
     def planned_runs(self, variants: Sequence[Variant]) -> int:
@@ -163,9 +203,10 @@ class Sweep:
             return result
         if self.emitter is None:
             self.emitter = _default_emitter()
+        machine_fp = self.machine_fp  # the machine's and the source's rows first
         self.store.add_loop(self.source_hash, record)
         self.store.add_variants(self.source_hash, record.key, [BASELINE, *variants])
-        ctx = RunContext(self.machine_fp, self.source_hash, self.flags_key, record.key, mode)
+        ctx = RunContext(machine_fp, self.source_hash, self.flags_key, record.key, mode)
         keys = [v.key for v in variants]
         if opts.fresh:  # once per variant in this sweep: a re-measurement adds to it
             forget = [k for k in ["baseline", *keys] if (record.key, k) not in self._freshened]

@@ -14,6 +14,7 @@ import numpy as np
 
 from autotune.measure.intervals import MARGIN, RatioInterval, difference_interval, ratio_interval
 from autotune.measure.results import LoopResult, VariantResult
+from autotune.measure.sweep import LoopMeasurer
 from autotune.models.features import FeatureError
 from autotune.models.quality import QualityReport, evaluate
 from autotune.tuning.confirm import Choice, Confirmation, ProgramCheck
@@ -118,7 +119,7 @@ SEARCHES = ("sequential", "top")
 
 
 def tune_loop(
-    sweep,
+    sweep: LoopMeasurer,
     ranking: LoopRanking,
     top: int,
     exhaustive: bool = False,
@@ -162,7 +163,7 @@ def tune_loop(
         anchor=_anchor(result),
     )
     raced = _race(sweep, result, by_key)
-    _merge_spread_warnings(result, by_key, getattr(sweep.options, "spread_warn", 0.10))
+    _merge_spread_warnings(result, by_key, sweep.options.spread_warn)
     _choose(result, by_key)
     if raced:
         runs = max(len(by_key[k].times_s) for k in raced)
@@ -216,7 +217,7 @@ def _take(result: LoopTuneResult, measured: LoopResult, by_key: dict[str, Varian
 
 
 def _search(
-    sweep,
+    sweep: LoopMeasurer,
     result: LoopTuneResult,
     budget: int,
     by_key: dict[str, VariantResult],
@@ -278,7 +279,7 @@ def _fastest_ok(result: LoopTuneResult) -> RankedVariant | None:
 
 
 def _race(
-    sweep,
+    sweep: LoopMeasurer,
     result: LoopTuneResult,
     by_key: dict[str, VariantResult],
 ) -> set[str]:
@@ -318,7 +319,7 @@ def _race(
 
 
 def _remeasure(
-    sweep,
+    sweep: LoopMeasurer,
     result: LoopTuneResult,
     by_key: dict[str, VariantResult],
     keys: list[str],
