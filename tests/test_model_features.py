@@ -158,7 +158,7 @@ def test_the_analysis_footprint_is_used_and_cached(monkeypatch):
     f = loop_features(rec, Variant("dynamic", 8, 2), MACHINE)
     loop_features(rec, Variant("dynamic", 8, 2), MACHINE)  # answered from the record's cache
     assert calls == [(2, "dynamic", 8)]
-    assert "_per_thread_footprint_cache" not in rec.to_dict()
+    assert "footprint_cache" not in rec.to_dict() and rec.footprint_cache
     assert f.footprint_source == "analysis" and f.x1_cache == pytest.approx(CAPACITY / 4096)
 
 

@@ -185,6 +185,9 @@ class LoopRecord:
     # from the environment would be overridden, so each variant is compiled on its own
     sets_schedule: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # per-thread footprints the ranking computed, by (threads, chunk pattern): the costly
+    # part of ranking, asked again per held-out fold in calibration; not part of the record
+    footprint_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def only_size_unknown(self) -> bool:
@@ -216,10 +219,11 @@ class LoopRecord:
         # asdict deep-copies every field: leave out the per-iteration work list
         # (millions of numbers for a big loop) instead of copying then dropping it.
         work, self.work_per_iteration = self.work_per_iteration, None
+        cache, self.footprint_cache = self.footprint_cache, {}
         try:
             d = asdict(self)
         finally:
-            self.work_per_iteration = work
+            self.work_per_iteration, self.footprint_cache = work, cache
         d["directive"] = self.directive.to_dict()
         d["clauses"] = self.directive.clauses.to_dict()
         d["parallel"] = self.parallel.to_dict() if self.parallel else None
@@ -227,6 +231,7 @@ class LoopRecord:
         d["directive"] = self.directive.kind
         d["directive_line"] = self.directive.line
         d.pop("work_per_iteration", None)
+        d.pop("footprint_cache", None)
         return d
 
 

@@ -193,10 +193,7 @@ def _footprint(
     record: LoopRecord, threads: int, schedule: str, chunk: int | None, sim: ScheduleResult
 ) -> tuple[int, str]:
     """Df: distinct bytes the busiest thread touches in one run, and where it came from."""
-    # The exact per-thread union is the costly part of ranking; calibration asks
-    # for the same (record, variant) once per held-out fold, so the answers are
-    # kept on the record object itself (dies with it).
-    cache = record.__dict__.setdefault("_per_thread_footprint_cache", {})
+    cache = record.footprint_cache  # calibration asks again per held-out fold
     key: tuple = (threads, schedule, chunk)
     if schedule in ("static", "dynamic") and (chunk or schedule == "dynamic"):
         # the analysis deals fixed-size chunks round-robin for both kinds
