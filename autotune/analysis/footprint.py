@@ -343,18 +343,22 @@ def representative_threads(samples: list, keep: int | None) -> list[int]:
     return sorted(list(dict.fromkeys([0, len(samples) - 1, *busiest]))[:keep])
 
 
-def _counted_cyclic(arrays: list[dict], collapse: int, which: polyfoot.Cyclic) -> int | None:
-    """A thread's distinct bytes under a cyclic hand-out, counted by barvinok whatever the
-    number of chunks (None: some array is not affine; its chunks are then listed)."""
-    total = 0
+def _counted_cyclic(
+    arrays: list[dict], collapse: int, chunk: int, threads: int, chosen: list[int]
+) -> dict[int, int] | None:
+    """Each chosen thread's distinct bytes under a cyclic hand-out, counted by barvinok
+    whatever the number of chunks, one count per array for all threads (None: some
+    array is not affine; its chunks are then listed)."""
+    totals = dict.fromkeys(chosen, 0)
     for arr in arrays:
         if arr.get("elem_size") is None:
             return None
-        n = polyfoot.elements(arr, collapse, which)
-        if n is None:
+        counts = polyfoot.elements_per_thread(arr, collapse, chunk, threads, chosen)
+        if counts is None:
             return None
-        total += n * int(arr["elem_size"])
-    return total
+        for t, n in zip(chosen, counts, strict=True):
+            totals[t] += n * int(arr["elem_size"])
+    return totals
 
 
 def per_thread(
@@ -383,16 +387,15 @@ def per_thread(
         exact = False
     kind = (schedule or "static").lower()
     cyclic = kind in ("static", "dynamic") and bool(chunk)
-    for t in chosen:
+    busy = [t for t in chosen if len(samples[t][0])]
+    counted = (
+        _counted_cyclic(arrays, collapse, int(chunk), max(1, threads), busy) if cyclic else None
+    )
+    for t in busy:
         starts, sizes, thread_iters = samples[t]
-        if len(starts) == 0:
+        if counted is not None:
+            best = max(best, counted[t])
             continue
-        if cyclic:
-            which = polyfoot.Cyclic(int(chunk), max(1, threads), t)
-            counted = _counted_cyclic(arrays, collapse, which)
-            if counted is not None:
-                best = max(best, counted)
-                continue
         if len(starts) > run_cap:
             sample = list(zip(starts[:run_cap].tolist(), sizes[:run_cap].tolist(), strict=True))
             part, _ = footprint(arrays, collapse, sample)

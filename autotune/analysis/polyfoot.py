@@ -17,6 +17,7 @@ it) as one modular constraint, whatever the number of chunks. Anything else
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import islpy as isl
@@ -39,13 +40,40 @@ class Cyclic:
 Runs = list[tuple[int, int]]
 
 
+ONE_RUN = "one run"  # ``which`` for one run of iterations, its first and length parameters
+
+
 def elements(arr: dict, collapse: int, which: Runs | Cyclic | None = None) -> int | None:
     """Distinct elements of ``arr`` touched by the iterations ``which`` (None: all);
     None when the accesses are not all affine over affine bounds, or a subscript would
-    make the count a projection barvinok is slow on (see ``_subscripts``)."""
-    if collapse != 1 or not arr.get("accesses"):
-        return None
+    make the count a projection barvinok is slow on (see ``_subscripts``). One run (a
+    thread's static block) is counted once per array with its first iteration and
+    length as parameters, and evaluated: ranking asks for many."""
     if isinstance(which, list) and len(which) > MAX_RUNS:
+        return None
+    if isinstance(which, list) and len(which) == 1:
+        ((first, length),) = which
+        card = _card(arr, collapse, ONE_RUN)
+        return None if card is None else _at(card, {"_f": first, "_n": length})
+    card = _card(arr, collapse, which)
+    return None if card is None else _at(card, {})
+
+
+def elements_per_thread(
+    arr: dict, collapse: int, chunk: int, threads: int, chosen: list[int]
+) -> list[int] | None:
+    """Distinct elements of ``arr`` for each thread in ``chosen`` of a cyclic hand-out
+    (``Cyclic``), from one count with the thread number as a parameter: one barvinok
+    call per array instead of one per thread and array. None where ``elements`` would
+    be None."""
+    card = _card(arr, collapse, Cyclic(chunk, threads, -1))  # -1: the parameter _t
+    return None if card is None else [_at(card, {"_t": t}) for t in chosen]
+
+
+def _card(arr: dict, collapse: int, which: Runs | Cyclic | str | None) -> isl.PwQPolynomial | None:
+    """barvinok's count of the array's elements touched by ``which``, in the parameters
+    ``which`` names (none, ``_t``, or ``_f`` and ``_n``)."""
+    if collapse != 1 or not arr.get("accesses"):
         return None
     accesses = arr["accesses"]
     dims = arr.get("dims") or []
@@ -53,22 +81,42 @@ def elements(arr: dict, collapse: int, which: Runs | Cyclic | None = None) -> in
     parts = []
     for acc in accesses:
         subs = _subscripts(acc, tuples)
-        if subs is None:
-            return None
-        text = _access_set(acc, subs, which)
+        text = _access_set(acc, subs, which) if subs is not None else None
         if text is None:
             return None
         parts.append(text)
+    params = "[_t] -> " if isinstance(which, Cyclic) and which.thread < 0 else ""
+    params = "[_f, _n] -> " if which == ONE_RUN else params
+    extents = tuple(dims) if tuples else None
+    return _counted(tuple(params + t for t in parts), extents)
+
+
+@functools.lru_cache(maxsize=512)
+def _counted(parts: tuple[str, ...], dims: tuple | None) -> isl.PwQPolynomial | None:
+    """The count of the union of ``parts`` (kept by text: ranking's variants ask for the
+    same sets again); ``dims``: tuples are counted, whose inner subscripts must stay in
+    their rows."""
     try:
         union = None
         for text in parts:
             s = isl.Set(text)
             union = s if union is None else union.union(s)
-        if tuples and not _inner_in_bounds(union, dims):
+        if dims is not None and not _inner_in_bounds(union, list(dims)):
             return None  # a[i][j+1] past its row aliases the next: the flat count differs
-        return _count(union)
+        return union.card()
     except isl.Error:
         return None
+
+
+def _at(card: isl.PwQPolynomial, values: dict[str, int]) -> int:
+    """The count at the parameters' ``values`` (0 outside its pieces: no point)."""
+    space = card.get_domain_space()
+    point = isl.Point.zero(space)
+    for i in range(space.dim(isl.dim_type.param)):
+        name = space.get_dim_name(isl.dim_type.param, i)
+        point = point.set_coordinate_val(isl.dim_type.param, i, values[name])
+    val = card.eval(point)
+    return int(val.to_python()) if val.is_int() else 0
 
 
 def _subscripts(acc: dict, tuples: bool) -> list[dict[str, int]] | None:
@@ -98,20 +146,9 @@ def _inner_in_bounds(union: isl.Set, dims: list) -> bool:
         if not isinstance(extent, int):
             return False
         outside = isl.Set(f"{{ [{names}] : e{d} < 0 or e{d} >= {extent} }}")
-        if not union.intersect(outside).is_empty():
+        if not union.intersect(outside.align_params(union.get_space())).is_empty():
             return False
     return True
-
-
-def _count(s: isl.Set) -> int | None:
-    card = s.card()
-    if card.is_zero():
-        return 0
-    pieces = card.get_pieces()
-    if len(pieces) != 1:
-        return None
-    val = pieces[0][1].get_constant_val()  # no parameters: one constant piece
-    return int(val.to_python()) if val.is_int() else None
 
 
 def _access_set(acc: dict, subs: list[dict[str, int]], which: Runs | Cyclic | None) -> str | None:
@@ -197,7 +234,11 @@ def _iteration_number(lv: dict, names: dict[str, str]) -> str | None:
 def _chosen(it: str, which: Runs | Cyclic) -> str:
     if isinstance(which, Cyclic):
         c, p, t = which.chunk, which.threads, which.thread
+        if t < 0:  # the thread number is the parameter _t (elements_per_thread)
+            return f"({it}) mod {c * p} >= {c} * _t and ({it}) mod {c * p} < {c} * _t + {c}"
         return f"({it}) mod {c * p} >= {c * t} and ({it}) mod {c * p} < {c * (t + 1)}"
+    if which == ONE_RUN:
+        return f"(_f <= {it} < _f + _n)"
     if not which:
         return "false"
     runs = [f"({first} <= {it} < {first + length})" for first, length in which if length > 0]
