@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from analysis_support import static_blocks
+
 from autotune.analysis.formulas import evaluate
 from autotune.cli.main import main
 
@@ -70,17 +72,6 @@ int main(int argc, char **argv)
     return 0;
 }
 """
-
-
-def static_blocks(trip: int, threads: int) -> list[range]:
-    """libgomp's static schedule without a chunk: q each, the first trip % p one more."""
-    q, r = divmod(trip, threads)
-    out, start = [], 0
-    for t in range(threads):
-        size = q + (1 if t < r else 0)
-        out.append(range(start, start + size))
-        start += size
-    return out
 
 
 def syrk_touched(n: int, m: int, rows) -> dict[str, set]:

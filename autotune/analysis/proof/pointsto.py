@@ -225,14 +225,21 @@ class PointsTo:
     def _still_array(self, e: c_ast.Node, levels: int, site: Site) -> bool:
         """``e`` dereferenced or subscripted ``levels`` more times is an array."""
         root, inner = _root_and_levels(e)
+        derivs = self._derivations_of(root, site)
+        return (
+            derivs is not None
+            and len(derivs) > inner + levels
+            and (derivs[inner + levels] == "array")
+        )
+
+    def _derivations_of(self, root: c_ast.Node, site: Site) -> list[str] | None:
+        """The declared type's pointer and array levels of a variable (None: not a
+        variable the scope declares)."""
         if not isinstance(root, c_ast.ID):
-            return False
+            return None
         scope = self.scope(site)
         decl, _ = scope.find_decl(root.name, root)
-        if decl is None:
-            return False
-        derivs = derivations(scope, decl.type)
-        return len(derivs) > inner + levels and derivs[inner + levels] == "array"
+        return None if decl is None else derivations(scope, decl.type)
 
     def _element(self, e: c_ast.ArrayRef, site: Site, depth: int) -> Objects:
         """``a[i]`` used as a pointer value: an inner array of ``a`` (no load) or a
@@ -314,13 +321,9 @@ class PointsTo:
                 root = root.left
             else:
                 break
-        if not isinstance(root, c_ast.ID):
+        derivs = self._derivations_of(root, site)
+        if derivs is None:
             return True
-        scope = self.scope(site)
-        decl, _ = scope.find_decl(root.name, root)
-        if decl is None:
-            return True
-        derivs = derivations(scope, decl.type)
         if not derivs:
             return True  # a typedef'd pointer we cannot see through
         return len(derivs) > levels + 1
