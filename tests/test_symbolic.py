@@ -115,6 +115,8 @@ def test_syrk_footprints_are_formulas_that_enumeration_confirms(tmp_path, monkey
             want = 8 * sum(len(e) for e in syrk_touched(n, m, rows).values())
             assert evaluate(per[which], sizes) == want, (which, n, m)
         assert evaluate(f["iterations"], sizes) == loop["iterations"] == m * n * (n + 1) // 2
+        # the two bodies (C *= beta; C += ...) weighted, counted by their own nests
+        assert evaluate(f["weighted_ops"], sizes) == loop["weighted_ops"]
         texts.add(f["footprint_bytes"])
     assert len(texts) == 1  # one formula in n and m, whatever size the build fixed
 
@@ -137,6 +139,7 @@ def test_a_size_read_at_run_time_gets_formulas_before_any_run(tmp_path, monkeypa
         assert evaluate(f["footprint_bytes_per_thread"]["first"], {"n": n}) == 8 * len(mine)
     profiled = analyze(src, capsys, "--threads", "3", "--args", "37")
     assert profiled["footprint_bytes"] == evaluate(f["footprint_bytes"], {"n": 37})
+    assert profiled["weighted_ops"] == evaluate(f["weighted_ops"], {"n": 37}) > 0
     assert profiled["formulas"]["sizes"] == {"n": 37}
 
 

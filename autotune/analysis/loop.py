@@ -220,6 +220,11 @@ def _walk(root: LoopNode) -> list[LoopNode]:
 def _fill_ops(
     record: LoopRecord, root: LoopNode, deepest: LoopNode, counts, weights: WeightTable
 ) -> None:
+    record.op_bodies = [  # also when sizes are unknown: their formula needs no value
+        {"levels": [n.plain() for n in path], "weighted": w, "factor": factor}
+        for path, factor in _paths(root)
+        if (w := weights.weighted(path[-1].ops))
+    ]
     if record.trip_count is None:
         return
     totals: dict[str, float] = {}
@@ -250,6 +255,15 @@ def _fill_ops(
         record.work_per_iteration = UniformWork(each, record.trip_count)
     elif work is not None:
         record.work_per_iteration = work.tolist()
+
+
+def _paths(root: LoopNode, path: tuple = (), factor: float = 1.0):
+    """(loops from the parallel one down to a body, product of the branch factors on
+    the way) for every loop body of the nest."""
+    here = (*path, root)
+    yield list(here), factor
+    for child, f in root.children:
+        yield from _paths(child, here, factor * f)
 
 
 def _tidy(x: float) -> float:

@@ -22,6 +22,7 @@ sizes where every inner subscript stays in bounds.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import islpy as isl
 from pycparser import c_ast, c_parser
@@ -44,18 +45,22 @@ _ISL_WORDS = {"and", "or", "not", "exists", "floor", "mod"}
 
 
 def loop_formulas(record: LoopRecord) -> dict:
-    """``trip_count`` and ``iterations`` (``analysis.formulas``), and where every access
-    is affine: ``footprint_elements`` per array, ``footprint_bytes``, and
-    ``footprint_bytes_per_thread`` (static, first and last thread of ``threads``)."""
+    """``trip_count`` and ``iterations`` (``analysis.formulas``), ``weighted_ops`` where
+    every bound is affine, and where every access is too: ``footprint_elements`` per
+    array, ``footprint_bytes``, and ``footprint_bytes_per_thread`` (static, first and
+    last thread of ``threads``)."""
     collapse = max(1, record.directive.clauses.collapse or 1)
     sizes = _Sizes(record)
     named = {w for lv in record.nest for w in _WORD.findall(f"{lv.lower} {lv.upper}")}
     if not sizes.usable(named):
         return {}  # a bound the body changes (or declares) is no size
     out: dict = dict(nest_formulas(record.nest, collapse))
-    if not record.arrays or collapse != 1:
+    if collapse != 1 or not sizes.open:
         return out
-    if not sizes.open:
+    ops = _weighted_ops(record, sizes)
+    if ops is not None:
+        out["weighted_ops"] = str(ops)
+    if not record.arrays:
         return out
     whole = _footprint(record, sizes, None)
     if whole is None:
@@ -87,6 +92,7 @@ class _Sizes:
 
     def __init__(self, record: LoopRecord) -> None:
         domains = [ac["domain"] for a in record.arrays for ac in a["accesses"]]
+        domains += [body["levels"] for body in record.op_bodies]
         self.loop_vars = {lv["var"] for dom in domains for lv in dom}
         self.loop_vars |= {lv.var for lv in record.nest}
         self.banned = (set(record.nest_locals) | set(record.nest_written)) - self.loop_vars
@@ -138,6 +144,52 @@ def _footprint(
     if total is None or (thread is None and not _agrees(total, sizes, record.footprint_bytes)):
         return None
     return counts, total
+
+
+def _weighted_ops(record: LoopRecord, sizes: _Sizes) -> isl.PwQPolynomial | None:
+    """Sum over the loop's bodies of their weighted ops per execution times the count of
+    their executions (the points of the loops around them, times a branch factor);
+    None when a bound is not affine or the sum at the known sizes is not the
+    analysis's ``weighted_ops``."""
+    total = None
+    for body in record.op_bodies:
+        conj: list[str] = []
+        dims: list[str] = []
+        for lv in body["levels"]:
+            level = _level(lv, sizes)
+            if level is None:
+                return None
+            conj += level
+            dims.append(isl_name(lv["var"]))
+        text = " and ".join(conj)
+        params = sorted(set(_WORD.findall(text)) - set(dims) - _ISL_WORDS)
+        try:
+            card = isl.Set(f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {text} }}").card()
+        except isl.Error:
+            return None
+        weight = Fraction(body["weighted"] * body["factor"]).limit_denominator(10**6)
+        scaled = card.scale_val(isl.Val(f"{weight.numerator}/{weight.denominator}"))
+        total = scaled if total is None else total.add(scaled)
+    if total is None:
+        return None
+    figure = record.weighted_ops
+    if figure is not None:
+        value = _rational(total, sizes.values)
+        if value is None or abs(float(value) - figure) > 1e-6 * max(1.0, abs(figure)):
+            return None
+    return total.coalesce()
+
+
+def _rational(qp: isl.PwQPolynomial, values: dict[str, int]) -> Fraction | None:
+    """The formula's value at ``values`` as a fraction (None: a size has no value)."""
+    space = qp.get_domain_space()
+    point = isl.Point.zero(space)
+    for i in range(space.dim(isl.dim_type.param)):
+        name = space.get_dim_name(isl.dim_type.param, i)
+        if name not in values:
+            return None
+        point = point.set_coordinate_val(isl.dim_type.param, i, int(values[name]))
+    return Fraction(str(qp.eval(point)))
 
 
 def _agrees(qp: isl.PwQPolynomial, sizes: _Sizes, figure: int | None) -> bool:

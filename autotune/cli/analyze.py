@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_formulas(formulas: dict, out) -> None:
     """The counts as formulas in the sizes (``analysis.symbolic``), one per line."""
-    for key in ("trip_count", "iterations", "footprint_bytes"):
+    for key in ("trip_count", "iterations", "weighted_ops", "footprint_bytes"):
         if key in formulas:
             print(f"    {key.replace('_', ' ')} = {formulas[key]}", file=out)
     thread = formulas.get("footprint_bytes_per_thread") or {}

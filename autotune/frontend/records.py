@@ -185,6 +185,9 @@ class LoopRecord:
     # from the environment would be overridden, so each variant is compiled on its own
     sets_schedule: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # each loop body's weighted ops per execution, with the loops around it (plain headers)
+    # and its branch factor: weighted_ops as a formula (analysis.symbolic); not in to_dict
+    op_bodies: list[dict] = field(default_factory=list, repr=False)
     # per-thread footprints the ranking computed, by (threads, chunk pattern): the costly
     # part of ranking, asked again per held-out fold in calibration; not part of the record
     footprint_cache: dict = field(default_factory=dict, repr=False, compare=False)
@@ -220,10 +223,12 @@ class LoopRecord:
         # (millions of numbers for a big loop) instead of copying then dropping it.
         work, self.work_per_iteration = self.work_per_iteration, None
         cache, self.footprint_cache = self.footprint_cache, {}
+        bodies, self.op_bodies = self.op_bodies, []
         try:
             d = asdict(self)
         finally:
             self.work_per_iteration, self.footprint_cache = work, cache
+            self.op_bodies = bodies
         d["directive"] = self.directive.to_dict()
         d["clauses"] = self.directive.clauses.to_dict()
         d["parallel"] = self.parallel.to_dict() if self.parallel else None
@@ -232,6 +237,7 @@ class LoopRecord:
         d["directive_line"] = self.directive.line
         d.pop("work_per_iteration", None)
         d.pop("footprint_cache", None)
+        d.pop("op_bodies", None)
         return d
 
 
