@@ -95,13 +95,14 @@ class Session(Settings):
         *,
         threads: int | None = None,
         profile: bool | None = None,
-        formulas: bool = True,
+        formulas: str = "counts",
     ) -> TranslationUnit:
         """Loops, trip counts, footprints and operation counts, per-thread figures for
         ``threads`` (default: the cores). A loop sized at run time gets one profile run
         of the program when the session gives its arguments or input, or ``profile`` is
         True (False: never); ``unit.profile_note`` says what happened. ``formulas``:
-        counts as formulas in the sizes too (``analysis.symbolic``)."""
+        counts as formulas in the sizes too (``analysis.symbolic``): "counts", "threads"
+        (also the first and last thread's footprints: seconds on deep nests), "" none."""
         from autotune.measure.profile import analyze_with_profile
 
         _exists(path)

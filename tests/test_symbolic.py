@@ -99,7 +99,9 @@ def test_syrk_footprints_are_formulas_that_enumeration_confirms(tmp_path, monkey
     src.write_text(SYRK)
     texts = set()
     for n, m in ((30, 20), (17, 11)):
-        loop = analyze(src, capsys, "-D", f"N={n}", "-D", f"M={m}", "--threads", "4")
+        loop = analyze(
+            src, capsys, "-D", f"N={n}", "-D", f"M={m}", "--threads", "4", "--thread-formulas"
+        )
         f = loop["formulas"]
         sizes = {"n": n, "m": m}
         assert f["sizes"] == sizes  # learnt from the kernel's call, not guessed
@@ -126,7 +128,7 @@ def test_a_size_read_at_run_time_gets_formulas_before_any_run(tmp_path, monkeypa
     monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
     src = tmp_path / "strided.c"
     src.write_text(STRIDED)
-    loop = analyze(src, capsys, "--threads", "3")
+    loop = analyze(src, capsys, "--threads", "3", "--thread-formulas")
     assert loop["footprint_bytes"] is None  # the source alone cannot count it
     f = loop["formulas"]
     for n in (10, 37, 100):
@@ -159,3 +161,26 @@ def test_a_local_computed_in_the_nest_is_not_taken_for_a_size(tmp_path, monkeypa
     f = analyze(src, capsys)["formulas"]
     assert "footprint_bytes" not in f
     assert all("w" not in text for text in f.values() if isinstance(text, str))
+
+
+def test_npb_sizes_held_in_an_array_are_sizes_too(tmp_path, monkeypatch, capsys):
+    """NPB bounds its loops by ``grid_points[1] - 1``: an element at a constant subscript
+    stands for a size (``grid_points_1``), and a profile run's values evaluate it."""
+    from pathlib import Path
+
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
+    src = Path(__file__).parent / "data" / "c" / "proof" / "bt_runtime_grid.c"
+    assert main(["analyze", str(src), "--json"]) == 0
+    loops = {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+    f = loops[16]["formulas"]
+    assert f["trip_count"] == "[grid_points_1] -> { (-2 + grid_points_1) : grid_points_1 >= 3 }"
+    assert main(["analyze", str(src), "--json", "--args", "12"]) == 0
+    (profiled,) = [lp for lp in json.loads(capsys.readouterr().out)["loops"] if lp["line"] == 16]
+    sizes = {"grid_points_1": 12, "grid_points_2": 12, "i": 1}
+    assert profiled["trip_count"] == evaluate(f["trip_count"], sizes) == 10
+    # rhs[i][j][k] and u[i][j][k], u[i+1][j][k] over 10 x 10 (j, k), and the int
+    # grid_points[2] the inner bound reads: exact, where the analysis, not knowing the
+    # plane i, counts the whole arrays (an upper bound)
+    assert evaluate(f["footprint_bytes"], sizes) == 8 * 3 * 10 * 10 + 4
+    assert profiled["footprint_bytes"] >= 2 * 8 * 32**3

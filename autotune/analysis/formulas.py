@@ -45,8 +45,8 @@ def affine_node(node: c_ast.Node) -> str:
     """A C expression node in isl's syntax; NotAffine when it is not affine."""
     if isinstance(node, c_ast.Constant) and node.type in ("int", "long", "unsigned int"):
         return str(int(node.value.rstrip("uUlL"), 0))
-    if isinstance(node, c_ast.ID | c_ast.StructRef):
-        return isl_name(_text(node))
+    if isinstance(node, c_ast.ID | c_ast.StructRef | c_ast.ArrayRef):
+        return isl_name(size_text(node))
     if isinstance(node, c_ast.Cast):
         return affine_node(node.expr)
     if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
@@ -68,12 +68,17 @@ def _is_int(text: str) -> bool:
     return bool(re.fullmatch(r"-?\d+", text))
 
 
-def _text(node: c_ast.Node) -> str:
+def size_text(node: c_ast.Node) -> str:
+    """The C text of a name that may stand for a size: a variable, a member chain
+    (``g->nx``), or an element at constant subscripts (NPB's ``grid_points[0]``)."""
     if isinstance(node, c_ast.ID):
         return node.name
     if isinstance(node, c_ast.StructRef) and isinstance(node.field, c_ast.ID):
-        return f"{_text(node.name)}{node.type}{node.field.name}"
-    raise NotAffine("member of an expression")
+        return f"{size_text(node.name)}{node.type}{node.field.name}"
+    if isinstance(node, c_ast.ArrayRef) and isinstance(node.subscript, c_ast.Constant):
+        if node.subscript.type in ("int", "long", "unsigned int"):
+            return f"{size_text(node.name)}[{int(node.subscript.value.rstrip('uUlL'), 0)}]"
+    raise NotAffine("member or element of an expression")
 
 
 def _constraints(level: LoopLevel, var: str) -> list[str]:

@@ -37,6 +37,7 @@ from autotune.analysis.formulas import (
     evaluate,
     isl_name,
     nest_formulas,
+    size_text,
 )
 from autotune.frontend.records import LoopRecord
 
@@ -44,46 +45,58 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _ISL_WORDS = {"and", "or", "not", "exists", "floor", "mod"}
 
 
-def loop_formulas(record: LoopRecord) -> dict:
+def loop_formulas(record: LoopRecord, per_thread: bool = False) -> dict:
     """``trip_count`` and ``iterations`` (``analysis.formulas``), ``weighted_ops`` where
     every bound is affine, and where every access is too: ``footprint_elements`` per
     array, ``footprint_bytes``, and ``footprint_bytes_per_thread`` (static, first and
-    last thread of ``threads``)."""
-    collapse = max(1, record.directive.clauses.collapse or 1)
+    last thread of ``threads``, when ``per_thread``: the costly part); ``sizes``: the
+    values the analysis knows."""
     sizes = _Sizes(record)
     named = {w for lv in record.nest for w in _WORD.findall(f"{lv.lower} {lv.upper}")}
     if not sizes.usable(named):
         return {}  # a bound the body changes (or declares) is no size
+    out = _counts(record, sizes, per_thread)
+    if out and sizes.values:
+        out["sizes"] = dict(sorted(sizes.values.items()))
+    return out
+
+
+def _counts(record: LoopRecord, sizes: _Sizes, per_thread: bool) -> dict:
+    collapse = max(1, record.directive.clauses.collapse or 1)
     out: dict = dict(nest_formulas(record.nest, collapse))
     if collapse != 1 or not sizes.open:
         return out
     ops = _weighted_ops(record, sizes)
     if ops is not None:
         out["weighted_ops"] = str(ops)
-    if not record.arrays:
-        return out
-    whole = _footprint(record, sizes, None)
+    whole = _footprint(record, sizes, None) if record.arrays else None
     if whole is None:
         return out
     elements, total = whole
     out["footprint_elements"] = {name: str(qp) for name, qp in elements.items()}
     out["footprint_bytes"] = str(total)
+    threads = _thread_formulas(record, sizes) if per_thread else None
+    if threads is not None:
+        out["footprint_bytes_per_thread"] = threads
+    return out
+
+
+def _thread_formulas(record: LoopRecord, sizes: _Sizes) -> dict | None:
+    """The first and the last thread's bytes under a static schedule, as formulas."""
     first, last = 0, max(1, record.threads) - 1
     threads = {}
     for t in dict.fromkeys((first, last)):
         part = _footprint(record, sizes, t)
         if part is None:
-            return out
+            return None
         threads[t] = part[1]
-    if _per_thread_agrees(record, sizes, threads):
-        out["footprint_bytes_per_thread"] = {
-            "schedule": "static",
-            "threads": max(1, record.threads),
-            **{("first" if t == first else "last"): str(qp) for t, qp in threads.items()},
-        }
-    if sizes.values:
-        out["sizes"] = dict(sorted(sizes.values.items()))
-    return out
+    if not _per_thread_agrees(record, sizes, threads):
+        return None
+    return {
+        "schedule": "static",
+        "threads": max(1, record.threads),
+        **{("first" if t == first else "last"): str(qp) for t, qp in threads.items()},
+    }
 
 
 class _Sizes:
@@ -262,7 +275,7 @@ def _access_set(
     elems = [f"_e{d}" for d in range(len(subs))]
     conj += [f"{e} = {s}" for e, s in zip(elems, subs, strict=True)]
     body = " and ".join(conj)
-    params = sorted(set(_WORD.findall(body)) - {*inner, *elems, "_it"} - _ISL_WORDS)
+    params = sorted(set(_WORD.findall(body)) - {*inner, *elems, "_it", "_q"} - _ISL_WORDS)
     head = f"[{', '.join(params)}] -> " if params else ""
     exists = f"exists ({', '.join(inner)} : {body})" if inner else body
     return f"{head}{{ [{', '.join(elems)}] : {exists} }}"
@@ -350,13 +363,18 @@ def _consistent(node: c_ast.Node, resolved, sizes: _Sizes) -> bool:
 
 
 def _names(node: c_ast.Node) -> set[str]:
+    """The names (variables, member chains, elements at constant subscripts) in
+    ``node``, by their C text."""
     found: set[str] = set()
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, c_ast.StructRef):
-            found.add(exprs.to_c_node(n))
-            continue
+        if isinstance(n, c_ast.StructRef | c_ast.ArrayRef):
+            try:
+                found.add(size_text(n))
+                continue
+            except NotAffine:
+                pass
         if isinstance(n, c_ast.ID):
             found.add(n.name)
         stack.extend(child for _, child in n.children())
@@ -364,20 +382,22 @@ def _names(node: c_ast.Node) -> set[str]:
 
 
 def _expr(node: c_ast.Node, values: dict[str, int]):
-    """``node`` as an analysis Expr with the sizes' values in (affine nodes only)."""
-
-    def resolve(name: str):
-        return values.get(name, name)
-
+    """``node`` as an analysis Expr with the sizes' values in (affine nodes only): the
+    sizes' C text replaced by their values, longest first."""
+    text = exprs.to_c_node(node)
+    for name in sorted(values, key=len, reverse=True):
+        pattern = rf"(?<![\w.>\]]){re.escape(name)}(?![\w\[])"
+        text = re.sub(pattern, f"({values[name]})", text)
     try:
-        return build(node, resolve, lambda _t: None)
-    except Symbolic:
+        return build(_parse(text), lambda name: name, lambda _t: None)
+    except (Symbolic, NotAffine):
         return None
 
 
 def _static_thread(outer: dict, record: LoopRecord, thread: int, sizes: _Sizes) -> str | None:
-    """libgomp's static block of thread ``thread``: ``q = T / p`` iterations each, the
-    first ``r = T % p`` threads one more, in iteration numbers of the outer level."""
+    """libgomp's static block of the first or the last thread, in iteration numbers of
+    the outer level: the first ``ceil(T / p)`` iterations (``p * it < T``), the last
+    ``floor(T / p)`` (the last thread is never one of the ``T % p`` that get one more)."""
     if outer.get("var") != (record.nest[0].var if record.nest else None):
         return None
     step, op = outer.get("step"), outer.get("op")
@@ -387,24 +407,26 @@ def _static_thread(outer: dict, record: LoopRecord, thread: int, sizes: _Sizes) 
         return None
     s = abs(step)
     span = f"({hi}) - ({lo})" if step > 0 else f"({lo}) - ({hi})"
-    trips = {"<": f"floor(({span} + {s - 1}) / {s})", ">": f"floor(({span} + {s - 1}) / {s})"}
-    trips |= {"<=": f"floor(({span}) / {s}) + 1", ">=": f"floor(({span}) / {s}) + 1"}
+    trips = {"<": f"{span} + {s - 1}", ">": f"{span} + {s - 1}"}
+    trips |= {"<=": f"{span} + {s}", ">=": f"{span} + {s}"}
     if op not in trips:
         return None
-    p, t = max(1, record.threads), thread
-    q = f"floor(({trips[op]}) / {p})"
-    r = f"(({trips[op]}) - {p} * {q})"
+    p = max(1, record.threads)
+    trip = trips[op] if s == 1 else f"floor(({trips[op]}) / {s})"
     var = isl_name(outer["var"])
-    it = "_it"
-    first_few = f"{t} < {r} and {it} >= {t} * ({q} + 1) and {it} < {t + 1} * ({q} + 1)"
-    the_rest = f"{t} >= {r} and {it} >= {t} * {q} + {r} and {it} < {t + 1} * {q} + {r}"
-    where = f"{var} = {lo} + {s} * {it}" if step > 0 else f"{var} = {lo} - {s} * {it}"
-    return f"exists ({it} : {where} and (({first_few}) or ({the_rest})))"
+    where = f"{var} = {lo} + {s} * _it" if step > 0 else f"{var} = {lo} - {s} * _it"
+    if thread == 0:
+        return f"exists (_it : {where} and {p} * _it < {trip})"
+    if thread == p - 1:
+        last = f"{p} * _q <= {trip} < {p} * _q + {p} and _it + _q >= {trip}"
+        return f"exists (_it, _q : {where} and {last})"
+    return None
 
 
 def _plain(text: str) -> str:
-    """A member chain as one word (``g->nx`` -> ``g_nx``), to tell a bare size."""
-    return text.replace("->", "_").replace(".", "_")
+    """A member chain or constant element as one word (``g->nx`` -> ``g_nx``,
+    ``grid_points[0]`` -> ``grid_points_0_``), to tell a bare size."""
+    return text.replace("->", "_").replace(".", "_").replace("[", "_").replace("]", "_")
 
 
 def _parse(text: str) -> c_ast.Node:

@@ -40,13 +40,14 @@ def analyze_options(
     threads: int | None = None,
     cc: str = "gcc",
     profiles: dict[str, dict] | None = None,
-    formulas: bool = False,
+    formulas: str = "",
 ) -> TranslationUnit:
     """``profiles``: per loop key (``line:column``), what one run of the original measured at
     the loop's entry (``values`` of C expressions, ``executions``, ``args``); see
-    ``autotune.measure.profile``. ``formulas``: also count trip counts and footprints as
-    formulas in the sizes (``analysis.symbolic``; tens of milliseconds a loop, so only
-    where they are shown)."""
+    ``autotune.measure.profile``. ``formulas``: also count trip counts, operations and
+    footprints as formulas in the sizes (``analysis.symbolic``): "counts", or "threads"
+    for the first and last thread's footprints too (seconds on deep nests); "" none, as
+    on the ranking path."""
     threads = threads or os.cpu_count() or 1
     ast = parse_file(path, options, cc)
     finder = OmpFinder()
@@ -68,7 +69,7 @@ def analyze_options(
         if formulas:
             from autotune.analysis.symbolic import loop_formulas
 
-            record.formulas = loop_formulas(record)
+            record.formulas = loop_formulas(record, per_thread=formulas == "threads")
     by_node = {id(f): r for f, r in zip(finder.loops, unit.loops, strict=True)}
     for region in finder.regions:
         d = region.directive

@@ -28,6 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_program_arguments(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument(
+        "--thread-formulas",
+        action="store_true",
+        help="with --json or -v: also the first and last thread's footprint under a static "
+        "schedule as formulas in the sizes (seconds for deep nests: NPB BT takes ~10 s)",
+    )
+    parser.add_argument(
         "-v",
         "--verbose",
         action="store_true",
@@ -43,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     threads = args.threads or os.cpu_count() or 1
     session = Session.of(settings_of(args))
     profile = args.args is not None or args.profile or bool(args.stdin)
-    formulas = args.json or args.verbose
+    shown = args.json or args.verbose
+    formulas = ("threads" if args.thread_formulas else "counts") if shown else ""
     units = [
         session.analyze(f, threads=threads, profile=profile, formulas=formulas) for f in args.files
     ]

@@ -279,7 +279,7 @@ def analyze_with_profile(
     store=None,
     threads: int | None = None,
     cc: str = "gcc",
-    formulas: bool = False,
+    formulas: str = "",
 ):
     """The translation unit, with a profile run filling in run-time sizes when needed.
 
