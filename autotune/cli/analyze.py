@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--thread-formulas",
         action="store_true",
         help="with --json or -v: also the first and last thread's footprint under a static "
-        "schedule as formulas in the sizes (seconds for deep nests: NPB BT takes ~10 s)",
+        "schedule as formulas in the sizes (seconds for deep nests: NPB BT, about 7 s more)",
     )
     parser.add_argument(
         "-v",
