@@ -34,6 +34,7 @@ from autotune.frontend.records import TranslationUnit, select_loops
 from autotune.measure.outcomes import Outcome, load_outcomes
 from autotune.measure.results import LoopResult
 from autotune.measure.store import Store
+from autotune.textfile import read_source
 from autotune.tuning.pipeline import (
     FileRanking,
     FileTuneResult,
@@ -53,6 +54,7 @@ if TYPE_CHECKING:  # Dask is imported by a campaign only
     from autotune.measure.measure_file import FileMeasurement
     from autotune.tuning.calibrate_run import CalibrationRun
     from autotune.variants.space import Variant
+    from autotune.variants.write import WrittenVariants
 
 __all__ = [
     "Session",
@@ -150,6 +152,47 @@ class Session(Settings):
             yield store, ""
         finally:
             store.close()
+
+    def variants(
+        self,
+        path: str | Path,
+        output: str | Path,
+        *,
+        loops: Sequence[str] = (),
+        schedules: str | Sequence[str] | None = None,
+        chunks: str | Sequence[int | None] | None = None,
+        threads: str | Sequence[int] | None = None,
+        cores: int | None = None,
+        instrument: bool = False,
+    ) -> WrittenVariants:
+        """Write the legal variants of the file's loops as C files into ``output``, with
+        ``manifest.json`` (the original included as a variant); nothing is compiled.
+        ``cores``: the machine the thread counts are for (default: this one's)."""
+        from autotune.analysis import analyze_options
+        from autotune.variants.write import write_variants
+
+        _exists(path)
+        if cores is not None and cores < 1:
+            raise UserError(f"cores {cores}: must be at least 1")
+        cores = cores or os.cpu_count() or 1
+        options = self.source_options()
+        unit = analyze_options(str(path), options, threads=cores, cc=self.cc)
+        if not unit.loops:
+            raise UserError(
+                "no OpenMP worksharing loop in the file: no variant to write", str(path)
+            )
+        done = write_variants(
+            str(path),
+            read_source(path),
+            select_loops(unit.loops, loops),
+            Path(output),
+            lambda r: space_from_strings(r, schedules, chunks, threads, cores),
+            instrument=instrument,
+            defines=options.defines,
+        )
+        if done.errors and not done.written:
+            raise UserError(done.errors[0])
+        return done
 
     def rank(
         self,

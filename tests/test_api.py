@@ -172,3 +172,17 @@ def test_the_command_line_is_the_api_with_its_flags_as_settings(tmp_path, monkey
     assert cli_rank == session.rank(src).to_dict(100)
     assert cli_rank["target"] == "cpu" and cli_rank["loops"][0]["variants"]
     assert not default_db_path().exists()
+
+
+def test_variants_through_the_api_are_what_the_command_writes(session, tmp_path, capsys):
+    from autotune.cli.main import main
+
+    done = session.variants(tmp_path / "cg.c", tmp_path / "api", threads="1,2")
+    assert done.written >= 3 and (tmp_path / "api" / "manifest.json").is_file()
+    args = ["variants", str(tmp_path / "cg.c"), "-o", str(tmp_path / "cli"), "-D", "NA=4000"]
+    assert main([*args, "--threads", "1,2"]) == 0
+    capsys.readouterr()
+    written = sorted(p.name for p in (tmp_path / "api").iterdir())
+    assert written == sorted(p.name for p in (tmp_path / "cli").iterdir())
+    for name in written:
+        assert (tmp_path / "api" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()

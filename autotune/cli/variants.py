@@ -8,13 +8,9 @@ the original shows exactly what a variant is.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 
-from autotune.cli.common import add_source_arguments, source_options
-from autotune.errors import UserError, require_c_file
-from autotune.frontend.records import select_loops
+from autotune.cli.common import add_source_arguments
 from autotune.render import dump_json, table
 
 
@@ -61,32 +57,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from autotune.analysis import analyze_options
-    from autotune.textfile import read_source
-    from autotune.variants.space import space_from_strings
-    from autotune.variants.write import write_variants
+    from autotune.api import Session
+    from autotune.cli.buildargs import settings_of
 
-    path = args.file
-    require_c_file(path)
-    if args.cores is not None and args.cores < 1:
-        raise UserError(f"--cores {args.cores}: must be at least 1")
-    cores = args.cores or os.cpu_count() or 1
-    options = source_options(args)
-    source = read_source(path)
-    unit = analyze_options(path, options, threads=cores)
-    if not unit.loops:
-        raise UserError("no OpenMP worksharing loop in the file: no variant to write", path)
-    done = write_variants(
-        path,
-        source,
-        select_loops(unit.loops, args.loop),
-        Path(args.output),
-        lambda r: space_from_strings(r, args.schedules, args.chunks, args.threads, cores),
+    done = Session.of(settings_of(args)).variants(
+        args.file,
+        args.output,
+        loops=args.loop,
+        schedules=args.schedules,
+        chunks=args.chunks,
+        threads=args.threads,
+        cores=args.cores,
         instrument=args.instrument,
-        defines=options.defines,
     )
-    if done.errors and not done.written:
-        raise UserError(done.errors[0])
     if args.json:
         dump_json(done.manifest)
     else:
