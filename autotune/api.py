@@ -53,6 +53,7 @@ if TYPE_CHECKING:  # Dask is imported by a campaign only
     from autotune.measure.machine import Machine
     from autotune.measure.measure_file import FileMeasurement
     from autotune.tuning.calibrate_run import CalibrationRun
+    from autotune.tuning.scaling import ScaleRun
     from autotune.variants.space import Variant
     from autotune.variants.write import WrittenVariants
 
@@ -321,6 +322,57 @@ class Session(Settings):
             on_run=on_run,
         )
         return done.results
+
+    def scale(
+        self,
+        path: str | Path,
+        macro: str,
+        target: tuple[int, int],
+        *,
+        sizes: Sequence[int] = (),
+        threads: Sequence[int] = (1, 2, 4),
+        budget_s: float | None = None,
+        measure_target: bool = True,
+        loops: Sequence[str] = (),
+        fresh: bool = False,
+        on_plan: Callable[[int], None] | None = None,
+        on_run: Callable[[str], None] | None = None,
+        **predict: object,
+    ) -> ScaleRun:
+        """Measure the program's loops at each size (``-D macro=size``) and thread count,
+        or on a grid planned for ``budget_s`` seconds, and predict each loop's time at
+        ``target`` = (size, threads) with a skeleton (``predict``: skeleton, method,
+        method_abar, epsilon, holdout); the target is measured too when
+        ``measure_target`` and this machine has the threads."""
+        from autotune.tuning.scaling import ScaleGrid, scale_program
+
+        _exists(path)
+        if not sizes and budget_s is None:
+            raise UserError("give the sizes, or a budget in seconds")
+        machine = self.machine()
+        with self.store() as store:
+            grid = ScaleGrid(
+                str(path),
+                macro,
+                self.source_options(),
+                store,
+                machine,
+                cc=self.cc,
+                repetitions=self.repetitions,
+                fresh=fresh,
+                loops=list(loops),
+                on_run=on_run or (lambda note: None),
+            )
+            return scale_program(
+                grid,
+                list(sizes),
+                list(threads),
+                target,
+                budget_s=budget_s,
+                measure_target=measure_target and target[1] <= machine.cores,
+                on_plan=on_plan,
+                **predict,
+            )
 
     def campaign(
         self,

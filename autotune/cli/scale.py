@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from autotune import render
-from autotune.cli.common import add_source_arguments, source_options
+from autotune.cli.common import add_source_arguments
 from autotune.cli.predict import METHOD_CHOICES, _parse_epsilon, print_prediction
 from autotune.errors import UserError
 
@@ -154,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     target = _parse_target(args.predict, macro, sizes or [1], threads)
     machine = Session(cc=args.cc).machine()
     measure_target = not args.no_measure_target and target[1] <= machine.cores
-    done = _measure(args, macro, sizes, threads, target, machine, measure_target)
+    done = _measure(args, macro, sizes, threads, target, measure_target)
     if not done.results:
         raise UserError("no loop could be measured: " + "; ".join(done.grid.warnings[:3]))
     written = _plots(args, done.results, macro)
@@ -173,71 +172,41 @@ def run(args: argparse.Namespace) -> int:
         _print(done.results, macro, n_t, p_t, measure_target, machine.cores, done.grid.warnings)
         for path in written:
             print(f"plot written to {path}")
-        print(f"runs stored in {done.db_path}")
+        print(f"runs stored in {done.database}")
     failed = [r.prediction.failure for r in done.results if not r.prediction.ok]
     if failed:
         raise UserError(failed[0])
     return 0
 
 
-@dataclass
-class _Measured:
-    results: list
-    grid: object  # tuning.scaling.ScaleGrid
-    plan: object | None  # tuning.scaling.GridPlan when --budget chose the grid
-    sizes: list[int]
-    threads: list[int]
-    db_path: str
-
-
-def _measure(args, macro, sizes, threads, target, machine, measure_target) -> _Measured:
+def _measure(args, macro, sizes, threads, target, measure_target):
     """Plan the grid (--budget) or take it as given, measure it, predict the target."""
     from autotune.api import Session
-    from autotune.tuning.scaling import ScaleGrid, plan_grid, scale
 
-    plan = None
-    with Session(db=args.db).store() as store:
-        grid = ScaleGrid(
+    session = Session(db=args.db, cc=args.cc, repetitions=args.repetitions)
+    with render.Progress(1, "scale", quiet=args.quiet or args.json) as bar:
+        done = session.scale(
             args.file,
             macro,
-            source_options(args),
-            store,
-            machine,
-            cc=args.cc,
-            repetitions=args.repetitions,
-            fresh=args.fresh,
+            target,
+            sizes=sizes,
+            threads=threads,
+            budget_s=args.budget,
+            measure_target=measure_target,
             loops=args.loop,
+            fresh=args.fresh,
+            on_plan=lambda n: setattr(bar, "total", max(n, 1)),
+            on_run=lambda note: bar.advance(note=note),
+            skeleton=args.skeleton,
+            method=args.method,
+            method_abar=args.method_abar,
+            epsilon=_parse_epsilon(args.epsilon),
+            holdout=args.holdout,
         )
-        if args.budget is not None:
-            plan = plan_grid(
-                lambda size: _probe(grid, size),
-                target,
-                machine.cores,
-                args.budget,
-                smallest=sizes[0] if sizes else None,
-            )
-            sizes, threads = plan.sizes, plan.threads
-        runs = len(sizes) * len(threads) + (1 if measure_target else 0) + len(sizes)
-        with render.Progress(
-            runs * args.repetitions, "scale", quiet=args.quiet or args.json
-        ) as bar:
-            grid.on_run = lambda note: bar.advance(note=note)
-            results = scale(
-                grid,
-                sizes,
-                threads,
-                target,
-                skeleton=args.skeleton,
-                method=args.method,
-                method_abar=args.method_abar,
-                epsilon=_parse_epsilon(args.epsilon),
-                holdout=args.holdout,
-                measure_target=measure_target,
-            )
-        return _Measured(results, grid, plan, sizes, threads, str(store.path))
+    return done
 
 
-def _json(args, done: _Measured, macro, target, machine, measure_target, written) -> dict:
+def _json(args, done, macro, target, machine, measure_target, written) -> dict:
     n_t, p_t = target
     plan = done.plan
     return {
@@ -260,7 +229,7 @@ def _json(args, done: _Measured, macro, target, machine, measure_target, written
             }
             for r in done.results
         ],
-        "database": done.db_path,
+        "database": done.database,
         "plots": written,
     }
 
@@ -272,15 +241,6 @@ def _macro(predict: str | None) -> str:
         if key and key != "p" and key.isidentifier():
             return key
     raise UserError("--predict: write NAME=V,p=P")
-
-
-def _probe(grid, size: int) -> float:
-    """One-thread loop time at ``size`` (the first loop's), for planning."""
-    got = grid.measure(size, [1])
-    times = [t for pts in got.values() for _n, _p, t, _e in pts]
-    if not times:
-        raise UserError(f"cannot plan: nothing could be measured at size {size}")
-    return max(times)
 
 
 def _plots(args: argparse.Namespace, results, macro: str) -> list[str]:

@@ -223,3 +223,59 @@ def geometric_sizes(lo: int, top: int, count: int = 4) -> list[int]:
         return [lo, 2 * lo]
     ratio = (top / lo) ** (1 / (count - 1))
     return sorted({int(round(lo * ratio**i)) for i in range(count)})
+
+
+@dataclass
+class ScaleRun:
+    """What one ``scale`` command measured and predicted."""
+
+    results: list[ScaleResult]
+    grid: ScaleGrid
+    plan: GridPlan | None  # when a budget chose the grid
+    sizes: list[int]
+    threads: list[int]
+
+    @property
+    def database(self) -> str:
+        """Where the runs were stored."""
+        return str(getattr(self.grid.store, "path", ""))
+
+
+def scale_program(
+    grid: ScaleGrid,
+    sizes: Sequence[int],
+    threads: Sequence[int],
+    target: tuple[int, int],
+    *,
+    budget_s: float | None = None,
+    measure_target: bool = True,
+    on_plan: Callable[[int], None] | None = None,
+    **predict: object,
+) -> ScaleRun:
+    """Plan the grid for ``budget_s`` (one-thread probes) or take ``sizes`` as given,
+    measure it, predict ``target`` per loop (``predict``: scale's skeleton and method
+    options); ``on_plan`` hears how many program runs it will make."""
+    plan = None
+    if budget_s is not None:
+        plan = plan_grid(
+            lambda size: probe_time(grid, size),
+            target,
+            grid.machine.cores,
+            budget_s,
+            smallest=sizes[0] if sizes else None,
+        )
+        sizes, threads = plan.sizes, plan.threads
+    if on_plan is not None:
+        runs = len(sizes) * len(threads) + (1 if measure_target else 0) + len(sizes)
+        on_plan(runs * grid.repetitions)
+    results = scale(grid, sizes, threads, target, measure_target=measure_target, **predict)
+    return ScaleRun(results, grid, plan, list(sizes), list(threads))
+
+
+def probe_time(grid: ScaleGrid, size: int) -> float:
+    """One-thread loop time at ``size`` (the first loop's), for planning."""
+    got = grid.measure(size, [1])
+    times = [t for pts in got.values() for _n, _p, t, _e in pts]
+    if not times:
+        raise UserError(f"cannot plan: nothing could be measured at size {size}")
+    return max(times)
