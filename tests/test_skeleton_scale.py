@@ -162,3 +162,26 @@ def test_scale_answers_for_16_threads_it_cannot_run(isolated, capsys):
     assert "Scaling predictions" in html and "N=12000 p=16" in html
     assert f"{pred['T_n_p']:.3g}" in html
     assert html.count('src="data:image/png;base64,') == 2
+
+
+def test_scale_through_the_api_plans_a_grid_for_a_budget(isolated):
+    """Session.scale with a budget: one-thread probes choose the sizes, the grid is
+    measured for real, each loop gets a prediction at the target, and the runs are
+    stored where the session says."""
+    import autotune
+
+    session = autotune.Session(defines={"K": "32"}, repetitions=1)
+    runs = []
+    done = session.scale(
+        KERNEL,
+        "N",
+        (12000, 1),
+        threads=(1,),
+        budget_s=3.0,
+        on_plan=runs.append,
+        method="lm",
+    )
+    assert done.plan is not None and done.sizes == done.plan.sizes and len(done.sizes) >= 2
+    assert runs and runs[0] >= len(done.sizes)
+    assert done.results and all(r.prediction.time is not None for r in done.results)
+    assert done.database == str(isolated / "runs.db")
