@@ -154,6 +154,24 @@ class Session(Settings):
         finally:
             store.close()
 
+    def profiles(self, path: str | Path) -> tuple[dict | None, str]:
+        """(values, note): the run-time sizes of the file's loops from one profile run of
+        the program with the session's arguments, kept in the database and reused;
+        (None, "") when no loop needs one."""
+        from autotune.analysis import analyze_options
+        from autotune.measure.profile import needs_profile, profile_with_store
+
+        _exists(path)
+        unit = analyze_options(str(path), self.source_options(), cc=self.cc)
+        if not needs_profile(unit.loops):
+            return None, ""
+        request = self.profile_request(path)
+        with self.store() as store:
+            doc, made = profile_with_store(request, unit.loops, store)
+        shown = " ".join(self.args) or "(no arguments)"
+        how = "one build and one run made now" if made else "reused from the database"
+        return doc, f"profile run of the original with {shown}: {how}"
+
     def variants(
         self,
         path: str | Path,

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 
 from autotune.cli.common import add_source_arguments, source_options
 from autotune.cli.structure_predict import _predict
 from autotune.cli.structure_shared import (
-    _build_options,
     _print_checks,
     _print_notes,
     _program_args,
@@ -124,27 +122,20 @@ def _profiles(args: argparse.Namespace, options) -> dict | None:
     """With --args: the loops' run-time sizes from one profile run (stored, reused)."""
     if not args.args:
         return None
-    from autotune.analysis import analyze_options
-    from autotune.measure.profile import ProfileRequest, needs_profile, profile_with_store
-    from autotune.measure.store import Store
+    from autotune.api import Session
 
-    unit = analyze_options(args.file, options, cc=args.cc)
-    if not needs_profile(unit.loops):
-        return None
-    req = ProfileRequest(
-        Path(args.file),
-        _read(args.file),
-        _build_options(args, options),
-        _program_args(args),
+    session = Session(
+        db=getattr(args, "db", None),
+        cc=args.cc,
+        defines=dict(options.defines),
+        include_dirs=list(options.include_dirs),
+        cflags=list(options.cflags),
+        args=_program_args(args),
         timeout_s=args.timeout,
     )
-    with Store(getattr(args, "db", None)) as store:
-        doc, made = profile_with_store(req, unit.loops, store)
-    if not args.json:
-        print(
-            f"profile run of the original with {args.args}: "
-            + ("one build and one run made now" if made else "reused from the database")
-        )
+    doc, note = session.profiles(args.file)
+    if note and not args.json:
+        print(note)
     return doc
 
 
