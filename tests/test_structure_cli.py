@@ -187,3 +187,33 @@ def test_hdc_user_traces_and_errors(tmp_path, capsys):
     assert "power-of-two" in capsys.readouterr().err
     assert main(["hdc", "--traces", str(tmp_path / "missing.csv")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ structure --args
+ARGV_PROGRAM = r"""#include <stdio.h>
+#include <stdlib.h>
+static double a[100000];
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 10;
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        a[i] = i * 0.5;
+    printf("%.1f\n", a[n - 1]);
+    return 0;
+}
+"""
+
+
+def test_structure_sizes_a_loop_from_one_profile_run_kept_for_the_next(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "runs.db"))
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "argv_prog.c"
+    src.write_text(ARGV_PROGRAM)
+    assert main(["structure", str(src), "--args", "5000"]) == 0
+    out = capsys.readouterr().out
+    assert "one build and one run made now" in out and "5000 it." in out
+    assert main(["structure", str(src), "--args", "5000"]) == 0
+    assert "reused from the database" in capsys.readouterr().out
