@@ -82,9 +82,10 @@ class Session(Settings):
         return cls(**{f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)})
 
     @contextlib.contextmanager
-    def store(self) -> Iterator[Store]:
-        """The database, open for the duration of a ``with`` block."""
-        store = Store(self.db)
+    def store(self, read_only: bool = False) -> Iterator[Store]:
+        """The database, open for the duration of a ``with`` block (``read_only``: an
+        existing one, nothing written: reports and exports)."""
+        store = Store(self.db, read_only=read_only)
         try:
             yield store
         finally:
@@ -427,14 +428,14 @@ class Session(Settings):
 
     def outcomes(self, label: str | None = None) -> list[Outcome]:
         """Every loop outcome stored (of one tune label or campaign name), oldest first."""
-        with self.store() as store:
+        with self.store(read_only=True) as store:
             return load_outcomes(store, label)
 
     def report(self, output: str | Path, label: str | None = None) -> Path:
         """One static HTML page of what this session's database holds."""
         from autotune.report.html import write_report
 
-        with self.store() as store:
+        with self.store(read_only=True) as store:
             return write_report(store, output, label)
 
     def export(self, fmt: str = "csv", table: str | None = None) -> str:
@@ -443,7 +444,7 @@ class Session(Settings):
 
         if fmt not in ("csv", "json") or (table is not None and table not in TABLES):
             raise UserError(f"export: format csv or json, table one of {', '.join(TABLES)}")
-        with self.store() as store:
+        with self.store(read_only=True) as store:
             return export_text(store, fmt, table)
 
 

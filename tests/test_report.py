@@ -169,9 +169,33 @@ def test_export_csv_and_json_match_the_database(tuned, capsys):
 
 
 def test_report_of_an_empty_database_is_one_clear_line(tmp_path, capsys):
+    from autotune.measure.store import Store
+
     db = tmp_path / "empty.db"
+    Store(db).close()
     assert main(["report", "--db", str(db), "-o", str(tmp_path / "r.html")]) == 2
     err = capsys.readouterr().err
     assert "nothing to report" in err and "Traceback" not in err
     assert not (tmp_path / "r.html").exists()
     assert re.search(r"empty\.db", err)
+
+
+def test_report_and_export_read_a_database_without_writing_to_it(tuned, tmp_path, capsys):
+    """A database on a read-only filesystem (an archived experiment): report and export
+    open it read-only; nothing is made or changed next to it."""
+    import shutil
+
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    db = folder / "results.db"
+    shutil.copy(tuned, db)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    stamp = db.stat().st_mtime_ns
+    assert main(["export", "--db", str(db), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["decisions"]
+    out = tmp_path / "report.html"
+    assert main(["report", "--db", str(db), "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert out.is_file()
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert db.stat().st_mtime_ns == stamp

@@ -81,11 +81,19 @@ def test_a_directory_or_a_cxx_file_is_said_for_what_it_is(tmp_path, capsys):
 
 
 def test_exporting_an_empty_database_says_so(tmp_path, capsys):
+    from autotune.measure.store import Store
+
     db = tmp_path / "empty.db"
+    Store(db).close()
     for fmt in ("csv", "json"):
         assert main(["export", "--db", str(db), "--format", fmt]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "nothing to export" in err[0] and str(db) in err[0]
+    missing = tmp_path / "missing.db"
+    assert main(["export", "--db", str(missing)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"autotune: error: no measurement database at {missing}"]
+    assert not missing.exists()  # reading makes no database
 
 
 def test_progress_past_its_plan_makes_up_no_estimate():

@@ -15,6 +15,7 @@ import hashlib
 import json
 import sqlite3
 import time
+import urllib.parse
 import zlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
@@ -117,8 +118,14 @@ def text_sha(text: str) -> str:
 class Store:
     """One connection to the database; open one per process (not shared over fork)."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, read_only: bool = False) -> None:
+        """``read_only``: open an existing database without writing anything (no schema,
+        no journal mode, no file made): what a report or an export of it needs, also on
+        a read-only filesystem."""
         self.path = Path(path) if path else default_db_path()
+        if read_only:
+            self.conn = _connect_read_only(self.path)
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(
@@ -392,3 +399,29 @@ class Store:
             r[0]: {"variant_key": r[1], "baseline_s": r[2], "best_s": r[3], "created": r[4]}
             for r in rows
         }
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that writes nothing, not even next to the file. With no ``-wal``
+    file beside it no connection has the database open for writing, and it is read as
+    immutable (no shared-memory or journal file is made: a read-only filesystem, an
+    archived experiment); while a writer has it open (a campaign running), ``mode=ro``
+    reads it through the writer's journal."""
+    if not path.is_file():
+        raise UserError(f"no measurement database at {path}")
+    base = "file:" + urllib.parse.quote(str(path.resolve()))
+    in_use = path.with_name(path.name + "-wal").exists()
+    error: Exception | None = None
+    order = ("mode=ro", "mode=ro&immutable=1") if in_use else ("mode=ro&immutable=1",)
+    for flags in order:
+        try:
+            conn = sqlite3.connect(f"{base}?{flags}", uri=True, timeout=BUSY_TIMEOUT_S)
+            row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        except sqlite3.Error as exc:
+            error = exc
+            continue
+        if row[0] is not None and row[0] > SCHEMA_VERSION:
+            conn.close()
+            raise UserError(f"{path}: written by a newer autotune (schema {row[0]})")
+        return conn
+    raise UserError(f"cannot read the measurement database {path}: {error}")
