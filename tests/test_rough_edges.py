@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+
+import pytest
 
 import autotune
 from autotune.cli.main import main
@@ -151,3 +155,77 @@ def test_rank_is_not_stopped_by_a_default_database_it_cannot_open(tmp_path, monk
     captured = capsys.readouterr()
     assert "note: " in captured.err and "shipped coefficients" in captured.err
     assert "shipped defaults" in captured.out
+
+
+SLOW_PROGRAM = r"""#include <stdio.h>
+#include <unistd.h>
+static double a[64];
+int main(int argc, char **argv)
+{
+    (void)argv;
+#pragma omp parallel for
+    for (int i = 0; i < 64; i++)
+        a[i] = i + argc;
+    sleep(60); /* a long run: autotune is killed while it goes on */
+    printf("%.1f\n", a[63]);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_killed_autotune_leaves_no_run_going_and_its_files_are_swept(tmp_path):
+    """SIGKILL (no clean-up possible) while a measured program runs: the program dies
+    with autotune, and the next autotune removes the killed one's side-file folder."""
+    import signal
+    import subprocess
+    import time
+
+    from autotune.measure.scratch import PREFIX, sweep_stale
+
+    src = tmp_path / "slow.c"
+    src.write_text(SLOW_PROGRAM)
+    marker = f"autotune-kill-test-{os.getpid()}"
+    env = {**os.environ, "AUTOTUNE_DB": str(tmp_path / "r.db"), "TMPDIR": str(tmp_path)}
+    env["AUTOTUNE_CACHE_DIR"] = str(tmp_path / "cache")
+    cmd = [sys.executable, "-m", "autotune", "measure", str(src), "--args", marker, "--quiet"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        child = _wait_for_process(marker, 60)
+        assert child is not None, "the measured program never started"
+        assert (tmp_path / f"{PREFIX}{proc.pid}").is_dir()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 10
+        while _running(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(child), "the measured program outlived autotune"
+    finally:
+        proc.kill()
+    assert sweep_stale(tmp_path) == [tmp_path / f"{PREFIX}{proc.pid}"]
+
+
+def _wait_for_process(marker: str, timeout_s: float) -> int | None:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                cmdline = open(f"/proc/{entry}/cmdline", "rb").read().split(b"\0")
+            except OSError:
+                continue
+            if marker.encode() in cmdline and b"-m" not in cmdline:
+                return int(entry)
+        time.sleep(0.1)
+    return None
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

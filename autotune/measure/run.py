@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autotune.measure import outfiles
+from autotune.measure.scratch import die_with_parent, scratch_dir
 
 TIMING_ENV = "AUTOTUNE_TIMING_FILE"
 _SCRUBBED = (TIMING_ENV, "AUTOTUNE_NUM_THREADS")  # never inherit another run's settings
@@ -117,7 +118,7 @@ def run_program(
     """
     own_file = timing_file is None
     if own_file:
-        fd, name = tempfile.mkstemp(prefix="autotune-timing-", suffix=".txt")
+        fd, name = tempfile.mkstemp(prefix="timing-", suffix=".txt", dir=scratch_dir())
         os.close(fd)
         timing_path = Path(name)
     else:
@@ -141,6 +142,7 @@ def run_program(
             env=full_env,
             cwd=cwd,
             start_new_session=True,
+            preexec_fn=die_with_parent(),
         )
     except OSError as exc:
         _cleanup(timing_path, own_file)
