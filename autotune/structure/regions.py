@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from autotune.structure.nodes import ProgramTree, StructNode
 from autotune.variants.instrument import c_string
+from autotune.variants.templating import render
 
 SAMPLE_TAG = "autotune-sample"
 
@@ -84,102 +85,6 @@ def _end(k: int, mode: str, line: int, file: str) -> str:
     return f'\n{body}\n#line {line} "{file}"\n'
 
 
-_PRELUDE = """\
-/* autotune structure: timed copy of {file}; helpers are at the end of the file */
-extern double omp_get_wtime(void);
-extern int omp_get_thread_num(void);
-struct autotune_s_mark_ {{ double autotune_wall_s; double autotune_cpu_s; }};
-static void autotune_s_now_(struct autotune_s_mark_ *autotune_m) __attribute__((unused));
-static void autotune_s_add_(int autotune_k, const struct autotune_s_mark_ *autotune_m)
-    __attribute__((unused));
-#line 1 "{file}"
-"""
-
-_EPILOGUE = """
-#line 1 "<autotune structure instrumentation>"
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-#define AUTOTUNE_S_N_ {n}
-static const char *const autotune_s_ids_[AUTOTUNE_S_N_ + 1] = {{ {ids} }};
-static const int autotune_s_keep_[AUTOTUNE_S_N_ + 1] = {{ {keep} }};
-static double autotune_s_wall_[AUTOTUNE_S_N_ + 1], autotune_s_cpu_[AUTOTUNE_S_N_ + 1];
-static long autotune_s_execs_[AUTOTUNE_S_N_ + 1];
-static double *autotune_s_samples_[AUTOTUNE_S_N_ + 1];
-static long autotune_s_count_[AUTOTUNE_S_N_ + 1], autotune_s_cap_[AUTOTUNE_S_N_ + 1];
-static struct autotune_s_mark_ autotune_s_start_;
-
-static void autotune_s_now_(struct autotune_s_mark_ *autotune_m)
-{{
-    autotune_m->autotune_wall_s = omp_get_wtime();
-    autotune_m->autotune_cpu_s = (double)clock() / (double)CLOCKS_PER_SEC;
-}}
-
-static void autotune_s_add_(int autotune_k, const struct autotune_s_mark_ *autotune_m)
-{{
-    struct autotune_s_mark_ autotune_e;
-    double autotune_w;
-    autotune_s_now_(&autotune_e);
-    autotune_w = autotune_e.autotune_wall_s - autotune_m->autotune_wall_s;
-#pragma omp critical (autotune_s_timing_)
-    {{
-        autotune_s_wall_[autotune_k] += autotune_w;
-        autotune_s_cpu_[autotune_k] += autotune_e.autotune_cpu_s - autotune_m->autotune_cpu_s;
-        autotune_s_execs_[autotune_k] += 1;
-        if (autotune_s_keep_[autotune_k]) {{
-            if (autotune_s_count_[autotune_k] == autotune_s_cap_[autotune_k]) {{
-                long autotune_c = autotune_s_cap_[autotune_k];
-                autotune_c = autotune_c ? 2 * autotune_c : 64;
-                double *autotune_p = (double *)realloc(autotune_s_samples_[autotune_k],
-                                                       (size_t)autotune_c * sizeof(double));
-                if (autotune_p) {{
-                    autotune_s_samples_[autotune_k] = autotune_p;
-                    autotune_s_cap_[autotune_k] = autotune_c;
-                }}
-            }}
-            if (autotune_s_count_[autotune_k] < autotune_s_cap_[autotune_k])
-                autotune_s_samples_[autotune_k][autotune_s_count_[autotune_k]++] = autotune_w;
-        }}
-    }}
-}}
-
-static void autotune_s_write_(void)
-{{
-    const char *autotune_path = getenv("AUTOTUNE_TIMING_FILE");
-    FILE *autotune_f;
-    int autotune_k;
-    long autotune_i;
-    struct autotune_s_mark_ autotune_e;
-    autotune_s_now_(&autotune_e);
-    autotune_s_wall_[AUTOTUNE_S_N_] =
-        autotune_e.autotune_wall_s - autotune_s_start_.autotune_wall_s;
-    autotune_s_cpu_[AUTOTUNE_S_N_] =
-        autotune_e.autotune_cpu_s - autotune_s_start_.autotune_cpu_s;
-    autotune_s_execs_[AUTOTUNE_S_N_] = 1;
-    if (autotune_path == 0 || autotune_path[0] == '\\0')
-        return;
-    autotune_f = fopen(autotune_path, "a");
-    if (autotune_f == 0)
-        return;
-    for (autotune_k = 0; autotune_k <= AUTOTUNE_S_N_; autotune_k++) {{
-        fprintf(autotune_f, "autotune-timing\\t%s\\t%.9e\\t%.9e\\t%ld\\n",
-                autotune_s_ids_[autotune_k], autotune_s_wall_[autotune_k],
-                autotune_s_cpu_[autotune_k], autotune_s_execs_[autotune_k]);
-        for (autotune_i = 0; autotune_i < autotune_s_count_[autotune_k]; autotune_i++)
-            fprintf(autotune_f, "{tag}\\t%s\\t%.9e\\n", autotune_s_ids_[autotune_k],
-                    autotune_s_samples_[autotune_k][autotune_i]);
-    }}
-    fclose(autotune_f);
-}}
-
-__attribute__((constructor)) static void autotune_s_register_(void)
-{{
-    autotune_s_now_(&autotune_s_start_);
-    atexit(autotune_s_write_);
-}}
-"""
-
-
 def instrument(source: str, tree: ProgramTree) -> tuple[str, list[Slot], list[str]]:
     """(timed program text, the timed slots, notes on spans left untimed).
 
@@ -205,7 +110,8 @@ def instrument(source: str, tree: ProgramTree) -> tuple[str, list[Slot], list[st
     body = "".join(out)
     ids = [c_string(s.node.id) for s in slots] + [c_string(tree.root.id)]
     keep = [int(s.node.span.samples) for s in slots] + [0]
-    tail = _EPILOGUE.format(
+    tail = render(  # the timing runtime: templates/structure_epilogue.c.j2
+        "structure_epilogue.c.j2",
         n=len(slots),
         ids=", ".join(f'"{i}"' for i in ids),
         keep=", ".join(map(str, keep)),
@@ -213,4 +119,4 @@ def instrument(source: str, tree: ProgramTree) -> tuple[str, list[Slot], list[st
     )
     if body and not body.endswith("\n"):
         tail = "\n" + tail
-    return _PRELUDE.format(file=file) + body + tail, slots, notes
+    return render("structure_prelude.c.j2", file=file) + body + tail, slots, notes
