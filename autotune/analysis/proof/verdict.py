@@ -364,7 +364,7 @@ def _judge(
     for ref in facts.refs if facts.sizes_read else []:
         if ref.kind == "r" or ref.owner != "shared":
             continue
-        if ref.objects is None or ref.objects & facts.sizes_read:
+        if not ref.objects or ref.objects & facts.sizes_read:  # none known: any
             hit = sorted(facts.sizes_read & (ref.objects or facts.sizes_read))
             out.add(
                 f"reads sizes from {', '.join(k.split(':')[1] for k in hit)} while the loop may "
