@@ -149,7 +149,15 @@ def evaluate(formula: str, values: dict[str, int]) -> int | None:
     domain (where the nest runs no iteration, barvinok's formula is 0 or undefined)."""
     import islpy as isl
 
-    qp = isl.PwQPolynomial(formula)
+    value = value_at(isl.PwQPolynomial(formula), values)
+    return int(value.to_python()) if value is not None and value.is_int() else None
+
+
+def value_at(qp, values: dict[str, int]):
+    """``qp`` (an ``isl.PwQPolynomial``) at the sizes ``values``, as an ``isl.Val``; None
+    when a size has no value."""
+    import islpy as isl
+
     space = qp.get_domain_space()
     point = isl.Point.zero(space)
     for i in range(space.dim(isl.dim_type.param)):
@@ -157,5 +165,4 @@ def evaluate(formula: str, values: dict[str, int]) -> int | None:
         if name not in values:
             return None
         point = point.set_coordinate_val(isl.dim_type.param, i, int(values[name]))
-    value = qp.eval(point)
-    return int(value.to_python()) if value.is_int() else None
+    return qp.eval(point)

@@ -38,6 +38,7 @@ from autotune.analysis.formulas import (
     isl_name,
     nest_formulas,
     size_text,
+    value_at,
 )
 from autotune.frontend.records import LoopRecord
 
@@ -195,14 +196,8 @@ def _weighted_ops(record: LoopRecord, sizes: _Sizes) -> isl.PwQPolynomial | None
 
 def _rational(qp: isl.PwQPolynomial, values: dict[str, int]) -> Fraction | None:
     """The formula's value at ``values`` as a fraction (None: a size has no value)."""
-    space = qp.get_domain_space()
-    point = isl.Point.zero(space)
-    for i in range(space.dim(isl.dim_type.param)):
-        name = space.get_dim_name(isl.dim_type.param, i)
-        if name not in values:
-            return None
-        point = point.set_coordinate_val(isl.dim_type.param, i, int(values[name]))
-    return Fraction(str(qp.eval(point)))
+    value = value_at(qp, values)
+    return None if value is None else Fraction(str(value))
 
 
 def _agrees(qp: isl.PwQPolynomial, sizes: _Sizes, figure: int | None) -> bool:
