@@ -33,7 +33,7 @@ from autotune.errors import UserError, require_c_file
 from autotune.frontend.records import TranslationUnit, select_loops
 from autotune.measure.outcomes import Outcome, load_outcomes
 from autotune.measure.results import LoopResult
-from autotune.measure.store import Store
+from autotune.measure.store import Store, open_for_reading
 from autotune.textfile import read_source
 from autotune.tuning.pipeline import (
     FileRanking,
@@ -131,47 +131,26 @@ class Session(Settings):
 
     @contextlib.contextmanager
     def reading_store(self, create: bool = False) -> Iterator[tuple[Store | None, str]]:
-        """(database, note): the database to read adopted coefficients and kept profiles
-        from, so that rank, tune and the build hook rank alike. Opened when named
-        (``db``, ``$AUTOTUNE_DB``), when ``create``, or when the default one exists;
-        else None (ranking then uses the shipped coefficients, and no file is made). A
-        default database that cannot be opened is no error here: None, and the note
-        says why."""
-        from autotune.measure.paths import default_db_path
-
-        if not (self.db or os.environ.get("AUTOTUNE_DB") or create):
-            if not default_db_path().exists():
-                yield None, ""
-                return
-            try:
-                store = Store(None)
-            except UserError as exc:
-                yield None, f"{exc}; ranking with the shipped coefficients"
-                return
-        else:
-            store = Store(self.db)
+        """(database, note) for reading: ``measure.store.open_for_reading`` (read when
+        named or present, made only when ``create``), closed after the block."""
+        store, note = open_for_reading(self.db, create)
         try:
-            yield store, ""
+            yield store, note
         finally:
-            store.close()
+            if store is not None:
+                store.close()
 
     def profiles(self, path: str | Path) -> tuple[dict | None, str]:
         """(values, note): the run-time sizes of the file's loops from one profile run of
         the program with the session's arguments, kept in the database and reused;
         (None, "") when no loop needs one."""
-        from autotune.analysis import analyze_options
-        from autotune.measure.profile import needs_profile, profile_with_store
+        from autotune.measure.profile import file_profiles
 
         _exists(path)
-        unit = analyze_options(str(path), self.source_options(), cc=self.cc)
-        if not needs_profile(unit.loops):
-            return None, ""
-        request = self.profile_request(path)
         with self.store() as store:
-            doc, made = profile_with_store(request, unit.loops, store)
-        shown = " ".join(self.args) or "(no arguments)"
-        how = "one build and one run made now" if made else "reused from the database"
-        return doc, f"profile run of the original with {shown}: {how}"
+            return file_profiles(
+                str(path), self.source_options(), self.profile_request(path), store, self.cc
+            )
 
     def variants(
         self,

@@ -299,8 +299,26 @@ def analyze_with_profile(
         unit.profile_note = f"no profile run ({exc}): loops sized at run time stay unknown"
         return unit, unit.profile_note
     unit = analyze_options(path, options, threads=threads, cc=cc, profiles=doc, formulas=formulas)
-    shown = " ".join(req.args) or "(no arguments)"
-    unit.profile_note = f"profile run of the original with {shown}: " + (
-        "one build and one run made now" if made else "reused from the database"
-    )
+    unit.profile_note = profile_note(req, made)
     return unit, unit.profile_note
+
+
+def profile_note(req: ProfileRequest, made: bool) -> str:
+    """What a command says about the profile run behind its figures."""
+    shown = " ".join(req.args) or "(no arguments)"
+    how = "one build and one run made now" if made else "reused from the database"
+    return f"profile run of the original with {shown}: {how}"
+
+
+def file_profiles(
+    path: str, options, req: ProfileRequest, store, cc: str = "gcc"
+) -> tuple[dict | None, str]:
+    """(values, note): the run-time sizes of the file's loops from one profile run (kept
+    in ``store`` and reused); (None, "") when no loop needs one."""
+    from autotune.analysis import analyze_options
+
+    unit = analyze_options(path, options, cc=cc)
+    if not needs_profile(unit.loops):
+        return None, ""
+    doc, made = profile_with_store(req, unit.loops, store)
+    return doc, profile_note(req, made)

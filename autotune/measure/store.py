@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 import time
 import urllib.parse
@@ -425,3 +426,19 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
             raise UserError(f"{path}: written by a newer autotune (schema {row[0]})")
         return conn
     raise UserError(f"cannot read the measurement database {path}: {error}")
+
+
+def open_for_reading(db: str | Path | None, create: bool = False) -> tuple[Store | None, str]:
+    """(database, note): the database to read adopted coefficients and kept profiles from,
+    so that rank, tune and the build hook rank alike. Opened when named (``db``,
+    ``$AUTOTUNE_DB``), when ``create``, or when the default one exists; else None
+    (ranking then uses the shipped coefficients, and no file is made). A default database
+    that cannot be opened is no error here: None, and the note says why."""
+    if db or os.environ.get("AUTOTUNE_DB") or create:
+        return Store(db), ""
+    if not default_db_path().exists():
+        return None, ""
+    try:
+        return Store(None), ""
+    except UserError as exc:
+        return None, f"{exc}; ranking with the shipped coefficients"
