@@ -167,14 +167,10 @@ def _weighted_ops(record: LoopRecord, sizes: _Sizes) -> isl.PwQPolynomial | None
     analysis's ``weighted_ops``."""
     total = None
     for body in record.op_bodies:
-        conj: list[str] = []
-        dims: list[str] = []
-        for lv in body["levels"]:
-            level = _level(lv, sizes)
-            if level is None:
-                return None
-            conj += level
-            dims.append(isl_name(lv["var"]))
+        nest = _nest(body["levels"], sizes)
+        if nest is None:
+            return None
+        conj, dims = nest
         text = " and ".join(conj)
         params = sorted(set(_WORD.findall(text)) - set(dims) - _ISL_WORDS)
         try:
@@ -254,14 +250,10 @@ def _access_set(
     subs = _subscripts(acc["text"], ndims, acc.get("index_exprs") or [], sizes)
     if subs is None:
         return None
-    conj: list[str] = []
-    inner: list[str] = []
-    for lv in acc["domain"]:
-        level = _level(lv, sizes)
-        if level is None:
-            return None
-        conj += level
-        inner.append(isl_name(lv["var"]))
+    nest = _nest(acc["domain"], sizes)
+    if nest is None:
+        return None
+    conj, inner = nest
     if thread is not None:
         chosen = _static_thread(acc["domain"][0], record, thread, sizes)
         if chosen is None:
@@ -274,6 +266,19 @@ def _access_set(
     head = f"[{', '.join(params)}] -> " if params else ""
     exists = f"exists ({', '.join(inner)} : {body})" if inner else body
     return f"{head}{{ [{', '.join(elems)}] : {exists} }}"
+
+
+def _nest(levels: list[dict], sizes: _Sizes) -> tuple[list[str], list[str]] | None:
+    """(constraints, loop variables' isl names) of loops from the outermost in."""
+    conj: list[str] = []
+    names: list[str] = []
+    for lv in levels:
+        level = _level(lv, sizes)
+        if level is None:
+            return None
+        conj += level
+        names.append(isl_name(lv["var"]))
+    return conj, names
 
 
 def _level(lv: dict, sizes: _Sizes) -> list[str] | None:

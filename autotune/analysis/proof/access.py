@@ -114,9 +114,8 @@ def _scalar(
         and "static" not in (decl.storage or [])
         and not w.ctx.prog.address_taken_var(name, node, w.frame.func, w.frame.ast)
     )
-    ref = Ref(frozenset({w.key_of(decl, dkind)}), [], kind, line, name, op=op, name=name)
-    ref.hidden = hidden
-    w.record(ref)
+    key = frozenset({w.key_of(decl, dkind)})
+    w.record(Ref(key, [], kind, line, name, op=op, name=name, hidden=hidden))
     if kind == "u" and w.sync is not None:
         w.note_floating_update(name, node, f"the {w.sync} update of {name}")
 
