@@ -18,7 +18,7 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import walk
 from autotune.analysis.names import is_floating
-from autotune.analysis.proof import deps
+from autotune.analysis.proof import coverage
 from autotune.analysis.proof.contexts import root_name
 from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
 from autotune.analysis.proof.program import Program, taint_key
@@ -211,7 +211,7 @@ def judge_private_arrays(
             continue
         reads = [r for r in refs if r.kind != "w"]
         writes = [r for r in refs if r.kind == "w" and r.must]
-        bad = next((r for r in reads if not deps.covered(r, writes)), None)
+        bad = next((r for r in reads if not coverage.covered(r, writes)), None)
         if bad is not None:
             r = bad
             out.add(

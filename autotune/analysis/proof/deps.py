@@ -212,8 +212,8 @@ def _by_param(p: poly.Poly, param: str) -> tuple[poly.Poly, poly.Poly] | None:
 
 def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
     """0 <= r <= param - 1 at every point of the reference's domain."""
-    names = _Names("")
-    dom = _domain(ref.domain, names, ref.given)
+    names = Names("")
+    dom = domain_text(ref.domain, names, ref.given)
     if dom is None:
         return False
     expr = poly.to_isl(r, names)
@@ -229,7 +229,7 @@ def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
     return empty
 
 
-class _Names:
+class Names:
     """isl identifiers: parameters shared, every other symbol with a suffix."""
 
     def __init__(self, suffix: str) -> None:
@@ -247,7 +247,7 @@ class _Names:
         return name
 
 
-def _domain(bounds: list[Bound], names: _Names, given: tuple[Bound, ...] = ()) -> str | None:
+def domain_text(bounds: list[Bound], names: Names, given: tuple[Bound, ...] = ()) -> str | None:
     """The loops' values as isl constraints; what is not known is left out (which only
     adds points: sound for dependences, and writes needing exact domains check
     ``Bound.exact`` first). ``given``: bounds on parameters where the loop runs."""
@@ -264,7 +264,7 @@ def _domain(bounds: list[Bound], names: _Names, given: tuple[Bound, ...] = ()) -
     return " and ".join(parts)
 
 
-def _set_text(names: _Names, conjuncts: list[str], other: _Names | None = None) -> str:
+def _set_text(names: Names, conjuncts: list[str], other: Names | None = None) -> str:
     params = sorted(names.params | (other.params if other else set()) | conditions.assumed_params())
     dims = names.dims + (other.dims if other else [])
     conjuncts = [*conjuncts, *conditions.assumed_conjuncts()]
@@ -279,10 +279,10 @@ def _independent(
     distributed: int,
     any_iterations: bool = False,
 ) -> bool:
-    na, nb = _Names("_a"), _Names("_b")
+    na, nb = Names("_a"), Names("_b")
     conj = []
     for ref, names in ((a, na), (b, nb)):
-        dom = _domain(ref.domain, names, ref.given)
+        dom = domain_text(ref.domain, names, ref.given)
         if dom:
             conj.append(dom)
     for pa, pb in dims:
@@ -325,127 +325,3 @@ def loops_conflict(first: list[Ref], second: list[Ref]) -> bool:
             if not _independent(a, b, dims, 0, any_iterations=True):
                 return True
     return False
-
-
-def covered(r: Ref, writes: list[Ref]) -> bool:
-    """Every element ``r`` reads is written earlier in the same iteration (for all sizes)
-    by ``writes``: the value a thread's copy held before cannot be seen. A write counts
-    where it comes first in program order; inside loops both share, only for the same
-    values of those loops' variables."""
-    before = [w for w in writes if w.path < r.path and _affine_ref(w) and _exact_own(w, r)]
-    if not before or not _affine_ref(r):
-        return False
-    if any(len(w.index) != len(r.index) for w in before):
-        return False
-    key = (_read_set(r), tuple(sorted({_write_set(w, r) for w in before})))
-    if key not in _SUBSET:
-        _SUBSET[key] = _read_written(*key)
-    pair = _SUBSET[key]
-    if pair is None:
-        conditions.failed("{ : }")
-        return False
-    read, written = pair
-    if read.is_subset(written):
-        return True
-    if conditions.listening():
-        conditions.failed(read.subtract(written))
-    return False
-
-
-# isl's sets by their texts: (what is read, what was written before), None if unreadable
-_SUBSET: dict[tuple[str, tuple[str, ...]], tuple[isl.Set, isl.Set] | None] = {}
-
-
-def _read_written(read_text: str, write_texts: tuple[str, ...]) -> tuple[isl.Set, isl.Set] | None:
-    try:
-        read = isl.Set(read_text)
-        written = None
-        for text in write_texts:
-            s = isl.Set(text)
-            written = s if written is None else written.union(s)
-        return _align(read, written)
-    except isl.Error:
-        return None
-
-
-def _exact_own(w: Ref, r: Ref) -> bool:
-    """Every loop of ``w`` that ``r`` is not also in has known values: otherwise which
-    elements ``w`` surely writes is not known (a bound it could not read, a stride)."""
-    shared = 0
-    for a, b in zip(w.domain, r.domain, strict=False):
-        if a.sym != b.sym:
-            break
-        shared += 1
-    return all(b.exact for b in w.domain[shared:])
-
-
-def _affine_ref(r: Ref) -> bool:
-    return r.index is not None and all(p is not None and poly.is_affine(p) for p in r.index)
-
-
-def _dims(r: Ref) -> list[str]:
-    return [b.sym for b in r.domain]
-
-
-def _read_set(r: Ref) -> str:
-    """``[params] -> { [loops of r, e] : r's domain, e = r's index }``."""
-    names = _Names("")
-    dims = [names(s) for s in _dims(r)]
-    elems = [f"e{k}" for k in range(len(r.index))]
-    conj = [c for c in [_domain(r.domain, names, r.given)] if c]
-    conj += [f"{e} = {poly.to_isl(p, names)}" for e, p in zip(elems, r.index, strict=True)]
-    return _quantified(names, dims + elems, conj)
-
-
-def _write_set(w: Ref, r: Ref) -> str:
-    """What ``w`` writes before ``r``, over ``r``'s loop variables: the loops they share
-    are the same point; ``w``'s own deeper loops are quantified away."""
-    shared = 0
-    for a, b in zip(w.domain, r.domain, strict=False):
-        if a.sym != b.sym:
-            break
-        shared += 1
-    mine = {b.sym for b in w.domain[shared:]}
-    names = _Names("")
-    rename = _Renamed(names, mine)
-    dims = [names(s) for s in _dims(r)]
-    elems = [f"e{k}" for k in range(len(w.index))]
-    conj = [c for c in [_domain(w.domain, rename, w.given)] if c]
-    conj += [f"{e} = {poly.to_isl(p, rename)}" for e, p in zip(elems, w.index, strict=True)]
-    return _quantified(names, dims + elems, conj, extra=rename.inner)
-
-
-class _Renamed(_Names):
-    """Symbols of ``inner`` loops (and unknowns) get a suffix and are quantified."""
-
-    def __init__(self, outer: _Names, inner: set[str]) -> None:
-        super().__init__("")
-        self.outer = outer
-        self.params = outer.params
-        self.inner_syms = inner
-        self.inner: list[str] = []
-
-    def __call__(self, sym: str) -> str:
-        if sym.startswith("P"):
-            self.params.add(sym)
-            return sym
-        if sym in self.inner_syms or sym.startswith("u"):
-            name = f"{sym}_w"
-            if name not in self.inner:
-                self.inner.append(name)
-            return name
-        return self.outer(sym)
-
-
-def _quantified(names: _Names, dims: list[str], conj: list[str], extra: list[str] = ()) -> str:
-    exist = [d for d in names.dims if d not in dims] + list(extra)
-    conj = [*conj, *conditions.assumed_conjuncts()]
-    body = " and ".join(conj) if conj else "true"
-    if exist:
-        body = f"exists ({', '.join(exist)} : {body})"
-    params = sorted(names.params | conditions.assumed_params())
-    return f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {body} }}"
-
-
-def _align(a: isl.Set, b: isl.Set) -> tuple[isl.Set, isl.Set]:
-    return a.align_params(b.get_space()), b.align_params(a.get_space())

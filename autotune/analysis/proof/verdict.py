@@ -17,7 +17,7 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import decl_ids, walk
 from autotune.analysis.names import call_name
-from autotune.analysis.proof import deps, poly
+from autotune.analysis.proof import coverage, deps, poly
 from autotune.analysis.proof.carried import judge_private_arrays, judge_scalars
 from autotune.analysis.proof.contexts import calling_contexts
 from autotune.analysis.proof.enclosing import enclosing_bounds
@@ -93,7 +93,7 @@ class Prover:
                     by_obj.setdefault(next(iter(r.objects)), []).append(r)
             for obj, refs in by_obj.items():
                 writes = [r for r in refs if r.kind == "w" and r.must]
-                if all(deps.covered(r, writes) for r in refs if r.kind != "w"):
+                if all(coverage.covered(r, writes) for r in refs if r.kind != "w"):
                     names.add(obj.split(":", 1)[1])
             out = names if out is None else out & names
         return out or set()
