@@ -112,11 +112,11 @@ def _proof_times(prover, sites: list) -> list[float]:  # a Prover
     loop's walk and coverage are made once, by whichever proof needs them first (a
     chain's comparison, a later loop's check of a thread's array): they are charged to
     the loop they describe, not to the loop whose proof asked."""
-    from autotune.analysis.proof import deps
+    from autotune.analysis.proof import coverage, deps
     from autotune.analysis.proof.verdict import Prover
 
     deps._EMPTY.clear()
-    deps._SUBSET.clear()
+    coverage._SUBSET.clear()
     gc.collect()  # the analysis before left garbage: its collection is not this proof's
     charged: dict[int, float] = {}
     nested: list[list[tuple[int, float]]] = []
