@@ -27,13 +27,13 @@ from scipy import stats
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autotune.render import table
-from autotune.structure.composition import (
+from autotune.structmodels.composition import (
     METHODS,
     FrozenDistribution,
     compose,
     exact_max_moment,
 )
-from autotune.structure.moments import Moments
+from autotune.structmodels.moments import Moments
 
 # Published maxima of the E[Y] error of the lambda method (seed 002, section 4).
 PUBLISHED = {

@@ -15,8 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autotune.render import table
-from autotune.structure.hdc import COMPONENTS, HypercubeDC, relative_error
-from autotune.structure.traces import paper_parallel_times, paper_traces
+from autotune.structmodels.hdc import COMPONENTS, HypercubeDC, relative_error
+from autotune.structmodels.traces import paper_parallel_times, paper_traces
 
 L, G = 2.43e-4, 1.51e-7
 PAPER_TOTAL, PAPER_MEASURED, PAPER_COMM = 1.916492, 2.102299, 0.929202

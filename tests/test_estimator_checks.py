@@ -25,8 +25,8 @@ from autotune.skeletons.estimators import (
     PowerLawEstimator,
     SplineEstimator,
 )
-from autotune.structure.gld import GeneralizedLambda
-from autotune.structure.hdc import HypercubeDC, LinearCost
+from autotune.structmodels.gld import GeneralizedLambda
+from autotune.structmodels.hdc import HypercubeDC, LinearCost
 
 # Checks whose data have several features (or, for the positive-only check, come
 # from a several-feature data set): they cannot apply to a one-variable series.

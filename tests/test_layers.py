@@ -23,7 +23,8 @@ LAYERS = {
     "measure": 4,
     "models": 5,
     "skeletons": 5,
-    "structure": 6,  # a program's structure, predicted with the skeletons
+    "structmodels": 5,  # composition, hypercube D&C, isoefficiency: no C program needed
+    "structure": 6,  # a program's structure, predicted with the skeletons and structmodels
     "tuning": 7,
     "campaign": 8,
     "report": 8,
@@ -153,7 +154,7 @@ def test_each_rule_catches_its_mutation():
         assert any(e.startswith("autotune.frontend.planted ->") for e in upward(edges(mutated))), (
             what
         )
-    sibling = {**real, "autotune.models.planted": "from autotune.structure import tree\n"}
+    sibling = {**real, "autotune.models.planted": "from autotune.skeletons import skeleton\n"}
     assert any(e.startswith("autotune.models.planted ->") for e in upward(edges(sibling)))
     assert upward(imports()) == []  # and the real package passes
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from autotune.structure.composition import (
+from autotune.structmodels.composition import (
     FrozenDistribution,
     compose,
     empirical_max_moment,
@@ -17,8 +17,8 @@ from autotune.structure.composition import (
     paper_max_moment,
     quantile_crossings,
 )
-from autotune.structure.gld import GeneralizedLambda
-from autotune.structure.moments import Moments
+from autotune.structmodels.gld import GeneralizedLambda
+from autotune.structmodels.moments import Moments
 
 
 def test_iid_standard_normal_max_via_lambda_fit_within_half_percent():

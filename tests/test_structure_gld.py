@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from autotune.structure.gld import GeneralizedLambda, choose_solution, shape_moments, solve_shape
-from autotune.structure.moments import Moments
+from autotune.structmodels.gld import GeneralizedLambda, choose_solution, shape_moments, solve_shape
+from autotune.structmodels.moments import Moments
 
 
 def test_standard_normal_fit_matches_published_lambdas():

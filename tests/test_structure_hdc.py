@@ -4,14 +4,14 @@ component fits from the paper's traces, and the trace readers."""
 import numpy as np
 import pytest
 
-from autotune.structure.hdc import (
+from autotune.structmodels.hdc import (
     HypercubeDC,
     LinearCost,
     Traces,
     exchange_time,
     hypercube_levels,
 )
-from autotune.structure.traces import (
+from autotune.structmodels.traces import (
     TraceFormatError,
     paper_parallel_times,
     paper_traces,

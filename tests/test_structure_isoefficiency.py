@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from autotune.structure import isoefficiency as iso
+from autotune.structmodels import isoefficiency as iso
 
 
 def test_efficiency_and_required_workload_are_inverse():

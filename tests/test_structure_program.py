@@ -15,7 +15,7 @@ from autotune.cli.main import main
 from autotune.frontend.options import SourceOptions
 from autotune.measure.build import build
 from autotune.measure.run import run_program
-from autotune.structure.moments import Moments
+from autotune.structmodels.moments import Moments
 from autotune.structure.predict_program import ProgramPredictor
 from autotune.structure.program_runs import (
     Measurements,

@@ -16,14 +16,14 @@ import numpy as np
 from autotune import render
 from autotune.errors import UserError
 from autotune.render import save_figure
-from autotune.structure.composition import (
+from autotune.structmodels.composition import (
     compose,
     empirical_max_moment,
     heuristic_choice,
     moment_label,
 )
-from autotune.structure.moments import Moments
-from autotune.structure.textio import parse_floats, read_samples
+from autotune.structmodels.moments import Moments
+from autotune.structmodels.textio import parse_floats, read_samples
 
 NOTES = {
     "deterministic": "max of the means (eq. 1 on means)",

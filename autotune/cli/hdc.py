@@ -13,8 +13,8 @@ import argparse
 
 from autotune import render
 from autotune.errors import UserError
-from autotune.structure.hdc import COMPONENTS, HypercubeDC, relative_error
-from autotune.structure.traces import (
+from autotune.structmodels.hdc import COMPONENTS, HypercubeDC, relative_error
+from autotune.structmodels.traces import (
     TraceFormatError,
     paper_parallel_times,
     paper_traces,

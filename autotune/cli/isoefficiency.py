@@ -22,8 +22,8 @@ import numpy as np
 from autotune import render
 from autotune.errors import UserError
 from autotune.render import save_figure
-from autotune.structure import isoefficiency as iso
-from autotune.structure.textio import parse_floats, read_table
+from autotune.structmodels import isoefficiency as iso
+from autotune.structmodels.textio import parse_floats, read_table
 
 DEFAULT_P = "9,16,36,64,144,256,576,1024,4096"
 

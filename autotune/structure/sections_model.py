@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from autotune.structure.composition import METHODS, compose
-from autotune.structure.moments import Moments
+from autotune.structmodels.composition import METHODS, compose
+from autotune.structmodels.moments import Moments
 from autotune.structure.program_runs import PointRuns
 
 METHOD = "exact"

@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 from autotune import textfile
-from autotune.structure.hdc import COMPONENTS, Traces
+from autotune.structmodels.hdc import COMPONENTS, Traces
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 PAPER_FILES = ("saez_hdc_traces.csv", "saez_hdc_sequential.csv")

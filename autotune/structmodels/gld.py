@@ -37,7 +37,7 @@ from scipy.optimize import least_squares
 from scipy.special import beta
 from sklearn.base import BaseEstimator, DensityMixin
 
-from autotune.structure.moments import Moments
+from autotune.structmodels.moments import Moments
 
 # Lambdas closer to 0 than this lose digits to cancellation in the closed-form
 # moments (the logistic limit, kurtosis 4.2, is only reached asymptotically).

@@ -22,9 +22,9 @@ from typing import Protocol
 import numpy as np
 from scipy.optimize import brentq
 
-from autotune.structure.gld import GeneralizedLambda
-from autotune.structure.moments import Moments
-from autotune.structure.quadrature import integrate
+from autotune.structmodels.gld import GeneralizedLambda
+from autotune.structmodels.moments import Moments
+from autotune.structmodels.quadrature import integrate
 
 METHODS = ("deterministic", "heuristic", "lambda", "exact")
 
