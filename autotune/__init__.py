@@ -2,7 +2,8 @@
 
 The Python API lives in ``autotune.api``. Its names that are not also
 subpackages (``Session``, ``analyze``, ``rank``, ``tune``, ``apply``,
-``calibrate``, ``export``) are available here too, imported on first use so the
+``calibrate``, ``export``, and the models by name: ``model``, ``paper_model``,
+``model_cards``, ``paper_tables``) are available here too, imported on first use so the
 command line starts without them; ``measure``, ``campaign`` and ``report`` name
 subpackages here, so those functions are ``autotune.api.measure`` and so on.
 """
@@ -15,6 +16,11 @@ _API = (
     "apply",
     "calibrate",
     "export",
+    "model",
+    "model_cards",
+    "paper_model",
+    "paper_tables",
+    "paper_tables_models",
     "rank",
     "tune",
 )

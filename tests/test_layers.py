@@ -11,12 +11,14 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "autotune"
 # Lower numbers are lower layers; a module may import its own layer and below.
-# errors, textfile, render and cachedir are neutral helpers every stage may use.
+# errors, textfile, render, cachedir and modelshape (the models' common protocol) are
+# neutral helpers every stage may use.
 LAYERS = {
     "errors": 0,
     "cachedir": 0,
     "textfile": 0,
     "render": 0,
+    "modelshape": 0,
     "frontend": 1,
     "analysis": 2,
     "variants": 3,

@@ -108,6 +108,11 @@ def test_report_shows_every_loop_with_the_numbers_the_database_holds(tuned, tmp_
         assert "Whole program" in text and doc["whole_program"]["decision"].split(":")[0] in text
         if doc["whole_program"]["speedup_interval"] or "as fast as the original" in doc["decision"]:
             assert "interval" in text
+    # the model that ranked the loop, described from the one registry of models
+    from autotune.tuning.registry import card_for_outcome
+
+    card = card_for_outcome(doc["model"])
+    assert card is not None and card.title in page.cells and card.source in page.cells
     # the figures are embedded PNGs with labels saying what they show
     pngs = [i for i in page.images if i["src"].startswith("data:image/png;base64,")]
     assert len(pngs) == 2 and all("alt" in i for i in pngs)

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compose": ("autotune.cli.compose", "max of two stochastic task times (lambda distributions)"),
     "isoefficiency": ("autotune.cli.isoefficiency", "isoefficiency functions and curves"),
     "hdc": ("autotune.cli.hdc", "hypercube divide-and-conquer cost model"),
+    "models": ("autotune.cli.models", "every performance model by name: fit one, predict"),
     "campaign": ("autotune.cli.campaign", "measure many programs and sizes on a Dask cluster"),
     "report": ("autotune.cli.report", "one HTML page of the stored tunes and campaigns"),
     "export": ("autotune.cli.export", "runs, decisions and model quality as CSV or JSON"),

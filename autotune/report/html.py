@@ -19,7 +19,9 @@ import jinja2
 from autotune.errors import UserError
 from autotune.measure.outcomes import Outcome, load_outcomes
 from autotune.measure.store import Store
+from autotune.modelshape import ModelCard
 from autotune.report import figures
+from autotune.tuning.registry import card_for_outcome
 from autotune.variants.templating import template_dir
 
 
@@ -40,6 +42,7 @@ class ReportData:
     database: str
     labels: dict[str, list[LoopSection]] = field(default_factory=dict)
     failures: list[Outcome] = field(default_factory=list)
+    models: dict[str, ModelCard] = field(default_factory=dict)  # the models named, by name
 
 
 def collect(store: Store, label: str | None = None, plots: bool = True) -> ReportData:
@@ -58,12 +61,23 @@ def collect(store: Store, label: str | None = None, plots: bool = True) -> Repor
             section.scatter = figures.predicted_vs_measured(o.doc, title)
             section.threads = figures.speedup_by_threads(o.doc, title)
         data.labels.setdefault(o.label, []).append(section)
+        _note_model(
+            data, o.doc.get("model") or ("skeleton" if o.doc.get("kind") == "scale" else None)
+        )
     if not data.labels and not data.failures:
         raise UserError(
             "nothing to report: no tune or campaign outcome is stored in this database",
             str(store.path),
         )
     return data
+
+
+def _note_model(data: ReportData, name: object) -> None:
+    """Keep the card of a model an outcome names (from the one registry of models)."""
+    if isinstance(name, str) and name not in data.models:
+        card = card_for_outcome(name)
+        if card is not None:
+            data.models[name] = card
 
 
 def _fmt(value: object, kind: str = "") -> str:

@@ -1,4 +1,4 @@
-"""The public Python API: what the CLI does, for scripts, notebooks and experiments.
+"""``Session``: what the CLI does to C files, for scripts, notebooks and experiments.
 
 A ``Session`` holds what every step shares (the database, the compiler and its
 flags, the program's arguments, repetitions); its methods return the
@@ -11,9 +11,7 @@ dataclasses the pipeline passes between stages, each with ``to_dict()``::
     tuned = s.tune("stream.c", top=5)         # measured, confirmed, stored
     print(tuned.to_dict()["loops"][0]["speedup"])
 
-The module-level functions (``autotune.analyze``, ``rank``, ``tune``,
-``measure``, ``calibrate``, ``campaign``, ``report``, ``export``) do the same
-with a default session. Documented with a worked experiment in docs/api.md.
+Documented with a worked experiment in docs/api.md.
 """
 
 from __future__ import annotations
@@ -57,18 +55,7 @@ if TYPE_CHECKING:  # Dask is imported by a campaign only
     from autotune.variants.space import Variant
     from autotune.variants.write import WrittenVariants
 
-__all__ = [
-    "Session",
-    "apply",
-    "analyze",
-    "calibrate",
-    "campaign",
-    "export",
-    "measure",
-    "rank",
-    "report",
-    "tune",
-]
+__all__ = ["Session"]
 
 
 @dataclass
@@ -429,52 +416,3 @@ class Session(Settings):
 
 def _exists(path: str | Path) -> None:
     require_c_file(path)
-
-
-def apply(result: FileTuneResult, output: str | Path, *, backup: bool = False) -> Path | None:
-    """Write the confirmed choices of ``result`` to ``output`` atomically (with a
-    ``.orig`` backup when asked); None when nothing was chosen."""
-    from autotune.variants.apply import apply_variants, write_atomic
-
-    if not result.final:
-        return None
-    write_atomic(output, apply_variants(result.source_text, result.final), backup=backup)
-    return Path(output)
-
-
-def _session(session: Session | None) -> Session:
-    return session if session is not None else Session()
-
-
-def analyze(path: str | Path, session: Session | None = None, **kw: object) -> TranslationUnit:
-    return _session(session).analyze(path, **kw)
-
-
-def rank(path: str | Path, session: Session | None = None, **kw: object) -> FileRanking:
-    return _session(session).rank(path, **kw)
-
-
-def tune(path: str | Path, session: Session | None = None, **kw: object) -> FileTuneResult:
-    return _session(session).tune(path, **kw)
-
-
-def measure(path: str | Path, session: Session | None = None, **kw: object) -> list[LoopResult]:
-    return _session(session).measure(path, **kw)
-
-
-def calibrate(session: Session | None = None, **kw: object) -> CalibrationRun:
-    return _session(session).calibrate(**kw)
-
-
-def report(output: str | Path, session: Session | None = None, **kw: object) -> Path:
-    return _session(session).report(output, **kw)
-
-
-def export(fmt: str = "csv", session: Session | None = None, **kw: object) -> str:
-    return _session(session).export(fmt, **kw)
-
-
-def campaign(
-    plan: str | Path | CampaignPlan, session: Session | None = None, **kw: object
-) -> CampaignResult:
-    return _session(session).campaign(plan, **kw)
