@@ -190,3 +190,13 @@ def test_first_section_without_its_directive(tmp_path, capsys):
     first, second = sec["children"]
     assert (first["line"], first["timing"]["begin_line"], first["timing"]["end_line"]) == (7, 7, 8)
     assert (second["line"], second["timing"]["end_line"]) == (10, 10)
+
+
+def test_the_api_gives_the_tree_the_command_prints(capsys, tmp_path):
+    """``Session.structure`` is the command's counterpart: the same tree, same sizes."""
+    from autotune.api import Session
+
+    src = str(KERNELS / "stencil2d.c")
+    printed = run_json(capsys, src, "-D", "TSTEPS=7", "-D", "N=50")
+    session = Session(db=str(tmp_path / "r.db"), defines={"TSTEPS": "7", "N": "50"})
+    assert session.structure(src).to_dict() == printed

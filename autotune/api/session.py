@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # Dask is imported by a campaign only
     from autotune.frontend.records import LoopRecord
     from autotune.measure.machine import Machine
     from autotune.measure.measure_file import FileMeasurement
+    from autotune.structure.nodes import ProgramTree
     from autotune.tuning.calibrate_run import CalibrationRun
     from autotune.tuning.scaling import ScaleRun
     from autotune.variants.space import Variant
@@ -138,6 +139,16 @@ class Session(Settings):
             return file_profiles(
                 str(path), self.source_options(), self.profile_request(path), store, self.cc
             )
+
+    def structure(self, path: str | Path) -> ProgramTree:
+        """The program's parallel structure from ``main()`` as a skeleton tree (regions,
+        sections, tasks, time-step loops), each node with its trip counts; with the
+        session's ``args``, sizes known only at run time come from one profile run."""
+        from autotune.structure.tree import build_tree
+
+        _exists(path)
+        profiles = self.profiles(path)[0] if self.args else None
+        return build_tree(str(path), self.source_options(), cc=self.cc, profiles=profiles)
 
     def variants(
         self,

@@ -102,9 +102,15 @@ def run(args: argparse.Namespace) -> int:
     options = source_options(args)
     if args.sizes:
         return _predict(args, options)
-    tree = build_tree(args.file, options, cc=args.cc, profiles=_profiles(args, options))
     if args.measure:
+        tree = build_tree(args.file, options, cc=args.cc, profiles=_profiles(args, options))
         return _measure(args, options, tree)
+    session = _session(args, options)
+    if args.args and not args.json:
+        note = session.profiles(args.file)[1]
+        if note:
+            print(note)
+    tree = session.structure(args.file)
     if args.json:
         dump_json(tree.to_dict())
         return 0
@@ -118,13 +124,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _profiles(args: argparse.Namespace, options) -> dict | None:
-    """With --args: the loops' run-time sizes from one profile run (stored, reused)."""
-    if not args.args:
-        return None
+def _session(args: argparse.Namespace, options):
+    """The API session of the command's flags."""
     from autotune.api import Session
 
-    session = Session(
+    return Session(
         db=getattr(args, "db", None),
         cc=args.cc,
         defines=dict(options.defines),
@@ -133,7 +137,13 @@ def _profiles(args: argparse.Namespace, options) -> dict | None:
         args=_program_args(args),
         timeout_s=args.timeout,
     )
-    doc, note = session.profiles(args.file)
+
+
+def _profiles(args: argparse.Namespace, options) -> dict | None:
+    """With --args: the loops' run-time sizes from one profile run (stored, reused)."""
+    if not args.args:
+        return None
+    doc, note = _session(args, options).profiles(args.file)
     if note and not args.json:
         print(note)
     return doc
