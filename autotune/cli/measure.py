@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autotune.cli.buildargs import (
     add_build_arguments,
@@ -14,9 +15,11 @@ from autotune.cli.buildargs import (
 from autotune.cli.common import add_source_arguments
 from autotune.errors import UserError
 from autotune.measure import stats
-from autotune.measure.results import LoopResult
 from autotune.measure.spaces import exhaustive_space, parse_variant_list
 from autotune.render import Progress, dump_json, table
+
+if TYPE_CHECKING:
+    from autotune.measure.results import LoopResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

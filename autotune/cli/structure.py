@@ -24,11 +24,11 @@ from autotune.cli.structure_predict import _predict
 from autotune.cli.structure_shared import (
     _print_checks,
     _print_notes,
-    _program_args,
     _read,
     _run_settings,
     _sd,
     parse_threads,
+    session_of,
 )
 from autotune.errors import UserError
 from autotune.render import Progress, dump_json
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.measure:
         tree = build_tree(args.file, options, cc=args.cc, profiles=_profiles(args, options))
         return _measure(args, options, tree)
-    session = _session(args, options)
+    session = session_of(args, options)
     if args.args and not args.json:
         note = session.profiles(args.file)[1]
         if note:
@@ -124,26 +124,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _session(args: argparse.Namespace, options):
-    """The API session of the command's flags."""
-    from autotune.api import Session
-
-    return Session(
-        db=getattr(args, "db", None),
-        cc=args.cc,
-        defines=dict(options.defines),
-        include_dirs=list(options.include_dirs),
-        cflags=list(options.cflags),
-        args=_program_args(args),
-        timeout_s=args.timeout,
-    )
-
-
 def _profiles(args: argparse.Namespace, options) -> dict | None:
     """With --args: the loops' run-time sizes from one profile run (stored, reused)."""
     if not args.args:
         return None
-    doc, note = _session(args, options).profiles(args.file)
+    doc, note = session_of(args, options).profiles(args.file)
     if note and not args.json:
         print(note)
     return doc

@@ -7,7 +7,6 @@ import os
 import shlex
 
 from autotune.errors import UserError
-from autotune.measure.build import BuildOptions
 from autotune.render import table
 from autotune.structure.nodes import ProgramTree
 from autotune.structure.tree_render import node_notes, where
@@ -48,8 +47,19 @@ def _read(path: str) -> str:
     return read_source(path)
 
 
-def _build_options(args: argparse.Namespace, options) -> BuildOptions:
-    return BuildOptions.of_source(options, args.cc)
+def session_of(args: argparse.Namespace, options):
+    """The API session of the structure command's flags."""
+    from autotune.api import Session
+
+    return Session(
+        db=getattr(args, "db", None),
+        cc=args.cc,
+        defines=dict(options.defines),
+        include_dirs=list(options.include_dirs),
+        cflags=list(options.cflags),
+        args=_program_args(args),
+        timeout_s=args.timeout,
+    )
 
 
 def _run_settings(args: argparse.Namespace, options, progress):
@@ -57,7 +67,7 @@ def _run_settings(args: argparse.Namespace, options, progress):
     from autotune.structure.experiment import RunSettings
 
     return RunSettings(
-        build=_build_options(args, options),
+        build=session_of(args, options).build_options(),
         repetitions=args.repetitions,
         timeout_s=args.timeout,
         statistic=args.statistic,
