@@ -67,6 +67,55 @@ def _cases():
         yield pytest.param(blocks, {**SIZES[0], "N": n}, id=f"{blocks.stem}-N{n}-small")
 
 
+def _check_cyclic(rec, arr: dict, wants: dict[tuple, list[int]]) -> None:
+    """A cyclic hand-out's per-thread counts, both ways: summed over each thread's chunks
+    where the array splits into elements every iteration touches and elements one
+    iteration touches (``polyfoot._split``), and one count with the thread as a
+    parameter; each must be the brute-force count."""
+    for (schedule, chunk), want in wants.items():
+        if schedule not in ("static", "dynamic") or not chunk:
+            continue
+        for cap in (polyfoot.SPLIT_CHUNKS, 0):  # 0: never sum the chunks
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(polyfoot, "SPLIT_CHUNKS", cap)
+                got = polyfoot.elements_per_thread(arr, 1, chunk, 3, [0, 1, 2], rec.trip_count)
+            assert got is None or got == want, (rec.id, arr["name"], schedule, chunk, cap)
+
+
+SPLIT = """
+#define N 300
+double a[N], b[N], c[N][N], w[N];
+int main(void) {
+  #pragma omp parallel for schedule(guided, 2)
+  for (int i = 1; i < N - 1; i++) b[i] = a[i - 1] + a[i + 1];
+  #pragma omp parallel for schedule(guided, 2)
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < i; j++) c[i][j] = w[j] * c[i][j];
+  return 0;
+}
+"""
+
+
+def test_split_holds_where_iterations_own_their_elements_and_not_where_they_share(tmp_path):
+    """Rows a worksharing loop owns (b[i], c[i][j]) and elements every iteration reads
+    (w[j] under a triangular bound is not: row i reads w[0..i-1]) against a stencil's
+    a[i-1], a[i+1], which neighbouring iterations share: the split is taken for the
+    first and refused for the stencil, and both count as brute force does."""
+    src = tmp_path / "split.c"
+    src.write_text(SPLIT)
+    stencil, tri = analyze_options(str(src), SourceOptions({}, [], []), threads=3).loops
+    arrays = {(r.line, a["name"]): a for r in (stencil, tri) for a in r.arrays}
+    assert polyfoot._split(arrays[(stencil.line, "a")], 1) is None
+    assert polyfoot._split(arrays[(stencil.line, "b")], 1) is not None
+    assert polyfoot._split(arrays[(tri.line, "c")], 1) is not None
+    assert polyfoot._split(arrays[(tri.line, "w")], 1) is None  # rows i, i+1 share w[0]
+    runs = [(0, 3), (10, 2), (200, 5)]
+    assert polyfoot.elements(arrays[(stencil.line, "a")], 1, runs) == (3 + 2) + (2 + 2) + (5 + 2)
+    assert polyfoot.elements(arrays[(stencil.line, "b")], 1, runs) == 10
+    own = sum(i for first, n in runs for i in range(first, first + n))  # row i: i elements
+    assert polyfoot.elements(arrays[(tri.line, "c")], 1, runs) == own
+
+
 @pytest.mark.parametrize(("path", "sizes"), list(_cases()))
 def test_counted_footprint_is_the_brute_force_count(path: Path, sizes: dict) -> None:
     try:
@@ -87,6 +136,7 @@ def test_counted_footprint_is_the_brute_force_count(path: Path, sizes: dict) -> 
                     break
                 points += walked
             else:
+                wants: dict[tuple, list[int]] = {}
                 got, exact, _ = fp.array_elements(arr, 1, None)
                 assert exact and got == len({e for _, e in points}), (rec.id, arr["name"])
                 for schedule, chunk in SCHEDULES:
@@ -101,6 +151,8 @@ def test_counted_footprint_is_the_brute_force_count(path: Path, sizes: dict) -> 
                         runs = list(zip(starts.tolist(), lengths.tolist(), strict=True))
                         got, _, _ = fp.array_elements(arr, 1, runs)
                         assert got == want, (rec.id, arr["name"], schedule, chunk, t)
+                        wants.setdefault((schedule, chunk), []).append(want)
+                _check_cyclic(rec, arr, wants)
                 checked += 1
     if not checked:
         pytest.skip("no loop with affine accesses small enough to walk")

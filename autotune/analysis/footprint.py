@@ -344,7 +344,7 @@ def representative_threads(samples: list, keep: int | None) -> list[int]:
 
 
 def _counted_cyclic(
-    arrays: list[dict], collapse: int, chunk: int, threads: int, chosen: list[int]
+    arrays: list[dict], collapse: int, chunk: int, threads: int, chosen: list[int], trip: int
 ) -> dict[int, int] | None:
     """Each chosen thread's distinct bytes under a cyclic hand-out, counted by barvinok
     whatever the number of chunks, one count per array for all threads (None: some
@@ -353,7 +353,7 @@ def _counted_cyclic(
     for arr in arrays:
         if arr.get("elem_size") is None:
             return None
-        counts = polyfoot.elements_per_thread(arr, collapse, chunk, threads, chosen)
+        counts = polyfoot.elements_per_thread(arr, collapse, chunk, threads, chosen, trip)
         if counts is None:
             return None
         for t, n in zip(chosen, counts, strict=True):
@@ -389,7 +389,9 @@ def per_thread(
     cyclic = kind in ("static", "dynamic") and bool(chunk)
     busy = [t for t in chosen if len(samples[t][0])]
     counted = (
-        _counted_cyclic(arrays, collapse, int(chunk), max(1, threads), busy) if cyclic else None
+        _counted_cyclic(arrays, collapse, int(chunk), max(1, threads), busy, trip)
+        if cyclic
+        else None
     )
     for t in busy:
         starts, sizes, thread_iters = samples[t]

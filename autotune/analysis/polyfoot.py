@@ -25,6 +25,7 @@ import islpy as isl
 from autotune.analysis import exprs
 
 MAX_RUNS = 64  # explicit chunk lists longer than this go to the enumerating path
+SPLIT_CHUNKS = 128  # a thread's cyclic chunks summed one by one up to this many (see _split)
 
 
 @dataclass(frozen=True)
@@ -55,29 +56,58 @@ def elements(arr: dict, collapse: int, which: Runs | Cyclic | None = None) -> in
         ((first, length),) = which
         card = _card(arr, collapse, ONE_RUN)
         return None if card is None else _at(card, {"_f": first, "_n": length})
+    if isinstance(which, list):
+        split = _split(arr, collapse)
+        if split is not None:
+            return _split_elements(*split, which)
     card = _card(arr, collapse, which)
     return None if card is None else _at(card, {})
 
 
 def elements_per_thread(
-    arr: dict, collapse: int, chunk: int, threads: int, chosen: list[int]
+    arr: dict, collapse: int, chunk: int, threads: int, chosen: list[int], trip: int
 ) -> list[int] | None:
     """Distinct elements of ``arr`` for each thread in ``chosen`` of a cyclic hand-out
-    (``Cyclic``), from one count with the thread number as a parameter: one barvinok
-    call per array instead of one per thread and array. None where ``elements`` would
-    be None."""
+    (``Cyclic``) of ``trip`` iterations: summed over the thread's chunks where the
+    array splits (``_split``) and they are few, else from one count with the thread
+    number as a parameter (one barvinok call per array, not per thread). None where
+    ``elements`` would be None."""
+    nchunks = -(-trip // chunk)
+    if -(-nchunks // threads) <= SPLIT_CHUNKS:
+        split = _split(arr, collapse)
+        if split is not None:
+            return [_split_elements(*split, _cyclic_runs(trip, chunk, threads, t)) for t in chosen]
     card = _card(arr, collapse, Cyclic(chunk, threads, -1))  # -1: the parameter _t
     return None if card is None else [_at(card, {"_t": t}) for t in chosen]
 
 
-def _card(arr: dict, collapse: int, which: Runs | Cyclic | str | None) -> isl.PwQPolynomial | None:
+def _cyclic_runs(trip: int, chunk: int, threads: int, thread: int) -> Runs:
+    """Thread ``thread``'s chunks of a cyclic hand-out, as runs of iteration numbers."""
+    starts = range(thread * chunk, trip, threads * chunk)
+    return [(s, min(chunk, trip - s)) for s in starts]
+
+
+def _card(
+    arr: dict, collapse: int, which: Runs | Cyclic | str | None, only: list[dict] | None = None
+) -> isl.PwQPolynomial | None:
     """barvinok's count of the array's elements touched by ``which``, in the parameters
-    ``which`` names (none, ``_t``, or ``_f`` and ``_n``)."""
+    ``which`` names (none, ``_t``, or ``_f`` and ``_n``); ``only``: these of its accesses."""
+    texts = _set_texts(arr, collapse, which, only)
+    return None if texts is None else _counted(*texts)
+
+
+def _set_texts(
+    arr: dict, collapse: int, which: Runs | Cyclic | str | None, only: list[dict] | None = None
+) -> tuple[tuple[str, ...], tuple | None] | None:
+    """The isl texts of the accesses' element sets (and the extents ``_counted`` checks
+    tuples against); None where an access is not affine."""
     if collapse != 1 or not arr.get("accesses"):
         return None
-    accesses = arr["accesses"]
+    accesses = arr["accesses"] if only is None else only
     dims = arr.get("dims") or []
-    tuples = len(dims) > 1 and all(len(a.get("index_exprs") or []) == len(dims) for a in accesses)
+    tuples = len(dims) > 1 and all(
+        len(a.get("index_exprs") or []) == len(dims) for a in arr["accesses"]
+    )
     parts = []
     for acc in accesses:
         subs = _subscripts(acc, tuples)
@@ -87,8 +117,92 @@ def _card(arr: dict, collapse: int, which: Runs | Cyclic | str | None) -> isl.Pw
         parts.append(text)
     params = "[_t] -> " if isinstance(which, Cyclic) and which.thread < 0 else ""
     params = "[_f, _n] -> " if which == ONE_RUN else params
-    extents = tuple(dims) if tuples else None
-    return _counted(tuple(params + t for t in parts), extents)
+    return tuple(params + t for t in parts), (tuple(dims) if tuples else None)
+
+
+def _split_elements(shared: int, own: isl.PwQPolynomial | None, runs: Runs) -> int:
+    """|S| (if any iteration runs) plus each run's own elements: see ``_split``."""
+    busy = [(f, n) for f, n in runs if n > 0]
+    if own is None:
+        return shared if busy else 0
+    return (shared if busy else 0) + sum(_at(own, {"_f": f, "_n": n}) for f, n in busy)
+
+
+def _split(arr: dict, collapse: int) -> tuple[int, isl.PwQPolynomial | None] | None:
+    """(|S|, count of O over one run) when the array's elements split into S, touched
+    alike by every iteration of the worksharing loop, and O, of which each element is
+    touched by one iteration only, S and O apart: a thread's elements over any runs
+    are then |S| plus each run's own count, exactly, with no count per run list
+    (guided chunks, a static thread's chunks). None where the split does not hold."""
+    if collapse != 1 or not arr.get("accesses"):
+        return None
+    same = [a for a in arr["accesses"] if _same_for_every_iteration(a)]
+    own = [a for a in arr["accesses"] if not _same_for_every_iteration(a)]
+    if not own:  # every iteration touches the same elements (O is empty)
+        texts = _set_texts(arr, collapse, None, same)
+        card = None if texts is None else _counted(*texts)
+        return None if card is None else (_at(card, {}), None)
+    own_run = _set_texts(arr, collapse, ONE_RUN, own)
+    own_all = _set_texts(arr, collapse, None, own)
+    same_all = _set_texts(arr, collapse, None, same) if same else ((), None)
+    if own_run is None or own_all is None or same_all is None:
+        return None
+    return _split_counts(own_run, own_all, same_all)
+
+
+@functools.lru_cache(maxsize=256)
+def _split_counts(
+    own_run: tuple[tuple[str, ...], tuple | None],
+    own_all: tuple[tuple[str, ...], tuple | None],
+    same_all: tuple[tuple[str, ...], tuple | None],
+) -> tuple[int, isl.PwQPolynomial] | None:
+    """The checks and counts of ``_split``, kept by text."""
+    try:
+        once = _union(own_run[0])
+        other = _union(tuple(t.replace("_f", "_g").replace("_n", "_m") for t in own_run[0]))
+        apart = isl.Set("[_f, _n, _g, _m] -> { [] : _n = 1 and _m = 1 and _f < _g }")
+        both = once.align_params(apart.get_space()).intersect(other.align_params(apart.get_space()))
+        if not both.intersect_params(apart.params()).is_empty():
+            return None  # two iterations touch one element of O
+        if same_all[0] and not _union(same_all[0]).intersect(_union(own_all[0])).is_empty():
+            return None
+    except isl.Error:
+        return None
+    shared = _counted(*same_all) if same_all[0] else None
+    card = _counted(*own_run)
+    if card is None or (same_all[0] and shared is None):
+        return None
+    return (_at(shared, {}) if shared is not None else 0), card
+
+
+def _union(parts: tuple[str, ...]) -> isl.Set:
+    out = None
+    for text in parts:
+        s = isl.Set(text)
+        out = s if out is None else out.union(s)
+    return out
+
+
+def _same_for_every_iteration(acc: dict) -> bool:
+    """The access touches the same elements whichever iteration of the outermost
+    (worksharing) level runs: its subscripts and the inner levels' bounds do not
+    mention that level's variable."""
+    dom = acc.get("domain") or []
+    first = next((lv for lv in dom if not lv.get("unknown")), None)
+    var = first.get("var") if first else None
+    if not var:
+        return False
+    texts = [*(acc.get("index_exprs") or []), acc.get("flat")]
+    for lv in dom:
+        if lv is not first:
+            texts += [lv.get("start"), lv.get("limit")]
+    for t in texts:
+        if t is None:
+            continue
+        a = exprs.affine(t)
+        if a is None or a.get(var):
+            return False
+    return True
 
 
 @functools.lru_cache(maxsize=512)
@@ -97,10 +211,7 @@ def _counted(parts: tuple[str, ...], dims: tuple | None) -> isl.PwQPolynomial | 
     same sets again); ``dims``: tuples are counted, whose inner subscripts must stay in
     their rows."""
     try:
-        union = None
-        for text in parts:
-            s = isl.Set(text)
-            union = s if union is None else union.union(s)
+        union = _union(parts)
         if dims is not None and not _inner_in_bounds(union, list(dims)):
             return None  # a[i][j+1] past its row aliases the next: the flat count differs
         return union.card()
