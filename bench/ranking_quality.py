@@ -45,7 +45,9 @@ from autotune.tuning import calibrate as cal
 from autotune.variants.space import BASELINE, default_space, default_thread_counts
 
 ROOT = Path(__file__).resolve().parents[1]
-GOALS = "goals: regret@5 <= 2%, best found >= 80%, regret@1 <= 5%, tau >= 0.7, MARE <= 15%"
+GOALS = (
+    "goals: regret@1 <= 4%, regret@5 <= 1%, best found >= 80%, tau >= 0.75, MARE anchored <= 15%"
+)
 
 
 def measured_kernels(directory: str, repetitions: int, db: str | None):
@@ -177,10 +179,23 @@ def main() -> int:
         where += " (leave one program out)"
     replay.print_summary(rows, f"ranking quality on {where}, budget K = {replay.K}")
     print(GOALS)
+    floor = None
+    if args.recorded:
+        _, loops = recorded.load(Path(args.recorded))
+        floor = replay.noise_floor(
+            [replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times) for lp in loops]
+        )
+        replay.print_noise_floor(floor)
     if args.json:
         Path(args.json).write_text(
             json.dumps(
-                {"summary": rows, "loops": [s.__dict__ for s in scores]}, indent=2, default=str
+                {
+                    "summary": rows,
+                    "noise_floor": None if floor is None else floor.__dict__,
+                    "loops": [s.__dict__ for s in scores],
+                },
+                indent=2,
+                default=str,
             )
         )
         print(f"written: {args.json}")

@@ -212,3 +212,58 @@ def print_summary(rows: list[dict], title: str) -> None:
             else:
                 cells.append(f"{v:>11.1%}")
         print("  ".join(cells))
+
+
+@dataclass
+class NoiseFloor:
+    """What the sweep's own repeats say about its noise: variants the runtime runs
+    identically were each measured, so their difference is measurement noise alone."""
+
+    pairs: int
+    median_spread: float | None  # |t(variant) / t(its twin) - 1|
+    p90_spread: float | None
+    twin_regret: float | None  # geometric mean over loops, see ``noise_floor``
+    twin_loops: int
+
+
+def noise_floor(loops: list[ReplayLoop], runtime: str = "libgomp") -> NoiseFloor:
+    """The spread between identical twins, and the regret of an oracle that knows which
+    variant measured fastest but gets its twin's measurement (what re-measuring the
+    best gives): no model's first pick can be judged finer than this on the sweep."""
+    spreads: list[float] = []
+    twin_regrets: list[float] = []
+    for lp in loops:
+        times = {BASELINE: lp.baseline_s, **lp.times}
+        _, same = collapse(lp.record, list(lp.times), runtime)
+        classes: dict[Variant, list[Variant]] = {}
+        for eq in same:
+            spreads.append(abs(times[eq.variant] / times[eq.same_as] - 1.0))
+            classes.setdefault(eq.same_as, [eq.same_as]).append(eq.variant)
+        best_v = min(times, key=times.get)
+        twins = next((c for c in classes.values() if best_v in c), [])
+        others = [times[v] for v in twins if v != best_v]
+        if others:
+            twin_regrets.append(statistics.mean(others) / times[best_v] - 1.0)
+    arr = np.array(spreads)
+    return NoiseFloor(
+        len(spreads),
+        float(np.median(arr)) if spreads else None,
+        float(np.percentile(arr, 90)) if spreads else None,
+        geomean_regret(twin_regrets) if twin_regrets else None,
+        len(twin_regrets),
+    )
+
+
+def print_noise_floor(floor: NoiseFloor) -> None:
+    if not floor.pairs:
+        print("noise floor: no variant has an identical twin in this sweep")
+        return
+    print(
+        f"noise floor: {floor.pairs} pairs of variants the runtime runs identically differ by "
+        f"{floor.median_spread:.1%} (median), {floor.p90_spread:.1%} (90th percentile)"
+    )
+    if floor.twin_regret is not None:
+        print(
+            f"  an oracle picking the variant measured fastest, given its twin's time: regret "
+            f"{floor.twin_regret:.1%} over the {floor.twin_loops} loops whose best has a twin"
+        )
