@@ -112,11 +112,6 @@ def recorded_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
     return scores
 
 
-def lopo_split(programs: list[str], held_out: str) -> tuple[list[str], list[str]]:
-    """(fit, evaluate): every loop of one program on one side only."""
-    return [p for p in programs if p != held_out], [p for p in programs if p == held_out]
-
-
 def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
     """Leave one program out: each program's loops ranked by models fitted on the
     recorded sweeps of the other programs only (as a user meets the model: fitted on
@@ -126,11 +121,9 @@ def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
         for lp in loops
         for v, t in [(BASELINE, lp.baseline_s), *lp.times.items()]
     ]
-    programs = sorted({lp.program for lp in loops})
     scores: list[replay.LoopScore] = []
-    for held in programs:
-        fit_on, _ = lopo_split(programs, held)
-        train = [s for s in samples if s.kernel in fit_on]
+    for held, train, _ in cal.held_out_splits(samples):
+        fit_on = {s.kernel for s in train}
         models = {}
         for name in cal.MODEL_NAMES:
             X, y, _, groups = cal._xy(train, machine, name, "wall", None)

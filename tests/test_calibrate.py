@@ -201,3 +201,24 @@ def test_a_measured_runtime_profile_reaches_the_model_features(tmp_path):
     work = fitted[dynamic].x2_ops_per_thread
     expected = 1 + (chunks * 1e-7 / 1e-9 + 1e-6 / 1e-9) / work
     assert fitted[dynamic].dispatch_overhead == pytest.approx(expected)
+
+
+def test_held_out_splits_never_put_a_programs_loops_on_both_sides():
+    """Leave one program out, as calibration and the ranking bench evaluate: every
+    program is held out once, its loops (all of them) only on the evaluated side."""
+    from pathlib import Path
+
+    kernels = Path(__file__).resolve().parents[1] / "kernels"
+    samples = []
+    for name in ("dot.c", "matmul.c", "histogram.c"):
+        for rec in analyze_file(str(kernels / name), threads=2).loops:
+            for k, v in enumerate(default_space(rec, 2)[:4]):
+                samples.append(cal.Sample(name, rec, v, 1.0 + k, None))
+    splits = list(cal.held_out_splits(samples))
+    assert sorted(h for h, _, _ in splits) == ["dot.c", "histogram.c", "matmul.c"]
+    for held, fit, evaluated in splits:
+        assert {s.kernel for s in evaluated} == {held}
+        assert held not in {s.kernel for s in fit}
+        assert {s.record.id for s in fit}.isdisjoint({s.record.id for s in evaluated})
+        assert len(fit) + len(evaluated) == len(samples)
+    assert list(cal.held_out_splits([s for s in samples if s.kernel == "dot.c"])) == []

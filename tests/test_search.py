@@ -206,3 +206,25 @@ def test_a_prior_that_ranks_the_best_last_is_found_out(loop):
     fixed = SequentialSearch(budget=10, slope_variance=1e-9)
     blind = fixed.run(origin, ranking.baseline_predicted_s, cands, times.get)
     assert blind.best.variant != fastest  # the same search trusting the order misses it
+
+
+def test_search_finds_the_best_its_prior_ranks_last_and_does_not_stop_before(loop):
+    """A loop on which the model's order is exactly wrong (measured time falls as the
+    predicted time rises): the best variant is the model's last of 57. The search must
+    not stop on the confidently wrong prior: the measured variants disagree with it,
+    the fitted slope turns, and the last-ranked variant is measured within 8."""
+    record, ranking = loop
+    times = {rv.variant: 1e-6 / rv.predicted_s for rv in ranking.variants}
+    best = min(times, key=times.get)
+    assert best == ranking.variants[-1].variant  # the prior ranks the best last
+    origin, cands = candidates(record, ranking)
+    calls: list[Variant] = []
+
+    def measure(v: Variant) -> float:
+        calls.append(v)
+        return times[v]
+
+    found = SequentialSearch(budget=8).run(origin, ranking.baseline_predicted_s, cands, measure)
+    assert found.best.variant == best and best in calls and len(calls) <= 8
+    # the posterior has learned the order is reversed: it now ranks the best first
+    assert min(found.posterior_s, key=found.posterior_s.get) == best

@@ -9,6 +9,7 @@ see.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -169,16 +170,30 @@ def fit_models(samples: list[Sample], machine: Machine, result: CalibrationResul
             }
 
 
+def held_out_splits(samples: list[Sample]) -> Iterator[tuple[str, list[Sample], list[Sample]]]:
+    """(held-out program, rows to fit on, rows to evaluate) for each program (``kernel``)
+    in turn: scikit-learn's leave-one-group-out, so no program's loops are on both sides,
+    which is how a user meets the model (fitted on programs that are not theirs)."""
+    from sklearn.model_selection import LeaveOneGroupOut
+
+    groups = [s.kernel for s in samples]
+    if len(set(groups)) < 2:
+        return
+    for fit_idx, test_idx in LeaveOneGroupOut().split(samples, groups=groups):
+        yield (
+            samples[test_idx[0]].kernel,
+            [samples[i] for i in fit_idx],
+            [samples[i] for i in test_idx],
+        )
+
+
 def leave_one_kernel_out(
     samples: list[Sample], machine: Machine, result: CalibrationResult, k: int = 5
 ) -> None:
     """Fit on all kernels but one, rank the held-out kernel's measured variants."""
-    kernels = sorted({s.kernel for s in samples})
     names = [n for n in MODEL_NAMES if n not in result.refused]
     scores: dict[str, list[HeldOut]] = {n: [] for n in names}
-    for held in kernels:
-        train = [s for s in samples if s.kernel != held]
-        test = [s for s in samples if s.kernel == held]
+    for _held, train, test in held_out_splits(samples):
         for name in names:
             try:
                 X, y, _, groups = _xy(train, machine, name, "wall", result.profile)
