@@ -42,6 +42,7 @@ from autotune.measure.sweep import Sweep, SweepOptions
 from autotune.models.defaults import load_model
 from autotune.models.powerlaw import make_model
 from autotune.tuning import calibrate as cal
+from autotune.tuning.search import SearchPrior
 from autotune.variants.space import BASELINE, default_space, default_thread_counts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,16 +125,36 @@ def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
     scores: list[replay.LoopScore] = []
     for held, train, _ in cal.held_out_splits(samples):
         fit_on = {s.kernel for s in train}
-        models = {}
-        for name in cal.MODEL_NAMES:
-            X, y, _, groups = cal._xy(train, machine, name, "wall", None)
-            models[name] = make_model(name, target="wall").fit(X, y, groups=groups)
+        models = {name: _fit(train, machine, name) for name in cal.MODEL_NAMES}
+        priors = {name: _nested_prior(train, loops, machine, name) for name in cal.MODEL_NAMES}
         for lp in loops:
             if lp.program == held:
                 loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times)
-                scores += replay.replay_loop(loop, models, machine)
-        print(f"left out {held}: fitted on {len(train)} runs of {len(fit_on)} programs", flush=True)
+                scores += replay.replay_loop(loop, models, machine, priors=priors)
+        print(
+            f"left out {held}: fitted on {len(train)} runs of {len(fit_on)} programs; search "
+            f"prior (extended) {priors['extended'].to_dict()}",
+            flush=True,
+        )
     return scores
+
+
+def _fit(samples: list, machine, name: str):
+    X, y, _, groups = cal._xy(samples, machine, name, "wall", None)
+    return make_model(name, target="wall").fit(X, y, groups=groups)
+
+
+def _nested_prior(train: list, loops: list, machine, name: str) -> SearchPrior:
+    """The search's prior fitted as calibration fits it, on the training programs alone:
+    each of them held out in turn from a model fitted on the others (the evaluated
+    program is never seen, not even through the prior)."""
+    pairs = []
+    for inner, inner_train, _ in cal.held_out_splits(train):
+        model = _fit(inner_train, machine, name)
+        for lp in loops:
+            if lp.program == inner:
+                pairs.append(replay.log_pairs(lp, model, machine))
+    return SearchPrior.fit(pairs)
 
 
 def main() -> int:

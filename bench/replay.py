@@ -28,7 +28,7 @@ from autotune.measure.machine import Machine
 from autotune.measure.microbench import RuntimeProfile
 from autotune.models.features import feature_matrix
 from autotune.models.quality import geomean_regret, kendall_tau, mean_abs_rel_error
-from autotune.tuning.search import Candidate, SequentialSearch, variant_coords
+from autotune.tuning.search import Candidate, SearchPrior, variant_coords
 from autotune.variants.equivalence import collapse
 from autotune.variants.space import BASELINE, Variant
 
@@ -94,6 +94,15 @@ def model_scores(
     return score, pred, base_pred
 
 
+def log_pairs(loop, model, machine: Machine, runtime: str = "libgomp"):
+    """(log predicted, log measured) over a recorded loop's variants the runtime runs
+    differently: what a search prior is fitted on."""
+    keep, _ = collapse(loop.record, list(loop.times), runtime)
+    X, _ = feature_matrix([(loop.record, v) for v in keep], machine, list(model.feature_names_))
+    pred = np.asarray(model.predict(X), dtype=float)
+    return np.log(pred), np.log([loop.times[v] for v in keep])
+
+
 def sequential_score(
     loop: ReplayLoop,
     pred: np.ndarray,
@@ -101,6 +110,7 @@ def sequential_score(
     machine: Machine,
     k: int = K,
     name: str = "sequential",
+    prior: SearchPrior | None = None,
 ) -> LoopScore:
     variants = list(loop.times)
     y = np.array([loop.times[v] for v in variants])
@@ -110,7 +120,8 @@ def sequential_score(
         for v, p in zip(variants, pred, strict=True)
     ]
     base = Candidate(BASELINE, base_pred, variant_coords(loop.record, BASELINE, machine))
-    res = SequentialSearch(budget=k).run(base, loop.baseline_s, cands, loop.times.get)
+    search = (prior or SearchPrior()).search(k)
+    res = search.run(base, loop.baseline_s, cands, loop.times.get)
     got = [s.measured_s for s in res.measured]
     score = LoopScore(loop.name, name)
     score.regret1 = _regret(min([loop.baseline_s, *got[:1]]), best)
@@ -147,8 +158,10 @@ def replay_loop(
     runtime: str = "libgomp",
     k: int = K,
     profile: RuntimeProfile | None = None,
+    priors: dict | None = None,
 ) -> list[LoopScore]:
-    """Every method's score on one loop; ``models`` maps a name to a fitted model.
+    """Every method's score on one loop; ``models`` maps a name to a fitted model,
+    ``priors`` a name to the search prior fitted with it (default: the shipped one).
 
     Variants the runtime runs identically to another (or to the original) are
     dropped first, as ``rank`` does. The sequential search is run with each
@@ -163,7 +176,15 @@ def replay_loop(
         score, pred, base_pred = model_scores(loop, model, name, machine, k, profile)
         scores.append(score)
         scores.append(
-            sequential_score(loop, pred, base_pred, machine, k, name=f"sequential({name})")
+            sequential_score(
+                loop,
+                pred,
+                base_pred,
+                machine,
+                k,
+                name=f"sequential({name})",
+                prior=(priors or {}).get(name),
+            )
         )
     scores.append(random_score(loop, k))
     return scores

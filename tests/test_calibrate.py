@@ -15,6 +15,7 @@ from autotune.models.defaults import load_model
 from autotune.models.features import feature_matrix, loop_features
 from autotune.tuning import calibrate as cal
 from autotune.tuning.modelchoice import choose_model
+from autotune.tuning.ranking import rank_loop
 from autotune.variants.space import Variant, default_space
 
 KERNEL = r"""#include <stdio.h>
@@ -73,7 +74,16 @@ def test_calibrate_fits_stores_and_rank_uses_it(tmp_path, monkeypatch, capsys):
     assert len(model.coef_) == 4 and "fitted on" in model.metadata_["label"]
     assert data["adopted"] and data["verdict"] and data["current"]["source"]
     assert data["runtime_profile"]["by_threads"]  # the micro-benchmarks ran
-    assert choose_model(detect_machine(), Store(db)).profile is not None
+    chosen = choose_model(detect_machine(), Store(db))
+    assert chosen.profile is not None
+    # the search's prior is fitted on the held-out kernels' residuals and stored with
+    # the model; the ranking (and so tune's search) carries it
+    prior = data["search_prior"][chosen.name]
+    assert prior["loops"] == 3 and prior["variant_variance"] > 0
+    assert chosen.model.metadata_["search_prior"] == prior
+    (record,) = analyze_file(str(kdir / "light.c"), threads=2).loops
+    ranked = rank_loop(record, default_space(record, 2), chosen, detect_machine())
+    assert ranked.search_prior.to_dict() == prior
     # rank without --db reads the default database: one model for every command
     assert main(["rank", str(kdir / "light.c")]) == 0
     assert "calibrated on this machine" in capsys.readouterr().out

@@ -193,7 +193,8 @@ def test_a_prior_that_ranks_the_best_last_is_found_out(loop):
     """A loop whose times run opposite to the model's order (its fastest ranked last):
     the measured variants show it, the search stops trusting the order, and the fastest
     is measured within 7 runs (the same search with its slope fixed at the model's
-    walks down the ranking and has not found it after 10)."""
+    walks down the ranking and has not found it in those 7), and its posterior then
+    ranks the fastest first."""
     record, ranking = loop
     order = [rv.variant for rv in ranking.variants]
     predicted = [rv.predicted_s for rv in ranking.variants]
@@ -203,28 +204,29 @@ def test_a_prior_that_ranks_the_best_last_is_found_out(loop):
     origin, cands = candidates(record, ranking)
     found = SequentialSearch(budget=7).run(origin, ranking.baseline_predicted_s, cands, times.get)
     assert found.best.variant == fastest
-    fixed = SequentialSearch(budget=10, slope_variance=1e-9)
+    assert min(found.posterior_s, key=found.posterior_s.get) == fastest
+    fixed = SequentialSearch(budget=7, slope_variance=1e-9)
     blind = fixed.run(origin, ranking.baseline_predicted_s, cands, times.get)
     assert blind.best.variant != fastest  # the same search trusting the order misses it
 
 
-def test_search_finds_the_best_its_prior_ranks_last_and_does_not_stop_before(loop):
-    """A loop on which the model's order is exactly wrong (measured time falls as the
-    predicted time rises): the best variant is the model's last of 57. The search must
-    not stop on the confidently wrong prior: the measured variants disagree with it,
-    the fitted slope turns, and the last-ranked variant is measured within 8."""
-    record, ranking = loop
-    times = {rv.variant: 1e-6 / rv.predicted_s for rv in ranking.variants}
-    best = min(times, key=times.get)
-    assert best == ranking.variants[-1].variant  # the prior ranks the best last
-    origin, cands = candidates(record, ranking)
-    calls: list[Variant] = []
+def test_search_prior_is_fitted_from_held_out_loops():
+    """Slopes 1, 2 and 0 of log measured on log predicted, no scatter about the lines:
+    the slope's variance is their mean squared distance from 1; fewer than three loops
+    keep the defaults."""
+    from autotune.tuning.search import SLOPE_VARIANCE, VARIANT_VARIANCE, SearchPrior
 
-    def measure(v: Variant) -> float:
-        calls.append(v)
-        return times[v]
-
-    found = SequentialSearch(budget=8).run(origin, ranking.baseline_predicted_s, cands, measure)
-    assert found.best.variant == best and best in calls and len(calls) <= 8
-    # the posterior has learned the order is reversed: it now ranks the best first
-    assert min(found.posterior_s, key=found.posterior_s.get) == best
+    x = [0.0, 1.0, 2.0, 3.0]
+    loops = [(x, [0.5 + b * v for v in x]) for b in (1.0, 2.0, 0.0)]
+    prior = SearchPrior.fit(loops)
+    assert prior.loops == 3 and prior.slope_variance == pytest.approx(2 / 3)
+    assert prior.variant_variance == pytest.approx(1e-3)  # the floor: no scatter
+    scattered = [(x, [v + e for v, e in zip(x, (0.1, -0.1, -0.1, 0.1), strict=True)])] * 3
+    assert SearchPrior.fit(scattered).variant_variance == pytest.approx(0.02)
+    default = SearchPrior.fit(loops[:2])
+    assert (default.loops, default.variant_variance, default.slope_variance) == (
+        0,
+        VARIANT_VARIANCE,
+        SLOPE_VARIANCE,
+    )
+    assert SearchPrior.from_dict(prior.to_dict()) == prior

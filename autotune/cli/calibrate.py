@@ -129,6 +129,7 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:
                     for (n, t), q in result.fit_quality.items()
                 ],
                 "held_out": [h.__dict__ for h in result.held_out],
+                "search_prior": {n: p.to_dict() for n, p in result.search_priors.items()},
                 "preferred": result.preferred,
                 "database": getattr(args, "db_path", None),
                 "reason": result.reason,
@@ -167,6 +168,13 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:
         for h in result.held_out
     ]
     table(["loop", "model", "tau", "MARE", "regret@1", "best pruned"], rows, out=out)
+    for name, prior in result.search_priors.items():
+        print(
+            f"search prior of {name} from {prior.loops} held-out loop(s): variance between "
+            f"variants {prior.variant_variance:.3f}, of the slope {prior.slope_variance:.3f} "
+            "(log units)",
+            file=out,
+        )
     print(f"\ndefault model: {result.preferred}: {result.reason}", file=out)
     for name, why in result.refused.items():
         print(f"not fitted: {name}: {why}", file=out)

@@ -22,6 +22,7 @@ from autotune.models.features import FeatureError, feature_matrix
 from autotune.models.powerlaw import make_model
 from autotune.models.quality import evaluate, geomean_regret
 from autotune.tuning.modelchoice import PREFERENCE, choose_model
+from autotune.tuning.search import SearchPrior
 from autotune.variants.space import BASELINE, Variant
 
 MODEL_NAMES = ("faithful", "extended")
@@ -64,6 +65,8 @@ class CalibrationResult:
     adopted: bool = False
     verdict: str = ""  # why the new coefficients were (not) adopted
     profile: RuntimeProfile | None = None  # this machine's runtime costs, when measured
+    # per model: how far it is off on held-out kernels, for the sequential search
+    search_priors: dict[str, SearchPrior] = field(default_factory=dict)
 
 
 MIN_SAMPLE = 4  # variants per loop: fewer cannot separate threads, chunk and schedule
@@ -193,6 +196,7 @@ def leave_one_kernel_out(
     """Fit on all kernels but one, rank the held-out kernel's measured variants."""
     names = [n for n in MODEL_NAMES if n not in result.refused]
     scores: dict[str, list[HeldOut]] = {n: [] for n in names}
+    pairs: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {n: [] for n in names}
     for _held, train, test in held_out_splits(samples):
         for name in names:
             try:
@@ -205,7 +209,9 @@ def leave_one_kernel_out(
                 Xt, yt, _, _ = _xy(rows, machine, name, "wall", result.profile)
                 if len(yt) < 2:
                     continue
-                q = evaluate(model.predict(Xt), yt, k=k)
+                predicted = np.asarray(model.predict(Xt), dtype=float)
+                pairs[name].append((np.log(predicted), np.log(np.asarray(yt, dtype=float))))
+                q = evaluate(predicted, yt, k=k)
                 h = HeldOut(
                     loop_id,
                     name,
@@ -217,6 +223,7 @@ def leave_one_kernel_out(
                 )
                 result.held_out.append(h)
                 scores[name].append(h)
+    result.search_priors = {n: SearchPrior.fit(pairs[n]) for n in names if pairs[n]}
     summary = {}
     for name, hs in scores.items():
         taus = [h.tau for h in hs if h.tau is not None]
@@ -374,7 +381,9 @@ def conclude(
     fp = store.add_machine(machine)
     store.delete_models(fp)
     for (name, target), model in result.models.items():
-        store.save_model(name, fp, target, model.to_dict())
+        prior = result.search_priors.get(name)
+        extra = {"search_prior": prior.to_dict()} if prior is not None and prior.loops else {}
+        store.save_model(name, fp, target, model.to_dict(**extra))
     store.save_model(PREFERENCE, fp, "wall", {"model": result.preferred, "reason": result.reason})
     if result.profile is not None:
         store.save_model(PROFILE_NAME, fp, "machine", result.profile.to_dict())

@@ -10,6 +10,7 @@ from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 from autotune.models.features import FeatureError, feature_matrix
 from autotune.tuning.modelchoice import ChosenModel
+from autotune.tuning.search import SearchPrior
 from autotune.variants.equivalence import Equivalent, collapse
 from autotune.variants.space import BASELINE, Variant
 
@@ -47,6 +48,7 @@ class LoopRanking:
     baseline_predicted_s: float | None = None
     error: str = ""  # why this loop could not be ranked
     equivalent: list[Equivalent] = field(default_factory=list)  # runtime duplicates, unmeasured
+    search_prior: SearchPrior = field(default_factory=SearchPrior)  # how far the model may be off
 
     @property
     def id(self) -> str:
@@ -90,6 +92,9 @@ def rank_loop(
         ranking.error = "empty variant space"
         return ranking
     model = chosen.model
+    ranking.search_prior = SearchPrior.from_dict(
+        getattr(model, "metadata_", {}).get("search_prior")
+    )
     names = list(model.feature_names_)
     try:
         X, _ = feature_matrix(
