@@ -25,7 +25,7 @@ import islpy as isl
 from autotune.analysis import exprs
 
 MAX_RUNS = 64  # explicit chunk lists longer than this go to the enumerating path
-SPLIT_CHUNKS = 128  # a thread's cyclic chunks summed one by one up to this many (see _split)
+SPLIT_CHUNKS = 48  # a thread's cyclic chunks summed one by one up to this many (see _split)
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,26 @@ def _split_elements(shared: int, own: isl.PwQPolynomial | None, runs: Runs) -> i
     return (shared if busy else 0) + sum(_at(own, {"_f": f, "_n": n}) for f, n in busy)
 
 
+_SPLITS: dict[
+    tuple[int, int], tuple[dict, tuple | None]
+] = {}  # (id(arr), collapse) -> (arr, split)
+
+
 def _split(arr: dict, collapse: int) -> tuple[int, isl.PwQPolynomial | None] | None:
+    """``_find_split`` once per array: ranking asks for it for every variant and thread.
+    Kept by the array's identity (checked: an id is reused only after its object dies)."""
+    key = (id(arr), collapse)
+    hit = _SPLITS.get(key)
+    if hit is not None and hit[0] is arr:
+        return hit[1]
+    if len(_SPLITS) > 4096:
+        _SPLITS.clear()
+    found = _find_split(arr, collapse)
+    _SPLITS[key] = (arr, found)
+    return found
+
+
+def _find_split(arr: dict, collapse: int) -> tuple[int, isl.PwQPolynomial | None] | None:
     """(|S|, count of O over one run) when the array's elements split into S, touched
     alike by every iteration of the worksharing loop, and O, of which each element is
     touched by one iteration only, S and O apart: a thread's elements over any runs
