@@ -88,16 +88,18 @@ def kernels_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
     if args.microbench:
         profile = run_microbenchmarks(machine, default_thread_counts(machine.cores))
         print("runtime profile:", profile.to_dict())
+    by_kernel: dict[str, list] = {}
+    for k, loop in loops:
+        by_kernel.setdefault(k, []).append(loop)
     scores: list[replay.LoopScore] = []
-    for kernel in sorted({k for k, _ in loops}):
-        train = [s for s in samples if s.kernel != kernel]
-        models = {}
-        for name in cal.MODEL_NAMES:
-            X, y, _, groups = cal._xy(train, machine, name, "wall", profile)
-            models[name] = make_model(name, target="wall").fit(X, y, groups=groups)
-        for k, loop in loops:
-            if k == kernel:
-                scores += replay.replay_loop(loop, models, machine, profile=profile)
+    for kernel, train, _ in cal.held_out_splits(samples):
+        models = {name: _fit(train, machine, name, profile) for name in cal.MODEL_NAMES}
+        priors = {
+            name: _nested_prior(train, by_kernel, machine, name, profile)
+            for name in cal.MODEL_NAMES
+        }
+        for loop in by_kernel.get(kernel, []):
+            scores += replay.replay_loop(loop, models, machine, profile=profile, priors=priors)
     return scores
 
 
@@ -122,15 +124,17 @@ def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
         for lp in loops
         for v, t in [(BASELINE, lp.baseline_s), *lp.times.items()]
     ]
+    by_program: dict[str, list] = {}
+    for lp in loops:
+        loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times)
+        by_program.setdefault(lp.program, []).append(loop)
     scores: list[replay.LoopScore] = []
     for held, train, _ in cal.held_out_splits(samples):
         fit_on = {s.kernel for s in train}
         models = {name: _fit(train, machine, name) for name in cal.MODEL_NAMES}
-        priors = {name: _nested_prior(train, loops, machine, name) for name in cal.MODEL_NAMES}
-        for lp in loops:
-            if lp.program == held:
-                loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times)
-                scores += replay.replay_loop(loop, models, machine, priors=priors)
+        priors = {name: _nested_prior(train, by_program, machine, name) for name in cal.MODEL_NAMES}
+        for loop in by_program[held]:
+            scores += replay.replay_loop(loop, models, machine, priors=priors)
         print(
             f"left out {held}: fitted on {len(train)} runs of {len(fit_on)} programs; search "
             f"prior (extended) {priors['extended'].to_dict()}",
@@ -139,21 +143,21 @@ def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
     return scores
 
 
-def _fit(samples: list, machine, name: str):
-    X, y, _, groups = cal._xy(samples, machine, name, "wall", None)
+def _fit(samples: list, machine, name: str, profile=None):
+    X, y, _, groups = cal._xy(samples, machine, name, "wall", profile)
     return make_model(name, target="wall").fit(X, y, groups=groups)
 
 
-def _nested_prior(train: list, loops: list, machine, name: str) -> SearchPrior:
+def _nested_prior(
+    train: list, by_program: dict[str, list], machine, name: str, profile=None
+) -> SearchPrior:
     """The search's prior fitted as calibration fits it, on the training programs alone:
     each of them held out in turn from a model fitted on the others (the evaluated
     program is never seen, not even through the prior)."""
     pairs = []
     for inner, inner_train, _ in cal.held_out_splits(train):
-        model = _fit(inner_train, machine, name)
-        for lp in loops:
-            if lp.program == inner:
-                pairs.append(replay.log_pairs(lp, model, machine))
+        model = _fit(inner_train, machine, name, profile)
+        pairs += [replay.log_pairs(lp, model, machine, profile) for lp in by_program[inner]]
     return SearchPrior.fit(pairs)
 
 

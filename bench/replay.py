@@ -94,11 +94,14 @@ def model_scores(
     return score, pred, base_pred
 
 
-def log_pairs(loop, model, machine: Machine, runtime: str = "libgomp"):
+def log_pairs(
+    loop, model, machine: Machine, profile: RuntimeProfile | None = None, runtime: str = "libgomp"
+):
     """(log predicted, log measured) over a recorded loop's variants the runtime runs
     differently: what a search prior is fitted on."""
     keep, _ = collapse(loop.record, list(loop.times), runtime)
-    X, _ = feature_matrix([(loop.record, v) for v in keep], machine, list(model.feature_names_))
+    names = list(model.feature_names_)
+    X, _ = feature_matrix([(loop.record, v) for v in keep], machine, names, profile)
     pred = np.asarray(model.predict(X), dtype=float)
     return np.log(pred), np.log([loop.times[v] for v in keep])
 
