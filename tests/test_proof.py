@@ -46,6 +46,11 @@ TRAPS = {
     "heap_floyd.c": {12: (BOTH, "dependence carried by the loop on path")},
     # &scale copied into a pointer the proof cannot follow: out may be scale itself
     "escaped_scalar.c": {18: (BOTH, "writes scale")},
+    # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
+    "narrow_index.c": {
+        14: (BOTH, "writes bucket"),
+        18: (BOTH, "same element of ring"),
+    },
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
@@ -61,6 +66,8 @@ PATTERNS = {
     # PolyBench's allocation (posix_memalign into a local, *C to the kernel) and by-value
     # beta and sizes, which no pointer of the kernel can reach
     "heap_syr2k.c": {27: set()},
+    # (size_t)i * M + j and a long loop variable narrowed to int: no wrap at these sizes
+    "wide_casts.c": {14: set()},
 }
 
 

@@ -107,7 +107,7 @@ def _arg_base(
         return None
     if isinstance(arg, c_ast.BinaryOp) and arg.op in ("+", "-"):
         base = _arg_base(arg.left, site, pointsto, depth)
-        off = poly.PolyBuilder(lookup).build(arg.right)
+        off = poly.PolyBuilder(lookup, None, scope.info.typedefs).build(arg.right)
         if base is None or off is None:
             return None
         return base[:-1] + [poly.add(base[-1], off, 1 if arg.op == "+" else -1)]
@@ -116,7 +116,7 @@ def _arg_base(
         if not isinstance(inner.name, c_ast.ID):
             return None
         base = _arg_base(inner.name, site, pointsto, depth)
-        off = poly.PolyBuilder(lookup).build(inner.subscript)
+        off = poly.PolyBuilder(lookup, None, scope.info.typedefs).build(inner.subscript)
         if base is None or off is None:
             return None
         return base[:-1] + [poly.add(base[-1], off)]

@@ -11,7 +11,7 @@ calls, or through a pointer: a name whose address is taken is never trusted).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pycparser import c_ast
 
@@ -44,6 +44,7 @@ def enclosing_bounds(
     loop: c_ast.For,
     written: Callable[[c_ast.Node], set[str]] = assigned,
     aliased: Callable[[str, c_ast.Node], bool] = lambda _name, _at: False,
+    typedefs: Mapping[str, c_ast.Node] | None = None,
 ) -> list[Bound]:
     """Bounds on the parameters that name enclosing loop variables (``P_i``).
 
@@ -60,7 +61,7 @@ def enclosing_bounds(
         changed |= {n for n in names if aliased(n, outer)}
         if var in changed:
             continue  # the body moves the variable itself, or a pointer may
-        low, high = _value(lo, changed), _value(hi, changed)
+        low, high = _value(lo, changed, typedefs), _value(hi, changed, typedefs)
         if step > 0 and op in ("<", "<="):
             upper = poly.add(high, poly.const(-1)) if high is not None and op == "<" else high
             out.append(Bound(param_symbol(var), low, upper, None))
@@ -79,11 +80,13 @@ def _ids(node: c_ast.Node | None) -> list[c_ast.ID]:
     return out
 
 
-def _value(node: c_ast.Node, changed: set[str]) -> poly.Poly | None:
+def _value(
+    node: c_ast.Node, changed: set[str], typedefs: Mapping[str, c_ast.Node] | None
+) -> poly.Poly | None:
     """A bound over names the outer body does not assign, as the walk names them."""
 
     def name(n: str, _node: c_ast.Node) -> poly.Poly | None:
         return None if n in changed else poly.symbol(param_symbol(n))
 
-    value = poly.PolyBuilder(name, lambda _node: None).build(node)
+    value = poly.PolyBuilder(name, lambda _node: None, typedefs).build(node)
     return value if value is not None and poly.is_affine(value) else None

@@ -108,7 +108,8 @@ class WalkNames:
         return poly.symbol(self._param(name))
 
     def value(self, node: c_ast.Node | None) -> poly.Poly | None:
-        return poly.PolyBuilder(self.lookup, self._element).build(node)
+        typedefs = self.frame.scope.info.typedefs
+        return poly.PolyBuilder(self.lookup, self._element, typedefs).build(node)
 
     def _element(self, node: c_ast.Node) -> poly.Poly | None:
         """``d[2]``, ``grid_points[0]``, ``g->nx``: a size read from memory the loop does
@@ -167,7 +168,9 @@ class WalkNames:
             else:
                 self.env_ptr.pop(key, None)
             return
-        if op == "=":
+        if decl is not None and poly.narrow_integer(decl.type, self.frame.scope.info.typedefs):
+            self.env[key] = None  # ``short k = i`` wraps: k is no polynomial of i
+        elif op == "=":
             self.env[key] = self.value(rhs)
         else:
             old = self.env.get(key)

@@ -27,6 +27,7 @@ from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, param_names
 from autotune.analysis.proof.syntax import assigned, element_text, loop_var_name, param_symbol
 from autotune.analysis.proof.walkstate import LoopContext
+from autotune.analysis.symbols import Scope
 
 
 class Prover:
@@ -211,6 +212,7 @@ def _given(site: LoopSite, prog: Program) -> tuple:
             site.for_node,
             lambda node: _written(node, prog),
             lambda name, at: prog.address_taken_var(name, at, site.func, site.ast),
+            Scope(site.func, site.ast).info.typedefs,
         )
     )
 
@@ -259,7 +261,15 @@ def _callee_written(name: str, prog: Program, seen: set[str]) -> tuple[set[str],
     return names, complete
 
 
-def _entry_value(rhs: c_ast.Node, written: set[str], arrays: set[str]) -> poly.Poly | None:
+def _narrow_var(scope: Scope, name: str, at: c_ast.Node) -> bool:
+    """The variable is of an integer type narrower than ``int`` (its value wraps)."""
+    decl, _ = scope.find_decl(name, at)
+    return decl is None or poly.narrow_integer(decl.type, scope.info.typedefs)
+
+
+def _entry_value(
+    rhs: c_ast.Node, written: set[str], arrays: set[str], typedefs: dict | None = None
+) -> poly.Poly | None:
     """``rhs`` over values the loop does not change, named as the walk names them."""
 
     def name(n: str, _node: c_ast.Node) -> poly.Poly | None:
@@ -274,7 +284,7 @@ def _entry_value(rhs: c_ast.Node, written: set[str], arrays: set[str]) -> poly.P
         text = element_text(node, builder.build)
         return poly.symbol(param_symbol(text)) if text else None
 
-    builder = poly.PolyBuilder(name, element)
+    builder = poly.PolyBuilder(name, element, typedefs)
     return builder.build(rhs)
 
 
@@ -290,6 +300,7 @@ def _entry_values(site: LoopSite, written: set[str], arrays: set[str]) -> dict[s
         None,
     )
     out: dict[str, poly.Poly] = {}
+    scope = Scope(site.func, site.ast)
     for item in reversed(items[: k or 0]):
         if isinstance(item, c_ast.Pragma):
             continue
@@ -300,9 +311,9 @@ def _entry_values(site: LoopSite, written: set[str], arrays: set[str]) -> dict[s
         ):
             break
         name = item.lvalue.name
-        if name in out or name in written:
+        if name in out or name in written or _narrow_var(scope, name, item):
             continue
-        value = _entry_value(item.rvalue, written, arrays)
+        value = _entry_value(item.rvalue, written, arrays, scope.info.typedefs)
         if value is not None:
             out[name] = value
     return out
