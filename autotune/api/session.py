@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autotune.campaign.plan import CampaignPlan, load_plan
-from autotune.campaign.progress import CampaignProgress
 from autotune.errors import UserError, require_c_file
 from autotune.frontend.records import TranslationUnit, select_loops
 from autotune.measure.outcomes import Outcome, load_outcomes
@@ -44,7 +42,9 @@ from autotune.tuning.pipeline import (
 from autotune.tuning.settings import Settings
 from autotune.variants.space import space_from_strings
 
-if TYPE_CHECKING:  # Dask is imported by a campaign only
+if TYPE_CHECKING:  # a campaign's plan (TOML), progress and Dask: imported by campaign only
+    from autotune.campaign.plan import CampaignPlan
+    from autotune.campaign.progress import CampaignProgress
     from autotune.campaign.runner import CampaignResult
     from autotune.campaign.tasks import LoopOutcome
     from autotune.frontend.records import LoopRecord
@@ -383,6 +383,7 @@ class Session(Settings):
         ``scheduler`` (``tcp://host:8786``), else a local one started for it.
         Results go to this session's database; running it again resumes."""
         from autotune.campaign.environ import openmp_environment
+        from autotune.campaign.plan import CampaignPlan, load_plan
         from autotune.campaign.runner import CampaignRunner, connect
 
         if not isinstance(plan, CampaignPlan):
