@@ -15,7 +15,17 @@ from autotune.errors import UserError
 from autotune.textfile import read_source
 
 
+EXAMPLES = """examples:
+  autotune models                                   the models and the paper tables
+  autotune models hdc                               one model's card
+  autotune models --paper saez-traces --at N=1024000,M=2048000,P=8,latency=2.43e-4,gap=1.51e-7
+  autotune models skeleton --param skeleton=farm --fit times.csv --at n=120,p=7
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("name", nargs="?", help="a model (default with --paper: the table's model)")
     parser.add_argument(
         "--fit", metavar="ROWS.csv", help="fit on this CSV (a header row; '#' lines skipped)"
