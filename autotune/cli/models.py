@@ -14,7 +14,6 @@ from autotune import render
 from autotune.errors import UserError
 from autotune.textfile import read_source
 
-
 EXAMPLES = """examples:
   autotune models                                   the models and the paper tables
   autotune models hdc                               one model's card
