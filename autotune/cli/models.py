@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 
 from autotune import render
 from autotune.errors import UserError
@@ -66,15 +67,41 @@ def _params(items: list[str]) -> dict[str, object]:
     return out
 
 
-def read_rows(path: str) -> list[dict[str, str]]:
-    """A CSV of rows: one header line, comment lines (``#``) and blank lines skipped."""
+def read_rows(path: str) -> tuple[list[dict[str, str]], list[int]]:
+    """A CSV of rows: one header line, comment lines (``#``) and blank lines skipped;
+    also the file's line number of the header and of each row (for messages)."""
     text = read_source(path)
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if len(lines) < 2:
-        raise UserError("no rows: a header line and at least one row are needed", path)
-    return [
-        {k.strip(): (v or "").strip() for k, v in r.items() if k} for r in csv.DictReader(lines)
+    numbered = [
+        (n, ln)
+        for n, ln in enumerate(text.splitlines(), 1)
+        if ln.strip() and not ln.lstrip().startswith("#")
     ]
+    if len(numbered) < 2:
+        raise UserError("no rows: a header line and at least one row are needed", path)
+    rows = csv.DictReader([ln for _, ln in numbered])
+    out = [{k.strip(): (v or "").strip() for k, v in r.items() if k} for r in rows]
+    return out, [n for n, _ in numbered]
+
+
+_ROW = re.compile(r"\brow (\d+)\b")
+
+
+def _fit_file(model, path: str):
+    """Fit on the file's rows; a model's complaint about "row N" (or a line of the rows
+    read as a table) names the file and its line."""
+    rows, lines = read_rows(path)
+    try:
+        return model.fit(rows)
+    except UserError as exc:
+        if exc.location and exc.location.startswith("<rows>"):
+            k = exc.location.rpartition(":")[2]  # the line of the rows read as a table
+            at = lines[int(k) - 1] if k.isdigit() and 0 < int(k) <= len(lines) else None
+            raise UserError(exc.message, f"{path}:{at}" if at else path) from None
+        found = _ROW.search(exc.message)
+        if found and 0 < int(found.group(1)) < len(lines):
+            message = _ROW.sub("its row", exc.message, count=1)
+            raise UserError(message, f"{path}:{lines[int(found.group(1))]}") from None
+        raise UserError(exc.message, exc.location or path) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         return _card(api.model(name, **_params(args.param)).describe(), args)
     model = api.paper_model(args.paper) if args.paper else api.model(name, **_params(args.param))
     if args.fit:
-        model = model.fit(read_rows(args.fit))
+        model = _fit_file(model, args.fit)
     card = model.describe()
     if not args.at:
         raise UserError(f"give --at {','.join(f'{q}=VALUE' for q in card.query)}")
