@@ -143,6 +143,19 @@ def test_report_renders_non_blank_in_headless_chromium(tuned, tmp_path):
 
     pixels = image.imread(shot)
     assert pixels.std() > 0.01  # not one flat colour
+    # the page as the browser built it holds the Models section with the model's card
+    dom = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--dump-dom", out.as_uri()],
+        check=True,
+        timeout=120,
+        capture_output=True,
+        text=True,
+    ).stdout
+    from autotune.tuning.registry import card_for_outcome
+
+    ((text,),) = _docs(tuned)
+    card = card_for_outcome(json.loads(text)["model"])
+    assert 'id="models"' in dom and card is not None and card.title in dom
 
 
 def _docs(db):
