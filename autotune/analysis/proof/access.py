@@ -60,6 +60,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 NodeText(node),
                 owner=owner,
                 op=op,
+                inner=inner_extents(w, node, index),
                 name=name,
                 group=group,
             )
@@ -69,6 +70,28 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         return
     # an rvalue that is not memory: walk its parts as reads
     w.generic_visit(node)
+
+
+def inner_extents(w: IterationWalker, node: c_ast.Node, index: list | None) -> list[int | None]:
+    """The declared sizes of dimensions 1..n-1 of ``a[i][j]...`` on a named array whose
+    index is its subscripts (none when the access goes through a pointer into it)."""
+    if not isinstance(node, c_ast.ArrayRef) or index is None:
+        return []
+    root, subs = chain(node)
+    if not isinstance(root, c_ast.ID) or len(subs) != len(index) or len(subs) < 2:
+        return []
+    scope = w.frame.scope
+    decl, _ = w._decl(root.name, root)
+    if decl is None:
+        return []
+    levels = []  # the declared type, one array or pointer level per subscript
+    t = scope.resolve_typedef(decl.type)
+    while isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl) and len(levels) < len(subs):
+        levels.append(t)
+        t = scope.resolve_typedef(t.type)
+    if len(levels) < len(subs) or not all(isinstance(t, c_ast.ArrayDecl) for t in levels[1:]):
+        return []
+    return [scope.dim(t.dim, decl) for t in levels[1:]]
 
 
 def _is_subarray(w: IterationWalker, node: c_ast.ArrayRef) -> bool:
