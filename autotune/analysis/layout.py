@@ -94,6 +94,10 @@ class Layout:
                 size = 4
             elif names.count("long") >= 1:
                 size = 8
+            elif "char" in names or "_Bool" in names:
+                size = 1  # signed or unsigned: the modifier says nothing of the width
+            elif "short" in names:
+                size = 2
             else:
                 size = max((BASE_SIZES.get(n, 0) for n in names), default=0) or None
             return size * 2 if size and "_Complex" in names else size

@@ -61,6 +61,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 owner=owner,
                 op=op,
                 inner=inner_extents(w, node, index),
+                size=element_size(w, node),
                 name=name,
                 group=group,
             )
@@ -92,6 +93,31 @@ def inner_extents(w: IterationWalker, node: c_ast.Node, index: list | None) -> l
     if len(levels) < len(subs) or not all(isinstance(t, c_ast.ArrayDecl) for t in levels[1:]):
         return []
     return [scope.dim(t.dim, decl) for t in levels[1:]]
+
+
+def element_size(w: IterationWalker, node: c_ast.Node) -> int | None:
+    """Bytes of what ``a[i]...`` or ``*p`` on a named variable reads or writes, from its
+    declared type: an ``unsigned char *`` view of a ``double`` array touches a part of
+    an element, so its subscripts are not the array's."""
+    if isinstance(node, c_ast.UnaryOp) and node.op == "*":
+        root, depth = node.expr, 1
+    elif isinstance(node, c_ast.ArrayRef):
+        root, subs = chain(node)
+        depth = len(subs)
+    else:
+        return None
+    if not isinstance(root, c_ast.ID):
+        return None
+    decl, _ = w._decl(root.name, root)
+    if decl is None:
+        return None
+    scope = w.frame.scope
+    t = scope.resolve_typedef(decl.type)
+    for _ in range(depth):
+        if not isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl):
+            return None
+        t = scope.resolve_typedef(t.type)
+    return scope.type_size(t)
 
 
 def _is_subarray(w: IterationWalker, node: c_ast.ArrayRef) -> bool:

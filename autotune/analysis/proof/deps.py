@@ -33,6 +33,13 @@ class Conflict:
     def reason(self) -> str:
         what = "writes" if "w" in (self.a.kind, self.b.kind) else "updates"
         name = self.a.name or self.b.name or "memory"
+        if self.why == "sizes":
+            return (
+                f"{what} {name} as {self.a.size}-byte elements (line {self.a.line}: "
+                f"{self.a.text}) and as {self.b.size}-byte elements (line {self.b.line}: "
+                f"{self.b.text}): one object in two element types, whose subscripts do not "
+                "compare"
+            )
         if self.why == "overflow":
             r = self.a if _overflows(self.a) else self.b
             return (
@@ -66,6 +73,11 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
     for i, a in enumerate(unique):
         for b in unique[i:]:
             if not _may_interact(a, b):
+                continue
+            if a.size and b.size and a.size != b.size and (a.index or b.index):
+                out.append(Conflict(a, b, "sizes"))  # one object in two element types
+                if len(out) >= 3:
+                    return out
                 continue
             if id(a) in spills or id(b) in spills:
                 out.append(Conflict(a, b, "overflow"))

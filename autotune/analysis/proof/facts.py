@@ -67,6 +67,7 @@ class Ref:
     owner: str = "shared"
     op: str | None = None
     inner: list[int | None] = field(default_factory=list)  # sizes of dimensions 1..n-1
+    size: int | None = None  # bytes of the element it reads or writes (None: not known)
     path: tuple[int, ...] = ()  # statement positions, block by block: program order
     must: bool = True  # runs at every point of its domain (no branch around it)
     name: str = ""  # the variable it goes through, for messages
