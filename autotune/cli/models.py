@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="K=V",
-        help="a model parameter, e.g. skeleton=farm (repeatable)",
+        help="a model parameter, e.g. skeleton=farm or known=n<=100 (one per flag, repeatable)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
@@ -61,9 +61,12 @@ def _pairs(text: str, what: str) -> dict[str, str]:
 def _params(items: list[str]) -> dict[str, object]:
     """``--param`` values: integers where they are integers, else text."""
     out: dict[str, object] = {}
-    for item in items:
-        for key, value in _pairs(item, "--param").items():
-            out[key] = int(value) if value.lstrip("-").isdigit() else value
+    for item in items:  # one parameter a flag: a value may hold commas (known=n<=100,p!=8)
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--param: write NAME=VALUE, got {item!r}")
+        value = value.strip()
+        out[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
     return out
 
 
