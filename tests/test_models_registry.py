@@ -167,7 +167,7 @@ def test_models_cli_names_the_file_and_line_of_a_bad_row(tmp_path, capsys):
 
 def test_models_cli_param_values_may_hold_commas(capsys):
     """``--param known=n<=100,p!=8`` is one parameter (the paper's hiding of rows)."""
-    table = "autotune/data/lobachev_gauss_table1.csv"
+    table = str(registry.DATA / "lobachev_gauss_table1.csv")
     argv = ["models", "skeleton", "--param", "skeleton=farm", "--fit", table]
     argv += ["--param", "known=n<=100,p!=8", "--at", "n=120,p=7", "--json"]
     assert main(argv) == 0
