@@ -18,6 +18,7 @@ import islpy as isl
 
 from autotune.analysis.proof import conditions, poly
 from autotune.analysis.proof.facts import Bound, Ref
+from autotune.analysis.proof.rows import leaves_row
 
 Index = list[poly.Poly]
 
@@ -41,7 +42,7 @@ class Conflict:
                 "compare"
             )
         if self.why == "overflow":
-            r = self.a if _overflows(self.a) else self.b
+            r = self.a if leaves_row(self.a) else self.b
             return (
                 f"{what} {name} (line {r.line}: {r.text}) with a subscript that leaves its "
                 "row in every run (C calls it undefined; the memory is the next row's): "
@@ -68,7 +69,7 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
     """Pairs of shared references that may carry a dependence across iterations."""
     unique = _dedupe(refs)
     pins = {id(r): _pins(r) for r in unique}
-    spills = {id(r) for r in unique if _overflows(r)}
+    spills = {id(r) for r in unique if leaves_row(r)}
     out: list[Conflict] = []
     for i, a in enumerate(unique):
         for b in unique[i:]:
@@ -92,60 +93,6 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
                 if len(out) >= 3:
                     return out
     return out
-
-
-def _overflows(r: Ref) -> bool:
-    """A subscript after the first leaves ``[0, size)`` of its dimension: ``a[i][j + 1]``
-    with ``j < M``. Subscripts are compared dimension by dimension, which holds only while
-    each stays in its row. Decided where the loops around it have constant bounds (the
-    subscript's least and greatest values then bound it exactly); with bounds in the sizes
-    the subscripts are taken to stay in their rows, as C requires."""
-    if not r.inner or r.index is None:
-        return False
-    ranges = _constant_ranges(r.domain)
-    for sub, size in zip(r.index[1:], r.inner, strict=False):
-        if sub is None or not isinstance(size, int) or not poly.is_affine(sub):
-            continue
-        span = _span(sub, ranges)
-        if span is not None and (span[0] < 0 or span[1] > size - 1):
-            return True
-    return False
-
-
-def _constant_ranges(domain: list[Bound]) -> dict[str, tuple[int, int]]:
-    """Loop variable -> (first, last) value, for loops with constant bounds that run."""
-    out: dict[str, tuple[int, int]] = {}
-    for b in domain:
-        lo = poly.constant_of(b.lower) if b.lower is not None else None
-        hi = poly.constant_of(b.upper) if b.upper is not None else None
-        if lo is None or hi is None or lo > hi or b.step is None:
-            continue
-        step = abs(b.step)
-        start = poly.constant_of(b.start) if b.start is not None else None
-        if step > 1:
-            if start is None:
-                continue
-            first = start if b.step > 0 else start - (start - lo) // step * step
-            last = start + (hi - start) // step * step if b.step > 0 else start
-            lo, hi = min(first, last), max(first, last)
-        out[b.sym] = (lo, hi)
-    return out
-
-
-def _span(sub: poly.Poly, ranges: dict[str, tuple[int, int]]) -> tuple[int, int] | None:
-    """Least and greatest value of an affine subscript over a box of loop values (None
-    when a symbol has no constant range: a size, or a loop bounded by one)."""
-    low = high = sub.get((), 0)
-    for mono, coef in sub.items():
-        if mono == ():
-            continue
-        (sym,) = mono
-        if sym not in ranges:
-            return None
-        a, b = ranges[sym]
-        low += min(coef * a, coef * b)
-        high += max(coef * a, coef * b)
-    return low, high
 
 
 def _dedupe(refs: list[Ref]) -> list[Ref]:
