@@ -48,6 +48,8 @@ TRAPS = {
     "escaped_scalar.c": {18: (BOTH, "writes scale")},
     # an unsigned char view of a double array: byte i belongs to element i / 8
     "byte_view.c": {15: (BOTH, "two element types")},
+    # the same storage as rows of 100 and of 50 (a work array under another shape)
+    "reshaped_rows.c": {12: (BOTH, "two shapes")},
     # img[i][j + 1] for j up to W - 1: the last store of row i is row i + 1's first
     "row_spill.c": {15: (BOTH, "leaves its row")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot

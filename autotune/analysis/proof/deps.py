@@ -34,6 +34,12 @@ class Conflict:
     def reason(self) -> str:
         what = "writes" if "w" in (self.a.kind, self.b.kind) else "updates"
         name = self.a.name or self.b.name or "memory"
+        if self.why == "shapes":
+            return (
+                f"{what} {name} through rows of {self.a.inner} (line {self.a.line}: "
+                f"{self.a.text}) and of {self.b.inner} (line {self.b.line}: {self.b.text}): "
+                "one object seen in two shapes, whose subscripts do not compare"
+            )
         if self.why == "sizes":
             return (
                 f"{what} {name} as {self.a.size}-byte elements (line {self.a.line}: "
@@ -75,6 +81,11 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
         for b in unique[i:]:
             if not _may_interact(a, b):
                 continue
+            if _reshaped(a, b):
+                out.append(Conflict(a, b, "shapes"))  # one object seen with two row sizes
+                if len(out) >= 3:
+                    return out
+                continue
             if a.size and b.size and a.size != b.size and (a.index or b.index):
                 out.append(Conflict(a, b, "sizes"))  # one object in two element types
                 if len(out) >= 3:
@@ -95,6 +106,18 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
     return out
 
 
+def _reshaped(a: Ref, b: Ref) -> bool:
+    """Both references index one object by rows whose declared sizes differ (a
+    ``double (*b)[50]`` over a ``double a[N][100]``): ``b[i][j]`` and ``a[i][j]`` are not
+    the same element, so the subscripts cannot be compared dimension by dimension."""
+    if not a.inner or not b.inner or len(a.inner) != len(b.inner):
+        return False
+    return any(
+        isinstance(x, int) and isinstance(y, int) and x != y
+        for x, y in zip(a.inner, b.inner, strict=True)
+    )
+
+
 def _dedupe(refs: list[Ref]) -> list[Ref]:
     seen: dict[tuple, Ref] = {}
     for r in refs:
@@ -105,6 +128,8 @@ def _dedupe(refs: list[Ref]) -> list[Ref]:
             r.op,
             r.value,
             r.group,
+            tuple(r.inner),
+            r.size,
             tuple((b.sym, _key(b.lower), _key(b.upper)) for b in r.domain),
         )
         seen.setdefault(key, r)
