@@ -48,6 +48,8 @@ TRAPS = {
     "escaped_scalar.c": {18: (BOTH, "writes scale")},
     # an unsigned char view of a double array: byte i belongs to element i / 8
     "byte_view.c": {15: (BOTH, "two element types")},
+    # one rand_r state per thread, carried from sample to sample (firstprivate)
+    "mc_seed_carried.c": {12: (BOTH, "same element of seed")},
     # the same storage as rows of 100 and of 50 (a work array under another shape)
     "reshaped_rows.c": {12: (BOTH, "two shapes")},
     # img[i][j + 1] for j up to W - 1: the last store of row i is row i + 1's first
@@ -72,6 +74,8 @@ PATTERNS = {
     # PolyBench's allocation (posix_memalign into a local, *C to the kernel) and by-value
     # beta and sizes, which no pointer of the kernel can reach
     "heap_syr2k.c": {27: set()},
+    # rand_r with a seed of the sample's own: its whole state is that seed
+    "mc_rand_r.c": {11: set()},
     # (size_t)i * M + j and a long loop variable narrowed to int: no wrap at these sizes
     "wide_casts.c": {14: set()},
 }

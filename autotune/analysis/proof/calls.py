@@ -28,6 +28,7 @@ from autotune.analysis.proof.walkstate import (
     IO_FUNCS,
     MAX_INLINE,
     PURE_FUNCS,
+    STATE_ARG_FUNCS,
     STATEFUL_FUNCS,
     Frame,
     PtrVal,
@@ -73,6 +74,9 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
         return
     if name in COPY_FUNCS:
         _copy(w, node, name, args)
+        return
+    if name in STATE_ARG_FUNCS and args:
+        _state_arg(w, node, name, args)
         return
     if (
         name in PURE_FUNCS
@@ -125,6 +129,15 @@ def _copy(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.
         if pv is not None and pv.owner != "local":
             w.record(Ref(pv.objects, None, kind, line, f"{name}()", owner=pv.owner, name=pv.name))
     _read_args(w, [a for i, a in enumerate(args) if i not in (dst, src)])
+
+
+def _state_arg(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list) -> None:
+    """``rand_r(&seed)``: reads the state its argument points at, then writes it back,
+    as ``*p = f(*p)`` would: the same accesses a walked callee's would be."""
+    _read_args(w, args[1:])
+    target = c_ast.UnaryOp("*", args[0], node.coord)
+    w._touch(target, "r", node)
+    w._touch(target, "w", node)
 
 
 def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: list) -> None:

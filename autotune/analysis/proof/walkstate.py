@@ -38,6 +38,9 @@ COPY_FUNCS = {
     "strncpy": (0, 1),
     "strcat": (0, 1),
 }
+# generators whose whole state is the object their first argument points at: a seed
+# that is the iteration's own makes them pure (read, then written back)
+STATE_ARG_FUNCS = frozenset({"rand_r"})
 MAX_INLINE = 6
 COMMUTATIVE = {"+=": "+", "-=": "+", "*=": "*", "|=": "|", "&=": "&", "^=": "^"}
 
