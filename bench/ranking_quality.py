@@ -42,7 +42,7 @@ from autotune.measure.sweep import Sweep, SweepOptions
 from autotune.models.defaults import load_model
 from autotune.models.powerlaw import make_model
 from autotune.tuning import calibrate as cal
-from autotune.tuning.search import SearchPrior
+from autotune.tuning.search_prior import SearchPrior
 from autotune.variants.space import BASELINE, default_space, default_thread_counts
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -28,7 +28,8 @@ from autotune.measure.machine import Machine
 from autotune.measure.microbench import RuntimeProfile
 from autotune.models.features import feature_matrix
 from autotune.models.quality import geomean_regret, kendall_tau, mean_abs_rel_error
-from autotune.tuning.search import Candidate, SearchPrior, variant_coords
+from autotune.tuning.search import Candidate, SequentialSearch, variant_coords
+from autotune.tuning.search_prior import SearchPrior
 from autotune.variants.equivalence import collapse
 from autotune.variants.space import BASELINE, Variant
 
@@ -123,7 +124,7 @@ def sequential_score(
         for v, p in zip(variants, pred, strict=True)
     ]
     base = Candidate(BASELINE, base_pred, variant_coords(loop.record, BASELINE, machine))
-    search = (prior or SearchPrior()).search(k)
+    search = SequentialSearch.under(prior or SearchPrior(), k)
     res = search.run(base, loop.baseline_s, cands, loop.times.get)
     got = [s.measured_s for s in res.measured]
     score = LoopScore(loop.name, name)

@@ -214,7 +214,7 @@ def test_search_prior_is_fitted_from_held_out_loops():
     """Slopes 1, 2 and 0 of log measured on log predicted, no scatter about the lines:
     the slope's variance is their mean squared distance from 1; fewer than three loops
     keep the defaults."""
-    from autotune.tuning.search import SLOPE_VARIANCE, VARIANT_VARIANCE, SearchPrior
+    from autotune.tuning.search_prior import SLOPE_VARIANCE, VARIANT_VARIANCE, SearchPrior
 
     x = [0.0, 1.0, 2.0, 3.0]
     loops = [(x, [0.5 + b * v for v in x]) for b in (1.0, 2.0, 0.0)]

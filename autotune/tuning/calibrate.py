@@ -22,7 +22,7 @@ from autotune.models.features import FeatureError, feature_matrix
 from autotune.models.powerlaw import make_model
 from autotune.models.quality import evaluate, geomean_regret
 from autotune.tuning.modelchoice import PREFERENCE, choose_model
-from autotune.tuning.search import SearchPrior
+from autotune.tuning.search_prior import SearchPrior
 from autotune.variants.space import BASELINE, Variant
 
 MODEL_NAMES = ("faithful", "extended")

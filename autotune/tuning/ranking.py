@@ -10,7 +10,7 @@ from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 from autotune.models.features import FeatureError, feature_matrix
 from autotune.tuning.modelchoice import ChosenModel
-from autotune.tuning.search import SearchPrior
+from autotune.tuning.search_prior import SearchPrior
 from autotune.variants.equivalence import Equivalent, collapse
 from autotune.variants.space import BASELINE, Variant
 

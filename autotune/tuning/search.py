@@ -32,86 +32,19 @@ import numpy as np
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 from autotune.models.features import loop_features
+from autotune.tuning.search_prior import SLOPE_VARIANCE, VARIANT_VARIANCE, SearchPrior
 from autotune.variants.space import Variant
 
-# Prior variances in squared log units. The level (how far the model's absolute
-# time is off for this loop) is unknown to a factor of several. What the model
-# misses between one loop's variants, and how far its spread between them is off
-# (the slope below), are fitted on loops it was not fitted on (``SearchPrior.fit``):
-# calibration fits them on its held-out kernels and stores them with the model; these
-# defaults are the same fit of the extended model over the recorded 16-core sweeps,
-# each program's loops predicted by a model fitted on the other programs (20 loops:
-# 0.288 and 0.207). A median of three runs is good to a few percent.
+# Prior variances in squared log units: the level (how far the model's absolute time is
+# off for this loop) is unknown to a factor of several; what the model misses between
+# variants and the slope are fitted (``search_prior``). A median of three runs is good
+# to a few percent.
 LEVEL_VARIANCE = 4.0
-VARIANT_VARIANCE = 0.29
 NOISE_VARIANCE = 0.003
 # Length scales of the residual: a thread count that doubles (log2 units), a
 # different schedule kind (0/1 indicators), a chunk that grows by a factor of
 # the loop's trip count ** 0.5 (log of chunk over log of trip count).
 LENGTH_SCALES = (1.5, 1.0, 1.0, 0.5)
-# How far the model's spread between variants may be off: log(time) = level + slope *
-# log(predicted) + residual, with the slope ~ N(1, SLOPE_VARIANCE) before any measurement.
-# A model whose order is wrong for this loop (the fastest ranked last) shows it in the
-# measured variants; the fitted slope then stops trusting its order, and the slope's
-# uncertainty widens the predictions of variants unlike those measured, so the search
-# neither stops on a confidently wrong prior nor keeps walking down its ranking.
-SLOPE_VARIANCE = 0.21
-
-
-@dataclass(frozen=True)
-class SearchPrior:
-    """How far a model's predictions for one loop may be off, in the search's terms: the
-    variance of what it misses between a loop's variants, and of the loop's slope of
-    log measured on log predicted around 1. Fitted on loops the model was not fitted on
-    (``fit``: held-out kernels in calibration, held-out programs in the bench); the
-    defaults are the same fit over the recorded 16-core sweeps."""
-
-    variant_variance: float = VARIANT_VARIANCE
-    slope_variance: float = SLOPE_VARIANCE
-    loops: int = 0  # held-out loops it was fitted on (0: the defaults)
-
-    @classmethod
-    def fit(cls, loops: Sequence[tuple[Sequence[float], Sequence[float]]]) -> SearchPrior:
-        """From each held-out loop's (log predicted, log measured) over its variants: the
-        slope's variance is the mean squared distance of the loops' fitted slopes from 1,
-        the variant variance the mean variance about each loop's fitted line (a mean, not
-        a median: the few loops far off are the ones the search must not trust the model
-        on). Fewer than three loops of three variants: the defaults."""
-        slopes, residuals = [], []
-        for xs, ys in loops:
-            x, y = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
-            if len(x) < 3 or np.ptp(x) <= 0:
-                continue
-            b, a = np.polyfit(x, y, 1)
-            slopes.append(b)
-            residuals.append(float(np.sum((y - (a + b * x)) ** 2) / (len(x) - 2)))
-        if len(slopes) < 3:
-            return cls()
-        slope_var = float(np.mean((np.asarray(slopes) - 1.0) ** 2))
-        return cls(max(float(np.mean(residuals)), 1e-3), max(slope_var, 1e-3), len(slopes))
-
-    def to_dict(self) -> dict:
-        return {
-            "variant_variance": self.variant_variance,
-            "slope_variance": self.slope_variance,
-            "loops": self.loops,
-        }
-
-    @classmethod
-    def from_dict(cls, doc: dict | None) -> SearchPrior:
-        """The prior stored with a model (the defaults where none is)."""
-        if not doc:
-            return cls()
-        return cls(float(doc["variant_variance"]), float(doc["slope_variance"]), int(doc["loops"]))
-
-    def search(self, budget: int, **options: float) -> SequentialSearch:
-        """A search under this prior."""
-        return SequentialSearch(
-            budget,
-            variant_variance=self.variant_variance,
-            slope_variance=self.slope_variance,
-            **options,
-        )
 
 
 @dataclass(frozen=True)
@@ -205,6 +138,16 @@ class SequentialSearch:
             ConstantKernel(level_variance, "fixed")
             + ConstantKernel(variant_variance, "fixed") * RBF(list(length_scales), "fixed")
             + WhiteKernel(noise_variance, "fixed")
+        )
+
+    @classmethod
+    def under(cls, prior: SearchPrior, budget: int, **options: float) -> SequentialSearch:
+        """A search whose fitted variances are ``prior``'s (stored with the model)."""
+        return cls(
+            budget,
+            variant_variance=prior.variant_variance,
+            slope_variance=prior.slope_variance,
+            **options,
         )
 
     def run(

@@ -20,7 +20,7 @@ from autotune.models.quality import QualityReport, evaluate
 from autotune.tuning.confirm import Choice, Confirmation, ProgramCheck
 from autotune.tuning.ranking import LoopRanking, RankedVariant
 from autotune.tuning.region_threads import RegionResult, tunable_regions, tune_regions
-from autotune.tuning.search import Candidate, SearchResult, variant_coords
+from autotune.tuning.search import Candidate, SearchResult, SequentialSearch, variant_coords
 from autotune.variants.space import BASELINE, Variant
 
 MIN_GAIN = 0.03  # a winner must beat the original by at least 3% ...
@@ -260,7 +260,7 @@ def _search(
         vr = by_key.get(variant.key)
         return vr.measured_s if vr is not None and vr.ok and vr.measured_s else None
 
-    search = ranking.search_prior.search(budget, min_gain=MIN_GAIN)
+    search = SequentialSearch.under(ranking.search_prior, budget, min_gain=MIN_GAIN)
     found = search.run(origin, base.measured_s, cands, measure)
     result.search = found
     return True
