@@ -12,7 +12,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.decls import derivations, is_fresh
+from autotune.analysis.proof.decls import derivations, is_fresh, narrows
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, Site, param_names
 from autotune.analysis.proof.swaps import swap_group
@@ -107,7 +107,7 @@ def _arg_base(
         return None
     if isinstance(arg, c_ast.BinaryOp) and arg.op in ("+", "-"):
         base = _arg_base(arg.left, site, pointsto, depth)
-        off = poly.PolyBuilder(lookup, None, scope.info.typedefs).build(arg.right)
+        off = poly.PolyBuilder(lookup, None, lambda t: narrows(scope, t)).build(arg.right)
         if base is None or off is None:
             return None
         return base[:-1] + [poly.add(base[-1], off, 1 if arg.op == "+" else -1)]
@@ -116,7 +116,7 @@ def _arg_base(
         if not isinstance(inner.name, c_ast.ID):
             return None
         base = _arg_base(inner.name, site, pointsto, depth)
-        off = poly.PolyBuilder(lookup, None, scope.info.typedefs).build(inner.subscript)
+        off = poly.PolyBuilder(lookup, None, lambda t: narrows(scope, t)).build(inner.subscript)
         if base is None or off is None:
             return None
         return base[:-1] + [poly.add(base[-1], off)]

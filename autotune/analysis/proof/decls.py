@@ -38,6 +38,23 @@ def derivations(scope: Scope, t: c_ast.Node | None) -> list[str]:
     return out
 
 
+def narrows(scope: Scope, t: c_ast.Node | None) -> bool:
+    """A value converted to this type wraps: an integer type narrower than ``int``
+    (``(unsigned char)i`` is ``i mod 256``), or one whose size the layout does not know.
+    Pointers, structs and enums are no narrowing conversion."""
+    if isinstance(t, c_ast.Typename | c_ast.Decl):
+        t = t.type
+    t = scope.resolve_typedef(t)
+    if isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl):
+        return False
+    if isinstance(t, c_ast.TypeDecl) and isinstance(
+        t.type, c_ast.Struct | c_ast.Union | c_ast.Enum
+    ):
+        return False
+    size = scope.type_size(t)
+    return size is None or size < 4
+
+
 def _typedef_target(scope: Scope, t: c_ast.Node) -> c_ast.Node | None:
     if isinstance(t, c_ast.IdentifierType) and len(t.names) == 1:
         target = scope.info.typedefs.get(t.names[0])

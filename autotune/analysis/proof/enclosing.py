@@ -11,7 +11,7 @@ calls, or through a pointer: a name whose address is taken is never trusted).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from pycparser import c_ast
 
@@ -44,12 +44,13 @@ def enclosing_bounds(
     loop: c_ast.For,
     written: Callable[[c_ast.Node], set[str]] = assigned,
     aliased: Callable[[str, c_ast.Node], bool] = lambda _name, _at: False,
-    typedefs: Mapping[str, c_ast.Node] | None = None,
+    narrow: Callable[[c_ast.Node], bool] | None = None,
 ) -> list[Bound]:
     """Bounds on the parameters that name enclosing loop variables (``P_i``).
 
     ``written(node)``: the names ``node`` may assign (calls followed); ``aliased(name,
-    at)``: the name's address is taken somewhere (a pointer may change it)."""
+    at)``: the name's address is taken somewhere (a pointer may change it); ``narrow``:
+    the types a conversion to wraps (``decls.narrows``)."""
     out: list[Bound] = []
     for outer in enclosing_fors(body, loop):
         header = for_header(outer)
@@ -61,7 +62,7 @@ def enclosing_bounds(
         changed |= {n for n in names if aliased(n, outer)}
         if var in changed:
             continue  # the body moves the variable itself, or a pointer may
-        low, high = _value(lo, changed, typedefs), _value(hi, changed, typedefs)
+        low, high = _value(lo, changed, narrow), _value(hi, changed, narrow)
         if step > 0 and op in ("<", "<="):
             upper = poly.add(high, poly.const(-1)) if high is not None and op == "<" else high
             out.append(Bound(param_symbol(var), low, upper, None))
@@ -81,12 +82,12 @@ def _ids(node: c_ast.Node | None) -> list[c_ast.ID]:
 
 
 def _value(
-    node: c_ast.Node, changed: set[str], typedefs: Mapping[str, c_ast.Node] | None
+    node: c_ast.Node, changed: set[str], narrow: Callable[[c_ast.Node], bool] | None
 ) -> poly.Poly | None:
     """A bound over names the outer body does not assign, as the walk names them."""
 
     def name(n: str, _node: c_ast.Node) -> poly.Poly | None:
         return None if n in changed else poly.symbol(param_symbol(n))
 
-    value = poly.PolyBuilder(name, lambda _node: None, typedefs).build(node)
+    value = poly.PolyBuilder(name, lambda _node: None, narrow).build(node)
     return value if value is not None and poly.is_affine(value) else None

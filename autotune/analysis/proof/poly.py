@@ -10,7 +10,7 @@ not analysable, which can only keep a loop as written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from pycparser import c_ast
 
@@ -90,51 +90,25 @@ def text(p: Poly) -> str:
     return " + ".join(parts)
 
 
-NARROW_NAMES = frozenset({"char", "short", "_Bool", "bool"})
-WIDE_NAMES = frozenset({"int", "long", "unsigned", "signed", "float", "double"})
-
-
-def narrow_integer(t: c_ast.Node | None, typedefs: Mapping[str, c_ast.Node] | None) -> bool:
-    """The type is an integer type narrower than ``int`` (``char``, ``short``, ``_Bool``,
-    ``uint8_t``, ...), or a name that cannot be resolved: a value converted to it wraps
-    (``(unsigned char)i`` is ``i mod 256``), so it is not the polynomial it converts."""
-    for _ in range(16):
-        if isinstance(t, c_ast.Typename | c_ast.Decl | c_ast.TypeDecl):
-            t = t.type
-        elif isinstance(t, c_ast.IdentifierType):
-            names = set(t.names)
-            if names & NARROW_NAMES:
-                return True
-            if names <= WIDE_NAMES:
-                return False
-            if len(t.names) == 1 and typedefs is not None and t.names[0] in typedefs:
-                t = typedefs[t.names[0]]
-                continue
-            return True
-        else:
-            return False  # a pointer, struct or enum: no narrowing integer conversion
-    return True
-
-
 class PolyBuilder:
     """C expression -> Poly, names resolved by ``lookup`` (None: not a polynomial).
 
     ``lookup(name, node)`` returns the name's Poly (a loop symbol, a parameter,
     a value substituted from an earlier assignment) or None when unknown. A cast to
     an integer type narrower than ``int`` wraps, so it is no polynomial of its
-    operand; ``typedefs`` resolve the cast's type name (without them a type name is
-    taken as one that may be narrow).
+    operand: ``narrow(type)`` says which (``decls.narrows``, from the layout's sizes);
+    without it every cast is taken as one that may wrap.
     """
 
     def __init__(
         self,
         lookup: Callable[[str, c_ast.Node], Poly | None],
         element: Callable[[c_ast.Node], Poly | None] | None = None,
-        typedefs: Mapping[str, c_ast.Node] | None = None,
+        narrow: Callable[[c_ast.Node], bool] | None = None,
     ) -> None:
         self.lookup = lookup
         self.element = element  # ``d[2]``, ``s.n``: a value read from memory
-        self.typedefs = typedefs
+        self.narrow = narrow
 
     def build(self, node: c_ast.Node | None) -> Poly | None:
         if node is None:
@@ -151,7 +125,7 @@ class PolyBuilder:
             return self.lookup(node.name, node)
         if isinstance(node, c_ast.Cast):
             inner = self.build(node.expr)
-            if inner is not None and narrow_integer(node.to_type, self.typedefs):
+            if inner is not None and (self.narrow is None or self.narrow(node.to_type)):
                 return None  # wraps: only a constant could be folded, and none needs it
             return inner
         if isinstance(node, c_ast.ArrayRef | c_ast.StructRef) and self.element is not None:

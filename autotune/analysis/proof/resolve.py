@@ -7,7 +7,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.decls import derivations
+from autotune.analysis.proof.decls import derivations, narrows
 from autotune.analysis.proof.facts import IterationFacts
 from autotune.analysis.proof.syntax import element_text, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
@@ -108,8 +108,8 @@ class WalkNames:
         return poly.symbol(self._param(name))
 
     def value(self, node: c_ast.Node | None) -> poly.Poly | None:
-        typedefs = self.frame.scope.info.typedefs
-        return poly.PolyBuilder(self.lookup, self._element, typedefs).build(node)
+        scope = self.frame.scope
+        return poly.PolyBuilder(self.lookup, self._element, lambda t: narrows(scope, t)).build(node)
 
     def _element(self, node: c_ast.Node) -> poly.Poly | None:
         """``d[2]``, ``grid_points[0]``, ``g->nx``: a size read from memory the loop does
@@ -168,7 +168,7 @@ class WalkNames:
             else:
                 self.env_ptr.pop(key, None)
             return
-        if decl is not None and poly.narrow_integer(decl.type, self.frame.scope.info.typedefs):
+        if decl is not None and narrows(self.frame.scope, decl.type):
             self.env[key] = None  # ``short k = i`` wraps: k is no polynomial of i
         elif op == "=":
             self.env[key] = self.value(rhs)

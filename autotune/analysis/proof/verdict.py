@@ -13,6 +13,9 @@ kept as written.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from pycparser import c_ast
 
 from autotune.analysis.astutil import decl_ids, walk
@@ -20,6 +23,7 @@ from autotune.analysis.names import call_name
 from autotune.analysis.proof import coverage, deps, poly
 from autotune.analysis.proof.carried import judge_private_arrays, judge_scalars
 from autotune.analysis.proof.contexts import calling_contexts
+from autotune.analysis.proof.decls import narrows
 from autotune.analysis.proof.enclosing import enclosing_bounds
 from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
 from autotune.analysis.proof.iteration import walk_iteration
@@ -212,7 +216,7 @@ def _given(site: LoopSite, prog: Program) -> tuple:
             site.for_node,
             lambda node: _written(node, prog),
             lambda name, at: prog.address_taken_var(name, at, site.func, site.ast),
-            Scope(site.func, site.ast).info.typedefs,
+            functools.partial(narrows, Scope(site.func, site.ast)),
         )
     )
 
@@ -264,11 +268,14 @@ def _callee_written(name: str, prog: Program, seen: set[str]) -> tuple[set[str],
 def _narrow_var(scope: Scope, name: str, at: c_ast.Node) -> bool:
     """The variable is of an integer type narrower than ``int`` (its value wraps)."""
     decl, _ = scope.find_decl(name, at)
-    return decl is None or poly.narrow_integer(decl.type, scope.info.typedefs)
+    return decl is None or narrows(scope, decl.type)
 
 
 def _entry_value(
-    rhs: c_ast.Node, written: set[str], arrays: set[str], typedefs: dict | None = None
+    rhs: c_ast.Node,
+    written: set[str],
+    arrays: set[str],
+    narrow: Callable[[c_ast.Node], bool] | None = None,
 ) -> poly.Poly | None:
     """``rhs`` over values the loop does not change, named as the walk names them."""
 
@@ -284,7 +291,7 @@ def _entry_value(
         text = element_text(node, builder.build)
         return poly.symbol(param_symbol(text)) if text else None
 
-    builder = poly.PolyBuilder(name, element, typedefs)
+    builder = poly.PolyBuilder(name, element, narrow)
     return builder.build(rhs)
 
 
@@ -313,7 +320,7 @@ def _entry_values(site: LoopSite, written: set[str], arrays: set[str]) -> dict[s
         name = item.lvalue.name
         if name in out or name in written or _narrow_var(scope, name, item):
             continue
-        value = _entry_value(item.rvalue, written, arrays, scope.info.typedefs)
+        value = _entry_value(item.rvalue, written, arrays, functools.partial(narrows, scope))
         if value is not None:
             out[name] = value
     return out
