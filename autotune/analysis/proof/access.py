@@ -51,6 +51,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
             if obj.startswith("priv:") and not index:
                 _private_flow(w, obj[5:], kind, op, _line(node))
                 return
+        inner, size = declared_shape(w, node, index)
         w.record(
             Ref(
                 objects,
@@ -60,8 +61,8 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 NodeText(node),
                 owner=owner,
                 op=op,
-                inner=inner_extents(w, node, index),
-                size=element_size(w, node),
+                inner=inner,
+                size=size,
                 name=name,
                 group=group,
             )
@@ -73,51 +74,33 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
     w.generic_visit(node)
 
 
-def inner_extents(w: IterationWalker, node: c_ast.Node, index: list | None) -> list[int | None]:
-    """The declared sizes of dimensions 1..n-1 of ``a[i][j]...`` on a named array whose
-    index is its subscripts (none when the access goes through a pointer into it)."""
-    if not isinstance(node, c_ast.ArrayRef) or index is None:
-        return []
-    root, subs = chain(node)
-    if not isinstance(root, c_ast.ID) or len(subs) != len(index) or len(subs) < 2:
-        return []
-    scope = w.frame.scope
-    decl, _ = w._decl(root.name, root)
+def declared_shape(w: IterationWalker, node: c_ast.Node, index: list | None) -> tuple:
+    """(sizes of dimensions 1..n-1, bytes of the element touched) of ``a[i][j]...`` or
+    ``*p`` on a named variable, from one walk of its declared type. The sizes only where
+    the index is the subscripts themselves (not through a pointer into the array); the
+    element's bytes tell an ``unsigned char *`` view of a ``double`` array from the array."""
+    if isinstance(node, c_ast.UnaryOp) and node.op == "*":
+        root, subs = node.expr, [node.expr]
+    elif isinstance(node, c_ast.ArrayRef):
+        root, subs = chain(node)
+    else:
+        return [], None
+    decl = w._decl(root.name, root)[0] if isinstance(root, c_ast.ID) else None
     if decl is None:
-        return []
+        return [], None
+    scope = w.frame.scope
     levels = []  # the declared type, one array or pointer level per subscript
     t = scope.resolve_typedef(decl.type)
     while isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl) and len(levels) < len(subs):
         levels.append(t)
         t = scope.resolve_typedef(t.type)
-    if len(levels) < len(subs) or not all(isinstance(t, c_ast.ArrayDecl) for t in levels[1:]):
-        return []
-    return [scope.dim(t.dim, decl) for t in levels[1:]]
-
-
-def element_size(w: IterationWalker, node: c_ast.Node) -> int | None:
-    """Bytes of what ``a[i]...`` or ``*p`` on a named variable reads or writes, from its
-    declared type: an ``unsigned char *`` view of a ``double`` array touches a part of
-    an element, so its subscripts are not the array's."""
-    if isinstance(node, c_ast.UnaryOp) and node.op == "*":
-        root, depth = node.expr, 1
-    elif isinstance(node, c_ast.ArrayRef):
-        root, subs = chain(node)
-        depth = len(subs)
-    else:
-        return None
-    if not isinstance(root, c_ast.ID):
-        return None
-    decl, _ = w._decl(root.name, root)
-    if decl is None:
-        return None
-    scope = w.frame.scope
-    t = scope.resolve_typedef(decl.type)
-    for _ in range(depth):
-        if not isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl):
-            return None
-        t = scope.resolve_typedef(t.type)
-    return scope.type_size(t)
+    if len(levels) < len(subs):
+        return [], None
+    size = scope.type_size(t)
+    rows = isinstance(node, c_ast.ArrayRef) and index is not None and len(subs) == len(index)
+    if not rows or len(subs) < 2 or not all(isinstance(x, c_ast.ArrayDecl) for x in levels[1:]):
+        return [], size
+    return [scope.dim(x.dim, decl) for x in levels[1:]], size
 
 
 def _is_subarray(w: IterationWalker, node: c_ast.ArrayRef) -> bool:
