@@ -140,14 +140,16 @@ class Session(Settings):
                 str(path), self.source_options(), self.profile_request(path), store, self.cc
             )
 
-    def structure(self, path: str | Path) -> ProgramTree:
+    def structure(self, path: str | Path, profiles: dict | None | str = "run") -> ProgramTree:
         """The program's parallel structure from ``main()`` as a skeleton tree (regions,
         sections, tasks, time-step loops), each node with its trip counts; with the
-        session's ``args``, sizes known only at run time come from one profile run."""
+        session's ``args``, sizes known only at run time come from one profile run
+        (``profiles``: the values of one made already, ``s.profiles(path)[0]``)."""
         from autotune.structure.tree import build_tree
 
         _exists(path)
-        profiles = self.profiles(path)[0] if self.args else None
+        if profiles == "run":
+            profiles = self.profiles(path)[0] if self.args else None
         return build_tree(str(path), self.source_options(), cc=self.cc, profiles=profiles)
 
     def variants(

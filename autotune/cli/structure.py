@@ -105,12 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.measure:
         tree = build_tree(args.file, options, cc=args.cc, profiles=_profiles(args, options))
         return _measure(args, options, tree)
-    session = session_of(args, options)
-    if args.args and not args.json:
-        note = session.profiles(args.file)[1]
-        if note:
-            print(note)
-    tree = session.structure(args.file)
+    tree = session_of(args, options).structure(args.file, _profiles(args, options))
     if args.json:
         dump_json(tree.to_dict())
         return 0
