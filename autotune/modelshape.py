@@ -86,16 +86,30 @@ class PerformanceModel(Protocol):
     def describe(self) -> ModelCard: ...
 
 
-def number(values: Mapping[str, Any], key: str, what: str) -> float:
-    """``values[key]`` as a finite float, or one clear line naming ``what`` needs it."""
+class RowError(UserError):
+    """Bad input in one of the rows given to ``fit``: ``row`` counts from 1 (0: the
+    names of the columns), so a caller that read the rows from a file can name its line."""
+
+    def __init__(self, message: str, row: int) -> None:
+        super().__init__(message, "column names" if row == 0 else f"row {row}")
+        self.row = row
+
+
+def number(values: Mapping[str, Any], key: str, what: str, row: int | None = None) -> float:
+    """``values[key]`` as a finite float, or one clear line naming ``what`` needs it (a
+    ``RowError`` when ``values`` is row ``row`` of a fit)."""
+
+    def fail(message: str) -> UserError:
+        return UserError(message) if row is None else RowError(message, row)
+
     if key not in values or values[key] in (None, ""):
-        raise UserError(f"{what}: give {key}")
+        raise fail(f"{what}: give {key}")
     try:
         out = float(values[key])
     except (TypeError, ValueError):
-        raise UserError(f"{what}: {key} is not a number: {values[key]!r}") from None
+        raise fail(f"{what}: {key} is not a number: {values[key]!r}") from None
     if not math.isfinite(out):
-        raise UserError(f"{what}: {key} must be finite, got {values[key]!r}")
+        raise fail(f"{what}: {key} must be finite, got {values[key]!r}")
     return out
 
 
@@ -106,4 +120,4 @@ def require_columns(rows: Sequence[Row], columns: Sequence[str], what: str) -> N
     for i, row in enumerate(rows, 1):
         missing = [c for c in columns if c not in row or row[c] in (None, "")]
         if missing:
-            raise UserError(f"{what}: row {i} has no {', '.join(missing)}")
+            raise RowError(f"{what}: no {', '.join(missing)}", i)

@@ -158,7 +158,7 @@ def test_models_cli_names_the_file_and_line_of_a_bad_row(tmp_path, capsys):
     rows.write_text("# measured here\nn,p,time\n\n100,1,8.0\n100,2,x\n")
     assert main(["models", "skeleton", "--fit", str(rows), "--at", "n=100,p=4"]) == 2
     err = capsys.readouterr().err
-    assert f"{rows}:5: not a number" in err and len(err.strip().splitlines()) == 1
+    assert f"{rows}:5: skeleton model: not a number" in err and len(err.strip().splitlines()) == 1
     traces = tmp_path / "traces.csv"
     traces.write_text("component,N,M,seconds\ndivide,1,2,0.1\nsplit,1,2,0.1\n")
     assert main(["models", "hdc", "--fit", str(traces), "--at", "N=1,M=2,P=2"]) == 2

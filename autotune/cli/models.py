@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import csv
-import re
 
 from autotune import render
 from autotune.errors import UserError
+from autotune.modelshape import RowError
 from autotune.textfile import read_source
 
 EXAMPLES = """examples:
@@ -86,25 +86,14 @@ def read_rows(path: str) -> tuple[list[dict[str, str]], list[int]]:
     return out, [n for n, _ in numbered]
 
 
-_ROW = re.compile(r"\brow (\d+)\b")
-
-
 def _fit_file(model, path: str):
-    """Fit on the file's rows; a model's complaint about "row N" (or a line of the rows
-    read as a table) names the file and its line."""
+    """Fit on the file's rows; a bad row is named by the file's line."""
     rows, lines = read_rows(path)
     try:
         return model.fit(rows)
-    except UserError as exc:
-        if exc.location and exc.location.startswith("<rows>"):
-            k = exc.location.rpartition(":")[2]  # the line of the rows read as a table
-            at = lines[int(k) - 1] if k.isdigit() and 0 < int(k) <= len(lines) else None
-            raise UserError(exc.message, f"{path}:{at}" if at else path) from None
-        found = _ROW.search(exc.message)
-        if found and 0 < int(found.group(1)) < len(lines):
-            message = _ROW.sub("its row", exc.message, count=1)
-            raise UserError(message, f"{path}:{lines[int(found.group(1))]}") from None
-        raise UserError(exc.message, exc.location or path) from None
+    except RowError as exc:
+        at = lines[exc.row] if 0 <= exc.row < len(lines) else None
+        raise UserError(exc.message, f"{path}:{at}" if at else path) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,8 +40,8 @@ class PowerLawLoopModel:
 
         names = self._features()
         require_columns(rows, (*names, "time"), "power-law model")
-        X = [[number(r, f, "power-law model") for f in names] for r in rows]
-        y = [number(r, "time", "power-law model") for r in rows]
+        X = [[number(r, f, "power-law model", i) for f in names] for i, r in enumerate(rows, 1)]
+        y = [number(r, "time", "power-law model", i) for i, r in enumerate(rows, 1)]
         try:
             est = make_model(self.variant, target=self.target).fit(X, y)
         except ValueError as exc:

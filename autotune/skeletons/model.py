@@ -12,7 +12,7 @@ import io
 from collections.abc import Mapping, Sequence
 
 from autotune.errors import UserError
-from autotune.modelshape import Estimate, ModelCard, Row, number
+from autotune.modelshape import Estimate, ModelCard, Row, RowError, number
 from autotune.skeletons.predictor import predict_point
 from autotune.skeletons.skeleton import Skeleton
 from autotune.skeletons.tables import TimeTable, parse_table
@@ -64,7 +64,13 @@ class SkeletonModel:
         writer.writerow(header)
         for row in rows:
             writer.writerow(["" if row.get(h) is None else row[h] for h in header])
-        self.table_ = parse_table(text.getvalue(), "<rows>")
+        try:
+            self.table_ = parse_table(text.getvalue(), "<rows>")
+        except UserError as exc:  # "<rows>:K": line K of the rows as a table, 1 its header
+            k = (exc.location or "").rpartition(":")[2]
+            if not k.isdigit():
+                raise
+            raise RowError(f"{WHAT}: {exc.message}", int(k) - 1) from None
         return self
 
     def predict(self, at: Mapping[str, float]) -> Estimate:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from autotune.errors import UserError
-from autotune.modelshape import Estimate, ModelCard, Row, number
+from autotune.modelshape import Estimate, ModelCard, Row, RowError, number
 from autotune.structmodels.composition import METHODS, compose, moment_label
 from autotune.structmodels.moments import Moments
 
@@ -35,7 +35,7 @@ class CompositionModel:
         tasks: dict[str, list[Row]] = {}
         for i, row in enumerate(rows, 1):
             if row.get("task") in (None, ""):
-                raise UserError(f"{WHAT}: row {i} has no task")
+                raise RowError(f"{WHAT}: no task", i)
             tasks.setdefault(str(row["task"]), []).append(row)
         if len(tasks) != 2:
             raise UserError(f"{WHAT}: give two tasks, got {len(tasks)} ({', '.join(tasks)})")

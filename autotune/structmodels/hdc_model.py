@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from autotune.errors import UserError
-from autotune.modelshape import Estimate, ModelCard, Row, number
+from autotune.modelshape import Estimate, ModelCard, Row, RowError, number
 from autotune.structmodels.hdc import COMPONENTS, HypercubeDC, Traces
 
 WHAT = "hypercube D&C model"
@@ -32,13 +32,13 @@ class HypercubeModel:
         for i, row in enumerate(rows, 1):
             comp = row.get("component")
             if comp not in COMPONENTS:
-                raise UserError(f"{WHAT}: row {i}: component must be one of {COMPONENTS}")
+                raise RowError(f"{WHAT}: component must be one of {COMPONENTS}", i)
             sizes = {
-                k: number(row, k, f"{WHAT}, row {i}")
+                k: number(row, k, WHAT, i)
                 for k, v in row.items()
                 if k not in NOT_SIZES and v not in (None, "")
             }
-            traces.add(str(comp), sizes, number(row, "seconds", f"{WHAT}, row {i}"))
+            traces.add(str(comp), sizes, number(row, "seconds", WHAT, i))
         try:
             self.model_ = HypercubeDC(split=tuple(self.split)).fit(traces)
         except ValueError as exc:
