@@ -118,9 +118,13 @@ def test_sequential_search_measures_at_most_k_one_at_a_time(env, capsys):
     assert 1 <= len(steps) <= 3 and loop["measured_programs"] == 1 + len(steps)
     assert sorted(s["key"] for s in steps) == sorted(v["key"] for v in measured)
     assert loop["search"]["stopped"]
-    quality = loop["quality"]  # absolute error of the model, raw and anchored on the original
-    assert quality["mean_abs_rel_error"] is not None
-    assert quality["mean_abs_rel_error_anchored"] is not None
+    if loop["figures_valid"]:
+        quality = loop["quality"]  # absolute error of the model, raw and anchored
+        assert quality["mean_abs_rel_error"] is not None
+        assert quality["mean_abs_rel_error_anchored"] is not None
+    else:  # the whole program contradicted the loop's timings (a busy 2-core machine, one
+        # run each): they judge no model, and the decision says why
+        assert loop["quality"] is None and loop["figures_note"] in loop["decision"]
     if loop["best"] is not None:
         chosen = next(v for v in measured if v["key"] == loop["best"]["key"])
         assert chosen["measured_s"] == min(v["measured_s"] for v in measured)
