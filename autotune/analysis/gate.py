@@ -10,10 +10,11 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis import guards
-from autotune.analysis.proof import conditions
+from autotune.analysis.proof import conditions, specialise
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, build_program
+from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol
 from autotune.analysis.proof.verdict import Prover
 from autotune.analysis.region_rules import orphan_chains, region_facts
 from autotune.analysis.symbols import Scope
@@ -133,6 +134,7 @@ def apply_gate(
     with conditions.collecting() as failures:
         _gate_pass(pairs, regions, ast, prog)
     _guarded_pass(pairs, regions, ast, prog, failures, before)
+    _specialised_pass(pairs, regions, ast, prog, before)
     for _, record in pairs:
         if (record.tunable or record.only_size_unknown) and all(
             dim in record.kept for dim in DIMENSIONS
@@ -160,6 +162,7 @@ def _gate_pass(
         if why:
             keep(record, "schedule", why)
             keep(record, "threads", why)
+            record.proof_sizes = _sizes_usable(prog, ast, found, regions, proof.sizes)
         for reason in proof.schedule_only:
             keep(record, "schedule", reason)
         record.reassociates = proof.reassociates
@@ -237,3 +240,59 @@ def _guarded_pass(
             f"proven only where {guard}: variants run behind that test, and the loop as "
             f"written otherwise (at smaller sizes: {was['kept']['schedule']})"
         )
+
+
+def _sizes_usable(
+    prog: Program, ast: c_ast.FileAST, found: FoundLoop, regions: list[FoundRegion], texts
+) -> list[str]:
+    """Of the sizes a proof met, those a run-time test at the directive can read alike
+    on every thread (what a profile run measures for a proof at exact sizes)."""
+    params = {param_symbol(t) for t in texts}
+    return sorted(PARAM_TEXTS[p] for p in guards.usable_at(prog, ast, found, regions, params))
+
+
+def _specialised_pass(
+    pairs: list[tuple[FoundLoop, LoopRecord]],
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    prog: Program,
+    before: list[dict],
+) -> None:
+    """Prove each loop still kept again at the sizes its profile measured (constant over
+    its executions), one loop at a time so that no other loop's verdict leans on sizes
+    only this loop's test checks; freed, it varies behind ``if (those sizes)``."""
+    for found, record in pairs:
+        if found.for_node is None or "schedule" not in record.kept or record.guard:
+            continue
+        if not (record.tunable or record.only_size_unknown):
+            continue
+        fixed = specialise.fixed_values(record.profile, set(record.proof_sizes))
+        if not fixed:
+            continue
+        first = [guards.snapshot(r) for _, r in pairs]
+        for (_, r), saved in zip(pairs, before, strict=True):
+            guards.restore(r, saved)
+        with specialise.at_sizes(id(found.for_node), fixed) as used:
+            _gate_pass(pairs, regions, ast, prog)
+        now = guards.snapshot(record)
+        used_values = {t: fixed[t] for t in sorted(used)}
+        for (_, r), saved in zip(pairs, first, strict=True):
+            guards.restore(r, saved)
+        if "schedule" in now["kept"]:
+            continue
+        was = record.kept["schedule"]
+        del record.kept["schedule"]
+        if found.parallel is found.directive and "threads" not in now["kept"]:
+            record.kept.pop("threads", None)
+        elif record.kept.get("threads") == was:
+            record.kept["threads"] = (
+                "proven only at the sizes the profile run measured, and the thread count is "
+                "the parallel region's, set before the test at the loop can run"
+            )
+        record.reassociates = list(dict.fromkeys(record.reassociates + now["reassociates"]))
+        record.guard = specialise.guard_text(used_values)
+        if record.guard:
+            record.warnings.append(
+                f"proven only at the sizes the profile run measured, {record.guard}: variants "
+                f"run behind that test, and the loop as written at any other size ({was})"
+            )

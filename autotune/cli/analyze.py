@@ -171,9 +171,10 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
                 }.get(a.get("counted"), "")
                 print(f"    array {a.get('name')}: {size}{how}", file=out)
             _print_formulas(r.formulas, out)
-        for n in notes if verbose else notes[:2]:
+        said = [n for n in notes if n.startswith("proven only")]  # the guard, with why
+        for n in said + [n for n in notes if n not in said][: None if verbose else 2]:
             print(f"  {r.id}: {n}", file=out)
-        if r.guard:
+        if r.guard and not said:
             print(
                 f"  {r.id}: proven only where {r.guard}: variants run behind that test, "
                 "the loop as written otherwise",

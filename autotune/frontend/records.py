@@ -174,6 +174,9 @@ class LoopRecord:
     # a C condition on the program's sizes under which the freed dimensions are proven
     # (empty: proven for every size); variants run behind ``if (guard)``, else as written
     guard: str = ""
+    # sizes (C texts) the proof of a kept loop met that a run-time test could read: a
+    # profile run measures them, for a proof at exactly those values (proof.specialise)
+    proof_sizes: list[str] = field(default_factory=list)
     # where the trip counts and sizes came from: "static" (the source), "profile" (values
     # measured at the loop's entry by one run of the original: ``profile``), "unknown"
     facts: str = "static"

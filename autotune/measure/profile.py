@@ -69,6 +69,7 @@ def expressions(record: LoopRecord) -> list[str]:
                 name = m.group()
                 if name.split(".")[0].split("-")[0].strip() not in _KEYWORDS:
                     out.append(re.sub(r"\s+", "", name))
+    out += [t for t in record.proof_sizes if _evaluable(t, loop_vars)]
     return [e for e in dict.fromkeys(out) if not e.isdigit()][:MAX_EXPRESSIONS]
 
 
@@ -130,8 +131,12 @@ def _stdin_digest(path: str | None) -> str | None:
     return file_hash(Path(path))
 
 
-def profile_key(req: ProfileRequest) -> str:
+def profile_key(req: ProfileRequest, records: list[LoopRecord] | None = None) -> str:
+    """The stored profile's name: the program, its build and run, and what is measured
+    at each loop (a profile of other expressions is another profile)."""
     from autotune import textfile
+
+    plan = {r.id: expressions(r) for r in records or [] if r.nest}
 
     blob = json.dumps(
         {
@@ -141,6 +146,7 @@ def profile_key(req: ProfileRequest) -> str:
             "cwd": req.cwd,
             "stdin": _stdin_digest(req.stdin),
             **({"expect_status": req.expect_status} if req.expect_status else {}),
+            **({"measured": plan} if plan else {}),
         },
         sort_keys=True,
     )
@@ -158,7 +164,9 @@ def _profile_build(req: ProfileRequest, records: list[LoopRecord]):
     from autotune.variants.emit import rewrite_source
 
     everything = [r for r in records if r.nest]
-    needed = [r for r in everything if r.facts == "unknown" or r.trip_count is None]
+    needed = [
+        r for r in everything if r.facts == "unknown" or r.trip_count is None or r.proof_sizes
+    ]
     error = ""
     for loops in (everything, needed):
         if not loops:
@@ -256,7 +264,7 @@ def _parse(
 
 def profile_with_store(req: ProfileRequest, records: list[LoopRecord], store) -> tuple[dict, bool]:
     """The profile from the store, or a new run stored there; (profile, made now)."""
-    key = profile_key(req)
+    key = profile_key(req, records)
     if store is not None:
         doc = store.load_profile(key)
         if doc is not None:
@@ -268,8 +276,11 @@ def profile_with_store(req: ProfileRequest, records: list[LoopRecord], store) ->
 
 
 def needs_profile(records: list[LoopRecord]) -> bool:
-    """Some loop's trip count or size is not in the source."""
-    return any(r.facts == "unknown" or (r.trip_count is None and r.nest) for r in records)
+    """Some loop's trip count or size is not in the source, or a loop the proof keeps
+    met sizes it could be proven at (``proof.specialise``)."""
+    return any(
+        r.facts == "unknown" or (r.trip_count is None and r.nest) or r.proof_sizes for r in records
+    )
 
 
 def analyze_with_profile(

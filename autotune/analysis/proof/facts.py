@@ -93,6 +93,7 @@ class IterationFacts:
     plain: dict[str, int] = field(default_factory=dict)  # name -> line of a non-update use
     invariant_reads: dict[str, int] = field(default_factory=dict)  # outside values read
     sizes_read: set[str] = field(default_factory=set)  # arrays whose elements were parameters
+    params: set[str] = field(default_factory=set)  # C texts of the sizes the walk met
 
     def effect(self, reason: str) -> None:
         if reason not in self.effects:
@@ -106,6 +107,7 @@ class Proof:
     order: list[str] = field(default_factory=list)
     reassociates: list[str] = field(default_factory=list)
     schedule_only: list[str] = field(default_factory=list)  # keep the schedule, not threads
+    sizes: set[str] = field(default_factory=set)  # C texts of the sizes its walks met
 
     def add(self, reason: str) -> None:
         if reason not in self.order:

@@ -17,7 +17,7 @@ from pycparser import c_ast
 
 from autotune.analysis.critical import critical_order
 from autotune.analysis.names import is_floating
-from autotune.analysis.proof import poly
+from autotune.analysis.proof import poly, specialise, unroll
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.program import Site
@@ -63,6 +63,9 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         self.constant: str | None = None  # the constant the write being touched stores
         self._n = 0
         self._params: dict[str, str] = {}
+        self.breaks: set[int] = set()  # ids of the unrolled loops' own breaks
+        self.break_depth: list[int] = []  # cond_depth where each unrolled loop began
+        self.broke = False  # a pass of an unrolled loop took its break
 
     # ---- entry -----------------------------------------------------------------
     def run(self) -> IterationFacts:
@@ -85,12 +88,24 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         if body is not None:
             self.visit(body)
         self.facts.end_defined = meet([self.defined, *self.cont_exits])
+        self.facts.params = set(self._params)
         return self.facts
 
     # ---- loops ---------------------------------------------------------------------
+    def _header(self, node: c_ast.For):
+        """The loop's canonical header; at measured sizes a step read from a size counts."""
+        if not specialise.specialising(id(self.ctx.loop)):
+            return for_header(node)
+
+        def step_value(expr: c_ast.Node) -> int | None:
+            v = self.value(expr)
+            return poly.constant_of(v) if v is not None else None
+
+        return for_header(node, step_value)
+
     def _enter_for(self, node: c_ast.For, distributed: bool = False) -> str:
         """Bind the loop variable to a new symbol bounded by the header (when canonical)."""
-        header = for_header(node)
+        header = self._header(node)
         sym = self._fresh("v")
         if header is None:
             if node.init is not None:
@@ -117,7 +132,9 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         return sym
 
     def visit_For(self, node: c_ast.For) -> None:
-        header = for_header(node)
+        if specialise.specialising(id(self.ctx.loop)) and self._unrolled(node):
+            return
+        header = self._header(node)
         written = assigned(node.stmt) | assigned(node.next)
         if header is not None and header[0] in written - assigned(node.next):
             header = None  # the body moves its own counter: not canonical
@@ -137,6 +154,42 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
             self._define(header[0])
         del self.domain[depth:]
         self._kill(written | ({header[0]} if header else set()))
+
+    def _unrolled(self, node: c_ast.For) -> bool:
+        """Walk a short loop of constant bounds once per value of its variable (a pass
+        loop at measured sizes); False, having walked nothing, where it does not apply."""
+        header = self._header(node)
+        if header is None:
+            return False
+        var, lo_node, hi_node, op, step = header
+        if step is None or var in assigned(node.stmt) or not unroll.wants_unroll(node.stmt, var):
+            return False
+        breaks = unroll.top_breaks(node.stmt)
+        lo, hi = self.value(lo_node), self.value(hi_node)
+        lo_c = poly.constant_of(lo) if lo is not None else None
+        hi_c = poly.constant_of(hi) if hi is not None else None
+        if breaks is None or lo_c is None or hi_c is None:
+            return False
+        values = unroll.pass_values(lo_c, hi_c, op, step)
+        if values is None:
+            return False
+        self._read_only(lo_node)
+        self._read_only(hi_node)
+        self.breaks |= breaks
+        self.break_depth.append(self.cond_depth)
+        self.path.append(0)
+        for t, v in enumerate(values):
+            self.path[-1] = t
+            self.env[self._key(var)] = poly.const(v)
+            self._define(var)
+            self.visit(node.stmt)
+            if self.broke:
+                break
+        self.broke = False
+        self.path.pop()
+        self.break_depth.pop()
+        self._kill({var})
+        return True
 
     def visit_While(self, node: c_ast.While) -> None:
         written = assigned(node.stmt)
@@ -203,6 +256,8 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
                 self.visit(run.stmt)
             if ends_program(run.stmt):
                 ended = True
+            if self.broke:
+                break  # an unrolled pass took its break: nothing after it runs
         self.path.pop()
         if ended:
             # a path that ends the program: what it printed before does not order the loop
@@ -292,7 +347,16 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         self.cont_exits.append(set(self.defined) if self.defined is not None else None)
         self.defined = None
 
-    visit_Break = visit_Continue
+    def visit_Break(self, node: c_ast.Break) -> None:
+        if id(node) not in self.breaks:
+            self.visit_Continue(node)
+            return
+        if self.cond_depth > self.break_depth[-1]:
+            self.facts.effect(
+                f"kept as written: a break at {where(node)} under a condition the proof at "
+                "the measured sizes could not decide"
+            )
+        self.broke = True
 
     def visit_Return(self, node: c_ast.Return) -> None:
         if node.expr is not None:

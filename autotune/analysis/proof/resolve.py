@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.proof import poly
+from autotune.analysis.proof import poly, specialise
 from autotune.analysis.proof.decls import derivations, narrows
 from autotune.analysis.proof.facts import IterationFacts
 from autotune.analysis.proof.syntax import element_text, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
+from autotune.analysis.symbols import Scope
 
 
 class WalkNames:
@@ -105,7 +106,19 @@ class WalkNames:
             return poly.symbol(self._fresh())
         if self.frame.top and name in self.ctx.entry:
             return self.ctx.entry[name]
+        if specialise.specialising(id(self.ctx.loop)) and self._seen_at_loop(name, decl):
+            fixed = specialise.value_of(id(self.ctx.loop), name)
+            if fixed is not None:
+                return poly.const(fixed)
         return poly.symbol(self._param(name))
+
+    def _seen_at_loop(self, name: str, decl: c_ast.Decl | None) -> bool:
+        """``name`` means this declaration at the loop's directive too (where a run-time
+        test reads it): a called function's global is not hidden there by a local."""
+        if self.frame.top:
+            return True
+        at_loop, _ = Scope(self.ctx.func, self.ctx.ast).find_decl(name, self.ctx.loop)
+        return decl is not None and at_loop is decl
 
     def value(self, node: c_ast.Node | None) -> poly.Poly | None:
         scope = self.frame.scope
@@ -133,6 +146,9 @@ class WalkNames:
         if holder is None:
             return None
         self.facts.sizes_read |= holder
+        fixed = specialise.value_of(id(self.ctx.loop), text)
+        if fixed is not None:
+            return poly.const(fixed)
         return poly.symbol(self._param(text))
 
     def _holder(self, node: c_ast.Node) -> frozenset[str] | None:

@@ -4,6 +4,7 @@ and the names the proof gives values (isl parameters, element texts)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from pycparser import c_ast
 
@@ -112,8 +113,12 @@ def meet(sets: list[set[str] | None]) -> set[str] | None:
     return out
 
 
-def for_header(node: c_ast.For) -> tuple[str, c_ast.Node, c_ast.Node, str, int | None] | None:
-    """``for (v = lo; v op hi; v += s)`` -> (v, lo, hi, op, s); None when not canonical."""
+def for_header(
+    node: c_ast.For, step_value: Callable[[c_ast.Node], int | None] | None = None
+) -> tuple[str, c_ast.Node, c_ast.Node, str, int | None] | None:
+    """``for (v = lo; v op hi; v += s)`` -> (v, lo, hi, op, s); None when not canonical.
+    ``step_value``: the value of a step that is no literal (``jj += fftblock`` at a
+    measured size), None where it has none."""
     init = node.init
     if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init:
         var, lo = init.decls[0].name, init.decls[0].init
@@ -134,9 +139,23 @@ def for_header(node: c_ast.For) -> tuple[str, c_ast.Node, c_ast.Node, str, int |
     else:
         return None
     step = for_step(node.next, var)
+    if step is None and step_value is not None:
+        step = _step_by_value(node.next, var, step_value)
     if step is None:
         return None
     return var, lo, hi, op, step
+
+
+def _step_by_value(nxt, var: str, step_value: Callable[[c_ast.Node], int | None]) -> int | None:
+    """``v += e`` or ``v -= e`` with ``e`` of a known value."""
+    if not (isinstance(nxt, c_ast.Assignment) and nxt.op in ("+=", "-=")):
+        return None
+    if not (isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == var):
+        return None
+    v = step_value(nxt.rvalue)
+    if v is None or v == 0:
+        return None
+    return v if nxt.op == "+=" else -v
 
 
 def for_step(nxt: c_ast.Node | None, var: str) -> int | None:

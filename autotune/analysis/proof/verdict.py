@@ -58,6 +58,7 @@ class Prover:
             out.add("kept as written: the loop body is nested too deeply for the proof")
         for ctx, facts in walks or []:
             self._judge(site, ctx, facts, out)
+            out.sizes |= facts.params
         _non_rectangular(site, out)
         return out
 

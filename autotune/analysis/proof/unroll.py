@@ -1,0 +1,97 @@
+"""Which loops of a specialised proof are walked pass by pass, and with which values.
+
+At measured sizes a loop over passes (``for (l = 1; l <= m; l += 2)`` calling
+``fftz2(..., l, ...)``) has a handful of constant values; walked once per value, each
+pass's subscripts are affine again (``2 << (l - 2)`` is a number). Only loops whose
+variable reaches a call or a non-affine operator are unrolled, and only when the
+body's jumps are ``if (...) break;`` at its top (decided per pass, since ``l`` is
+known there).
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+NON_AFFINE_OPS = frozenset({"<<", ">>", "/", "%"})
+_NESTED = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)
+
+
+def wants_unroll(body: c_ast.Node | None, var: str) -> bool:
+    """``var`` is passed to a call or used with a shift, division or remainder."""
+    for n in _nodes(body):
+        if isinstance(n, c_ast.FuncCall) and n.args is not None and _names(n.args, var):
+            return True
+        if isinstance(n, c_ast.BinaryOp) and n.op in NON_AFFINE_OPS and _names(n, var):
+            return True
+    return False
+
+
+def top_breaks(body: c_ast.Node | None) -> set[int] | None:
+    """ids of the loop's own ``break`` statements when each is the whole branch of an
+    ``if`` in the body's top block, and the loop has no other jump; else None."""
+    items = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+    allowed: set[int] = set()
+    for item in items:
+        if isinstance(item, c_ast.If) and item.iffalse is None:
+            b = item.iftrue
+            if isinstance(b, c_ast.Compound) and b.block_items and len(b.block_items) == 1:
+                b = b.block_items[0]
+            if isinstance(b, c_ast.Break):
+                allowed.add(id(b))
+    for n in _own(body):
+        if isinstance(n, c_ast.Continue | c_ast.Return | c_ast.Goto | c_ast.Label):
+            return None
+        if isinstance(n, c_ast.Break) and id(n) not in allowed:
+            return None
+    return allowed
+
+
+def pass_values(lo: int, hi: int, op: str, step: int) -> list[int] | None:
+    """The values a canonical header takes, or None past ``UNROLL_MAX`` or for a step
+    that does not move toward the bound."""
+    from autotune.analysis.proof.specialise import UNROLL_MAX
+
+    tests = {
+        "<": lambda v: v < hi,
+        "<=": lambda v: v <= hi,
+        ">": lambda v: v > hi,
+        ">=": lambda v: v >= hi,
+        "!=": lambda v: v != hi,
+    }
+    test = tests.get(op)
+    if test is None or step == 0:
+        return None
+    out: list[int] = []
+    v = lo
+    while test(v):
+        out.append(v)
+        if len(out) > UNROLL_MAX:
+            return None
+        v += step
+    return out
+
+
+def _names(node: c_ast.Node, var: str) -> bool:
+    return any(isinstance(n, c_ast.ID) and n.name == var for n in _nodes(node))
+
+
+def _nodes(node: c_ast.Node | None):
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for _, c in n.children())
+
+
+def _own(node: c_ast.Node | None):
+    """Nodes of ``node`` outside loops and switches nested in it (whose breaks and
+    continues are their own); returns and gotos anywhere still count."""
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        yield n
+        for _, c in n.children():
+            if isinstance(c, _NESTED):
+                yield from (x for x in _nodes(c) if isinstance(x, c_ast.Return | c_ast.Goto))
+                continue
+            stack.append(c)

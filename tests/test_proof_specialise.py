@@ -1,0 +1,88 @@
+"""Loops proven only at the sizes one run measured (``proof.specialise``): FFT passes
+whose extents are powers of two, a scratch row covered only when two sizes agree. Each
+is analysed with its profile run, varied behind an ``==`` test of those sizes as the
+tuner writes it, compiled and run at the measured sizes and at others; without a
+profile, or with sizes that change between executions, the loop is kept as written."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import autotune
+from autotune.analysis.proof import unroll
+from autotune.textfile import read_source
+from autotune.variants.apply import apply_variants
+from autotune.variants.space import Variant
+
+DATA = Path(__file__).parent / "data" / "c" / "proof"
+pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+
+
+def _outputs(text: str, work: Path, name: str, runs: list[list[str]]) -> list[str]:
+    src = work / f"{name}.c"
+    src.write_text(text)
+    exe = work / name
+    subprocess.run(["gcc", "-O2", "-fopenmp", str(src), "-o", str(exe), "-lm"], check=True)
+    env = {**os.environ, "OMP_NUM_THREADS": "3"}
+    return [
+        subprocess.run([str(exe), *a], capture_output=True, text=True, env=env, check=True).stdout
+        for a in runs
+    ]
+
+
+def _loop(tmp_path: Path, name: str, args: list[str], profile: bool = True):
+    session = autotune.Session(db=tmp_path / "s.db", args=args, ldflags=["-lm"])
+    (rec,) = session.analyze(DATA / name, profile=profile, formulas="").loops
+    return rec
+
+
+def test_fft_passes_proven_at_measured_sizes_run_behind_their_test(tmp_path):
+    rec = _loop(tmp_path, "stockham_runtime.c", ["6", "64"])
+    assert "schedule" not in rec.kept
+    assert rec.guard == "(block) == 8 && (m) == 6 && (n) == 64"
+    assert any(w.startswith("proven only at the sizes the profile run") for w in rec.warnings)
+    assert "thread count is the parallel region's" in rec.kept["threads"]
+    # without the profile run the passes are out of Presburger's reach: kept
+    static = _loop(tmp_path, "stockham_runtime.c", [], profile=False)
+    assert "schedule" in static.kept and not static.guard
+    source = read_source(DATA / "stockham_runtime.c")
+    runs = [["6", "64"], ["5", "48"], ["7", "24"]]
+    expected = _outputs(source, tmp_path, "original", runs)
+    for k, v in enumerate([Variant("dynamic", 1, None), Variant("static", 1, None)]):
+        tuned = apply_variants(source, [(rec, v)])
+        assert f"if ({rec.guard})" in tuned
+        assert _outputs(tuned, tmp_path, f"tuned{k}", runs) == expected
+
+
+def test_scratch_covered_at_one_size_only_is_varied_only_there(tmp_path):
+    rec = _loop(tmp_path, "scratch_fill_runtime.c", ["64", "64"])
+    assert "schedule" not in rec.kept
+    assert rec.guard == "(fill) == 64 && (n) == 64"
+    source = read_source(DATA / "scratch_fill_runtime.c")
+    runs = [["64", "64"], ["48", "64"], ["64", "32"]]
+    expected = _outputs(source, tmp_path, "original", runs)
+    variant = Variant("static", 1, None)
+    assert _outputs(apply_variants(source, [(rec, variant)]), tmp_path, "tuned", runs) == expected
+    # the test is what keeps it right: the same variant without it prints another result
+    # where the scratch is not covered (fill < n)
+    rec.guard = ""
+    unguarded = _outputs(apply_variants(source, [(rec, variant)]), tmp_path, "bare", runs[1:2])
+    assert unguarded != expected[1:2]
+
+
+def test_sizes_that_change_between_executions_are_no_test(tmp_path):
+    rec = _loop(tmp_path, "scratch_fill_runtime.c", ["64", "64", "twice"])
+    assert rec.profile["ranges"]["n"] == [32, 64]
+    assert "schedule" in rec.kept and not rec.guard
+    assert "may be read at line 27 before the iteration has written it" in rec.kept["schedule"]
+
+
+def test_which_loops_are_unrolled():
+    assert unroll.pass_values(1, 6, "<=", 2) == [1, 3, 5]
+    assert unroll.pass_values(0, 100, "<", 1) is None  # past UNROLL_MAX: kept symbolic
+    assert unroll.pass_values(0, 4, "<", -1) is None  # never reaches its bound
