@@ -43,10 +43,15 @@ OURS = sorted(
 
 
 def loops_of(
-    path: Path, extra: list[Path], include: list[str], cflags: list[str]
+    path: Path,
+    extra: list[Path],
+    include: list[str],
+    cflags: list[str],
+    run: Program | None = None,
 ) -> tuple[list[dict], list]:
     """The proof's verdict per loop, with the time the proof took for it; and the
-    analysed records (for --run)."""
+    analysed records (for --run). ``run``: make the profile run of the program with its
+    arguments first (sizes measured at run time, proofs at those sizes)."""
     import autotune.analysis.unit as unit_module
     from autotune.analysis.gate import _site
     from autotune.analysis.proof.pointsto import PointsTo
@@ -69,9 +74,10 @@ def loops_of(
         finally:
             spent.append(time.perf_counter() - t0)
 
+    profiles = _profiles(path, opts, run) if run is not None else None
     unit_module.apply_gate = timed_gate
     try:
-        unit = analyze_options(str(path), opts, threads=2)
+        unit = analyze_options(str(path), opts, threads=2, profiles=profiles)
     finally:
         unit_module.apply_gate = gate
     # the proof alone, timed per loop (parsing is the front end's cost, not the proof's)
@@ -107,6 +113,34 @@ def loops_of(
     return rows, unit.loops
 
 
+def _profiles(path: Path, opts, prog: Program) -> dict | None:
+    """One profile run of the program as the user's ``--args`` would make it."""
+    from autotune.analysis.unit import analyze_options
+    from autotune.errors import UserError
+    from autotune.measure.build import BuildOptions
+    from autotune.measure.profile import ProfileRequest, needs_profile, run_profile
+    from autotune.textfile import read_source
+
+    records = analyze_options(str(path), opts, threads=2).loops
+    if not needs_profile(records):
+        return None
+    build = BuildOptions.of_source(opts, ldflags=["-lm"], extra_sources=opts.extra_sources)
+    req = ProfileRequest(
+        path,
+        read_source(path),
+        build,
+        list(prog.args),
+        str(path.parent),
+        300.0,
+        expect_status=prog.expect_status,
+    )
+    try:
+        return run_profile(req, records)
+    except UserError as exc:
+        print(f"  {path.name}: no profile run: {exc}", file=sys.stderr)
+        return None
+
+
 def _proof_times(prover, sites: list) -> list[float]:  # a Prover
     """Each loop's proof time, isl's answers not cached from the analysis before. A
     loop's walk and coverage are made once, by whichever proof needs them first (a
@@ -117,6 +151,7 @@ def _proof_times(prover, sites: list) -> list[float]:  # a Prover
 
     deps._EMPTY.clear()
     coverage._SUBSET.clear()
+    coverage._SETS.clear()
     gc.collect()  # the analysis before left garbage: its collection is not this proof's
     charged: dict[int, float] = {}
     nested: list[list[tuple[int, float]]] = []
@@ -285,6 +320,11 @@ def main() -> int:
     ap.add_argument("--json", metavar="OUT", help="write every figure as JSON")
     ap.add_argument("--only", metavar="NAME", help="only the --real program with this name")
     ap.add_argument("--skip-ours", action="store_true", help="only the --real programs")
+    ap.add_argument(
+        "--profile",
+        action="store_true",
+        help="--real programs: one profile run with their arguments first, as tune makes it",
+    )
     a = ap.parse_args()
     out = []
     for path in [] if a.skip_ours else OURS:
@@ -317,7 +357,7 @@ def main() -> int:
             for f in [p.source, *p.also]:
                 src = base / f
                 extra = [base / e for e in everything if e != f]
-                mine, records = loops_of(src, extra, include, p.cflags)
+                mine, records = loops_of(src, extra, include, p.cflags, p if a.profile else None)
                 rows += mine
                 if a.run:
                     r, d = run_variants(

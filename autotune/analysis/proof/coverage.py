@@ -44,12 +44,22 @@ def covered(r: Ref, writes: list[Ref]) -> bool:
 _SUBSET: dict[tuple[str, tuple[str, ...]], tuple[isl.Set, isl.Set] | None] = {}
 
 
+# one isl set per text: the writes before one read are mostly the writes before the next
+_SETS: dict[str, isl.Set] = {}
+
+
+def _parsed(text: str) -> isl.Set:
+    if text not in _SETS:
+        _SETS[text] = isl.Set(text)
+    return _SETS[text]
+
+
 def _read_written(read_text: str, write_texts: tuple[str, ...]) -> tuple[isl.Set, isl.Set] | None:
     try:
-        read = isl.Set(read_text)
+        read = _parsed(read_text)
         written = None
         for text in write_texts:
-            s = isl.Set(text)
+            s = _parsed(text)
             written = s if written is None else written.union(s)
         return _align(read, written)
     except isl.Error:

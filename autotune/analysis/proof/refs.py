@@ -66,6 +66,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         self.breaks: set[int] = set()  # ids of the unrolled loops' own breaks
         self.break_depth: list[int] = []  # cond_depth where each unrolled loop began
         self.broke = False  # a pass of an unrolled loop took its break
+        self.pass_walks = 0  # bodies walked by unrolling (specialise.WALK_BUDGET)
 
     # ---- entry -----------------------------------------------------------------
     def run(self) -> IterationFacts:
@@ -162,7 +163,9 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         if header is None:
             return False
         var, lo_node, hi_node, op, step = header
-        if step is None or var in assigned(node.stmt) or not unroll.wants_unroll(node.stmt, var):
+        if step is None or not unroll.wants_unroll(node.stmt, var, self.ctx.prog.funcs):
+            return False
+        if var in assigned(node.stmt):
             return False
         breaks = unroll.top_breaks(node.stmt)
         lo, hi = self.value(lo_node), self.value(hi_node)
@@ -171,8 +174,9 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         if breaks is None or lo_c is None or hi_c is None:
             return False
         values = unroll.pass_values(lo_c, hi_c, op, step)
-        if values is None:
+        if values is None or self.pass_walks + len(values) > specialise.WALK_BUDGET:
             return False
+        self.pass_walks += len(values)
         self._read_only(lo_node)
         self._read_only(hi_node)
         self.breaks |= breaks

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 UNROLL_MAX = 16  # passes of a loop unrolled into constants (log2 of FFT sizes and the like)
+WALK_BUDGET = 64  # pass walks in one loop's proof, nested unrolled loops multiplying
 
 
 @dataclass

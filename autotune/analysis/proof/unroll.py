@@ -3,9 +3,10 @@
 At measured sizes a loop over passes (``for (l = 1; l <= m; l += 2)`` calling
 ``fftz2(..., l, ...)``) has a handful of constant values; walked once per value, each
 pass's subscripts are affine again (``2 << (l - 2)`` is a number). Only loops whose
-variable reaches a call or a non-affine operator are unrolled, and only when the
-body's jumps are ``if (...) break;`` at its top (decided per pass, since ``l`` is
-known there).
+variable meets a shift, division or remainder (in the body, or in the function it is
+passed to) are unrolled, at most ``UNROLL_MAX`` passes each and ``WALK_BUDGET`` pass
+walks per proof, and only when the body's jumps are ``if (...) break;`` at its top
+(decided per pass, since ``l`` is known there).
 """
 
 from __future__ import annotations
@@ -16,14 +17,36 @@ NON_AFFINE_OPS = frozenset({"<<", ">>", "/", "%"})
 _NESTED = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)
 
 
-def wants_unroll(body: c_ast.Node | None, var: str) -> bool:
-    """``var`` is passed to a call or used with a shift, division or remainder."""
+def wants_unroll(body: c_ast.Node | None, var: str, funcs: dict) -> bool:
+    """``var`` is used with a shift, division or remainder, in the body or, passed as an
+    argument, by the function called (``funcs``: name -> (definition, file)): a value
+    only its number makes affine. A variable that only indexes is left a symbol."""
+    from autotune.analysis.names import call_name
+
     for n in _nodes(body):
-        if isinstance(n, c_ast.FuncCall) and n.args is not None and _names(n.args, var):
+        if isinstance(n, c_ast.BinaryOp) and n.op in NON_AFFINE_OPS and _operand(n, var):
             return True
-        if isinstance(n, c_ast.BinaryOp) and n.op in NON_AFFINE_OPS and _names(n, var):
-            return True
+        if isinstance(n, c_ast.FuncCall) and n.args is not None:
+            entry = funcs.get(call_name(n) or "")
+            if entry is None:
+                continue
+            params = _param_names(entry[0])
+            for param, arg in zip(params, n.args.exprs, strict=False):
+                if param and _names(arg, var) and _non_affine_use(entry[0].body, param):
+                    return True
     return False
+
+
+def _param_names(func: c_ast.FuncDef) -> list[str | None]:
+    args = getattr(func.decl.type, "args", None)
+    return [getattr(p, "name", None) for p in (args.params if args is not None else [])]
+
+
+def _non_affine_use(body: c_ast.Node, name: str) -> bool:
+    return any(
+        isinstance(n, c_ast.BinaryOp) and n.op in NON_AFFINE_OPS and _operand(n, name)
+        for n in _nodes(body)
+    )
 
 
 def top_breaks(body: c_ast.Node | None) -> set[int] | None:
@@ -69,6 +92,20 @@ def pass_values(lo: int, hi: int, op: str, step: int) -> list[int] | None:
             return None
         v += step
     return out
+
+
+def _operand(op: c_ast.BinaryOp, var: str) -> bool:
+    """``var`` is part of the operator's arithmetic (not only of a subscript or a call
+    inside it: ``1.0 / u[i]`` divides by an element, not by ``i``)."""
+    stack: list[c_ast.Node] = [op.left, op.right]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.ID) and n.name == var:
+            return True
+        if isinstance(n, c_ast.ArrayRef | c_ast.FuncCall | c_ast.StructRef):
+            continue
+        stack.extend(c for _, c in n.children())
+    return False
 
 
 def _names(node: c_ast.Node, var: str) -> bool:
