@@ -54,6 +54,11 @@ TRAPS = {
     "reshaped_rows.c": {12: (BOTH, "two shapes")},
     # img[i][j + 1] for j up to W - 1: the last store of row i is row i + 1's first
     "row_spill.c": {15: (BOTH, "leaves its row")},
+    # a cursor and a loop counter moved through their address by a helper
+    "cursor_by_address.c": {
+        24: (BOTH, "dependence carried by the loop on out"),
+        32: (BOTH, "dependence carried by the loop on tab"),
+    },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),

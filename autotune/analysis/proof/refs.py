@@ -94,15 +94,20 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
 
     # ---- loops ---------------------------------------------------------------------
     def _header(self, node: c_ast.For):
-        """The loop's canonical header; at measured sizes a step read from a size counts."""
+        """The loop's canonical header; at measured sizes a step read from a size counts.
+        None for a counter whose address is taken (a store through it moves the loop)."""
         if not specialise.specialising(id(self.ctx.loop)):
-            return for_header(node)
+            header = for_header(node)
+        else:
 
-        def step_value(expr: c_ast.Node) -> int | None:
-            v = self.value(expr)
-            return poly.constant_of(v) if v is not None else None
+            def step_value(expr: c_ast.Node) -> int | None:
+                v = self.value(expr)
+                return poly.constant_of(v) if v is not None else None
 
-        return for_header(node, step_value)
+            header = for_header(node, step_value)
+        if header is not None and self.address_taken(header[0], node):
+            return None
+        return header
 
     def _enter_for(self, node: c_ast.For, distributed: bool = False) -> str:
         """Bind the loop variable to a new symbol bounded by the header (when canonical)."""

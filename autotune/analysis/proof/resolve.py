@@ -92,7 +92,7 @@ class WalkNames:
             value = self.env[key]
             return value if value is not None else poly.symbol(self._fresh())
         decl, kind = self._decl(name, node)
-        if kind == "param" and name in self.frame.ints:
+        if kind == "param" and name in self.frame.ints and not self.address_taken(name, node):
             value = self.frame.ints[name]
             return value if value is not None else poly.symbol(self._fresh())
         if decl is None and name in self.frame.scope.info.enums:
@@ -111,6 +111,16 @@ class WalkNames:
             if fixed is not None:
                 return poly.const(fixed)
         return poly.symbol(self._param(name))
+
+    def address_taken(self, name: str, at: c_ast.Node) -> bool:
+        """``&name`` somewhere in the function walked: a store through that pointer (here
+        or in a callee) changes it without an assignment the walk could follow."""
+        taken = self.ctx.prog.address_of
+        mine = f"{self.frame.func.decl.name}:{name}"
+        if mine not in taken and f"g:{name}" not in taken:
+            return False
+        _, kind = self._decl(name, at)
+        return (mine if kind in ("local", "param") else f"g:{name}") in taken
 
     def _seen_at_loop(self, name: str, decl: c_ast.Decl | None) -> bool:
         """``name`` means this declaration at the loop's directive too (where a run-time
@@ -186,6 +196,8 @@ class WalkNames:
             return
         if decl is not None and narrows(self.frame.scope, decl.type):
             self.env[key] = None  # ``short k = i`` wraps: k is no polynomial of i
+        elif self.address_taken(name, at):
+            self.env[key] = None  # ``bump(&k)``, ``*q += 6``: set where the walk cannot see
         elif op == "=":
             self.env[key] = self.value(rhs)
         else:
