@@ -16,7 +16,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.critical import critical_order
-from autotune.analysis.names import is_floating
+from autotune.analysis.names import is_floating, names_in
 from autotune.analysis.proof import poly, specialise, unroll
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
@@ -101,6 +101,8 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         else:
 
             def step_value(expr: c_ast.Node) -> int | None:
+                if names_in(expr).names & assigned(node.stmt):
+                    return None  # a step the body changes
                 v = self.value(expr)
                 return poly.constant_of(v) if v is not None else None
 
@@ -170,8 +172,10 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         var, lo_node, hi_node, op, step = header
         if step is None or not unroll.wants_unroll(node.stmt, var, self.ctx.prog.funcs):
             return False
-        if var in assigned(node.stmt):
-            return False
+        moved = assigned(node.stmt)
+        bound = names_in(hi_node).names
+        if var in moved or bound & moved or any(self.address_taken(n, node) for n in bound):
+            return False  # the body moves the counter or the bound the test reads again
         breaks = unroll.top_breaks(node.stmt)
         lo, hi = self.value(lo_node), self.value(hi_node)
         lo_c = poly.constant_of(lo) if lo is not None else None
