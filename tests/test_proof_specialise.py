@@ -86,3 +86,23 @@ def test_which_loops_are_unrolled():
     assert unroll.pass_values(1, 6, "<=", 2) == [1, 3, 5]
     assert unroll.pass_values(0, 100, "<", 1) is None  # past UNROLL_MAX: kept symbolic
     assert unroll.pass_values(0, 4, "<", -1) is None  # never reaches its bound
+
+
+def test_analyze_says_the_sizes_and_json_holds_the_test(tmp_path, monkeypatch, capsys):
+    """As a user meets it: ``analyze --args`` names the measured sizes in one line, and
+    ``--json`` carries the test the variants run behind."""
+    import json
+
+    from autotune.cli.main import main
+
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    path = str(DATA / "scratch_fill_runtime.c")
+    db = str(tmp_path / "a.db")
+    assert main(["analyze", path, "--args", "64 64", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "proven only at the sizes the profile run measured, (fill) == 64" in out
+    assert out.count("(fill) == 64 && (n) == 64") == 1
+    assert main(["analyze", path, "--args", "64 64", "--db", db, "--json"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["guard"] == "(fill) == 64 && (n) == 64"
+    assert loop["proof_sizes"] == ["fill", "n"]
