@@ -211,7 +211,8 @@ def judge_private_arrays(
             continue
         reads = [r for r in refs if r.kind != "w"]
         writes = [r for r in refs if r.kind == "w" and r.must]
-        bad = next((r for r in reads if not coverage.covered(r, writes)), None)
+        texts: dict = {}
+        bad = next((r for r in reads if not coverage.covered(r, writes, texts)), None)
         if bad is not None:
             r = bad
             out.add(

@@ -15,17 +15,24 @@ from autotune.analysis.proof.deps import Names, domain_text
 from autotune.analysis.proof.facts import Ref
 
 
-def covered(r: Ref, writes: list[Ref]) -> bool:
+def covered(r: Ref, writes: list[Ref], texts: dict | None = None) -> bool:
     """Every element ``r`` reads is written earlier in the same iteration (for all sizes)
     by ``writes``: the value a thread's copy held before cannot be seen. A write counts
     where it comes first in program order; inside loops both share, only for the same
-    values of those loops' variables."""
+    values of those loops' variables. ``texts``: a write's set by the loops of the read
+    it is stated over, kept across the reads of one object (unrolled passes ask the
+    same writes again and again)."""
     before = [w for w in writes if w.path < r.path and _affine_ref(w) and _exact_own(w, r)]
     if not before or not _affine_ref(r):
         return False
     if any(len(w.index) != len(r.index) for w in before):
         return False
-    key = (_read_set(r), tuple(sorted({_write_set(w, r) for w in before})))
+    texts = {} if texts is None else texts
+    syms = tuple(b.sym for b in r.domain)
+    for w in before:
+        if (id(w), syms) not in texts:
+            texts[(id(w), syms)] = _write_set(w, r)
+    key = (_read_set(r), tuple(sorted({texts[(id(w), syms)] for w in before})))
     if key not in _SUBSET:
         _SUBSET[key] = _read_written(*key)
     pair = _SUBSET[key]

@@ -4,6 +4,7 @@ and the names the proof gives values (isl parameters, element texts)."""
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Callable
 
 from pycparser import c_ast
@@ -182,11 +183,22 @@ def for_step(nxt: c_ast.Node | None, var: str) -> int | None:
     return None
 
 
+# a statement's assigned names, by the statement (the walk asks again for every pass and
+# call; weak keys, so a node freed with its file can never answer for another)
+_ASSIGNED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def assigned(node: c_ast.Node | None) -> set[str]:
     """Scalar names a statement assigns (directly)."""
-    out: set[str] = set()
     if node is None:
-        return out
+        return set()
+    if node not in _ASSIGNED:
+        _ASSIGNED[node] = frozenset(_assigned(node))
+    return set(_ASSIGNED[node])
+
+
+def _assigned(node: c_ast.Node) -> set[str]:
+    out: set[str] = set()
     stack = [node]
     while stack:
         n = stack.pop()

@@ -99,7 +99,8 @@ class Prover:
                     by_obj.setdefault(next(iter(r.objects)), []).append(r)
             for obj, refs in by_obj.items():
                 writes = [r for r in refs if r.kind == "w" and r.must]
-                if all(coverage.covered(r, writes) for r in refs if r.kind != "w"):
+                texts: dict = {}
+                if all(coverage.covered(r, writes, texts) for r in refs if r.kind != "w"):
                     names.add(obj.split(":", 1)[1])
             out = names if out is None else out & names
         return out or set()
