@@ -122,7 +122,11 @@ def _arg_base(
         return base[:-1] + [poly.add(base[-1], off)]
     if isinstance(arg, c_ast.StructRef):
         stores = pointsto.prog.field_stores.get(arg.field.name, [])
-        if stores and all(_fresh_or_array(s, pointsto) for s in stores):
+        if (
+            stores
+            and not pointsto.prog.opaque_inits
+            and all(_fresh_or_array(s, pointsto) for s in stores)
+        ):
             return [poly.const(0)]  # every store to the field is a new allocation
         return None
     return None

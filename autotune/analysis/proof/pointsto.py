@@ -34,6 +34,7 @@ class PointsTo:
         self._busy: set[int] = set()
         self._cut = False
         self._named_cache: dict[tuple[int, int, str], Objects] = {}
+        self._array_members: set[str] | None = None
 
     def scope(self, site: Site) -> Scope:
         if site.func is not None:
@@ -208,6 +209,18 @@ class PointsTo:
         """The object ``a[i]`` lives in: ``a``'s own storage or what ``a`` points to."""
         return self.objects(e.name, site, depth + 1)
 
+    def _array_member(self, name: str) -> bool:
+        """Some struct of the program declares a member ``name`` as an array."""
+        if self._array_members is None:
+            self._array_members = {
+                d.name
+                for ast in self.prog.units
+                for struct in file_info(ast).structs.values()
+                for d in struct.decls or []
+                if isinstance(d.type, c_ast.ArrayDecl)
+            }
+        return name in self._array_members
+
     def _field_address(self, e: c_ast.StructRef, site: Site, depth: int) -> Objects:
         if e.type == "->":
             return self.objects(e.name, site, depth + 1)
@@ -253,9 +266,17 @@ class PointsTo:
         """``s.f`` / ``p->f`` as a pointer: field-based union of its stores, or the
         struct's own storage when ``f`` is an array member (no store to it exists)."""
         stores = self.prog.field_stores.get(e.field.name, [])
-        if not stores:
-            return self._field_address(e, site, depth)
+        array = self._array_member(e.field.name)
+        if not array and (not stores or self.prog.opaque_inits):
+            # a pointer member set where no store is seen (another file, a list the
+            # walk could not match to the struct's members)
+            return None
         out: frozenset[str] = frozenset()
+        if array:  # the member is the struct's own storage (as any member so named)
+            own = self._field_address(e, site, depth)
+            if own is None or not stores:
+                return own
+            out = own
         for s in stores:
             objs = self.objects(s.node, s, depth + 1)
             if objs is None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis.names import call_name
+from autotune.analysis.proof.initlists import init_stores
 from autotune.analysis.symbols import Scope, file_info
 
 # the OpenMP queries whose answer cannot depend on the schedule or the thread count
@@ -51,6 +52,9 @@ class Program:
     calls: dict[str, list[Site]] = field(default_factory=dict)  # callee -> FuncCall sites
     address_taken: set[str] = field(default_factory=set)  # functions used as values
     field_stores: dict[str, list[Site]] = field(default_factory=dict)  # field -> rhs sites
+    # an initializer list not matched to a struct's members: pointer members set by it
+    # are not in field_stores, so a member never stored to may still point anywhere
+    opaque_inits: bool = False
     element_stores: list[tuple[Site, c_ast.Node]] = field(default_factory=list)  # (rhs, base)
     var_stores: dict[str, list[Site]] = field(default_factory=dict)  # name -> rhs sites
     address_of: set[str] = field(
@@ -114,9 +118,7 @@ def build_program(units: list[c_ast.FileAST]) -> Program:
                 walker.func = ext
                 walker.visit(ext.body)
             elif isinstance(ext, c_ast.Decl) and ext.init is not None:
-                walker.visit(ext.init)
-                if ext.name:
-                    prog.var_stores.setdefault(ext.name, []).append(Site(ext.init, None, ast))
+                walker.visit(ext)
     _taint(prog)
     return prog
 
@@ -174,7 +176,21 @@ class ProgramWalker(c_ast.NodeVisitor):
         if node.init is not None:
             if node.name:
                 self.prog.var_stores.setdefault(node.name, []).append(self._site(node.init))
+            self._member_stores(node.type, node.init)
             self.visit(node.init)
+
+    def visit_CompoundLiteral(self, node: c_ast.CompoundLiteral) -> None:
+        self._member_stores(node.type.type, node.init)
+        self.generic_visit(node)
+
+    def _member_stores(self, typ: c_ast.Node, init: c_ast.Node) -> None:
+        """``{ a + 1, N }`` for a struct: stores to its members, as assignments would be."""
+        if not isinstance(init, c_ast.InitList):
+            return
+        stores, opaque = init_stores(typ, init, self.ast)
+        for member, value in stores:
+            self.prog.field_stores.setdefault(member, []).append(self._site(value))
+        self.prog.opaque_inits |= opaque
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
         if node.op == "&":
