@@ -14,7 +14,7 @@ static double a[N], b[N];
 static void scale(struct view v)
 {
 #pragma omp parallel for
-    for (int i = 0; i < v.n; i++)
+    for (int i = 0; i < N; i++)
         a[i] = v.data[i] * 0.5 + 1.0;
 }
 
