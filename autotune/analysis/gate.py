@@ -10,7 +10,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis import guards
-from autotune.analysis.proof import conditions, specialise
+from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, build_program
@@ -275,15 +275,19 @@ def _specialised_pass(
     before: list[dict],
 ) -> None:
     """Prove each loop still kept again at the sizes its profile measured (constant over
-    its executions), one loop at a time so that no other loop's verdict leans on sizes
-    only this loop's test checks; freed, it varies behind ``if (those sizes)``."""
+    its executions), short pass loops unrolled, one loop at a time so that no other
+    loop's verdict leans on sizes only this loop's test checks; freed, it varies behind
+    ``if (those sizes)``, or everywhere when it used none (pass loops of constant
+    bounds, without a profile too)."""
     for found, record in pairs:
         if found.for_node is None or "schedule" not in record.kept or record.guard:
             continue
         if not (record.tunable or record.only_size_unknown):
             continue
         fixed = specialise.fixed_values(record.profile, set(record.proof_sizes))
-        if not fixed or not _proves_at(found, fixed, regions, ast, prog, pairs):
+        if not fixed and not unroll.has_pass_loop(found.for_node, prog.funcs):
+            continue  # nothing a second proof could know better
+        if not _proves_at(found, fixed, regions, ast, prog, pairs):
             continue
         first = [guards.snapshot(r) for _, r in pairs]
         for (_, r), saved in zip(pairs, before, strict=True):
@@ -295,6 +299,9 @@ def _specialised_pass(
         for (_, r), saved in zip(pairs, first, strict=True):
             guards.restore(r, saved)
         if "schedule" in now["kept"]:
+            continue
+        if not used_values:  # its pass loops had constant bounds: proven for every run
+            guards.restore(record, now)
             continue
         was = record.kept["schedule"]
         del record.kept["schedule"]

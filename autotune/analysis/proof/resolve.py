@@ -106,6 +106,9 @@ class WalkNames:
             return poly.symbol(self._fresh())
         if self.frame.top and name in self.ctx.entry:
             return self.ctx.entry[name]
+        constant = _const_value(decl)
+        if constant is not None:
+            return constant
         if specialise.specialising(id(self.ctx.loop)) and self._seen_at_loop(name, decl):
             fixed = specialise.value_of(id(self.ctx.loop), name)
             if fixed is not None:
@@ -220,3 +223,14 @@ class WalkNames:
         for key, value in list(self.env.items()):
             if value is not None and poly.symbols(value) & stale:
                 self.env[key] = None
+
+
+def _const_value(decl: c_ast.Decl | None) -> poly.Poly | None:
+    """``const int m = 6;``, ``static const int nb = 1 << 4;``: a const-qualified scalar
+    whose initializer is a constant (its value cannot change)."""
+    if decl is None or "const" not in (getattr(decl, "quals", None) or []):
+        return None
+    if decl.init is None or not isinstance(decl.type, c_ast.TypeDecl):
+        return None
+    value = poly.PolyBuilder(lambda _n, _at: None).build(decl.init)
+    return value if value is not None and poly.constant_of(value) is not None else None

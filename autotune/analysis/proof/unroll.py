@@ -37,6 +37,29 @@ def wants_unroll(body: c_ast.Node | None, var: str, funcs: dict) -> bool:
     return False
 
 
+def has_pass_loop(node: c_ast.Node, funcs: dict, depth: int = 6) -> bool:
+    """Some canonical loop in ``node`` or a function it calls (``depth`` calls deep) would
+    be unrolled (a cheap look before a second proof is tried)."""
+    from autotune.analysis.names import call_name
+    from autotune.analysis.proof.syntax import for_header
+
+    seen: set[str] = set()
+    todo = [(node, depth)]
+    while todo:
+        here, left = todo.pop()
+        for n in _nodes(here):
+            if isinstance(n, c_ast.For) and n is not node:
+                header = for_header(n)
+                if header is not None and wants_unroll(n.stmt, header[0], funcs):
+                    return True
+            if isinstance(n, c_ast.FuncCall) and left > 0:
+                name = call_name(n) or ""
+                if name in funcs and name not in seen:
+                    seen.add(name)
+                    todo.append((funcs[name][0].body, left - 1))
+    return False
+
+
 def _param_names(func: c_ast.FuncDef) -> list[str | None]:
     args = getattr(func.decl.type, "args", None)
     return [getattr(p, "name", None) for p in (args.params if args is not None else [])]
