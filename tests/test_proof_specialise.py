@@ -106,3 +106,60 @@ def test_analyze_says_the_sizes_and_json_holds_the_test(tmp_path, monkeypatch, c
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["guard"] == "(fill) == 64 && (n) == 64"
     assert loop["proof_sizes"] == ["fill", "n"]
+
+
+def test_the_build_hook_ships_a_choice_made_at_measured_sizes_behind_their_test(tmp_path, capsys):
+    """``tune`` stores the sizes with its choice; the build hook, which runs nothing,
+    proves the loop at them again and compiles the variant behind the test of them: the
+    program prints the original's result at those sizes and at others."""
+    from buildhook_support import by_source, hook_env, report, run
+
+    from autotune.measure.machine import detect_machine
+    from autotune.measure.store import Store
+    from autotune.tuning.persist import save_winner
+
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    src = proj / "sweep.c"
+    shutil.copy(DATA / "scratch_fill_runtime.c", src)
+    rec = _loop(tmp_path, "scratch_fill_runtime.c", ["64", "64"])
+    assert rec.guard_sizes == {"fill": 64, "n": 64}
+    env = hook_env(tmp_path, OMP_NUM_THREADS="3")
+    db = Path(env["AUTOTUNE_DB"])
+    with Store(db) as store:
+        fp = store.add_machine(detect_machine("gcc"))
+        save_winner(
+            store,
+            source_text=src.read_text(),
+            defines={},
+            machine_fp=fp,
+            record=rec,
+            variant=Variant("static", 1, None),
+            baseline_s=0.02,
+            best_s=0.01,
+        )
+        rows = store.tuned(source_hash=_hash(src), flags_key=_defines(), machine=fp)
+        assert rows[rec.key]["sizes"] == {"fill": 64, "n": 64}
+    run(["autotune-cc", "gcc", "-O2", "-fopenmp", "sweep.c", "-o", "tuned"], proj, env)
+    run(["gcc", "-O2", "-fopenmp", "sweep.c", "-o", "plain"], proj, env)
+    for args in (["64", "64"], ["48", "64"]):
+        assert (
+            run(["./tuned", *args], proj, env).stdout == run(["./plain", *args], proj, env).stdout
+        )
+    shipped = by_source(report(db, capsys))["sweep.c"]
+    assert shipped["used"] == "tuned", shipped
+    kept = Path(env["AUTOTUNE_CACHE_DIR"]) / "buildhook" / "tuned"
+    texts = [p.read_text(errors="replace") for p in kept.rglob("*") if p.is_file()]
+    assert any("(fill) == 64 && (n) == 64" in t and "schedule(static, 1)" in t for t in texts)
+
+
+def _hash(path: Path) -> str:
+    from autotune.buildhook import keys
+
+    return keys.content_hash(path.read_text())
+
+
+def _defines() -> str:
+    from autotune.buildhook import keys
+
+    return keys.defines_key({})

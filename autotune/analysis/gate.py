@@ -314,6 +314,7 @@ def _specialised_pass(
             )
         record.reassociates = list(dict.fromkeys(record.reassociates + now["reassociates"]))
         record.guard = specialise.guard_text(used_values)
+        record.guard_sizes = used_values
         if record.guard:
             record.warnings.append(
                 f"proven only at the sizes the profile run measured, {record.guard}: variants "

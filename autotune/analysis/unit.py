@@ -24,14 +24,16 @@ def analyze_file(
     cflags: list[str] | None = None,
     threads: int | None = None,
     cc: str = "gcc",
+    profiles: dict[str, dict] | None = None,
 ) -> TranslationUnit:
     """Preprocess, parse and analyse ``path``; one record per OpenMP loop.
 
     Raises UserError when the file cannot be read, preprocessed or parsed. A
     loop the analysis cannot handle is still reported, with ``tunable=False``.
+    ``profiles``: as ``analyze_options``.
     """
     options = SourceOptions(dict(defines or {}), list(include_dirs or []), list(cflags or []))
-    return analyze_options(path, options, threads=threads, cc=cc)
+    return analyze_options(path, options, threads=threads, cc=cc, profiles=profiles)
 
 
 def analyze_options(

@@ -232,7 +232,9 @@ def _decide_slow(
         code,
         dec.source_hash,
         dec.flags_key,
-        sorted((k, r["variant_key"]) for k, r in rows.items()),
+        sorted(
+            (k, r["variant_key"], sorted((r.get("sizes") or {}).items())) for k, r in rows.items()
+        ),
         ranker.identity if ranker else None,
         src.path,
     )
@@ -274,6 +276,7 @@ def build_tuned(
             cflags=cflags,
             threads=int(machine.get("cores") or 1),
             cc=cmd.compiler,
+            profiles=_measured_sizes(rows),
         )
     except CompilerRejects as exc:
         raise HookFailure(f"the compiler rejects the file: {exc}", warn=False) from None
@@ -304,6 +307,18 @@ def build_tuned(
         "reason": reason,
         "loops": [ld.to_dict() for ld in loops],
     }
+
+
+def _measured_sizes(rows: dict[str, dict]) -> dict[str, dict] | None:
+    """The sizes stored with tuned choices, as the analysis takes a profile's: a loop
+    tuned at them is proven at them again, and its variant written behind a test of
+    them (the build runs nothing; the test decides at run time)."""
+    out = {
+        key: {"values": dict(row["sizes"]), "ranges": {t: [v, v] for t, v in row["sizes"].items()}}
+        for key, row in rows.items()
+        if row.get("sizes")
+    }
+    return out or None
 
 
 def _decide_loops(records: list, path: str, rows: dict[str, dict], ranker) -> tuple[list, list]:

@@ -177,6 +177,9 @@ class LoopRecord:
     # sizes (C texts) the proof of a kept loop met that a run-time test could read: a
     # profile run measures them, for a proof at exactly those values (proof.specialise)
     proof_sizes: list[str] = field(default_factory=list)
+    # the values behind an equality guard (C text -> value): stored with a tuned choice,
+    # so that a build, which runs nothing, can prove the loop at them again
+    guard_sizes: dict[str, int] = field(default_factory=dict)
     # where the trip counts and sizes came from: "static" (the source), "profile" (values
     # measured at the loop's entry by one run of the original: ``profile``), "unknown"
     facts: str = "static"

@@ -63,6 +63,10 @@ CREATE TABLE IF NOT EXISTS tuned (
     flags_key TEXT NOT NULL, machine TEXT NOT NULL, loop_id TEXT NOT NULL,
     variant_key TEXT NOT NULL, baseline_s REAL, best_s REAL, created REAL NOT NULL,
     UNIQUE (source_hash, flags_key, machine, loop_id));
+CREATE TABLE IF NOT EXISTS tuned_sizes (
+    source_hash TEXT NOT NULL, flags_key TEXT NOT NULL, machine TEXT NOT NULL,
+    loop_id TEXT NOT NULL, sizes TEXT NOT NULL,
+    PRIMARY KEY (source_hash, flags_key, machine, loop_id));
 CREATE TABLE IF NOT EXISTS outcomes (
     label TEXT NOT NULL, program TEXT NOT NULL, size TEXT NOT NULL,
     source_hash TEXT NOT NULL, flags_key TEXT NOT NULL, machine TEXT NOT NULL,
@@ -372,8 +376,23 @@ class Store:
         variant_key: str,
         baseline_s: float | None,
         best_s: float | None,
+        sizes: dict[str, int] | None = None,
     ) -> None:
+        """``sizes``: the values the loop was proven at (its variant runs behind a test
+        of them), kept beside the choice; None or empty for a loop proven for any size."""
+        key = (source_hash, flags_key, machine, loop_id)
         with self._write() as c:
+            c.execute(
+                "DELETE FROM tuned_sizes WHERE source_hash = ? AND flags_key = ? "
+                "AND machine = ? AND loop_id = ?",
+                key,
+            )
+            if sizes:
+                c.execute(
+                    "INSERT INTO tuned_sizes (source_hash, flags_key, machine, loop_id, sizes) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (*key, json.dumps(sizes, sort_keys=True)),
+                )
             c.execute(
                 "INSERT OR REPLACE INTO tuned (source_hash, flags_key, machine, loop_id, "
                 "variant_key, baseline_s, best_s, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -396,10 +415,22 @@ class Store:
             "WHERE source_hash = ? AND flags_key = ? AND machine = ?",
             (source_hash, flags_key, machine),
         ).fetchall()
-        return {
+        out = {
             r[0]: {"variant_key": r[1], "baseline_s": r[2], "best_s": r[3], "created": r[4]}
             for r in rows
         }
+        try:
+            sized = self.conn.execute(
+                "SELECT loop_id, sizes FROM tuned_sizes "
+                "WHERE source_hash = ? AND flags_key = ? AND machine = ?",
+                (source_hash, flags_key, machine),
+            ).fetchall()
+        except sqlite3.OperationalError:  # a database of before the table, read only
+            sized = []
+        for loop_id, sizes in sized:
+            if loop_id in out:
+                out[loop_id]["sizes"] = json.loads(sizes)
+        return out
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:

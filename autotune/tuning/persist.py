@@ -49,4 +49,5 @@ def save_winner(
         variant_key=variant.key,
         baseline_s=baseline_s,
         best_s=best_s,
+        sizes=record.guard_sizes or None,
     )
