@@ -201,6 +201,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         self.broke = False
         self.path.pop()
         self.break_depth.pop()
+        self.breaks -= breaks  # walked again without unrolling, they are plain breaks
         self._kill({var})
         return True
 
@@ -361,7 +362,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         self.defined = None
 
     def visit_Break(self, node: c_ast.Break) -> None:
-        if id(node) not in self.breaks:
+        if id(node) not in self.breaks or not self.break_depth:
             self.visit_Continue(node)
             return
         if self.cond_depth > self.break_depth[-1]:
