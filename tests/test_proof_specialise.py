@@ -163,3 +163,13 @@ def _defines() -> str:
     from autotune.buildhook import keys
 
     return keys.defines_key({})
+
+
+def test_a_size_read_through_a_pointer_only_in_a_branch_is_no_test(tmp_path):
+    """A test reads its sizes whether or not the loop would: ``fill_p[0]`` is read only
+    when ``mode`` is set, and ``fill_p`` is NULL otherwise, so no test may read it (a
+    test ``(fill_p[0]) == 64 && ...`` faults where the loop as written runs)."""
+    rec = _loop(tmp_path, "guard_null_size.c", ["1"])
+    assert "fill_p" not in rec.guard
+    assert "schedule" in rec.kept
+    assert "fill_p[0]" not in rec.proof_sizes

@@ -54,6 +54,7 @@ def usable_at(
     region = _region_of(found, regions)
     orphaned = found.parallel is None  # its function's locals are each thread's own
     scope = Scope(found.func, ast)
+    header = _read_at_entry(found.for_node)
     out = set()
     for param in params:
         text = PARAM_TEXTS.get(param)
@@ -63,11 +64,68 @@ def usable_at(
         decl, kind = scope.find_decl(root, found.for_node)
         if decl is None or root in prog.threadprivate or root in _clause_names(found, region):
             continue
+        if not _safe_to_read(text, root, decl, scope, header):
+            continue
         if kind == "global":
             out.add(param)
         elif kind in ("local", "param") and not orphaned and _shared_at(decl, root, found, region):
             out.add(param)
     return out
+
+
+def _read_at_entry(loop: c_ast.For) -> set[str]:
+    """Element and member texts the loop's own header reads (``k < d[2]``): memory the
+    original reads whenever it reaches the loop."""
+    from autotune.analysis.proof.poly import PolyBuilder
+    from autotune.analysis.proof.syntax import element_text
+
+    value = PolyBuilder(lambda _n, _at: None).build
+    out = set()
+    for part in (loop.init, loop.cond):
+        for n in walk(part) if part is not None else []:
+            if isinstance(n, c_ast.ArrayRef | c_ast.StructRef):
+                text = element_text(n, value)
+                if text:
+                    out.add(text)
+    return out
+
+
+def _safe_to_read(text: str, root: str, decl: c_ast.Decl, scope: Scope, header: set[str]) -> bool:
+    """The test may read ``text`` at the directive although the loop might not (it reads
+    it only under a branch, or not at all with no iterations): a read that cannot fault.
+    Each ``[k]`` must fall in a declared array dimension (a parameter's declared size
+    taken as its contract) or, through a pointer, in a row the header reads at ``[j]``,
+    ``j >= k``; each ``.f`` must be a member of a struct value."""
+    from autotune.analysis.layout import struct_member_type
+    from autotune.analysis.proof.poly import PolyBuilder, constant_of
+
+    if text in header:
+        return True
+    t = decl.type
+    prefix = root
+    for k, member in re.findall(r"\[(\d+)\]|\.([A-Za-z_]\w*)", text[len(root) :]):
+        t = scope.resolve_typedef(t)
+        if member:
+            if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.Struct)):
+                return False
+            t = struct_member_type(scope, t, member)
+            prefix += f".{member}"
+            if t is None:
+                return False
+            continue
+        dim = None
+        if isinstance(t, c_ast.ArrayDecl) and t.dim is not None:
+            built = PolyBuilder(lambda _n, _at: None).build(t.dim)
+            dim = constant_of(built) if built is not None else None
+        read = re.compile(re.escape(prefix) + r"\[(\d+)\]")
+        ahead = [int(m.group(1)) for h in header if (m := read.match(h))]
+        if not (dim is not None and int(k) < dim) and not any(j >= int(k) for j in ahead):
+            return False
+        if not isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl):
+            return False
+        t = t.type
+        prefix += f"[{k}]"
+    return True
 
 
 def _region_of(found: FoundLoop, regions: list[FoundRegion]) -> FoundRegion | None:
