@@ -140,7 +140,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         return sym
 
     def visit_For(self, node: c_ast.For) -> None:
-        if specialise.specialising(id(self.ctx.loop)) and self._unrolled(node):
+        if specialise.specialising(id(self.ctx.loop)) and unroll.walk_unrolled(self, node):
             return
         header = self._header(node)
         written = assigned(node.stmt) | assigned(node.next)
@@ -162,48 +162,6 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
             self._define(header[0])
         del self.domain[depth:]
         self._kill(written | ({header[0]} if header else set()))
-
-    def _unrolled(self, node: c_ast.For) -> bool:
-        """Walk a short loop of constant bounds once per value of its variable (a pass
-        loop at measured sizes); False, having walked nothing, where it does not apply."""
-        header = self._header(node)
-        if header is None:
-            return False
-        var, lo_node, hi_node, op, step = header
-        if step is None or not unroll.wants_unroll(node.stmt, var, self.ctx.prog.funcs):
-            return False
-        moved = assigned(node.stmt)
-        bound = names_in(hi_node).names
-        if var in moved or bound & moved or any(self.address_taken(n, node) for n in bound):
-            return False  # the body moves the counter or the bound the test reads again
-        breaks = unroll.top_breaks(node.stmt)
-        lo, hi = self.value(lo_node), self.value(hi_node)
-        lo_c = poly.constant_of(lo) if lo is not None else None
-        hi_c = poly.constant_of(hi) if hi is not None else None
-        if breaks is None or lo_c is None or hi_c is None:
-            return False
-        values = unroll.pass_values(lo_c, hi_c, op, step)
-        if values is None or self.pass_walks + len(values) > specialise.WALK_BUDGET:
-            return False
-        self.pass_walks += len(values)
-        self._read_only(lo_node)
-        self._read_only(hi_node)
-        self.breaks |= breaks
-        self.break_depth.append(self.cond_depth)
-        self.path.append(0)
-        for t, v in enumerate(values):
-            self.path[-1] = t
-            self.env[self._key(var)] = poly.const(v)
-            self._define(var)
-            self.visit(node.stmt)
-            if self.broke:
-                break
-        self.broke = False
-        self.path.pop()
-        self.break_depth.pop()
-        self.breaks -= breaks  # walked again without unrolling, they are plain breaks
-        self._kill({var})
-        return True
 
     def visit_While(self, node: c_ast.While) -> None:
         written = assigned(node.stmt)

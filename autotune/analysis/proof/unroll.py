@@ -13,8 +13,58 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.names import names_in
+from autotune.analysis.proof import poly
+from autotune.analysis.proof.resolve import WalkNames
+from autotune.analysis.proof.specialise import UNROLL_MAX, WALK_BUDGET
+from autotune.analysis.proof.syntax import assigned
+
 NON_AFFINE_OPS = frozenset({"<<", ">>", "/", "%"})
 _NESTED = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)
+
+
+def walk_unrolled(w: WalkNames, node: c_ast.For) -> bool:
+    """Walk a short loop of constant bounds once per value of its variable (a pass
+    loop at measured sizes) with the walker ``w`` (``refs.IterationWalker``, which
+    imports this module); False, having walked nothing, where it does not apply."""
+    header = w._header(node)
+    if header is None:
+        return False
+    var, lo_node, hi_node, op, step = header
+    if step is None or not wants_unroll(node.stmt, var, w.ctx.prog.funcs):
+        return False
+    moved = assigned(node.stmt)
+    bound = names_in(hi_node).names
+    if var in moved or bound & moved or any(w.address_taken(n, node) for n in bound):
+        return False  # the body moves the counter or the bound the test reads again
+    breaks = top_breaks(node.stmt)
+    lo, hi = w.value(lo_node), w.value(hi_node)
+    lo_c = poly.constant_of(lo) if lo is not None else None
+    hi_c = poly.constant_of(hi) if hi is not None else None
+    if breaks is None or lo_c is None or hi_c is None:
+        return False
+    values = pass_values(lo_c, hi_c, op, step)
+    if values is None or w.pass_walks + len(values) > WALK_BUDGET:
+        return False
+    w.pass_walks += len(values)
+    w._read_only(lo_node)
+    w._read_only(hi_node)
+    w.breaks |= breaks
+    w.break_depth.append(w.cond_depth)
+    w.path.append(0)
+    for t, v in enumerate(values):
+        w.path[-1] = t
+        w.env[w._key(var)] = poly.const(v)
+        w._define(var)
+        w.visit(node.stmt)
+        if w.broke:
+            break
+    w.broke = False
+    w.path.pop()
+    w.break_depth.pop()
+    w.breaks -= breaks  # walked again without unrolling, they are plain breaks
+    w._kill({var})
+    return True
 
 
 def wants_unroll(body: c_ast.Node | None, var: str, funcs: dict) -> bool:
@@ -95,8 +145,6 @@ def top_breaks(body: c_ast.Node | None) -> set[int] | None:
 def pass_values(lo: int, hi: int, op: str, step: int) -> list[int] | None:
     """The values a canonical header takes, or None past ``UNROLL_MAX`` or for a step
     that does not move toward the bound."""
-    from autotune.analysis.proof.specialise import UNROLL_MAX
-
     tests = {
         "<": lambda v: v < hi,
         "<=": lambda v: v <= hi,
