@@ -164,3 +164,28 @@ def test_chunk_samples_agree_with_full_chunk_lists(n, p, schedule, chunk):
             assert total == int(sz.sum())
             k = min(len(st), cap + 1) if schedule != "guided" else len(st)
             assert st2[:k].tolist() == st[:k].tolist() and sz2[:k].tolist() == sz[:k].tolist()
+
+
+def test_offload_and_teams_loops_are_not_tuned(tmp_path, capsys):
+    """``target teams distribute parallel for`` runs on a device or a league of teams:
+    no variant is written for it (gcc without offload runs it on the host, where the
+    teams' threads are still not what a num_threads clause would set)."""
+    from autotune.cli.main import main
+
+    src = tmp_path / "offload.c"
+    src.write_text(
+        "#include <stdio.h>\n#define N 1000\ndouble a[N];\nint main(void) {\n"
+        "#pragma omp target teams distribute parallel for\n"
+        "    for (int i = 0; i < N; i++) a[i] = i;\n"
+        "#pragma omp parallel for\n"
+        "    for (int i = 0; i < N; i++) a[i] *= 2;\n"
+        '    printf("%f\\n", a[7]);\n    return 0;\n}\n'
+    )
+    loops = {r.line: r for r in analyze_file(str(src)).loops}
+    assert not loops[6].tunable and "target teams distribute parallel for" in loops[6].reason
+    assert loops[8].tunable
+    assert main(["variants", str(src), "-o", str(tmp_path / "v")]) == 0
+    manifest = json.loads((tmp_path / "v" / "manifest.json").read_text())
+    by_line = {lp["line"]: lp for lp in manifest["loops"]}
+    assert by_line[6]["variants"] == [] and not by_line[6]["tunable"]
+    assert by_line[8]["variants"]

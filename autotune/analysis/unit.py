@@ -262,6 +262,12 @@ def _not_tunable_reason(record: LoopRecord) -> str:
         return "the 'loop' construct takes no schedule clause"
     if d.kind == "taskloop":
         return "taskloop is tuned by grainsize, not by schedule"
+    words = set(d.kind.split())
+    if words & {"target", "teams", "distribute"}:
+        return (
+            f"'{d.kind}': its threads are a device's or a league of teams', which this "
+            "tuner neither varies nor models"
+        )
     return ""
 
 
