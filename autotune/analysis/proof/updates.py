@@ -74,7 +74,8 @@ def extreme(cond: c_ast.Node, when_true: c_ast.Node, when_false: c_ast.Node, x: 
     if picked != {source_text(cond.left), source_text(cond.right)}:
         return None
     greater_if_true = cond.left if cond.op in (">", ">=") else cond.right
-    return "max" if same_lvalue(when_true, greater_if_true) else "min"
+    # by text, as above: ``(int)a[i] % 7`` is no lvalue, and would otherwise read as "min"
+    return "max" if source_text(when_true) == source_text(greater_if_true) else "min"
 
 
 def source_text(node: c_ast.Node) -> str:
