@@ -1,4 +1,4 @@
-"""Commutative updates written out: ``x = x + e``, ``x = e > x ? e : x``,
+"""Commutative updates written out: ``x = x + e``, ``ok = ok && e``, ``x = e > x ? e : x``,
 ``x = fmax(x, e)``, ``if (v > m) m = v;``, and atomic captures. Any order of such
 updates leaves one result (floating-point sums up to reassociation)."""
 
@@ -38,7 +38,7 @@ def update_form(node: c_ast.Assignment) -> tuple[str, c_ast.Node] | None:
     if node.op != "=":
         return None
     x, r = node.lvalue, node.rvalue
-    if isinstance(r, c_ast.BinaryOp) and r.op in ("+", "*", "|", "&", "^"):
+    if isinstance(r, c_ast.BinaryOp) and r.op in ("+", "*", "|", "&", "^", "&&", "||"):
         for mine, other in ((r.left, r.right), (r.right, r.left)):
             if same_lvalue(mine, x) and not mentions(other, x):
                 return r.op, other
