@@ -133,3 +133,23 @@ def test_analyze_and_rank_say_the_guard(tmp_path, monkeypatch, capsys):
     assert out.count("proven only where grid_points[0] >= 6: variants run behind") == 3
     assert main(["rank", str(DATA / "rows_local.c"), "--args", "16"]) == 0
     assert capsys.readouterr().out.count("proven only where n >= 5") == 2
+
+
+@pytest.mark.skipif(GCC is None, reason="needs gcc")
+def test_a_chain_failing_at_two_small_sizes_is_guarded_above_both(tmp_path):
+    """NPB SP's dissipation chain: its first and last loops meet at n = 4 (planes 1 and
+    2) and at n = 5 (plane 2). The question stops at its first failing pair, so one
+    round of assuming larger sizes clears only n = 4; the next round, asked under that
+    assumption, finds n = 5. The guard covers both, and variants print the original's
+    result on both sides of it."""
+    path = DATA / "sp_dissipation.c"
+    loops = {r.line: r for r in api.analyze(path).loops}
+    first = loops[19]
+    assert first.guard == "grid_points[0] >= 6" and "schedule" not in first.kept
+    source = read_source(path)
+    tuned = apply_variants(source, [(first, Variant("dynamic", 1, None))])
+    assert tuned.count("if (grid_points[0] >= 6) {") == 1
+    sizes = [4, 5, 6, 7, 12]
+    assert _build_run(tuned, tmp_path, "tuned", sizes) == _build_run(
+        source, tmp_path, "original", sizes
+    )

@@ -22,6 +22,7 @@ from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
 
 DIMENSIONS = ("schedule", "threads")
+GUARD_ROUNDS = 3  # proofs of a file under ever larger sizes, for loops kept at small ones
 
 
 def keep(record: LoopRecord, dimension: str, why: str) -> None:
@@ -209,21 +210,31 @@ def _guarded_pass(
     kept = [r for _, r in pairs if "schedule" in r.kept and (r.tunable or r.only_size_unknown)]
     if not kept or not failures:
         return
-    params = {name for f in failures for name in conditions.param_names(f)}
-    usable = {
-        id(f): guards.usable_at(prog, ast, f, regions, params)
-        for f, r in pairs
-        if "schedule" in r.kept
-    }
-    bounds = conditions.lower_bounds(failures, set().union(*usable.values()))
+    candidates = [f for f, r in pairs if "schedule" in r.kept]
+    usable: dict[int, set[str]] = {id(f): set() for f in candidates}
+    seen: set[str] = set()
+    bounds: dict[str, int] = {}
+    first = [guards.snapshot(r) for _, r in pairs]
+    second = first
+    for _ in range(GUARD_ROUNDS):
+        # a question stops at its first failing pair: the pairs after it fail, if at all,
+        # under the assumption that clears the first, so they are asked again under it
+        params = {name for f in failures for name in conditions.param_names(f)} - seen
+        seen |= params
+        for f in candidates:
+            usable[id(f)] |= guards.usable_at(prog, ast, f, regions, params)
+        raised = conditions.lower_bounds(failures, set().union(*usable.values()))
+        merged = {p: max(bounds.get(p, 0), raised.get(p, 0)) for p in bounds.keys() | raised}
+        if merged == bounds:
+            break
+        bounds = merged
+        for (_, record), saved in zip(pairs, before, strict=True):
+            guards.restore(record, saved)
+        with conditions.assuming(bounds), conditions.collecting() as failures:
+            _gate_pass(pairs, regions, ast, prog)
+        second = [guards.snapshot(r) for _, r in pairs]
     if not bounds:
         return
-    first = [guards.snapshot(r) for _, r in pairs]
-    for (_, record), saved in zip(pairs, before, strict=True):
-        guards.restore(record, saved)
-    with conditions.assuming(bounds):
-        _gate_pass(pairs, regions, ast, prog)
-    second = [guards.snapshot(r) for _, r in pairs]
     guard = guards.guard_text(bounds)
     for (found, record), was, now in zip(pairs, first, second, strict=True):
         guards.restore(record, was)
