@@ -59,6 +59,8 @@ TRAPS = {
         19: (BOTH, "writes a"),
         26: (BOTH, "writes a"),
     },
+    # EP's cleared scratch read back by a helper: the master's leftovers reach the result
+    "ep_scratch_read.c": {24: (BOTH, "x keeps the values of the last iteration")},
     # a cursor and a loop counter moved through their address by a helper
     "cursor_by_address.c": {
         24: (BOTH, "dependence carried by the loop on out"),
@@ -94,6 +96,9 @@ PATTERNS = {
     # reduction(max) of an expression (fabs of a residual, a cast bucket), as solvers
     # report their largest residual
     "max_residual.c": {19: set()},
+    # EP's set-up: threadprivate scratch cleared in parallel, handed to a generator that
+    # only stores through it, copied in and rewritten before every read
+    "ep_cleared_scratch.c": {20: set(), 33: {"threads"}},
     # reduction(&&) and reduction(||) spelled out as ok = ok && cond
     "logical_reductions.c": {16: set(), 19: set()},
     # a view of another array, set by a designated initializer

@@ -254,8 +254,50 @@ def _used_elsewhere(rewrites: Rewrites, site: LoopSite, name: str, prog: Program
             continue  # set up before the loop
         if rewrites(n, name):
             continue  # inside another loop that writes it before each read
+        if _handed_to_a_writer(n, name, prog, ast):
+            continue  # vranlc(0, &t1, A, x): the callee only stores through it
         return f"is used at line {line}"
     return ""
+
+
+def _handed_to_a_writer(node: c_ast.ID, name: str, prog: Program, ast) -> bool:
+    """``node`` is an argument of a call to a function of the program whose parameter
+    is only ever stored through (``y[i] = ...``), that does not name the object itself
+    (its own locals may share the name) and calls nothing: the call cannot read what
+    the array held (NPB EP's ``vranlc``)."""
+    from autotune.analysis.names import call_name
+    from autotune.analysis.symbols import _params, file_info
+
+    parents = file_info(ast).parents
+    args = parents.get(id(node))
+    call = parents.get(id(args)) if isinstance(args, c_ast.ExprList) else None
+    if not isinstance(call, c_ast.FuncCall) or call.args is not args:
+        return False
+    entry = prog.funcs.get(call_name(call) or "")
+    if entry is None:
+        return False
+    func, callee_ast = entry
+    params = [p.name for p in _params(func)]
+    position = next(k for k, a in enumerate(args.exprs) if a is node)
+    if position >= len(params) or not params[position]:
+        return False
+    param = params[position]
+    stored = {
+        id(n.lvalue.name)
+        for n in walk(func.body)
+        if isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ArrayRef)
+    }
+    scope = Scope(func, callee_ast)
+    for n in walk(func.body):
+        if isinstance(n, c_ast.FuncCall):
+            return False
+        if isinstance(n, c_ast.ID) and n.name == name:
+            _, kind = scope.find_decl(name, n)
+            if kind not in ("local", "param"):
+                return False  # the object itself, by its own name
+        if isinstance(n, c_ast.ID) and n.name == param and id(n) not in stored:
+            return False
+    return True
 
 
 def _integral(scope: Scope, name: str, at: c_ast.Node) -> bool:
