@@ -76,15 +76,14 @@ def usable_at(
 def _read_at_entry(loop: c_ast.For) -> set[str]:
     """Element and member texts the loop's own header reads (``k < d[2]``): memory the
     original reads whenever it reaches the loop."""
-    from autotune.analysis.proof.poly import PolyBuilder
+    from autotune.analysis.proof.poly import literal
     from autotune.analysis.proof.syntax import element_text
 
-    value = PolyBuilder(lambda _n, _at: None).build
     out = set()
     for part in (loop.init, loop.cond):
         for n in walk(part) if part is not None else []:
             if isinstance(n, c_ast.ArrayRef | c_ast.StructRef):
-                text = element_text(n, value)
+                text = element_text(n, literal)
                 if text:
                     out.add(text)
     return out
@@ -97,7 +96,7 @@ def _safe_to_read(text: str, root: str, decl: c_ast.Decl, scope: Scope, header: 
     taken as its contract) or, through a pointer, in a row the header reads at ``[j]``,
     ``j >= k``; each ``.f`` must be a member of a struct value."""
     from autotune.analysis.layout import struct_member_type
-    from autotune.analysis.proof.poly import PolyBuilder, constant_of
+    from autotune.analysis.proof.poly import constant_of, literal
 
     if text in header:
         return True
@@ -115,7 +114,7 @@ def _safe_to_read(text: str, root: str, decl: c_ast.Decl, scope: Scope, header: 
             continue
         dim = None
         if isinstance(t, c_ast.ArrayDecl) and t.dim is not None:
-            built = PolyBuilder(lambda _n, _at: None).build(t.dim)
+            built = literal(t.dim)
             dim = constant_of(built) if built is not None else None
         read = re.compile(re.escape(prefix) + r"\[(\d+)\]")
         ahead = [int(m.group(1)) for h in header if (m := read.match(h))]

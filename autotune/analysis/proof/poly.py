@@ -204,3 +204,9 @@ def _fold(op: str, a: int, b: int) -> Poly | None:
         return None
     value = fn()
     return None if value is None else const(value)
+
+
+def literal(node: c_ast.Node | None) -> Poly | None:
+    """``node`` as a polynomial of constants alone (a name makes it None): an array
+    dimension, a constant initializer, a literal subscript."""
+    return PolyBuilder(lambda _name, _at: None).build(node)

@@ -232,5 +232,5 @@ def _const_value(decl: c_ast.Decl | None) -> poly.Poly | None:
         return None
     if decl.init is None or not isinstance(decl.type, c_ast.TypeDecl):
         return None
-    value = poly.PolyBuilder(lambda _n, _at: None).build(decl.init)
+    value = poly.literal(decl.init)
     return value if value is not None and poly.constant_of(value) is not None else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import walk
 from autotune.analysis.names import names_in
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.resolve import WalkNames
@@ -73,7 +74,7 @@ def wants_unroll(body: c_ast.Node | None, var: str, funcs: dict) -> bool:
     only its number makes affine. A variable that only indexes is left a symbol."""
     from autotune.analysis.names import call_name
 
-    for n in _nodes(body):
+    for n in _walk(body):
         if isinstance(n, c_ast.BinaryOp) and n.op in NON_AFFINE_OPS and _operand(n, var):
             return True
         if isinstance(n, c_ast.FuncCall) and n.args is not None:
@@ -97,7 +98,7 @@ def has_pass_loop(node: c_ast.Node, funcs: dict, depth: int = 6) -> bool:
     todo = [(node, depth)]
     while todo:
         here, left = todo.pop()
-        for n in _nodes(here):
+        for n in _walk(here):
             if isinstance(n, c_ast.For) and n is not node:
                 header = for_header(n)
                 if header is not None and wants_unroll(n.stmt, header[0], funcs):
@@ -118,7 +119,7 @@ def _param_names(func: c_ast.FuncDef) -> list[str | None]:
 def _non_affine_use(body: c_ast.Node, name: str) -> bool:
     return any(
         isinstance(n, c_ast.BinaryOp) and n.op in NON_AFFINE_OPS and _operand(n, name)
-        for n in _nodes(body)
+        for n in _walk(body)
     )
 
 
@@ -180,15 +181,7 @@ def _operand(op: c_ast.BinaryOp, var: str) -> bool:
 
 
 def _names(node: c_ast.Node, var: str) -> bool:
-    return any(isinstance(n, c_ast.ID) and n.name == var for n in _nodes(node))
-
-
-def _nodes(node: c_ast.Node | None):
-    stack = [node] if node is not None else []
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(c for _, c in n.children())
+    return any(isinstance(n, c_ast.ID) and n.name == var for n in _walk(node))
 
 
 def _own(node: c_ast.Node | None):
@@ -200,6 +193,10 @@ def _own(node: c_ast.Node | None):
         yield n
         for _, c in n.children():
             if isinstance(c, _NESTED):
-                yield from (x for x in _nodes(c) if isinstance(x, c_ast.Return | c_ast.Goto))
+                yield from (x for x in _walk(c) if isinstance(x, c_ast.Return | c_ast.Goto))
                 continue
             stack.append(c)
+
+
+def _walk(node: c_ast.Node | None):
+    return walk(node) if node is not None else iter(())
