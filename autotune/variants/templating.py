@@ -8,16 +8,19 @@ such package, so fall back to the directory next to the ``autotune`` package.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from pathlib import Path
-
-import jinja2
+from typing import TYPE_CHECKING
 
 import autotune
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 def template_dir() -> Path:
     """The directory holding the ``*.j2`` files."""
+    from importlib import resources
+
     try:
         found = resources.files("autotune.templates")
         path = Path(str(found))
@@ -33,7 +36,11 @@ def template_dir() -> Path:
 
 @functools.cache
 def environment() -> jinja2.Environment:
-    """One shared environment: C text, so no autoescaping; strict about missing names."""
+    """One shared environment: C text, so no autoescaping; strict about missing names.
+    jinja2 is imported here, not with the module: ``rank`` and the build hook's
+    decisions reach this module but render nothing."""
+    import jinja2
+
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir())),
         autoescape=False,
