@@ -196,7 +196,7 @@ def _split_counts(
 
 def _union(parts: tuple[str, ...]) -> isl.Set:
     out = None
-    for text in parts:
+    for text in dict.fromkeys(parts):  # a[i] read and written: one set
         s = isl.Set(text)
         out = s if out is None else out.union(s)
     return out
@@ -233,7 +233,9 @@ def _counted(parts: tuple[str, ...], dims: tuple | None) -> isl.PwQPolynomial | 
         union = _union(parts)
         if dims is not None and not _inner_in_bounds(union, list(dims)):
             return None  # a[i][j+1] past its row aliases the next: the flat count differs
-        return union.card()
+        # overlapping pieces (a[i-1], a[i], a[i+1]) merged first: barvinok then counts
+        # one piece, not their disjoint parts (half the time of a stencil's count)
+        return union.coalesce().card()
     except isl.Error:
         return None
 
