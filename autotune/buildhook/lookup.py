@@ -197,6 +197,9 @@ def _decide_slow(
     from autotune.buildhook.sitepath import ensure_site
 
     ensure_site()  # the slow path may import third-party packages (parser, numpy)
+    from autotune.numpyload import load_numpy_single_threaded
+
+    load_numpy_single_threaded()
     mode = ctx.cfg.mode
     if mode == "tune" and cmd.compile_only:
         dec.reason = "tune mode: not tuned yet; tuned when the program is linked"

@@ -13,6 +13,7 @@ import sys
 
 from autotune import __version__
 from autotune.errors import UserError
+from autotune.numpyload import load_numpy_single_threaded
 
 # name -> (module, one-line help). Order is the order shown in --help.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -115,6 +116,7 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return 2
     module = importlib.import_module(args._module)
+    load_numpy_single_threaded()
     try:
         return int(module.run(args) or 0)
     except UserError as exc:
