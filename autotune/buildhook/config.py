@@ -33,6 +33,7 @@ class HookConfig:
         self.tune_args: list[str] = []
         self.program_args: str | None = None  # the program's own arguments for tune/profile
         self.tune_timeout_s = 3600.0
+        self.server = False  # decide new sources in a resident process (server.py)
         self.source = ""  # the config file read, if any
 
 
@@ -113,6 +114,8 @@ def load_config(cwd: str | None = None) -> HookConfig:
             cfg.log = os.path.join(base, os.path.expanduser(str(doc["log"])))
         if "quiet" in doc:
             cfg.quiet = _truthy(doc["quiet"])
+        if "server" in doc:
+            cfg.server = _truthy(doc["server"])
         if doc.get("tune_command"):
             cfg.tune_command = _words(doc["tune_command"], f"{path}: tune_command")
         if doc.get("tune_args"):
@@ -133,6 +136,8 @@ def load_config(cwd: str | None = None) -> HookConfig:
         cfg.log = os.path.expanduser(env["AUTOTUNE_BUILD_LOG"])
     if "AUTOTUNE_QUIET" in env:
         cfg.quiet = _truthy(env["AUTOTUNE_QUIET"])
+    if "AUTOTUNE_SERVER" in env:
+        cfg.server = _truthy(env["AUTOTUNE_SERVER"])
     if "AUTOTUNE_ARGS" in env:
         cfg.program_args = env["AUTOTUNE_ARGS"]
     if env.get("AUTOTUNE_TUNE_ARGS"):

@@ -161,10 +161,12 @@ def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str
     fast_path = os.path.join(ctx.root, "decisions", fast_key)
     hit = _from_cache(fast_path, ctx.root)
     if hit is not None:
-        hit[0].source, hit[0].path, hit[0].cached = src.path, dec.path, True
+        hit[0].source, hit[0].path, hit[0].cached, hit[0].served = src.path, dec.path, True, False
         return hit
     try:
-        dec, tuned_key, tuned_text = _decide_slow(cmd, src, ctx, dec, data)
+        dec, tuned_key, tuned_text = _served(cmd, src, ctx, dec, data) or decide_slow(
+            cmd, src, ctx, dec, data
+        )
     except HookFailure as exc:  # e.g. a parse error: cached too, so the next build does not
         dec.used, dec.reason, dec.warning = "original", str(exc), exc.warn  # parse again
         dec.loops, tuned_key, tuned_text = [], None, None
@@ -191,9 +193,37 @@ def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | Non
     return dec, entry["text"]
 
 
-def _decide_slow(
+def _served(
+    cmd: Command, src: Source, ctx: Context, dec: SourceDecision, data: bytes
+) -> tuple[SourceDecision, str | None, str | None] | None:
+    """``decide_slow`` done by the resident process when the ``server`` setting is on and
+    one answers (apply and rank modes); None: decide in this process."""
+    if not ctx.cfg.server or ctx.cfg.mode not in ("apply", "rank"):
+        return None
+    from autotune.buildhook import server_client
+
+    path = server_client.socket_path(ctx.root)
+    if path is None:
+        return None
+    argv = [*cmd.launcher, cmd.compiler, *cmd.args]
+    req = server_client.request(argv, cmd.sources.index(src), dec.to_dict(), data)
+    reply = server_client.ask(path, req)
+    if reply is None:
+        return None
+    if "failure" in reply:
+        raise HookFailure(str(reply["failure"]), warn=bool(reply.get("warn", True)))
+    try:
+        served = SourceDecision.from_dict(reply["decision"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    served.served = True
+    return served, reply.get("tuned_key"), reply.get("text")
+
+
+def decide_slow(
     cmd: Command, src: Source, ctx: Context, dec: SourceDecision, data: bytes
 ) -> tuple[SourceDecision, str | None, str | None]:
+    """Parse and decide (no cache answered); in this process or a server's child."""
     from autotune.buildhook.sitepath import ensure_site
 
     ensure_site()  # the slow path may import third-party packages (parser, numpy)

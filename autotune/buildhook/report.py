@@ -58,6 +58,7 @@ class SourceDecision:
         "machine",
         "cached",
         "warning",
+        "served",
     )
 
     def __init__(
@@ -72,6 +73,7 @@ class SourceDecision:
         machine: str = "",
         cached: bool = False,
         warning: bool = False,
+        served: bool = False,
     ) -> None:
         self.source = source  # as written on the command line
         self.path = path  # absolute
@@ -83,6 +85,7 @@ class SourceDecision:
         self.machine = machine
         self.cached = cached  # decided from the decision cache (no parse)
         self.warning = warning  # the reason is a failure inside autotune
+        self.served = served  # decided by the resident process (``server = true``)
 
     def to_dict(self) -> dict:
         d = {k: getattr(self, k) for k in self.FIELDS}

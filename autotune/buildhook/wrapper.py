@@ -17,11 +17,15 @@ USAGE = """usage: autotune-cc COMPILER [ARGS...]     e.g. make CC="autotune-cc g
        autotune-cc --launcher                a faster equivalent of 'autotune-cc', one
                                              word per line; in a shell:
                                              make CC="$(autotune-cc --launcher | tr '\\n' ' ')gcc"
+       autotune-cc --server-status           where this user's resident process listens
+       autotune-cc --stop-server             stop it now (it also leaves when idle)
        autotune-cc --version
 
 Compiles each C source with the tuned OpenMP variants stored by 'autotune tune'
 (or the original when there are none). Settings: AUTOTUNE_MODE=apply|rank|tune|off,
-AUTOTUNE_DB, AUTOTUNE_QUIET=1, or a [build] section in .autotune.toml / autotune.cfg.
+AUTOTUNE_DB, AUTOTUNE_QUIET=1, AUTOTUNE_SERVER=1 (decide new sources in a resident
+process that keeps autotune loaded; AUTOTUNE_SERVER_IDLE seconds before it leaves,
+default 600), or a [build] section in .autotune.toml / autotune.cfg.
 See 'autotune report-build' for what the last build compiled."""
 
 
@@ -55,6 +59,15 @@ def main(argv: list[str] | None = None) -> int:
         print(sys.executable)
         print("-S")
         print(os.path.join(os.path.dirname(os.path.abspath(__file__)), "launch.py"))
+        return 0
+    if args[0] in ("--server-status", "--stop-server"):
+        from autotune.buildhook import cache, server_client
+
+        path = server_client.socket_path(cache.cache_root())
+        if args[0] == "--stop-server":
+            print("stopped" if server_client.stop(path) else "no server was running")
+        else:
+            print(server_client.status(path))
         return 0
     if args[0] == "--version":
         from autotune import __version__

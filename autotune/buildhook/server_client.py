@@ -1,0 +1,160 @@
+"""Ask the build hook's resident process to decide a source (``server = true``).
+
+A compile the decision cache cannot answer needs the parser, numpy, islpy and
+the models: importing them is about 0.25 s of every such compile, more than
+the analysis of a typical source. With the server setting on, the wrapper
+hands that work to a resident process (``server.py``) that imported them once
+and forks a child per request; the answer is what ``lookup`` would have
+computed itself, and every cache file is written as it would have been. The
+first compile that finds no server starts one and decides in-process; any
+failure to reach the server (or a reply it cannot read) is the same: the
+compile goes on in-process. Standard library only: this runs in the launcher.
+
+One server per user, Python, installed code and cache directory: its socket
+lives in a private ``autotune-<uid>`` directory under the temporary directory,
+named by a digest of those, so an upgrade or an edit of autotune's sources
+starts a new one rather than asking one that runs the old code.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPLY_TIMEOUT_S = 600.0  # a large file's analysis takes seconds, not minutes
+
+
+MAX_SOCKET_PATH = 100  # sockaddr_un holds 108 bytes
+
+
+def socket_path(cache_root: str) -> str | None:
+    """Where this user's server for this code and cache listens (under ``/tmp`` when
+    the temporary directory's path is too long for a socket); None when the private
+    directory is not safely ours (owned by another user, open to others)."""
+    name = f"{code_stamp(cache_root)}.sock"
+    base = tempfile.gettempdir()
+    if len(os.path.join(base, f"autotune-{os.getuid()}", name)) > MAX_SOCKET_PATH:
+        base = "/tmp"
+    folder = os.path.join(base, f"autotune-{os.getuid()}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return None
+    return os.path.join(folder, name)
+
+
+def code_stamp(cache_root: str) -> str:
+    """A digest of the Python, the package's files (names, sizes, times) and the cache."""
+    h = hashlib.sha256(f"{sys.executable}\0{os.path.abspath(cache_root)}".encode())
+    for folder, dirs, files in os.walk(PACKAGE):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith((".py", ".j2", ".json")):
+                with contextlib.suppress(OSError):
+                    st = os.stat(os.path.join(folder, name))
+                    h.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()[:24]
+
+
+def request(argv: list[str], source: int, decision: dict, data: bytes) -> dict:
+    """What the server needs to decide source ``source`` of the command ``argv``."""
+    return {
+        "argv": argv,
+        "source": source,
+        "cwd": os.getcwd(),
+        "env": dict(os.environ),
+        "decision": decision,
+        "data": base64.b64encode(data).decode("ascii"),
+    }
+
+
+def ask(path: str, req: dict) -> dict | None:
+    """The server's reply; None (after starting a server if none listens) otherwise."""
+    try:
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    except OSError:
+        return None
+    try:
+        conn.settimeout(REPLY_TIMEOUT_S)
+        try:
+            conn.connect(path)
+        except (FileNotFoundError, ConnectionRefusedError):
+            start_server(path)
+            return None
+        conn.sendall(json.dumps(req).encode("utf-8", "surrogateescape"))
+        conn.shutdown(socket.SHUT_WR)
+        chunks = []
+        while True:
+            chunk = conn.recv(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        reply = json.loads(b"".join(chunks).decode("utf-8", "surrogateescape"))
+        return reply if isinstance(reply, dict) and "error" not in reply else None
+    except (OSError, ValueError):
+        return None
+    finally:
+        conn.close()
+
+
+def status(path: str | None) -> str:
+    """One line for ``autotune-cc --server-status``."""
+    if path is None:
+        return "no server: the private socket directory is not safely this user's"
+    state = "running" if _answers(path) else "not running"
+    return f"{path}: {state}"
+
+
+def stop(path: str | None) -> bool:
+    """Ask the server at ``path`` to leave now; whether one was running."""
+    if path is None or not _answers(path):
+        return False
+    with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(10.0)
+        conn.connect(path)
+        conn.sendall(b'{"stop": true}')
+        conn.shutdown(socket.SHUT_WR)
+        conn.recv(64)
+    return True
+
+
+def _answers(path: str) -> bool:
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(2.0)
+            conn.connect(path)
+        return True
+    except OSError:
+        return False
+
+
+def start_server(path: str) -> None:
+    """Start a server for ``path`` in its own session, holding none of the build's files
+    (``make`` waits for every process that holds its pipes)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (os.path.dirname(PACKAGE), env.get("PYTHONPATH", "")) if p
+    )
+    with contextlib.suppress(OSError, ValueError):
+        subprocess.Popen(
+            [sys.executable, "-m", "autotune.buildhook.server", path],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            start_new_session=True,
+            cwd="/",
+            env=env,
+        )
