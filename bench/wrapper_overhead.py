@@ -21,7 +21,9 @@ ranks first. A source's first compile ranks it (analysis, proof, ranking: the co
 ``autotune rank``); later compiles of the same text read the kept decision. Both are
 timed: the first compile with the wrapper's cache emptied before each wrapped run.
 
-In both modes a project's first build is also timed with the whole cache directory
+The last setting adds the resident process (``AUTOTUNE_SERVER=1``): a source the
+caches cannot answer is decided by a process that imported autotune once (stopped at
+the end). In both modes a project's first build is also timed with the whole cache directory
 emptied before each wrapped build (decisions, the machine's description, the kept
 system-header parse): what a fresh checkout on a fresh machine pays once.
 
@@ -167,6 +169,11 @@ def main() -> int:
                 as_is,
             ),
             ("launcher, with a bytecode cache", launcher, cached),
+            (
+                "launcher, bytecode cache, resident process (AUTOTUNE_SERVER=1)",
+                launcher,
+                dict(cached, AUTOTUNE_SERVER="1"),
+            ),
         ]
         clean = ["make", "-s", "clean"]
         for label, cc, env in settings:
@@ -254,6 +261,8 @@ def main() -> int:
                         env,
                         args.reps,
                     )
+        stop = subprocess.run([script, "--stop-server"], env=settings[-1][2], capture_output=True)
+        print(f"\nresident process: {stop.stdout.decode().strip()}")
     return 0
 
 

@@ -206,7 +206,10 @@ def _served(
     if path is None:
         return None
     argv = [*cmd.launcher, cmd.compiler, *cmd.args]
-    req = server_client.request(argv, cmd.sources.index(src), dec.to_dict(), data)
+    try:
+        req = server_client.request(argv, cmd.sources.index(src), dec.to_dict(), data)
+    except OSError:  # e.g. the working directory is gone
+        return None
     reply = server_client.ask(path, req)
     if reply is None:
         return None
