@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from autotune.analysis import exprs
+from autotune.analysis import countmemo, exprs
 
 MAX_RUNS = 64  # explicit chunk lists longer than this go to the enumerating path
 SPLIT_CHUNKS = 48  # a thread's cyclic chunks summed one by one up to this many (see _split)
@@ -175,7 +175,26 @@ def _split_counts(
     own_all: tuple[tuple[str, ...], tuple | None],
     same_all: tuple[tuple[str, ...], tuple | None],
 ) -> tuple[int, isl.PwQPolynomial] | None:
-    """The checks and counts of ``_split``, kept by text."""
+    """The checks and counts of ``_split``, kept by text (and between runs)."""
+    kept = countmemo.memo()
+    key = kept.key("split", own_run, own_all, same_all)
+    got = kept.get(key)
+    if not countmemo.missing(got):
+        if got is None:
+            return None
+        card = countmemo.count_of(got[1])
+        if card is not None and not countmemo.missing(card):
+            return int(got[0]), card
+    found = _split_checked(own_run, own_all, same_all)
+    kept.put(key, None if found is None else [found[0], countmemo.count_text(found[1])])
+    return found
+
+
+def _split_checked(
+    own_run: tuple[tuple[str, ...], tuple | None],
+    own_all: tuple[tuple[str, ...], tuple | None],
+    same_all: tuple[tuple[str, ...], tuple | None],
+) -> tuple[int, isl.PwQPolynomial] | None:
     try:
         once = _union(own_run[0])
         other = _union(tuple(t.replace("_f", "_g").replace("_n", "_m") for t in own_run[0]))
@@ -227,8 +246,21 @@ def _same_for_every_iteration(acc: dict) -> bool:
 @functools.lru_cache(maxsize=512)
 def _counted(parts: tuple[str, ...], dims: tuple | None) -> isl.PwQPolynomial | None:
     """The count of the union of ``parts`` (kept by text: ranking's variants ask for the
-    same sets again); ``dims``: tuples are counted, whose inner subscripts must stay in
-    their rows."""
+    same sets again, and so does the next run: ``countmemo``); ``dims``: tuples are
+    counted, whose inner subscripts must stay in their rows."""
+    kept = countmemo.memo()
+    key = kept.key("card", parts, dims)
+    got = kept.get(key)
+    if not countmemo.missing(got):
+        card = countmemo.count_of(got)
+        if not countmemo.missing(card):
+            return card
+    card = _count(parts, dims)
+    kept.put(key, countmemo.count_text(card))
+    return card
+
+
+def _count(parts: tuple[str, ...], dims: tuple | None) -> isl.PwQPolynomial | None:
     try:
         union = _union(parts)
         if dims is not None and not _inner_in_bounds(union, list(dims)):

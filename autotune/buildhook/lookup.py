@@ -14,6 +14,7 @@ tune``: same executable, same version, different fingerprint).
 from __future__ import annotations
 
 import os
+import sys
 
 from autotune import __version__
 from autotune.buildhook import cache, keys
@@ -170,11 +171,20 @@ def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str
     except HookFailure as exc:  # e.g. a parse error: cached too, so the next build does not
         dec.used, dec.reason, dec.warning = "original", str(exc), exc.warn  # parse again
         dec.loops, tuned_key, tuned_text = [], None, None
+    save_counts()
     ctx.close()  # the last connection's close removes the WAL: part of the signature
     if cache.db_signature(ctx.db) == sig:  # nothing changed under us: safe to reuse
         cache.write_entry(fast_path, {"decision": dec.to_dict(), "tuned_key": tuned_key})
         cache.prune(os.path.join(ctx.root, "decisions"))
     return dec, tuned_text
+
+
+def save_counts() -> None:
+    """Keep the barvinok counts this decision made (``analysis.countmemo``) now: the
+    wrapper leaves by ``exec``, where ``atexit`` never runs."""
+    memo = sys.modules.get("autotune.analysis.countmemo")
+    if memo is not None:
+        memo.save_all()
 
 
 def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | None:

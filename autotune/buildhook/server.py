@@ -137,7 +137,7 @@ def decide_request(req: dict) -> dict:
     """``lookup.decide_slow`` for the request's source, as the wrapper would run it."""
     from autotune.buildhook.cmdline import parse_command
     from autotune.buildhook.config import db_path, load_config, log_path
-    from autotune.buildhook.lookup import Context, HookFailure, decide_slow
+    from autotune.buildhook.lookup import Context, HookFailure, decide_slow, save_counts
     from autotune.buildhook.report import SourceDecision
 
     cfg = load_config()
@@ -151,6 +151,7 @@ def decide_request(req: dict) -> dict:
     except HookFailure as exc:
         return {"failure": str(exc), "warn": exc.warn}
     finally:
+        save_counts()  # this child leaves by _exit
         ctx.close()
     return {"decision": dec.to_dict(), "tuned_key": tuned_key, "text": text, "served": True}
 
