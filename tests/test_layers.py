@@ -11,11 +11,12 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "autotune"
 # Lower numbers are lower layers; a module may import its own layer and below.
-# errors, textfile, render, cachedir and modelshape (the models' common protocol) are
-# neutral helpers every stage may use.
+# errors, textfile, render, cachedir, numpyload (numpy's BLAS on one thread) and
+# modelshape (the models' common protocol) are neutral helpers every stage may use.
 LAYERS = {
     "errors": 0,
     "cachedir": 0,
+    "numpyload": 0,
     "textfile": 0,
     "render": 0,
     "modelshape": 0,
