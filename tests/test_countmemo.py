@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from autotune.analysis.countmemo import FORMAT
+
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL = ROOT / "kernels" / "triangular.c"
 
@@ -36,7 +38,7 @@ def test_counts_are_kept_and_read_back_exactly(tmp_path):
     texts = {k: v for k, v in counts.items() if isinstance(v, str) and "_t" in v}
     assert texts, "no per-thread count of a cyclic hand-out was kept"
     poisoned = {k: (v if k not in texts else "[_t] -> { 1 }") for k, v in counts.items()}
-    kept.write_text(json.dumps({"format": "1", "counts": poisoned}))
+    kept.write_text(json.dumps({"format": FORMAT, "counts": poisoned}))
     assert _rank(tmp_path) != first
     kept.write_text("{not json")
     assert _rank(tmp_path) == first  # unreadable: counted again
