@@ -99,6 +99,8 @@ def _main(argv: list[str] | None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     chosen = None
     if command in COMMANDS:
+        if not {"-h", "--help"} & set(argv):  # tune and calibrate import numpy with their module
+            load_numpy_single_threaded()
         module = importlib.import_module(COMMANDS[command][0])
         sub_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         chosen = sub_action.choices[command]
@@ -116,7 +118,6 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return 2
     module = importlib.import_module(args._module)
-    load_numpy_single_threaded()
     try:
         return int(module.run(args) or 0)
     except UserError as exc:
