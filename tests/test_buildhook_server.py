@@ -4,6 +4,7 @@ leaves when idle (nothing lingers after a build)."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -76,3 +77,19 @@ def test_a_server_is_stopped_on_request_and_none_starts_without_the_setting(tmp_
     time.sleep(1)
     assert not sock.exists()
     assert [d["served"] for d in _decisions(Path(env["AUTOTUNE_DB"]))] == [False, False]
+
+
+def test_a_server_that_cannot_start_is_not_started_by_every_compile(tmp_path, monkeypatch):
+    """Where no server can run, one start is tried per 30 s, not one per compile."""
+    from autotune.buildhook import server_client
+
+    started = []
+    monkeypatch.setattr(server_client, "start_server", started.append)
+    path = str(tmp_path / "x.sock")  # nothing listens there
+    for _ in range(3):
+        assert server_client.ask(path, {"argv": []}) is None  # decided in-process
+    assert started == [path]
+    old = os.stat(path + ".started").st_mtime - server_client.RESTART_AFTER_S - 1
+    os.utime(path + ".started", (old, old))
+    assert server_client.ask(path, {"argv": []}) is None
+    assert started == [path, path]

@@ -33,14 +33,14 @@ def main(argv: list[str]) -> int:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return 0  # another server for this socket is starting or running
-    _preload()
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        listener.bind(path)
+        listener.bind(path)  # first: a server that cannot listen fails before importing
         os.chmod(path, 0o600)
-        listener.listen(64)
+        listener.listen(64)  # compiles that connect while it imports wait in the backlog
+        _preload()
         listener.settimeout(_idle_seconds())
         signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children reaped by the kernel
         _serve(listener)

@@ -28,6 +28,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPLY_TIMEOUT_S = 600.0  # a large file's analysis takes seconds, not minutes
@@ -91,7 +92,7 @@ def ask(path: str, req: dict) -> dict | None:
         try:
             conn.connect(path)
         except (FileNotFoundError, ConnectionRefusedError):
-            start_server(path)
+            _start_once(path)
             return None
         conn.sendall(json.dumps(req).encode("utf-8", "surrogateescape"))
         conn.shutdown(socket.SHUT_WR)
@@ -138,6 +139,27 @@ def _answers(path: str) -> bool:
         return True
     except OSError:
         return False
+
+
+RESTART_AFTER_S = 30.0  # a server that failed to start is not started again sooner
+
+
+def _start_once(path: str) -> None:
+    """Start a server unless a compile tried in the last ``RESTART_AFTER_S`` seconds:
+    where one cannot run (no room for its socket, a crash at import), a build would
+    otherwise start one per compile."""
+    stamp = path + ".started"
+    try:
+        if time.time() - os.stat(stamp).st_mtime < RESTART_AFTER_S:
+            return
+    except OSError:
+        pass
+    try:
+        with open(stamp, "w"):
+            pass
+    except OSError:
+        return
+    start_server(path)
 
 
 def start_server(path: str) -> None:
