@@ -123,7 +123,7 @@ def stop(path: str | None) -> bool:
     if path is None or not _answers(path):
         return False
     with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-        conn.settimeout(10.0)
+        conn.settimeout(60.0)  # a server still importing answers once it has
         conn.connect(path)
         conn.sendall(b'{"stop": true}')
         conn.shutdown(socket.SHUT_WR)
