@@ -27,7 +27,7 @@ from autotune import cachedir
 
 FORMAT = "1"  # bump when a question (its key) comes to mean something else
 MAX_ENTRIES = 10000  # ~1 MB, read in ~4 ms; a file grown past it starts again
-_MISSING = object()
+MISSING = object()
 
 
 class CountMemo:
@@ -44,15 +44,28 @@ class CountMemo:
         return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
     def get(self, key: str) -> object:
-        """The kept answer, or ``_MISSING`` (see ``missing``)."""
+        """The kept answer, or ``MISSING`` (see ``missing``)."""
         if key in self._new:
             return self._new[key]
-        return self._load().get(key, _MISSING)
+        return self._load().get(key, MISSING)
 
     def put(self, key: str, answer: object) -> None:
         if not self._new:
             atexit.register(self.save)
         self._new[key] = answer
+
+    def answer(self, question: tuple, compute, encode, decode):
+        """The kept answer to ``question`` (``decode`` of what was kept), else ``compute()``
+        kept as ``encode`` of it; an answer that cannot be decoded is computed again."""
+        key = self.key(*question)
+        got = self.get(key)
+        if not missing(got):
+            value = decode(got)
+            if not missing(value):
+                return value
+        value = compute()
+        self.put(key, encode(value))
+        return value
 
     def _load(self) -> dict[str, object]:
         if self._kept is None:
@@ -104,7 +117,7 @@ def memo() -> CountMemo:
 
 
 def missing(value: object) -> bool:
-    return value is _MISSING
+    return value is MISSING
 
 
 def save_all() -> None:
@@ -119,10 +132,10 @@ def count_text(count: isl.PwQPolynomial | None) -> str | None:
 
 
 def count_of(text: object) -> isl.PwQPolynomial | None | object:
-    """A kept count read back (None: kept as uncountable; ``_MISSING``: unreadable)."""
+    """A kept count read back (None: kept as uncountable; ``MISSING``: unreadable)."""
     if text is None:
         return None
     try:
         return isl.PwQPolynomial.read_from_str(isl.DEFAULT_CONTEXT, str(text))
     except isl.Error:
-        return _MISSING
+        return MISSING

@@ -176,18 +176,20 @@ def _split_counts(
     same_all: tuple[tuple[str, ...], tuple | None],
 ) -> tuple[int, isl.PwQPolynomial] | None:
     """The checks and counts of ``_split``, kept by text (and between runs)."""
-    kept = countmemo.memo()
-    key = kept.key("split", own_run, own_all, same_all)
-    got = kept.get(key)
-    if not countmemo.missing(got):
-        if got is None:
-            return None
-        card = countmemo.count_of(got[1])
-        if card is not None and not countmemo.missing(card):
-            return int(got[0]), card
-    found = _split_checked(own_run, own_all, same_all)
-    kept.put(key, None if found is None else [found[0], countmemo.count_text(found[1])])
-    return found
+    return countmemo.memo().answer(
+        ("split", own_run, own_all, same_all),
+        lambda: _split_checked(own_run, own_all, same_all),
+        lambda found: None if found is None else [found[0], countmemo.count_text(found[1])],
+        _split_of,
+    )
+
+
+def _split_of(kept: object) -> tuple[int, isl.PwQPolynomial] | None | object:
+    """A kept ``_split_checked`` answer read back (``countmemo.missing`` if unreadable)."""
+    if kept is None:
+        return None
+    card = countmemo.count_of(kept[1])
+    return countmemo.MISSING if card is None or countmemo.missing(card) else (int(kept[0]), card)
 
 
 def _split_checked(
@@ -248,16 +250,12 @@ def _counted(parts: tuple[str, ...], dims: tuple | None) -> isl.PwQPolynomial | 
     """The count of the union of ``parts`` (kept by text: ranking's variants ask for the
     same sets again, and so does the next run: ``countmemo``); ``dims``: tuples are
     counted, whose inner subscripts must stay in their rows."""
-    kept = countmemo.memo()
-    key = kept.key("card", parts, dims)
-    got = kept.get(key)
-    if not countmemo.missing(got):
-        card = countmemo.count_of(got)
-        if not countmemo.missing(card):
-            return card
-    card = _count(parts, dims)
-    kept.put(key, countmemo.count_text(card))
-    return card
+    return countmemo.memo().answer(
+        ("card", parts, dims),
+        lambda: _count(parts, dims),
+        countmemo.count_text,
+        countmemo.count_of,
+    )
 
 
 def _count(parts: tuple[str, ...], dims: tuple | None) -> isl.PwQPolynomial | None:

@@ -20,6 +20,8 @@ import signal
 import socket
 import sys
 
+from autotune.buildhook.server_client import read_all
+
 IDLE_S = 600.0
 
 
@@ -85,7 +87,7 @@ def _serve(listener: socket.socket) -> None:
             return
         try:
             conn.settimeout(60.0)
-            body = _read_all(conn)
+            body = read_all(conn)
         except OSError:
             conn.close()
             continue
@@ -108,15 +110,6 @@ def _serve(listener: socket.socket) -> None:
 
 
 STOP = b'{"stop": true}'
-
-
-def _read_all(conn: socket.socket) -> bytes:
-    chunks = []
-    while True:
-        chunk = conn.recv(1 << 16)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
 
 
 def _answer(conn: socket.socket, body: bytes) -> None:

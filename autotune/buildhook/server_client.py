@@ -96,18 +96,22 @@ def ask(path: str, req: dict) -> dict | None:
             return None
         conn.sendall(json.dumps(req).encode("utf-8", "surrogateescape"))
         conn.shutdown(socket.SHUT_WR)
-        chunks = []
-        while True:
-            chunk = conn.recv(1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        reply = json.loads(b"".join(chunks).decode("utf-8", "surrogateescape"))
+        reply = json.loads(read_all(conn).decode("utf-8", "surrogateescape"))
         return reply if isinstance(reply, dict) and "error" not in reply else None
     except (OSError, ValueError):
         return None
     finally:
         conn.close()
+
+
+def read_all(conn: socket.socket) -> bytes:
+    """Everything the other side sends before it shuts its end (both sides use it)."""
+    chunks = []
+    while True:
+        chunk = conn.recv(1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
 
 
 def status(path: str | None) -> str:
