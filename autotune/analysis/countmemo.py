@@ -25,7 +25,7 @@ import islpy as isl
 
 from autotune import cachedir
 
-FORMAT = "1"  # bump when a question (its key) comes to mean something else
+FORMAT = "2"  # bump when a question (its key) comes to mean something else
 MAX_ENTRIES = 10000  # ~1 MB, read in ~4 ms; a file grown past it starts again
 MISSING = object()
 
