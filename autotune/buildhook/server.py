@@ -76,7 +76,8 @@ def _preload() -> None:
     import autotune.variants.space  # noqa: F401
     from autotune.variants.templating import environment
 
-    environment().get_template("directive.j2")  # jinja2 compiles it once, here
+    for name in ("directive.j2", "clauses.j2"):  # what a tuned source renders (it
+        environment().get_template(name)  # includes the second): compiled once, here
 
 
 def _serve(listener: socket.socket) -> None:
