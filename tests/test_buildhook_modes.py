@@ -58,8 +58,10 @@ def test_rank_mode_compiles_the_predicted_best(tmp_path, proj, expected, capsys)
     rep = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))
     loops = rep["main.c"]["loops"] + rep["fill.c"]["loops"]
     assert len(loops) == 2 and all(ld["reason"].startswith("predicted") for ld in loops)
-    for ld in loops:  # a prediction is compiled exactly when it beats the original
-        assert (ld["used"] == "tuned") == ("faster" in ld["reason"])
+    for ld in loops:  # a prediction is compiled exactly when it beats the original by
+        # more than the model's held-out picks were ever wrong (tests/test_ship_rule.py)
+        ships = "faster" in ld["reason"] and "not above" not in ld["reason"]
+        assert (ld["used"] == "tuned") == ships
         assert (ld["variant"] == "baseline") == (ld["used"] == "original")
 
 

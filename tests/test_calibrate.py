@@ -84,6 +84,12 @@ def test_calibrate_fits_stores_and_rank_uses_it(tmp_path, monkeypatch, capsys):
     (record,) = analyze_file(str(kdir / "light.c"), threads=2).loops
     ranked = rank_loop(record, default_space(record, 2), chosen, detect_machine())
     assert ranked.search_prior.to_dict() == prior
+    # so is the rule for shipping its first pick unmeasured (the build hook's rank mode):
+    # fitted on the three held-out kernels' first picks, carried by the ranking
+    rule = data["ship_rule"][chosen.name]
+    assert rule["loops"] == 3 and rule["min_gain"] >= 1.03
+    assert chosen.model.metadata_["ship_rule"] == rule
+    assert ranked.ship_rule.to_dict() == rule
     # rank without --db reads the default database: one model for every command
     assert main(["rank", str(kdir / "light.c")]) == 0
     assert "calibrated on this machine" in capsys.readouterr().out

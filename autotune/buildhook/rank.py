@@ -2,9 +2,11 @@
 
 A quick build cannot afford measurements, so each untuned loop gets the
 variant the power-law model ranks first, and only when the model predicts it
-beats the loop as written. Measured results, where the database has them,
-still win over predictions. Without a usable model (no calibration and no
-shipped coefficients) the mode degrades to ``apply`` and says why.
+beats the loop as written by more than its held-out picks were ever wrong
+(``tuning.ship_rule``: small predicted gains are lost as often as won).
+Measured results, where the database has them, still win over predictions.
+Without a usable model (no calibration and no shipped coefficients) the mode
+degrades to ``apply`` and says why.
 """
 
 from __future__ import annotations
@@ -56,4 +58,6 @@ class Ranker:
         if best.predicted_s is None or base is None or best.predicted_s >= base:
             return None, "predicted: the original is fastest"
         gain = base / best.predicted_s
+        if not ranking.ship_rule.ships(gain):
+            return None, ranking.ship_rule.why_not(gain)
         return best.variant, f"predicted {gain:.2f}x faster ({self.chosen.name} model)"

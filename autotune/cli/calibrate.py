@@ -130,6 +130,7 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:
                 ],
                 "held_out": [h.__dict__ for h in result.held_out],
                 "search_prior": {n: p.to_dict() for n, p in result.search_priors.items()},
+                "ship_rule": {n: r.to_dict() for n, r in result.ship_rules.items()},
                 "preferred": result.preferred,
                 "database": getattr(args, "db_path", None),
                 "reason": result.reason,
@@ -173,6 +174,12 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:
             f"search prior of {name} from {prior.loops} held-out loop(s): variance between "
             f"variants {prior.variant_variance:.3f}, of the slope {prior.slope_variance:.3f} "
             "(log units)",
+            file=out,
+        )
+    for name, rule in result.ship_rules.items():
+        print(
+            f"rank mode with {name}: a first pick is compiled unmeasured above a predicted "
+            f"{rule.min_gain:.2f}x ({rule.lost} of {rule.loops} held-out picks lost)",
             file=out,
         )
     print(f"\ndefault model: {result.preferred}: {result.reason}", file=out)

@@ -155,6 +155,17 @@ def print_ranking(r: LoopRanking, top: int, out=None) -> None:
             ]
         )
     table(["rank", "schedule", "chunk", "threads", "predicted s", "vs written"], rows, out=out)
+    first = r.variants[0].predicted_s if r.variants else None
+    if first and r.baseline_predicted_s:
+        gain = r.baseline_predicted_s / first
+        rule = r.ship_rule
+        verdict = "would compile rank 1" if rule.ships(gain) else "would keep the original"
+        side = "above" if rule.ships(gain) else "not above"
+        print(
+            f"  the build hook's rank mode {verdict}: predicted {gain:.2f}x, {side} the "
+            f"{rule.min_gain:.2f}x an unmeasured pick needs ('autotune tune' measures)",
+            file=out,
+        )
 
 
 def print_gate_notes(r: LoopRanking, out) -> None:

@@ -23,6 +23,7 @@ from autotune.models.powerlaw import make_model
 from autotune.models.quality import evaluate, geomean_regret
 from autotune.tuning.modelchoice import PREFERENCE, choose_model
 from autotune.tuning.search_prior import SearchPrior
+from autotune.tuning.ship_rule import ShipRule, first_pick
 from autotune.variants.space import BASELINE, Variant
 
 MODEL_NAMES = ("faithful", "extended")
@@ -67,6 +68,8 @@ class CalibrationResult:
     profile: RuntimeProfile | None = None  # this machine's runtime costs, when measured
     # per model: how far it is off on held-out kernels, for the sequential search
     search_priors: dict[str, SearchPrior] = field(default_factory=dict)
+    # per model: the predicted gain an unmeasured first pick must exceed (rank mode)
+    ship_rules: dict[str, ShipRule] = field(default_factory=dict)
 
 
 MIN_SAMPLE = 4  # variants per loop: fewer cannot separate threads, chunk and schedule
@@ -190,6 +193,21 @@ def held_out_splits(samples: list[Sample]) -> Iterator[tuple[str, list[Sample], 
         )
 
 
+def _first_pick_gains(
+    rows: list[Sample], predicted: np.ndarray, measured: np.ndarray
+) -> tuple[float, float] | None:
+    """(predicted, measured) gain of the model's first pick over the original on one
+    held-out loop (``predicted``/``measured``: the rows ``_xy`` kept, in order)."""
+    kept = [s for s in rows if np.isfinite(s.wall_s) and s.wall_s > 0]
+    base = [i for i, s in enumerate(kept) if s.variant == BASELINE]
+    others = [i for i, s in enumerate(kept) if s.variant != BASELINE]
+    if len(kept) != len(predicted) or not base or not others:
+        return None
+    b = base[0]
+    k, gain = first_pick(float(predicted[b]), [float(predicted[i]) for i in others])
+    return gain, float(measured[b]) / float(measured[others[k]])
+
+
 def leave_one_kernel_out(
     samples: list[Sample], machine: Machine, result: CalibrationResult, k: int = 5
 ) -> None:
@@ -197,6 +215,7 @@ def leave_one_kernel_out(
     names = [n for n in MODEL_NAMES if n not in result.refused]
     scores: dict[str, list[HeldOut]] = {n: [] for n in names}
     pairs: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {n: [] for n in names}
+    picks: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
     for _held, train, test in held_out_splits(samples):
         for name in names:
             try:
@@ -211,6 +230,9 @@ def leave_one_kernel_out(
                     continue
                 predicted = np.asarray(model.predict(Xt), dtype=float)
                 pairs[name].append((np.log(predicted), np.log(np.asarray(yt, dtype=float))))
+                pick = _first_pick_gains(rows, predicted, yt)
+                if pick is not None:
+                    picks[name].append(pick)
                 q = evaluate(predicted, yt, k=k)
                 h = HeldOut(
                     loop_id,
@@ -224,6 +246,7 @@ def leave_one_kernel_out(
                 result.held_out.append(h)
                 scores[name].append(h)
     result.search_priors = {n: SearchPrior.fit(pairs[n]) for n in names if pairs[n]}
+    result.ship_rules = {n: ShipRule.fit(picks[n]) for n in names if picks[n]}
     summary = {}
     for name, hs in scores.items():
         taus = [h.tau for h in hs if h.tau is not None]
@@ -383,6 +406,9 @@ def conclude(
     for (name, target), model in result.models.items():
         prior = result.search_priors.get(name)
         extra = {"search_prior": prior.to_dict()} if prior is not None and prior.loops else {}
+        rule = result.ship_rules.get(name)
+        if rule is not None and rule.loops:
+            extra["ship_rule"] = rule.to_dict()
         store.save_model(name, fp, target, model.to_dict(**extra))
     store.save_model(PREFERENCE, fp, "wall", {"model": result.preferred, "reason": result.reason})
     if result.profile is not None:

@@ -11,6 +11,7 @@ from autotune.measure.machine import Machine
 from autotune.models.features import FeatureError, feature_matrix
 from autotune.tuning.modelchoice import ChosenModel
 from autotune.tuning.search_prior import SearchPrior
+from autotune.tuning.ship_rule import ShipRule
 from autotune.variants.equivalence import Equivalent, collapse
 from autotune.variants.space import BASELINE, Variant
 
@@ -49,6 +50,7 @@ class LoopRanking:
     error: str = ""  # why this loop could not be ranked
     equivalent: list[Equivalent] = field(default_factory=list)  # runtime duplicates, unmeasured
     search_prior: SearchPrior = field(default_factory=SearchPrior)  # how far the model may be off
+    ship_rule: ShipRule = field(default_factory=ShipRule)  # when its first pick ships unmeasured
 
     @property
     def id(self) -> str:
@@ -67,6 +69,7 @@ class LoopRanking:
             "reassociates": list(self.record.reassociates),
             "facts": self.record.facts,
             "trip_count": self.record.trip_count,
+            "unmeasured_min_gain": self.ship_rule.min_gain,
         }
 
 
@@ -92,9 +95,9 @@ def rank_loop(
         ranking.error = "empty variant space"
         return ranking
     model = chosen.model
-    ranking.search_prior = SearchPrior.from_dict(
-        getattr(model, "metadata_", {}).get("search_prior")
-    )
+    metadata = getattr(model, "metadata_", {})
+    ranking.search_prior = SearchPrior.from_dict(metadata.get("search_prior"))
+    ranking.ship_rule = ShipRule.from_dict(metadata.get("ship_rule"))
     names = list(model.feature_names_)
     try:
         X, _ = feature_matrix(

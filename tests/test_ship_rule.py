@@ -1,0 +1,79 @@
+"""The rank mode's rule for compiling a first pick unmeasured: fitted on held-out picks,
+stored with the model, and obeyed by ``autotune rank`` and the build hook."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from buildhook_support import by_source, copy_project, hook_env, report, run, wrapper_exe
+
+from autotune.cli.main import main
+from autotune.measure.machine import detect_machine
+from autotune.measure.store import Store
+from autotune.models.defaults import load_model
+from autotune.tuning.modelchoice import PREFERENCE
+from autotune.tuning.ship_rule import FLOOR, MIN_GAIN, ShipRule
+
+
+def test_the_rule_ships_only_above_the_largest_predicted_gain_that_lost():
+    # (predicted gain of the first pick, measured gain) on held-out loops
+    picks = [(1.05, 0.52), (1.19, 0.70), (1.10, 1.20), (1.50, 1.21), (2.0, 1.8)]
+    rule = ShipRule.fit(picks)
+    assert (rule.min_gain, rule.loops, rule.lost) == (1.19, 5, 2)
+    assert rule.ships(1.2) and not rule.ships(1.19) and not rule.ships(1.1)
+    assert "2 of 5 held-out picks lost" in rule.why_not(1.1)
+    # a loss within the noise (2% slower) is not a loss; no loss: the floor
+    assert ShipRule.fit([(1.1, 0.985), (1.3, 1.2), (1.05, 1.1)]).min_gain == FLOOR
+    assert ShipRule.fit([(1.1, 0.5), (1.3, 1.2)]) == ShipRule()  # too few: the default
+    assert ShipRule().min_gain == MIN_GAIN
+    assert ShipRule.from_dict(rule.to_dict()) == rule
+
+
+def _store_rule(db: Path, min_gain: float) -> None:
+    """This machine's model in ``db``: the shipped coefficients with a fitted rule."""
+    doc = load_model("extended", None).to_dict()
+    doc["ship_rule"] = {"min_gain": min_gain, "loops": 5, "lost": 2}
+    with Store(str(db)) as store:
+        fp = store.add_machine(detect_machine())
+        store.save_model("extended", fp, "wall", doc)
+        store.save_model(PREFERENCE, fp, "wall", {"model": "extended", "reason": "test"})
+
+
+def _rank_mode_build(tmp_path: Path, capsys, min_gain: float) -> tuple[Path, Path, list]:
+    """The two-file project built in rank mode under a stored rule: (project, database,
+    the loops' decisions); the program prints what the plain build prints."""
+    proj = copy_project("two_files", tmp_path)
+    run(["gcc", "-fopenmp", "-O2", "main.c", "fill.c", "-o", "plain"], proj)
+    expected = run(["./plain"], proj).stdout
+    env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
+    db = Path(env["AUTOTUNE_DB"])
+    _store_rule(db, min_gain)
+    argv = [wrapper_exe(), "gcc", "-fopenmp", "-O2", "main.c", "fill.c", "-o", "prog"]
+    run(argv, proj, env)
+    assert run(["./prog"], proj).stdout == expected
+    rep = by_source(report(db, capsys))
+    return proj, db, rep["main.c"]["loops"] + rep["fill.c"]["loops"]
+
+
+def test_rank_mode_compiles_a_pick_that_clears_the_stored_rule(tmp_path, capsys):
+    _, _, loops = _rank_mode_build(tmp_path, capsys, 1.0)
+    gains = [ld for ld in loops if "faster" in ld["reason"]]
+    assert gains, loops
+    assert all(ld["used"] == "tuned" and ld["variant"] != "baseline" for ld in gains)
+
+
+def test_rank_mode_keeps_the_original_below_the_stored_rule(tmp_path, capsys):
+    proj, db, loops = _rank_mode_build(tmp_path, capsys, 1000.0)  # no prediction clears it
+    assert all(ld["used"] == "original" for ld in loops)
+    ranked = [ld for ld in loops if "faster" in ld["reason"]]  # predicted a gain, kept
+    assert ranked, loops
+    for ld in ranked:
+        assert ld["used"] == "original" and ld["variant"] == "baseline"
+        assert "not above the 1000.00x an unmeasured pick needs" in ld["reason"]
+    # the same rule, shown by rank: the loop's first pick stays unmeasured
+    assert main(["rank", str(proj / "fill.c"), "--db", str(db), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {lp["unmeasured_min_gain"] for f in doc["files"] for lp in f["loops"]} == {1000.0}
+    assert main(["rank", str(proj / "fill.c"), "--db", str(db)]) == 0
+    assert "rank mode would keep the original" in capsys.readouterr().out
