@@ -43,6 +43,7 @@ from autotune.models.defaults import load_model
 from autotune.models.powerlaw import make_model
 from autotune.tuning import calibrate as cal
 from autotune.tuning.search_prior import SearchPrior
+from autotune.tuning.ship_rule import ShipRule
 from autotune.variants.space import BASELINE, default_space, default_thread_counts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,8 +134,11 @@ def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
         fit_on = {s.kernel for s in train}
         models = {name: _fit(train, machine, name) for name in cal.MODEL_NAMES}
         priors = {name: _nested_prior(train, by_program, machine, name) for name in cal.MODEL_NAMES}
+        rule = _nested_rule(train, by_program, machine)
         for loop in by_program[held]:
-            scores += replay.replay_loop(loop, models, machine, priors=priors)
+            for s in replay.replay_loop(loop, models, machine, priors=priors):
+                s.notes["ship_rule"] = rule.to_dict()  # fitted without this program
+                scores.append(s)
         print(
             f"left out {held}: fitted on {len(train)} runs of {len(fit_on)} programs; search "
             f"prior (extended) {priors['extended'].to_dict()}",
@@ -159,6 +163,42 @@ def _nested_prior(
         model = _fit(inner_train, machine, name, profile)
         pairs += [replay.log_pairs(lp, model, machine, profile) for lp in by_program[inner]]
     return SearchPrior.fit(pairs)
+
+
+def _nested_rule(train: list, by_program: dict[str, list], machine) -> ShipRule:
+    """The rank mode's rule as calibration fits it, on the training programs alone (each
+    held out in turn from an extended model fitted on the others)."""
+    picks = []
+    for inner, inner_train, _ in cal.held_out_splits(train):
+        model = _fit(inner_train, machine, "extended")
+        for lp in by_program[inner]:
+            keep, _ = replay.collapse(lp.record, list(lp.times), "libgomp")
+            times = {v: lp.times[v] for v in keep}
+            loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, times)
+            if len(loop.times) >= 2:
+                score, _, _ = replay.model_scores(loop, model, "extended", machine)
+                picks.append(tuple(score.notes["first_pick"]))
+    return ShipRule.fit(picks)
+
+
+def rank_mode(scores: list[replay.LoopScore], args: argparse.Namespace) -> list[dict]:
+    """Rank mode's outcome before the ship rule (every predicted gain compiled) and with
+    it: the rule fitted without the evaluated program (--lopo), else the one stored with
+    the coefficients (the shipped default, which the recorded sweeps themselves gave)."""
+    ext = [s for s in scores if s.method == "extended"]
+    picks = replay.first_picks(ext)
+    if args.recorded and args.lopo:
+        rules = [ShipRule.from_dict(s.notes["ship_rule"]) for s in ext]
+        label = "fitted on the other programs (nested)"
+    else:
+        meta = getattr(load_model("extended", args.coefficients), "metadata_", {})
+        rule = ShipRule.from_dict(meta.get("ship_rule"))
+        rules = [rule] * len(picks)
+        label = f"the coefficients' rule ({rule.min_gain:.2f}x)"
+    return [
+        replay.rank_mode_row("every predicted gain (before the rule)", picks, [None] * len(picks)),
+        replay.rank_mode_row(label, picks, rules),
+    ]
 
 
 def main() -> int:
@@ -197,6 +237,8 @@ def main() -> int:
         where += " (leave one program out)"
     replay.print_summary(rows, f"ranking quality on {where}, budget K = {replay.K}")
     print(GOALS)
+    shipping = rank_mode(scores, args)
+    replay.print_rank_mode(shipping)
     floor = None
     if args.recorded:
         _, loops = recorded.load(Path(args.recorded))
@@ -209,6 +251,7 @@ def main() -> int:
             json.dumps(
                 {
                     "summary": rows,
+                    "rank_mode": shipping,
                     "noise_floor": None if floor is None else floor.__dict__,
                     "loops": [s.__dict__ for s in scores],
                 },

@@ -30,6 +30,7 @@ from autotune.models.features import feature_matrix
 from autotune.models.quality import geomean_regret, kendall_tau, mean_abs_rel_error
 from autotune.tuning.search import Candidate, SequentialSearch, variant_coords
 from autotune.tuning.search_prior import SearchPrior
+from autotune.tuning.ship_rule import ShipRule, first_pick
 from autotune.variants.equivalence import collapse
 from autotune.variants.space import BASELINE, Variant
 
@@ -92,6 +93,8 @@ def model_scores(
     score.mare = mean_abs_rel_error(pred, list(y))
     score.mare_anchored = mean_abs_rel_error(pred * loop.baseline_s / base_pred, list(y))
     score.used = 1 + min(k, len(variants))
+    top, gain = first_pick(base_pred, list(pred))
+    score.notes["first_pick"] = [gain, loop.baseline_s / float(y[top])]  # predicted, measured
     return score, pred, base_pred
 
 
@@ -291,4 +294,40 @@ def print_noise_floor(floor: NoiseFloor) -> None:
         print(
             f"  an oracle picking the variant measured fastest, given its twin's time: regret "
             f"{floor.twin_regret:.1%} over the {floor.twin_loops} loops whose best has a twin"
+        )
+
+
+def first_picks(scores: list[LoopScore], method: str = "extended") -> list[tuple[float, float]]:
+    """(predicted gain, measured gain) of ``method``'s first pick over the original, per
+    loop: what the build hook's rank mode would compile unmeasured."""
+    return [tuple(s.notes["first_pick"]) for s in scores if s.method == method]
+
+
+def rank_mode_row(label: str, picks: list, rules: list[ShipRule | None]) -> dict:
+    """What compiling each loop's first pick unmeasured does, under ``rules`` (one per
+    loop; None: every predicted gain ships, the rule before the ship rule)."""
+    outcome, shipped, slower = [], 0, 0
+    for (gain, measured), rule in zip(picks, rules, strict=True):
+        ships = gain > 1.0 if rule is None else rule.ships(gain)
+        shipped += ships
+        slower += ships and measured * 1.03 < 1.0
+        outcome.append(measured if ships else 1.0)
+    logs = np.log(outcome)
+    return {
+        "rule": label,
+        "loops": len(picks),
+        "shipped": shipped,
+        "slower by >3%": slower,
+        "geomean vs original": float(np.exp(logs.mean())) if len(logs) else None,
+        "worst": float(min(outcome)) if outcome else None,
+    }
+
+
+def print_rank_mode(rows: list[dict]) -> None:
+    print("\nrank mode: each loop's first pick (extended) compiled unmeasured")
+    print(f"{'rule':>44s}  shipped  slower>3%  geomean  worst")
+    for r in rows:
+        print(
+            f"{r['rule']:>44s}  {r['shipped']:>3d}/{r['loops']:<3d}  {r['slower by >3%']:>9d}"
+            f"  {r['geomean vs original']:>6.3f}x  {r['worst']:.2f}x"
         )
