@@ -99,8 +99,11 @@ def kernels_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
             name: _nested_prior(train, by_kernel, machine, name, profile)
             for name in cal.MODEL_NAMES
         }
+        rule = _nested_rule(train, by_kernel, machine, profile)
         for loop in by_kernel.get(kernel, []):
-            scores += replay.replay_loop(loop, models, machine, profile=profile, priors=priors)
+            for s in replay.replay_loop(loop, models, machine, profile=profile, priors=priors):
+                s.notes["ship_rule"] = rule.to_dict()  # fitted without this kernel
+                scores.append(s)
     return scores
 
 
@@ -165,31 +168,31 @@ def _nested_prior(
     return SearchPrior.fit(pairs)
 
 
-def _nested_rule(train: list, by_program: dict[str, list], machine) -> ShipRule:
+def _nested_rule(train: list, by_program: dict[str, list], machine, profile=None) -> ShipRule:
     """The rank mode's rule as calibration fits it, on the training programs alone (each
     held out in turn from an extended model fitted on the others)."""
     picks = []
     for inner, inner_train, _ in cal.held_out_splits(train):
-        model = _fit(inner_train, machine, "extended")
+        model = _fit(inner_train, machine, "extended", profile)
         for lp in by_program[inner]:
             keep, _ = replay.collapse(lp.record, list(lp.times), "libgomp")
             times = {v: lp.times[v] for v in keep}
             loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, times)
             if len(loop.times) >= 2:
-                score, _, _ = replay.model_scores(loop, model, "extended", machine)
+                score, _, _ = replay.model_scores(loop, model, "extended", machine, profile=profile)
                 picks.append(tuple(score.notes["first_pick"]))
     return ShipRule.fit(picks)
 
 
 def rank_mode(scores: list[replay.LoopScore], args: argparse.Namespace) -> list[dict]:
     """Rank mode's outcome before the ship rule (every predicted gain compiled) and with
-    it: the rule fitted without the evaluated program (--lopo), else the one stored with
-    the coefficients (the shipped default, which the recorded sweeps themselves gave)."""
+    it: the rule fitted without the evaluated program (--lopo, the kernels), else the one
+    stored with the coefficients (the shipped default, which the recorded sweeps gave)."""
     ext = [s for s in scores if s.method == "extended"]
     picks = replay.first_picks(ext)
-    if args.recorded and args.lopo:
+    if all("ship_rule" in s.notes for s in ext):  # --lopo, and the kernels measured here
         rules = [ShipRule.from_dict(s.notes["ship_rule"]) for s in ext]
-        label = "fitted on the other programs (nested)"
+        label = "fitted without the loop's program (nested)"
     else:
         meta = getattr(load_model("extended", args.coefficients), "metadata_", {})
         rule = ShipRule.from_dict(meta.get("ship_rule"))

@@ -24,7 +24,7 @@ def test_the_rule_ships_only_above_the_largest_predicted_gain_that_lost():
     assert rule.ships(1.2) and not rule.ships(1.19) and not rule.ships(1.1)
     assert "2 of 5 held-out picks lost" in rule.why_not(1.1)
     # a loss within the noise (2% slower) is not a loss; no loss: the floor
-    assert ShipRule.fit([(1.1, 0.985), (1.3, 1.2), (1.05, 1.1)]).min_gain == FLOOR
+    assert ShipRule.fit([(1.1, 0.985), (1.3, 1.2), (1.05, 1.1)]).min_gain == FLOOR == 1.10
     assert ShipRule.fit([(1.1, 0.5), (1.3, 1.2)]) == ShipRule()  # too few: the default
     assert ShipRule().min_gain == MIN_GAIN
     assert ShipRule.from_dict(rule.to_dict()) == rule
