@@ -38,7 +38,14 @@ class Ranker:
             chosen = choose_model(m, ctx.store())
         except UserError as exc:
             return cls(error=f"rank mode has no model ({exc}); applied measured results only")
-        ident = cache.digest(chosen.name, chosen.target, chosen.source, chosen.model.to_dict())
+        from autotune.tuning.ship_rule import ShipRule
+
+        rule = ShipRule.from_dict(getattr(chosen.model, "metadata_", {}).get("ship_rule"))
+        # the rule in force (stored, or this version's default) decides what ships: a
+        # decision kept under another rule is made again
+        ident = cache.digest(
+            chosen.name, chosen.target, chosen.source, chosen.model.to_dict(), rule.to_dict()
+        )
         return cls(machine=m, chosen=chosen, identity=ident)
 
     def pick(self, record) -> tuple[object | None, str]:  # a LoopRecord
