@@ -93,16 +93,22 @@ def kernels_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
     for k, loop in loops:
         by_kernel.setdefault(k, []).append(loop)
     scores: list[replay.LoopScore] = []
+    fixed = None  # --coefficients: every kernel ranked by those (fitted elsewhere)
+    if args.coefficients:
+        fixed = {n: load_model(n, args.coefficients) for n in cal.MODEL_NAMES}
     for kernel, train, _ in cal.held_out_splits(samples):
-        models = {name: _fit(train, machine, name, profile) for name in cal.MODEL_NAMES}
+        models = fixed or {name: _fit(train, machine, name, profile) for name in cal.MODEL_NAMES}
         priors = {
-            name: _nested_prior(train, by_kernel, machine, name, profile)
+            name: SearchPrior.from_dict(fixed[name].metadata_.get("search_prior"))
+            if fixed
+            else _nested_prior(train, by_kernel, machine, name, profile)
             for name in cal.MODEL_NAMES
         }
-        rule = _nested_rule(train, by_kernel, machine, profile)
+        rule = None if fixed else _nested_rule(train, by_kernel, machine, profile)
         for loop in by_kernel.get(kernel, []):
             for s in replay.replay_loop(loop, models, machine, profile=profile, priors=priors):
-                s.notes["ship_rule"] = rule.to_dict()  # fitted without this kernel
+                if rule is not None:
+                    s.notes["ship_rule"] = rule.to_dict()  # fitted without this kernel
                 scores.append(s)
     return scores
 
@@ -210,7 +216,8 @@ def main() -> int:
     ap.add_argument(
         "--coefficients",
         metavar="FILE",
-        help="with --recorded: coefficients file (default: the shipped ones)",
+        help="coefficients file: with --recorded, instead of the shipped ones; with the "
+        "kernels, instead of fitting them leave one kernel out",
     )
     ap.add_argument(
         "--lopo",

@@ -123,3 +123,25 @@ def test_ranking_never_imports_scikit_learn_or_scipy(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
     ).stdout
     assert "HEAVY [] 0" in out, out
+
+
+def test_an_uncalibrated_machine_gets_the_shipped_fit_nearest_its_core_count():
+    """Two shipped fits: the 2-core VM's and the 16-core sweeps' (wall time). A machine
+    without calibration ranks with the one nearest its cores, and says which."""
+    import dataclasses
+
+    from autotune.models.defaults import MANY_CORE_PATH, shipped_path
+    from autotune.tuning.modelchoice import choose_model
+
+    assert shipped_path(None) == shipped_path(2) == shipped_path(4) == DEFAULT_PATH
+    assert shipped_path(8) == shipped_path(16) == shipped_path(64) == MANY_CORE_PATH
+    many = choose_model(dataclasses.replace(MACHINE, cores=16))
+    few = choose_model(dataclasses.replace(MACHINE, cores=2))
+    assert "16 cores" in many.source and "2 cores" in few.source
+    assert many.model.metadata_["source"] == str(MANY_CORE_PATH)
+    assert list(many.model.coef_) != list(few.model.coef_)
+    # the 16-core fit carries what leave one program out said about it
+    assert many.model.metadata_["search_prior"]["loops"] == 20
+    assert many.model.metadata_["ship_rule"]["min_gain"] >= 1.10
+    cpu = choose_model(dataclasses.replace(MACHINE, cores=16), target="cpu")
+    assert cpu.model.coef_ is not None  # CPU time: the 2-core fit, copied (said in the label)

@@ -39,9 +39,9 @@ def _preference_from_store(store, machine: Machine) -> dict | None:
     return row.get("params") if row else None
 
 
-def _shipped_preference() -> dict:
+def _shipped_preference(cores: int | None = None) -> dict:
     try:
-        doc = defaults.read_coefficients()
+        doc = defaults.read_coefficients(cores=cores)
     except UserError:
         return {}
     return doc.get("preference") or {}
@@ -67,7 +67,7 @@ def choose_model(
     """The model to rank with; raises UserError when none is available."""
     if target not in ("wall", "cpu"):
         raise UserError(f"unknown target {target!r}: choose wall or cpu")
-    pref = _preference_from_store(store, machine) or _shipped_preference()
+    pref = _preference_from_store(store, machine) or _shipped_preference(machine.cores)
     if name == "auto":
         kind = pref.get("model", "extended")
         why = pref.get("reason", "default")
@@ -89,7 +89,7 @@ def choose_model(
                 why,
                 stored_profile(store, machine),
             )
-    model = defaults.load_model(kind, target=target)
+    model = defaults.load_model(kind, target=target, cores=machine.cores)
     label = model.metadata_.get("label", "")
     return ChosenModel(
         model,
