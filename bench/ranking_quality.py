@@ -125,10 +125,8 @@ def recorded_mode(args: argparse.Namespace) -> list[replay.LoopScore]:
     return scores
 
 
-def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
-    """Leave one program out: each program's loops ranked by models fitted on the
-    recorded sweeps of the other programs only (as a user meets the model: fitted on
-    programs that are not theirs)."""
+def program_loops(loops: list) -> tuple[list, dict[str, list]]:
+    """(training samples, replay loops by program) of recorded loops."""
     samples = [
         cal.Sample(lp.program, lp.record, v, t, None)
         for lp in loops
@@ -138,6 +136,26 @@ def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
     for lp in loops:
         loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times)
         by_program.setdefault(lp.program, []).append(loop)
+    return samples, by_program
+
+
+def first_pick_gains(loop, model, machine, name: str = "extended", profile=None):
+    """(predicted, measured) gain of ``model``'s first pick over the original on one
+    loop, runtime twins dropped as ``rank`` drops them; None with fewer than 2 variants."""
+    keep, _ = replay.collapse(loop.record, list(loop.times), "libgomp")
+    times = {v: loop.times[v] for v in keep}
+    kept = replay.ReplayLoop(loop.name, loop.record, loop.baseline_s, times)
+    if len(kept.times) < 2:
+        return None
+    score, _, _ = replay.model_scores(kept, model, name, machine, profile=profile)
+    return tuple(score.notes["first_pick"])
+
+
+def lopo_scores(machine, loops: list) -> list[replay.LoopScore]:
+    """Leave one program out: each program's loops ranked by models fitted on the
+    recorded sweeps of the other programs only (as a user meets the model: fitted on
+    programs that are not theirs)."""
+    samples, by_program = program_loops(loops)
     scores: list[replay.LoopScore] = []
     for held, train, _ in cal.held_out_splits(samples):
         fit_on = {s.kernel for s in train}
@@ -181,12 +199,9 @@ def _nested_rule(train: list, by_program: dict[str, list], machine, profile=None
     for inner, inner_train, _ in cal.held_out_splits(train):
         model = _fit(inner_train, machine, "extended", profile)
         for lp in by_program[inner]:
-            keep, _ = replay.collapse(lp.record, list(lp.times), "libgomp")
-            times = {v: lp.times[v] for v in keep}
-            loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, times)
-            if len(loop.times) >= 2:
-                score, _, _ = replay.model_scores(loop, model, "extended", machine, profile=profile)
-                picks.append(tuple(score.notes["first_pick"]))
+            pick = first_pick_gains(lp, model, machine, profile=profile)
+            if pick is not None:
+                picks.append(pick)
     return ShipRule.fit(picks)
 
 

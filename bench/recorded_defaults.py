@@ -29,33 +29,20 @@ from autotune.models.defaults import DEFAULT_PATH, MANY_CORE_PATH, machine_label
 from autotune.tuning import calibrate as cal
 from autotune.tuning.search_prior import SearchPrior
 from autotune.tuning.ship_rule import ShipRule
-from autotune.variants.space import BASELINE
 
 
 def held_out(machine, loops: list, name: str) -> tuple[SearchPrior, ShipRule]:
     """The prior and the ship rule from each program predicted by a model fitted on the
     other programs."""
-    samples = [
-        cal.Sample(lp.program, lp.record, v, t, None)
-        for lp in loops
-        for v, t in [(BASELINE, lp.baseline_s), *lp.times.items()]
-    ]
-    by_program: dict[str, list] = {}
-    for lp in loops:
-        loop = replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times)
-        by_program.setdefault(lp.program, []).append(loop)
+    samples, by_program = rq.program_loops(loops)
     pairs, picks = [], []
     for held, train, _ in cal.held_out_splits(samples):
         model = rq._fit(train, machine, name)
         for loop in by_program[held]:
             pairs.append(replay.log_pairs(loop, model, machine))
-            keep, _ = replay.collapse(loop.record, list(loop.times), "libgomp")
-            kept = replay.ReplayLoop(
-                loop.name, loop.record, loop.baseline_s, {v: loop.times[v] for v in keep}
-            )
-            if len(kept.times) >= 2:
-                score, _, _ = replay.model_scores(kept, model, name, machine)
-                picks.append(tuple(score.notes["first_pick"]))
+            pick = rq.first_pick_gains(loop, model, machine, name)
+            if pick is not None:
+                picks.append(pick)
     return SearchPrior.fit(pairs), ShipRule.fit(picks)
 
 
@@ -65,11 +52,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(MANY_CORE_PATH), metavar="FILE")
     args = ap.parse_args()
     machine, loops = recorded.load(Path(args.recorded))
-    samples = [
-        cal.Sample(lp.program, lp.record, v, t, None)
-        for lp in loops
-        for v, t in [(BASELINE, lp.baseline_s), *lp.times.items()]
-    ]
+    samples, _ = rq.program_loops(loops)
     doc = json.loads(Path(DEFAULT_PATH).read_text())
     cpu = [m for m in doc["models"] if m["target"] == "cpu"]
     cpu_from = doc.get("label", "an earlier calibration")
