@@ -83,7 +83,7 @@ def _card(
     ``which`` names (none, ``_t``, or ``_f`` and ``_n``); ``only``: these of its accesses."""
     write = polysets.element_set if which is None else polysets.iteration_map
     if only is None:  # the whole array: asked again per variant and thread
-        texts = _per_array(arr, (write, collapse), lambda: _texts(arr, collapse, write))
+        texts = _kept_for(arr, (write, collapse), lambda: _texts(arr, collapse, write))
     else:
         texts = _texts(arr, collapse, write, only)
     if texts is None:
@@ -124,27 +124,27 @@ def _split_elements(shared: int, own: isl.PwQPolynomial | None, runs: Runs) -> i
     return (shared if busy else 0) + sum(_at(own, {"_f": f, "_n": n}) for f, n in busy)
 
 
-_PER_ARRAY: dict[tuple, tuple[dict, object]] = {}  # (id(arr), what...) -> (arr, answer)
+_KEPT: dict[tuple, tuple[object, object]] = {}  # (id(obj), what...) -> (obj, answer)
 
 
-def _per_array(arr: dict, what: tuple, compute):
-    """``compute()`` once per array and ``what``: ranking asks the same of an array for
-    every variant and thread. Kept by the array's identity (checked: an id is reused
-    only after its object dies)."""
-    key = (id(arr), *what)
-    hit = _PER_ARRAY.get(key)
-    if hit is not None and hit[0] is arr:
+def _kept_for(obj: object, what: tuple, compute):
+    """``compute()`` once per object (an array's record, a count) and ``what``: ranking
+    asks the same of them for every variant and thread. Kept by the object's identity
+    (checked: an id is reused only after its object dies)."""
+    key = (id(obj), *what)
+    hit = _KEPT.get(key)
+    if hit is not None and hit[0] is obj:
         return hit[1]
-    if len(_PER_ARRAY) > 4096:
-        _PER_ARRAY.clear()
+    if len(_KEPT) > 65536:
+        _KEPT.clear()
     found = compute()
-    _PER_ARRAY[key] = (arr, found)
+    _KEPT[key] = (obj, found)
     return found
 
 
 def _split(arr: dict, collapse: int) -> tuple[int, isl.PwQPolynomial | None] | None:
     """``_find_split`` once per array."""
-    return _per_array(arr, ("split", collapse), lambda: _find_split(arr, collapse))
+    return _kept_for(arr, ("split", collapse), lambda: _find_split(arr, collapse))
 
 
 def _find_split(arr: dict, collapse: int) -> tuple[int, isl.PwQPolynomial | None] | None:
@@ -216,11 +216,12 @@ def _split_checked(
 _EARLIER = f"{{ [{polysets.ITERATION}] -> [later] : later > {polysets.ITERATION} }}"
 
 
-def _union(parts: tuple[str, ...]) -> isl.Set:
+def _union(parts: tuple[str, ...], read=isl.Set):
+    """The union of the sets (or, ``read=isl.Map``, maps) the texts describe."""
     out = None
-    for text in dict.fromkeys(parts):  # a[i] read and written: one set
-        s = isl.Set(text)
-        out = s if out is None else out.union(s)
+    for text in dict.fromkeys(parts):  # a[i] read and written: one piece
+        piece = read(text)
+        out = piece if out is None else out.union(piece)
     return out
 
 
@@ -228,11 +229,7 @@ def _union(parts: tuple[str, ...]) -> isl.Set:
 def _map_union(maps: tuple[str, ...]) -> isl.Map:
     """The array's accesses as one map from iteration number to elements, merged
     (``a[i-1]``, ``a[i]``, ``a[i+1]``: one piece), read once for all its questions."""
-    out = None
-    for text in dict.fromkeys(maps):
-        m = isl.Map(text)
-        out = m if out is None else out.union(m)
-    return out.coalesce()
+    return _union(maps, isl.Map).coalesce()
 
 
 def _same_for_every_iteration(acc: dict) -> bool:
@@ -317,25 +314,18 @@ def _card_of(union: isl.Set, dims: tuple | None) -> isl.PwQPolynomial | None:
     return union.coalesce().card()
 
 
-_EVALUATED: dict[tuple, tuple[isl.PwQPolynomial, int]] = {}  # (id(card), values) -> (card, n)
-
-
 def _at(card: isl.PwQPolynomial, values: dict[str, int]) -> int:
-    """The count at the parameters' ``values`` (0 outside its pieces: no point). Kept by
-    the count's identity and the values: ranking sums a thread's runs for every variant,
-    and the same runs come back (a NAS-style kernel: 4107 evaluations, 1087 distinct)."""
-    key = (id(card), *values.items())
-    hit = _EVALUATED.get(key)
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    if len(_EVALUATED) > 65536:
-        _EVALUATED.clear()
+    """The count at the parameters' ``values`` (0 outside its pieces: no point); kept:
+    ranking sums a thread's runs for every variant, and the same runs come back (a
+    NAS-style kernel: 4107 evaluations, 1087 distinct)."""
+    return _kept_for(card, ("at", *values.items()), lambda: _evaluate(card, values))
+
+
+def _evaluate(card: isl.PwQPolynomial, values: dict[str, int]) -> int:
     space = card.get_domain_space()
     point = isl.Point.zero(space)
     for i in range(space.dim(isl.dim_type.param)):
         name = space.get_dim_name(isl.dim_type.param, i)
         point = point.set_coordinate_val(isl.dim_type.param, i, values[name])
     val = card.eval(point)
-    n = int(val.to_python()) if val.is_int() else 0
-    _EVALUATED[key] = (card, n)
-    return n
+    return int(val.to_python()) if val.is_int() else 0
