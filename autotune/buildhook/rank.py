@@ -40,7 +40,7 @@ class Ranker:
             return cls(error=f"rank mode has no model ({exc}); applied measured results only")
         from autotune.tuning.ship_rule import ShipRule
 
-        rule = ShipRule.from_dict(getattr(chosen.model, "metadata_", {}).get("ship_rule"))
+        rule = ShipRule.of(chosen.model)
         # the rule in force (stored, or this version's default) decides what ships: a
         # decision kept under another rule is made again
         ident = cache.digest(
@@ -60,11 +60,10 @@ class Ranker:
         )
         if ranking.error or not ranking.variants:
             return None, f"not ranked: {ranking.error or 'empty variant space'}"
-        best = ranking.variants[0]
-        base = ranking.baseline_predicted_s
-        if best.predicted_s is None or base is None or best.predicted_s >= base:
+        gain = ranking.first_gain
+        if gain is None or gain <= 1.0:
             return None, "predicted: the original is fastest"
-        gain = base / best.predicted_s
         if not ranking.ship_rule.ships(gain):
             return None, ranking.ship_rule.why_not(gain)
-        return best.variant, f"predicted {gain:.2f}x faster ({self.chosen.name} model)"
+        why = f"predicted {gain:.2f}x faster ({self.chosen.name} model)"
+        return ranking.variants[0].variant, why

@@ -155,9 +155,8 @@ def print_ranking(r: LoopRanking, top: int, out=None) -> None:
             ]
         )
     table(["rank", "schedule", "chunk", "threads", "predicted s", "vs written"], rows, out=out)
-    first = r.variants[0].predicted_s if r.variants else None
-    if first and r.baseline_predicted_s:
-        gain = r.baseline_predicted_s / first
+    gain = r.first_gain
+    if gain is not None:
         rule = r.ship_rule
         verdict = "would compile rank 1" if rule.ships(gain) else "would keep the original"
         side = "above" if rule.ships(gain) else "not above"

@@ -56,6 +56,13 @@ class LoopRanking:
     def id(self) -> str:
         return self.record.id
 
+    @property
+    def first_gain(self) -> float | None:
+        """The original's predicted time over rank 1's (None where either is missing)."""
+        first = self.variants[0].predicted_s if self.variants else None
+        base = self.baseline_predicted_s
+        return base / first if first and base else None
+
     def to_dict(self, top: int | None = None) -> dict:
         """JSON-ready; ``top`` keeps only the first ``top`` variants."""
         return {
@@ -97,7 +104,7 @@ def rank_loop(
     model = chosen.model
     metadata = getattr(model, "metadata_", {})
     ranking.search_prior = SearchPrior.from_dict(metadata.get("search_prior"))
-    ranking.ship_rule = ShipRule.from_dict(metadata.get("ship_rule"))
+    ranking.ship_rule = ShipRule.of(model)
     names = list(model.feature_names_)
     try:
         X, _ = feature_matrix(

@@ -69,6 +69,11 @@ class ShipRule:
         return {"min_gain": self.min_gain, "loops": self.loops, "lost": self.lost}
 
     @classmethod
+    def of(cls, model: object) -> ShipRule:
+        """The rule stored with a fitted model (the default where none is)."""
+        return cls.from_dict(getattr(model, "metadata_", {}).get("ship_rule"))
+
+    @classmethod
     def from_dict(cls, doc: dict | None) -> ShipRule:
         """The rule stored with a model (the default where none is)."""
         if not doc:
