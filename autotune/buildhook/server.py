@@ -11,16 +11,14 @@ seconds without a request (default 600) and removes its socket.
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import fcntl
-import json
 import os
 import signal
 import socket
 import sys
 
-from autotune.buildhook.server_client import read_all
+from autotune.buildhook.server_client import STOP, decode, encode, read_all
 
 IDLE_S = 600.0
 
@@ -92,9 +90,9 @@ def _serve(listener: socket.socket) -> None:
         except OSError:
             conn.close()
             continue
-        if body == STOP:
+        if decode(body) == STOP:
             with contextlib.suppress(OSError):
-                conn.sendall(b'{"stopped": true}')
+                conn.sendall(encode({"stopped": True}))
             conn.close()
             return
         pid = os.fork()
@@ -110,20 +108,19 @@ def _serve(listener: socket.socket) -> None:
         conn.close()
 
 
-STOP = b'{"stop": true}'
-
-
 def _answer(conn: socket.socket, body: bytes) -> None:
     conn.settimeout(None)
     try:
-        req = json.loads(body.decode("utf-8", "surrogateescape"))
+        req = decode(body)
+        if req is None:
+            raise ValueError("not a request")
         os.chdir(req["cwd"])
         os.environ.clear()
         os.environ.update(req["env"])
         reply = decide_request(req)
     except Exception as exc:  # the wrapper then decides in-process
         reply = {"error": f"{type(exc).__name__}: {exc}"}
-    conn.sendall(json.dumps(reply).encode("utf-8", "surrogateescape"))
+    conn.sendall(encode(reply))
     conn.close()
 
 
@@ -139,7 +136,7 @@ def decide_request(req: dict) -> dict:
     src = cmd.sources[req["source"]]
     ctx = Context(cfg, db_path(cfg), cmd.compiler, log_path(cfg))
     dec = SourceDecision.from_dict(req["decision"])
-    data = base64.b64decode(req["data"])
+    data = req["data"]
     try:
         dec, tuned_key, text = decide_slow(cmd, src, ctx, dec, data)
     except HookFailure as exc:

@@ -18,17 +18,14 @@ starts a new one rather than asking one that runs the old code.
 
 from __future__ import annotations
 
-import base64
-import contextlib
-import hashlib
-import json
+import _socket
+import marshal
 import os
-import socket
 import stat
-import subprocess
 import sys
-import tempfile
 import time
+
+from autotune.buildhook.keys import sha256
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPLY_TIMEOUT_S = 600.0  # a large file's analysis takes seconds, not minutes
@@ -42,7 +39,7 @@ def socket_path(cache_root: str) -> str | None:
     the temporary directory's path is too long for a socket); None when the private
     directory is not safely ours (owned by another user, open to others)."""
     name = f"{code_stamp(cache_root)}.sock"
-    base = tempfile.gettempdir()
+    base = temp_root()
     if len(os.path.join(base, f"autotune-{os.getuid()}", name)) > MAX_SOCKET_PATH:
         base = "/tmp"
     folder = os.path.join(base, f"autotune-{os.getuid()}")
@@ -56,16 +53,27 @@ def socket_path(cache_root: str) -> str | None:
     return os.path.join(folder, name)
 
 
+def temp_root() -> str:
+    """The temporary directory as the environment names it (``tempfile``'s order)."""
+    for var in ("TMPDIR", "TEMP", "TMP"):
+        value = os.environ.get(var)
+        if value and os.path.isdir(value):
+            return value
+    return "/tmp"
+
+
 def code_stamp(cache_root: str) -> str:
     """A digest of the Python, the package's files (names, sizes, times) and the cache."""
-    h = hashlib.sha256(f"{sys.executable}\0{os.path.abspath(cache_root)}".encode())
+    h = sha256(f"{sys.executable}\0{os.path.abspath(cache_root)}".encode())
     for folder, dirs, files in os.walk(PACKAGE):
         dirs.sort()
         for name in sorted(files):
             if name.endswith((".py", ".j2", ".json")):
-                with contextlib.suppress(OSError):
+                try:
                     st = os.stat(os.path.join(folder, name))
-                    h.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+                except OSError:
+                    continue
+                h.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return h.hexdigest()[:24]
 
 
@@ -77,34 +85,62 @@ def request(argv: list[str], source: int, decision: dict, data: bytes) -> dict:
         "cwd": os.getcwd(),
         "env": dict(os.environ),
         "decision": decision,
-        "data": base64.b64encode(data).decode("ascii"),
+        "data": data,
     }
+
+
+def encode(message: dict) -> bytes:
+    return marshal.dumps(message)
+
+
+def decode(body: bytes) -> dict | None:
+    """A message from the other end; None when it is not one (damaged, another format)."""
+    try:
+        message = marshal.loads(body)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return message if isinstance(message, dict) else None
+
+
+STOP = {"stop": True}
+
+
+def _connected(path: str, timeout: float) -> _socket.socket:
+    conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        conn.settimeout(timeout)
+        conn.connect(path)
+    except OSError:
+        conn.close()
+        raise
+    return conn
+
+
+def _exchange(conn: _socket.socket, message: dict) -> dict | None:
+    conn.sendall(encode(message))
+    conn.shutdown(_socket.SHUT_WR)
+    return decode(read_all(conn))
 
 
 def ask(path: str, req: dict) -> dict | None:
     """The server's reply; None (after starting a server if none listens) otherwise."""
     try:
-        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        conn = _connected(path, REPLY_TIMEOUT_S)
+    except (FileNotFoundError, ConnectionRefusedError):
+        _start_once(path)
+        return None
     except OSError:
         return None
     try:
-        conn.settimeout(REPLY_TIMEOUT_S)
-        try:
-            conn.connect(path)
-        except (FileNotFoundError, ConnectionRefusedError):
-            _start_once(path)
-            return None
-        conn.sendall(json.dumps(req).encode("utf-8", "surrogateescape"))
-        conn.shutdown(socket.SHUT_WR)
-        reply = json.loads(read_all(conn).decode("utf-8", "surrogateescape"))
-        return reply if isinstance(reply, dict) and "error" not in reply else None
-    except (OSError, ValueError):
+        reply = _exchange(conn, req)
+    except OSError:
         return None
     finally:
         conn.close()
+    return reply if reply is not None and "error" not in reply else None
 
 
-def read_all(conn: socket.socket) -> bytes:
+def read_all(conn: _socket.socket) -> bytes:
     """Everything the other side sends before it shuts its end (both sides use it)."""
     chunks = []
     while True:
@@ -126,20 +162,22 @@ def stop(path: str | None) -> bool:
     """Ask the server at ``path`` to leave now; whether one was running."""
     if path is None or not _answers(path):
         return False
-    with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-        conn.settimeout(60.0)  # a server still importing answers once it has
-        conn.connect(path)
-        conn.sendall(b'{"stop": true}')
-        conn.shutdown(socket.SHUT_WR)
-        conn.recv(64)
+    try:
+        conn = _connected(path, 60.0)  # a server still importing answers once it has
+    except OSError:
+        return True
+    try:
+        _exchange(conn, STOP)
+    except OSError:
+        pass
+    finally:
+        conn.close()
     return True
 
 
 def _answers(path: str) -> bool:
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(2.0)
-            conn.connect(path)
+        _connected(path, 2.0).close()
         return True
     except OSError:
         return False
@@ -169,11 +207,13 @@ def _start_once(path: str) -> None:
 def start_server(path: str) -> None:
     """Start a server for ``path`` in its own session, holding none of the build's files
     (``make`` waits for every process that holds its pipes)."""
+    import subprocess
+
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (os.path.dirname(PACKAGE), env.get("PYTHONPATH", "")) if p
     )
-    with contextlib.suppress(OSError, ValueError):
+    try:
         subprocess.Popen(
             [sys.executable, "-m", "autotune.buildhook.server", path],
             stdin=subprocess.DEVNULL,
@@ -184,3 +224,5 @@ def start_server(path: str) -> None:
             cwd="/",
             env=env,
         )
+    except (OSError, ValueError):
+        pass
