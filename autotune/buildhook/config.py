@@ -34,6 +34,7 @@ class HookConfig:
         self.program_args: str | None = None  # the program's own arguments for tune/profile
         self.tune_timeout_s = 3600.0
         self.server = False  # decide new sources in a resident process (server.py)
+        self.overlap = True  # compile as written while a new source is decided (runner.py)
         self.source = ""  # the config file read, if any
 
 
@@ -116,6 +117,8 @@ def load_config(cwd: str | None = None) -> HookConfig:
             cfg.quiet = _truthy(doc["quiet"])
         if "server" in doc:
             cfg.server = _truthy(doc["server"])
+        if "overlap" in doc:
+            cfg.overlap = _truthy(doc["overlap"])
         if doc.get("tune_command"):
             cfg.tune_command = _words(doc["tune_command"], f"{path}: tune_command")
         if doc.get("tune_args"):
@@ -138,6 +141,8 @@ def load_config(cwd: str | None = None) -> HookConfig:
         cfg.quiet = _truthy(env["AUTOTUNE_QUIET"])
     if "AUTOTUNE_SERVER" in env:
         cfg.server = _truthy(env["AUTOTUNE_SERVER"])
+    if "AUTOTUNE_OVERLAP" in env:
+        cfg.overlap = _truthy(env["AUTOTUNE_OVERLAP"])
     if "AUTOTUNE_ARGS" in env:
         cfg.program_args = env["AUTOTUNE_ARGS"]
     if env.get("AUTOTUNE_TUNE_ARGS"):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 from autotune import __version__
 from autotune.buildhook import cache, keys
@@ -124,8 +125,11 @@ def line_directive(path: str) -> str:
     return f'#line 1 "{quoted}"\n'
 
 
-def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str | None]:
-    """The decision for ``src`` and the tuned text to compile (None: the original)."""
+def decide(
+    cmd: Command, src: Source, ctx: Context, before_slow: Callable[[], None] | None = None
+) -> tuple[SourceDecision, str | None]:
+    """The decision for ``src`` and the tuned text to compile (None: the original);
+    ``before_slow`` runs first when no kept decision answers (the early compile)."""
     dec = SourceDecision(source=src.path, path=os.path.abspath(src.path))
     try:
         with open(src.path, "rb") as fh:
@@ -164,6 +168,8 @@ def decide(cmd: Command, src: Source, ctx: Context) -> tuple[SourceDecision, str
     if hit is not None:
         hit[0].source, hit[0].path, hit[0].cached, hit[0].served = src.path, dec.path, True, False
         return hit
+    if before_slow is not None:
+        before_slow()
     try:
         dec, tuned_key, tuned_text = _served(cmd, src, ctx, dec, data) or decide_slow(
             cmd, src, ctx, dec, data

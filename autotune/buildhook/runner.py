@@ -28,6 +28,12 @@ def spawn(argv: list[str], capture: str | None = None) -> int:
     ``os.posix_spawnp`` rather than ``subprocess``, whose import alone costs
     a warm compile a noticeable share of its time. A signal maps to 128+N.
     """
+    pid = start(argv, capture)
+    return 127 if pid is None else wait(pid)
+
+
+def start(argv: list[str], capture: str | None = None, own_group: bool = False) -> int | None:
+    """``spawn`` without the wait: the child's pid, or None (after saying why)."""
     actions = []
     if capture is not None:
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
@@ -37,16 +43,117 @@ def spawn(argv: list[str], capture: str | None = None) -> int:
         ]
     sys.stdout.flush()
     sys.stderr.flush()
+    group = {"setpgroup": 0} if own_group else {}
     try:
-        pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+        return os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions, **group)
     except (OSError, ValueError) as exc:
         msg = f"autotune-cc: cannot run {argv[0]!r}: {getattr(exc, 'strerror', None) or exc}\n"
         os.write(2, msg.encode("utf-8", "replace"))
-        return 127
+        return None
+
+
+def wait(pid: int) -> int:
+    """The exit status of child ``pid``; a signal maps to 128+N."""
     status = os.waitpid(pid, 0)[1]
     if os.WIFSIGNALED(status):
         return 128 + os.WTERMSIG(status)
     return os.WEXITSTATUS(status)
+
+
+class EarlyCompile:
+    """The command exactly as written, started when a source's decision must be made.
+
+    A first compile spends most of its time deciding (preprocess, parse, prove, rank)
+    and, under the ship rule, most decisions are "compile the original". So the
+    original compile runs beside the decision, its output kept aside: when the
+    decision is the original, its status and output are the compile's (the wait is
+    what the decision took beyond it); when a variant ships, it is stopped (its own
+    process group: driver, cc1 and as alike) before the tuned compile writes the
+    same files, so no stale object can land after it. Never for commands that read
+    standard input or name more than one source.
+    """
+
+    def __init__(self, argv: list[str]) -> None:
+        self.argv = argv
+        self.pid: int | None = None
+        self.tmp: str | None = None
+
+    def start(self) -> None:
+        if self.tmp is not None:
+            return
+        try:
+            self.tmp = _unique_dir()
+        except OSError:
+            self.tmp = ""
+            return
+        _interrupt_on_termination()
+        self.pid = start(self.argv, os.path.join(self.tmp, "compiler"), own_group=True)
+
+    @property
+    def running(self) -> bool:
+        return self.pid is not None
+
+    def finish(self) -> int:
+        """Wait for it and print what the compiler printed; its exit status."""
+        if self.pid is None:
+            return 127
+        rc = wait(self.pid)  # interrupted here, it is still ours to stop (cancel)
+        self.pid = None
+        try:
+            capture = os.path.join(self.tmp or "", "compiler")
+            for stream, data in (
+                (sys.stdout, _read(capture + ".out")),
+                (sys.stderr, _read(capture + ".err")),
+            ):
+                if data:
+                    stream.buffer.write(data)
+                    stream.flush()
+            return rc
+        finally:
+            self._clean()
+
+    def cancel(self) -> None:
+        """Stop it and wait until it is gone (nothing it started writes afterwards)."""
+        import signal  # not at the top: it imports enum, and a kept decision needs neither
+
+        pid, self.pid = self.pid, None
+        if pid is not None:
+            for step in (lambda: os.killpg(pid, signal.SIGTERM), lambda: os.waitpid(pid, 0)):
+                try:
+                    step()
+                except OSError:  # gone already, or reaped
+                    pass
+            _wait_group_gone(pid)
+        self._clean()
+
+    def _clean(self) -> None:
+        if self.tmp:
+            _remove_tree(self.tmp)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _interrupt_on_termination() -> None:
+    """SIGTERM and SIGHUP (``timeout``, a closed terminal) unwind like Ctrl-C, so the
+    early compile, in a process group of its own, is stopped rather than left behind."""
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) is signal.SIG_DFL:
+            signal.signal(sig, _interrupted)
+
+
+def _wait_group_gone(group: int, seconds: float = 5.0) -> None:
+    """Until no process of ``group`` is left (cc1 may outlive the driver by a moment)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            os.killpg(group, 0)
+        except OSError:
+            return
+        time.sleep(0.002)
 
 
 def run_original(argv: list[str]) -> int:

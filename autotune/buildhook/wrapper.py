@@ -89,21 +89,36 @@ def main(argv: list[str] | None = None) -> int:
 
 def compile_command(argv: list[str]) -> int:
     """Run one compiler invocation ``argv`` = [compiler, *args]; the compiler's status."""
+    from autotune.buildhook.runner import EarlyCompile
+
+    early = EarlyCompile(argv)
     try:
-        plan = make_plan(argv)
+        return _compile(argv, early)
+    finally:
+        early.cancel()  # only an interrupted compile still has one running here
+
+
+def _compile(argv: list[str], early) -> int:  # runner.EarlyCompile
+    try:
+        plan = make_plan(argv, early)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # never break a build
         _failed(argv, exc)
-        return _exec(argv)
+        return early.finish() if early.running else _exec(argv)
     if plan is None:
         return _exec(argv)
     warnings = [d for d in plan.decisions if d.warning]
     if warnings:
         _warn(plan.quiet, warnings[0].reason, [d.source for d in warnings])
+    if not plan.tuned and early.running:  # the compile as written, already under way
+        rc = early.finish()
+        _log(plan, argv, rc)
+        return rc
     if not plan.tuned:
         _log(plan, argv, None)
         return _exec(argv)
+    early.cancel()  # before the tuned compile writes the same files
     from autotune.buildhook.runner import run_original, run_tuned
 
     try:
@@ -133,8 +148,10 @@ def compile_command(argv: list[str]) -> int:
     return status
 
 
-def make_plan(argv: list[str]) -> Plan | None:
-    """Decide every source of the command; None when there is nothing to do at all."""
+def make_plan(argv: list[str], early=None) -> Plan | None:  # runner.EarlyCompile
+    """Decide every source of the command; None when there is nothing to do at all.
+    ``early`` is started when a decision must be computed (apply and rank modes, one
+    source, standard input not read, the ``overlap`` setting on)."""
     from autotune.buildhook.cmdline import parse_command
     from autotune.buildhook.config import db_path, load_config, log_path
     from autotune.buildhook.report import SourceDecision
@@ -157,10 +174,12 @@ def make_plan(argv: list[str]) -> Plan | None:
     from autotune.buildhook.lookup import Context, decide
 
     ctx = Context(cfg, db_path(cfg), cmd.compiler, log_path(cfg))
+    overlap = cfg.overlap and cfg.mode in ("apply", "rank") and len(cmd.sources) == 1
+    before_slow = early.start if early is not None and overlap and not cmd.reads_stdin else None
     try:
         tuned_dir = None
         for src in cmd.sources:
-            dec, text = decide(cmd, src, ctx)
+            dec, text = decide(cmd, src, ctx, before_slow)
             if text is not None:
                 here = os.path.dirname(os.path.abspath(src.path))
                 tuned_dir = tuned_dir or here
