@@ -252,6 +252,8 @@ class NoiseFloor:
     p90_spread: float | None
     twin_regret: float | None  # geometric mean over loops, see ``noise_floor``
     twin_loops: int
+    perfect_tau: float | None = None  # see ``perfect_model_scores``
+    perfect_mare_anchored: float | None = None
 
 
 def noise_floor(loops: list[ReplayLoop], runtime: str = "libgomp") -> NoiseFloor:
@@ -259,6 +261,7 @@ def noise_floor(loops: list[ReplayLoop], runtime: str = "libgomp") -> NoiseFloor
     variant measured fastest but gets its twin's measurement (what re-measuring the
     best gives): no model's first pick can be judged finer than this on the sweep."""
     spreads: list[float] = []
+    log_ratios: list[float] = []
     twin_regrets: list[float] = []
     for lp in loops:
         times = {BASELINE: lp.baseline_s, **lp.times}
@@ -266,6 +269,7 @@ def noise_floor(loops: list[ReplayLoop], runtime: str = "libgomp") -> NoiseFloor
         classes: dict[Variant, list[Variant]] = {}
         for eq in same:
             spreads.append(abs(times[eq.variant] / times[eq.same_as] - 1.0))
+            log_ratios.append(float(np.log(times[eq.variant] / times[eq.same_as])))
             classes.setdefault(eq.same_as, [eq.same_as]).append(eq.variant)
         best_v = min(times, key=times.get)
         twins = next((c for c in classes.values() if best_v in c), [])
@@ -273,13 +277,42 @@ def noise_floor(loops: list[ReplayLoop], runtime: str = "libgomp") -> NoiseFloor
         if others:
             twin_regrets.append(statistics.mean(others) / times[best_v] - 1.0)
     arr = np.array(spreads)
+    tau, mare = perfect_model_scores(loops, log_ratios) if log_ratios else (None, None)
     return NoiseFloor(
         len(spreads),
         float(np.median(arr)) if spreads else None,
         float(np.percentile(arr, 90)) if spreads else None,
         geomean_regret(twin_regrets) if twin_regrets else None,
         len(twin_regrets),
+        tau,
+        mare,
     )
+
+
+def perfect_model_scores(
+    loops: list[ReplayLoop], log_ratios: list[float], draws: int = 100, seed: int = 0
+) -> tuple[float, float]:
+    """(tau, anchored MARE), aggregated as the summary does, that a model predicting every
+    variant's true time exactly would score against measurements as noisy as the sweep's:
+    the recorded times stand for the truth, and each variant (the original, the anchor,
+    too) is measured again with a log-error drawn from the twins' log-ratios over sqrt(2)
+    (a ratio of two measurements carries two errors), with a random sign. The ceiling a
+    model's tau and the floor its anchored MARE can reach on these sweeps."""
+    rng = np.random.default_rng(seed)
+    errors = np.asarray(log_ratios) / np.sqrt(2.0)
+    taus, mares = [], []
+    for lp in loops:
+        truth = np.array([lp.baseline_s, *lp.times.values()])
+        t_draws, m_draws = [], []
+        for _ in range(draws):
+            e = rng.choice(errors, size=truth.size) * rng.choice([-1.0, 1.0], size=truth.size)
+            measured = truth * np.exp(e)
+            t_draws.append(kendall_tau(truth[1:], list(measured[1:])))
+            anchored = truth[1:] * measured[0] / truth[0]
+            m_draws.append(mean_abs_rel_error(anchored, list(measured[1:])))
+        taus.append(float(np.mean([t for t in t_draws if t is not None])))
+        mares.append(float(np.mean([m for m in m_draws if m is not None])))
+    return float(np.mean(taus)), float(np.median(mares))
 
 
 def print_noise_floor(floor: NoiseFloor) -> None:
@@ -294,6 +327,11 @@ def print_noise_floor(floor: NoiseFloor) -> None:
         print(
             f"  an oracle picking the variant measured fastest, given its twin's time: regret "
             f"{floor.twin_regret:.1%} over the {floor.twin_loops} loops whose best has a twin"
+        )
+    if floor.perfect_tau is not None:
+        print(
+            "  a model predicting every true time exactly, scored against measurements this "
+            f"noisy: tau {floor.perfect_tau:.2f}, MARE anchored {floor.perfect_mare_anchored:.1%}"
         )
 
 
