@@ -64,6 +64,46 @@ def test_false_sharing_only_for_chunks_smaller_than_a_line_of_written_data():
     assert contention.false_sharing(rows, "static", 1, 2, MACHINE) == 1.0
 
 
+COLUMNS = """\
+#define N 400
+#define M 640
+double a[N][M], b[N][M];
+
+void scale_columns(double s)
+{
+#pragma omp parallel for
+    for (int j = 0; j < M; j++)
+        for (int i = 0; i < N; i++)
+            a[i][j] = s * b[i][j];
+}
+
+void scale_rows(double s)
+{
+#pragma omp parallel for
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++)
+            a[i][j] = s * b[i][j];
+}
+"""
+
+
+def test_false_sharing_seen_in_two_dimensional_arrays_as_the_analysis_writes_them(tmp_path):
+    """The analysis linearises a[i][j] to an expression tree: a parallel loop over the
+    columns writes neighbouring elements of one line from different threads under small
+    chunks; one over the rows does not."""
+    from autotune.analysis import analyze_file
+
+    src = tmp_path / "columns.c"
+    src.write_text(COLUMNS)
+    columns, rows = analyze_file(str(src)).loops
+    assert not isinstance(columns.arrays[0]["accesses"][0]["flat"], str)
+    assert contention.written_unit_stride_elem(columns) == 8
+    assert contention.false_sharing(columns, "static", 1, 2, MACHINE) == 1.0 + (1 - 8 / 64)
+    assert contention.false_sharing(columns, "static", 8, 2, MACHINE) == 1.0
+    assert contention.written_unit_stride_elem(rows) is None
+    assert contention.false_sharing(rows, "static", 1, 2, MACHINE) == 1.0
+
+
 def test_memory_boundness_grows_with_footprint_and_falls_with_intensity():
     r = _record("i", [1000])
     r.footprint_bytes = 64 << 20  # far beyond the private caches

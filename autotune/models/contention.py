@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 
+from autotune.analysis import exprs
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 
@@ -24,8 +25,12 @@ from autotune.measure.machine import Machine
 BALANCE_OPS_PER_BYTE = 1.0
 
 
-def _stride(flat: str, var: str) -> int | None:
-    """Coefficient of ``var`` in an affine flattened index such as ``i*640 + j``."""
+def _stride(flat: object, var: str) -> int | None:
+    """Coefficient of ``var`` in an affine flattened index: the analysis's expression
+    tree (``["+", ["*", "i", 640], "j"]``), or text such as ``i*640 + j``."""
+    if not isinstance(flat, str):
+        coefs = exprs.affine(flat)
+        return None if coefs is None else coefs.get(var, 0)
     try:
         tree = ast.parse(flat, mode="eval")
     except SyntaxError:
@@ -71,7 +76,7 @@ def written_unit_stride_elem(record: LoopRecord) -> int | None:
         for acc in arr.get("accesses", []):
             if "w" not in str(acc.get("mode", "")) or not acc.get("flat"):
                 continue
-            if _stride(str(acc["flat"]), var) in (1, -1):
+            if _stride(acc["flat"], var) in (1, -1):
                 sizes.append(int(size))
     return min(sizes) if sizes else None
 
