@@ -32,8 +32,11 @@ def spawn(argv: list[str], capture: str | None = None) -> int:
     return 127 if pid is None else wait(pid)
 
 
-def start(argv: list[str], capture: str | None = None, own_group: bool = False) -> int | None:
-    """``spawn`` without the wait: the child's pid, or None (after saying why)."""
+def start(
+    argv: list[str], capture: str | None = None, own_group: bool = False, say: bool = True
+) -> int | None:
+    """``spawn`` without the wait: the child's pid, or None (after saying why, unless
+    ``say`` is off: the early compile's failure to start is reported by the exec after)."""
     actions = []
     if capture is not None:
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
@@ -47,8 +50,9 @@ def start(argv: list[str], capture: str | None = None, own_group: bool = False) 
     try:
         return os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions, **group)
     except (OSError, ValueError) as exc:
-        msg = f"autotune-cc: cannot run {argv[0]!r}: {getattr(exc, 'strerror', None) or exc}\n"
-        os.write(2, msg.encode("utf-8", "replace"))
+        if say:
+            why = getattr(exc, "strerror", None) or exc
+            os.write(2, f"autotune-cc: cannot run {argv[0]!r}: {why}\n".encode("utf-8", "replace"))
         return None
 
 
@@ -87,7 +91,8 @@ class EarlyCompile:
             self.tmp = ""
             return
         _interrupt_on_termination()
-        self.pid = start(self.argv, os.path.join(self.tmp, "compiler"), own_group=True)
+        capture = os.path.join(self.tmp, "compiler")
+        self.pid = start(self.argv, capture, own_group=True, say=False)
 
     @property
     def running(self) -> bool:
