@@ -167,6 +167,10 @@ def _apply_clause(c: Clauses, item: str) -> None:
             c.other.append(item)
     elif name == "reduction":
         c.reduction.append(arg)
+    elif name == "lastprivate" and arg.partition(":")[0].strip().lower() == "conditional":
+        names = _names(arg.partition(":")[2])
+        c.lastprivate.extend(names)
+        c.lastprivate_conditional.extend(names)
     elif name in ("private", "firstprivate", "lastprivate", "shared"):
         getattr(c, name).extend(_names(arg))
     elif name == "default":

@@ -70,6 +70,9 @@ class Clauses:
     private: list[str] = field(default_factory=list)
     firstprivate: list[str] = field(default_factory=list)
     lastprivate: list[str] = field(default_factory=list)
+    # lastprivate(conditional: x): x ends with the value of the sequentially last
+    # iteration that set it, whatever the schedule or team (OpenMP 5.0)
+    lastprivate_conditional: list[str] = field(default_factory=list)
     shared: list[str] = field(default_factory=list)
     default: str | None = None
     nowait: bool = False

@@ -74,7 +74,10 @@ def judge_scalars(
                 f"reduction variable {name} is set or read at line {line} other than by its "
                 "reduction operator, and used after the loop"
             )
+    conditional = set(site.clauses.lastprivate_conditional)  # the sequentially last set
     for name in clause_names(site.clauses.lastprivate):
+        if name in conditional:
+            continue
         if facts.end_defined is not None and name not in facts.end_defined:
             out.add(
                 f"lastprivate({name}) is not set on every path of an iteration: the value left "
