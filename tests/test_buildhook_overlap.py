@@ -72,6 +72,11 @@ def test_an_original_decision_is_the_early_compile(tmp_path):
     assert again.stderr == plain.stderr
     assert _records(env)[-1]["returncode"] is None  # the setting off: exec'd after deciding
 
+    (proj / ".autotune.toml").write_text("overlap = false\n")  # the config file's key
+    conf = dict(env, AUTOTUNE_CACHE_DIR=str(tmp_path / "cache3"))
+    run([wrapper_exe(), "gcc", *FLAGS, "-o", "conf.o"], proj, conf)
+    assert _records(env)[-1]["returncode"] is None
+
 
 def test_a_shipped_variant_stops_the_early_compile(tmp_path):
     proj = _project(tmp_path)

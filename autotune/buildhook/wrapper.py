@@ -25,7 +25,8 @@ Compiles each C source with the tuned OpenMP variants stored by 'autotune tune'
 (or the original when there are none). Settings: AUTOTUNE_MODE=apply|rank|tune|off,
 AUTOTUNE_DB, AUTOTUNE_QUIET=1, AUTOTUNE_SERVER=1 (decide new sources in a resident
 process that keeps autotune loaded; AUTOTUNE_SERVER_IDLE seconds before it leaves,
-default 600), or a [build] section in .autotune.toml / autotune.cfg.
+default 600), AUTOTUNE_OVERLAP=0 (do not compile a new source as written while it is
+decided), or a [build] section in .autotune.toml / autotune.cfg.
 See 'autotune report-build' for what the last build compiled."""
 
 
