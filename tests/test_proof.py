@@ -66,6 +66,14 @@ TRAPS = {
         24: (BOTH, "dependence carried by the loop on out"),
         32: (BOTH, "dependence carried by the loop on tab"),
     },
+    # the ordered region publishes a value the unordered part of later iterations reads
+    "ordered_leak.c": {14: (BOTH, "dependence carried by the loop on run")},
+    # output in order from the ordered region, a progress line outside it
+    "ordered_io_outside.c": {12: (BOTH, "calls printf() at line 15")},
+    # written in order, naming the thread
+    "ordered_thread.c": {9: (BOTH, "omp_get_thread_num()")},
+    # an ordered region inside an inner loop (non-conforming): orders nothing
+    "ordered_inner.c": {9: (BOTH, "an 'ordered' construct at line 11")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),
@@ -106,6 +114,8 @@ PATTERNS = {
     # lastprivate(conditional:) keeps the sequentially last value: plain lastprivate
     # set on some iterations only is a trap (cond_lastprivate.c)
     "lastprivate_conditional.c": {16: set()},
+    # rows reported in order with a running norm from the ordered region
+    "ordered_output.c": {17: set()},
 }
 
 
@@ -221,6 +231,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "lud_rows.c",
         "heap_syr2k.c",
         "lastprivate_conditional.c",
+        "ordered_output.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

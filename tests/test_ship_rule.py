@@ -77,3 +77,22 @@ def test_rank_mode_keeps_the_original_below_the_stored_rule(tmp_path, capsys):
     assert {lp["unmeasured_min_gain"] for f in doc["files"] for lp in f["loops"]} == {1000.0}
     assert main(["rank", str(proj / "fill.c"), "--db", str(db)]) == 0
     assert "rank mode would keep the original" in capsys.readouterr().out
+
+
+def test_an_ordered_loop_never_ships_unmeasured(tmp_path, capsys):
+    """The ordered region serialises the threads in a way the model does not see: even
+    under a rule that ships every predicted gain, rank mode compiles it as written."""
+    src = Path(__file__).parent / "data" / "c" / "proof" / "ordered_output.c"
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "ordered_output.c").write_text(src.read_text())
+    env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
+    db = Path(env["AUTOTUNE_DB"])
+    _store_rule(db, 1.0)
+    argv = [wrapper_exe(), "gcc", "-fopenmp", "-O2", "ordered_output.c", "-o", "prog"]
+    run(argv, proj, env)
+    (loop,) = by_source(report(db, capsys))["ordered_output.c"]["loops"]
+    assert loop["used"] == "original" and "ordered region" in loop["reason"], loop
+    assert main(["rank", str(proj / "ordered_output.c"), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "rank mode would keep the original" in out and "ordered region" in out

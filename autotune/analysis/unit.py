@@ -256,8 +256,8 @@ def _inner_work(record: LoopRecord, samples: list[list[int]]) -> None:
 def _not_tunable_reason(record: LoopRecord) -> str:
     d = record.directive
     c = d.clauses
-    if c.ordered:
-        return "ordered clause: the iteration order is part of the result"
+    if c.ordered and any(o.replace(" ", "").lower().startswith("ordered(") for o in c.other):
+        return "ordered(n): a doacross nest, whose cross-iteration waits this tuner does not follow"
     if d.kind in ("loop", "parallel loop"):
         return "the 'loop' construct takes no schedule clause"
     if d.kind == "taskloop":

@@ -60,10 +60,7 @@ class Ranker:
         )
         if ranking.error or not ranking.variants:
             return None, f"not ranked: {ranking.error or 'empty variant space'}"
-        gain = ranking.first_gain
-        if gain is None or gain <= 1.0:
-            return None, "predicted: the original is fastest"
-        if not ranking.ship_rule.ships(gain):
-            return None, ranking.ship_rule.why_not(gain)
-        why = f"predicted {gain:.2f}x faster ({self.chosen.name} model)"
-        return ranking.variants[0].variant, why
+        ships, why = ranking.ships_unmeasured()
+        if not ships:
+            return None, why
+        return ranking.variants[0].variant, f"{why} ({self.chosen.name} model)"

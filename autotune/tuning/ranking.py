@@ -63,6 +63,22 @@ class LoopRanking:
         base = self.baseline_predicted_s
         return base / first if first and base else None
 
+    def ships_unmeasured(self) -> tuple[bool, str]:
+        """Whether the build hook's rank mode compiles rank 1 without measuring it, and
+        why (not): the ship rule, and never for an ordered loop, whose ordered region
+        serialises the threads in a way the model does not see."""
+        if self.record.directive.clauses.ordered:
+            return False, (
+                "the loop has an ordered region, whose serialisation of the threads the "
+                "model does not see: only a measured variant ships ('autotune tune')"
+            )
+        gain = self.first_gain
+        if gain is None or gain <= 1.0:
+            return False, "predicted: the original is fastest"
+        if not self.ship_rule.ships(gain):
+            return False, self.ship_rule.why_not(gain)
+        return True, f"predicted {gain:.2f}x faster"
+
     def to_dict(self, top: int | None = None) -> dict:
         """JSON-ready; ``top`` keeps only the first ``top`` variants."""
         return {

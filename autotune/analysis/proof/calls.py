@@ -62,8 +62,14 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
             w.defined = None  # nothing after it runs
         return
     if name in IO_FUNCS:
-        w.facts.effect(f"calls {name}() at line {line}: the order of its I/O follows the schedule")
+        if not w.ordered:  # in the ordered region: the iterations' order, any schedule
+            w.facts.effect(
+                f"calls {name}() at line {line}: the order of its I/O follows the schedule"
+            )
         _read_args(w, args)
+        return
+    if name in STATEFUL_FUNCS and w.ordered:
+        _read_args(w, args)  # its hidden state advances in the iterations' order
         return
     if name in STATEFUL_FUNCS:
         w.facts.effect(

@@ -81,6 +81,8 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
         for b in unique[i:]:
             if not _may_interact(a, b):
                 continue
+            if a.ordered and b.ordered:
+                continue  # both in the ordered region: in the iterations' order, any schedule
             if _reshaped(a, b):
                 out.append(Conflict(a, b, "shapes"))  # one object seen with two row sizes
                 if len(out) >= 3:

@@ -78,6 +78,8 @@ class Ref:
     # a function's own variable (local or parameter, not static) whose address is never
     # taken: no pointer reaches it, not even one the proof knows nothing about
     hidden: bool = False
+    # made inside the loop's ordered region, which runs in the iterations' order
+    ordered: bool = False
 
 
 @dataclass

@@ -57,6 +57,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         self.ret_exits: list[set[str] | None] = []
         self.mode = "r"
         self.sync: str | None = None  # "atomic"/"critical" around the statement
+        self.ordered = 0  # inside the loop's ordered region (the iterations' order)
         self.cond_depth = 0
         self.path: list[int] = []
         self._top: c_ast.Node | None = None
@@ -214,8 +215,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
             if any(k in ("atomic", "critical") for k in kinds):
                 self._synchronised(run)
             elif any(k == "ordered" for k in kinds):
-                self.facts.effect(f"an 'ordered' construct at line {run.directives[0].line}")
-                self.visit(run.stmt)
+                self._ordered(run)
             elif run.directives and all(k in ("simd", "loop", "unroll", "tile") for k in kinds):
                 self.visit(run.stmt)
             elif run.directives:
@@ -242,8 +242,23 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
 
     def _standalone(self, run) -> None:
         d = run.directives[0]
-        if d.kind in ("barrier", "taskwait", "flush", "taskyield"):
+        if d.kind in ("barrier", "taskwait", "flush", "taskyield", "ordered"):
             self.facts.effect(f"'#pragma {d.text}' at line {d.line} inside the loop")
+
+    def _ordered(self, run) -> None:
+        """The loop's ordered region: its statements run one iteration at a time, in the
+        iterations' order, whatever the schedule or team. Only the plain form, once per
+        iteration (at the loop body's own level): ``ordered simd`` and an ordered region
+        in an inner loop (non-conforming) stay effects."""
+        d = run.directives[0]
+        words = d.text.split()[2:]  # after "omp ordered"
+        if any(w not in ("threads",) for w in words) or len(self.domain) > self.ctx.collapse:
+            self.facts.effect(f"an 'ordered' construct at line {d.line}")
+            self.visit(run.stmt)
+            return
+        self.ordered += 1
+        self.visit(run.stmt)
+        self.ordered -= 1
 
     def _synchronised(self, run) -> None:
         d = run.directives[0]
@@ -450,6 +465,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         ref.given = self.ctx.given
         ref.path = tuple(self.path)
         ref.must = self.cond_depth == 0
+        ref.ordered = self.ordered > 0
         if ref.kind == "u" and self.sync is None and ref.owner == "shared":
             # an unsynchronised shared update is a read and a write, not a reduction
             self.facts.refs.append(Ref(**{**ref.__dict__, "kind": "r", "op": None}))

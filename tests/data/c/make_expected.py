@@ -48,8 +48,8 @@ CONVENTIONS = {
     "collapse": "collapse(n) as written, 1 without",
     "schedule": "schedule kind as written or null; chunk is the chunk text or null",
     "tunable": "false when the schedule or thread count may change the program's "
-    "result or is not the tool's to change: omp_get_thread_num() in the body, an "
-    "ordered clause, a threadprivate variable in the body",
+    "result or is not the tool's to change: omp_get_thread_num() in the body, a "
+    "threadprivate variable in the body (an ordered region runs in the iterations' order)",
     "syntax_error_line": "line of the syntax error (syntax_error.c only; no loops then)",
     "other_directives": "every other omp pragma (construct name as written, e.g. "
     "'parallel', 'parallel sections', 'task', 'master', 'threadprivate')",
@@ -428,7 +428,6 @@ C_LOOPS: dict[str, list[Loop]] = {
             "in_order",
             "ordered_sum = ordered_sum * 0.5 + v;",
             _edge(lambda: up(0, N)),
-            tunable=False,
         ),
         Loop("omp for\n", "per_thread", "tp_acc += a[i];", _edge(lambda: up(0, N)), tunable=False),
         Loop(
