@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.critical import critical_order
 from autotune.analysis.names import is_floating, names_in
 from autotune.analysis.proof import poly, specialise, unroll
+from autotune.analysis.proof.constructs import walk_construct
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.program import Site
@@ -34,7 +34,7 @@ from autotune.analysis.proof.syntax import (
     single_for,
     where,
 )
-from autotune.analysis.proof.updates import captures, if_update, update_form
+from autotune.analysis.proof.updates import if_update, update_form
 from autotune.analysis.proof.walkstate import COMMUTATIVE, Frame, Hooks, LoopContext, PtrVal
 from autotune.analysis.symbols import Scope
 from autotune.frontend.runs import pragma_runs
@@ -209,21 +209,10 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         for i, run in enumerate(pragma_runs(node.block_items)):
             self.path[-1] = i
             if run.stmt is None:
-                self._standalone(run)
+                walk_construct(self, run)  # a standalone directive
                 continue
-            kinds = [d.kind for d in run.directives]
-            if any(k in ("atomic", "critical") for k in kinds):
-                self._synchronised(run)
-            elif any(k == "ordered" for k in kinds):
-                self._ordered(run)
-            elif run.directives and all(k in ("simd", "loop", "unroll", "tile") for k in kinds):
-                self.visit(run.stmt)
-            elif run.directives:
-                d = run.directives[0]
-                self.facts.effect(
-                    f"kept as written: a nested '#pragma {d.text}' at {d.file}:{d.line}, which "
-                    "the proof does not follow"
-                )
+            if run.directives:
+                walk_construct(self, run)
             else:
                 self.visit(run.stmt)
             if ends_program(run.stmt):
@@ -239,46 +228,6 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
                 if not e.startswith("calls ") or " I/O" not in e
             ]
             self.defined = None
-
-    def _standalone(self, run) -> None:
-        d = run.directives[0]
-        if d.kind in ("barrier", "taskwait", "flush", "taskyield", "ordered"):
-            self.facts.effect(f"'#pragma {d.text}' at line {d.line} inside the loop")
-
-    def _ordered(self, run) -> None:
-        """The loop's ordered region: its statements run one iteration at a time, in the
-        iterations' order, whatever the schedule or team. Only the plain form, once per
-        iteration (at the loop body's own level): ``ordered simd`` and an ordered region
-        in an inner loop (non-conforming) stay effects."""
-        d = run.directives[0]
-        words = d.text.split()[2:]  # after "omp ordered"
-        if any(w not in ("threads",) for w in words) or len(self.domain) > self.ctx.collapse:
-            self.facts.effect(f"an 'ordered' construct at line {d.line}")
-            self.visit(run.stmt)
-            return
-        self.ordered += 1
-        self.visit(run.stmt)
-        self.ordered -= 1
-
-    def _synchronised(self, run) -> None:
-        d = run.directives[0]
-        words = d.text.split()
-        if d.kind == "atomic" and ("capture" in words or captures(run.stmt)):
-            self.facts.effect(
-                f"'#pragma {d.text}' at line {d.line} captures a shared value: which "
-                "iteration sees which value depends on the order"
-            )
-        elif d.kind == "critical":
-            why = critical_order(run.stmt, self.frame.scope)
-            if why:
-                self.facts.effect(
-                    f"the critical section at line {d.line} {why}: its effect depends on the "
-                    "order threads enter it"
-                )
-        saved = self.sync
-        self.sync = d.kind
-        self.visit(run.stmt)
-        self.sync = saved
 
     def visit_If(self, node: c_ast.If) -> None:
         form = if_update(node)

@@ -1,0 +1,74 @@
+"""OpenMP constructs met inside the loop body, for the iteration walk (``refs.py``).
+
+Standalone directives that synchronise threads are effects; ``atomic`` and
+``critical`` statements are walked as synchronised updates (an atomic capture or a
+critical section whose effect depends on the entry order is an effect); the loop's
+plain ``ordered`` region is walked as ordered (its statements run one iteration at a
+time, in the iterations' order, whatever the schedule or team); ``simd`` and its kin
+are walked as plain statements; any other nested construct is one the proof does not
+follow.
+"""
+
+from __future__ import annotations
+
+from autotune.analysis.critical import critical_order
+from autotune.analysis.proof.updates import captures
+
+SYNCHRONISING = ("barrier", "taskwait", "flush", "taskyield", "ordered")
+TRANSPARENT = ("simd", "loop", "unroll", "tile")
+
+
+def walk_construct(w, run) -> None:  # an IterationWalker, a frontend.runs run
+    """A statement under OpenMP directives, or a standalone directive (no statement)."""
+    d = run.directives[0]
+    if run.stmt is None:
+        if d.kind in SYNCHRONISING:
+            w.facts.effect(f"'#pragma {d.text}' at line {d.line} inside the loop")
+        return
+    kinds = [x.kind for x in run.directives]
+    if any(k in ("atomic", "critical") for k in kinds):
+        _synchronised(w, run)
+    elif any(k == "ordered" for k in kinds):
+        _ordered(w, run)
+    elif all(k in TRANSPARENT for k in kinds):
+        w.visit(run.stmt)
+    else:
+        w.facts.effect(
+            f"kept as written: a nested '#pragma {d.text}' at {d.file}:{d.line}, which the "
+            "proof does not follow"
+        )
+
+
+def _ordered(w, run) -> None:
+    """Only the plain form, once per iteration (at the loop body's own level): ``ordered
+    simd`` and an ordered region in an inner loop (non-conforming) stay effects."""
+    d = run.directives[0]
+    words = d.text.split()[2:]  # after "omp ordered"
+    if any(x != "threads" for x in words) or len(w.domain) > w.ctx.collapse:
+        w.facts.effect(f"an 'ordered' construct at line {d.line}")
+        w.visit(run.stmt)
+        return
+    w.ordered += 1
+    w.visit(run.stmt)
+    w.ordered -= 1
+
+
+def _synchronised(w, run) -> None:
+    d = run.directives[0]
+    words = d.text.split()
+    if d.kind == "atomic" and ("capture" in words or captures(run.stmt)):
+        w.facts.effect(
+            f"'#pragma {d.text}' at line {d.line} captures a shared value: which "
+            "iteration sees which value depends on the order"
+        )
+    elif d.kind == "critical":
+        why = critical_order(run.stmt, w.frame.scope)
+        if why:
+            w.facts.effect(
+                f"the critical section at line {d.line} {why}: its effect depends on the "
+                "order threads enter it"
+            )
+    saved = w.sync
+    w.sync = d.kind
+    w.visit(run.stmt)
+    w.sync = saved
