@@ -74,6 +74,10 @@ TRAPS = {
     "ordered_thread.c": {9: (BOTH, "omp_get_thread_num()")},
     # an ordered region inside an inner loop (non-conforming): orders nothing
     "ordered_inner.c": {9: (BOTH, "an 'ordered' construct at line 11")},
+    # a linear cursor of step 1 while each iteration writes two slots
+    "linear_overlap.c": {11: (BOTH, "dependence carried by the loop on buf")},
+    # a linear offset the body never advances: gcc's values follow the chunks
+    "linear_unmoved.c": {12: (BOTH, "linear(off: 8)")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),
@@ -116,6 +120,8 @@ PATTERNS = {
     "lastprivate_conditional.c": {16: set()},
     # rows reported in order with a running norm from the ordered region
     "ordered_output.c": {17: set()},
+    # pairs packed through a cursor the runtime keeps linear, advanced by its step
+    "linear_pack.c": {16: set()},
 }
 
 
@@ -232,6 +238,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "heap_syr2k.c",
         "lastprivate_conditional.c",
         "ordered_output.c",
+        "linear_pack.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

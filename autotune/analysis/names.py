@@ -34,6 +34,24 @@ def is_floating(scope: Scope, name: str, at: c_ast.Node) -> bool:
     return False
 
 
+def is_integral(scope: Scope, name: str, at: c_ast.Node) -> bool:
+    """An integer scalar (its sums are exact in any order); structs and floating types
+    are not."""
+    decl, _ = scope.find_decl(name, at)
+    if decl is None or is_floating(scope, name, at):
+        return False
+    t = scope.resolve_typedef(decl.type)
+    while isinstance(t, c_ast.TypeDecl):
+        inner = t.type
+        if isinstance(inner, c_ast.IdentifierType):
+            alias = scope.info.typedefs.get(inner.names[-1]) if len(inner.names) == 1 else None
+            if alias is None:
+                return True
+            t = alias
+            continue
+        return False
+
+
 def call_name(node: c_ast.FuncCall) -> str | None:
     return node.name.name if isinstance(node.name, c_ast.ID) else None
 

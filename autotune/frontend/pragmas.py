@@ -173,6 +173,9 @@ def _apply_clause(c: Clauses, item: str) -> None:
         c.lastprivate_conditional.extend(names)
     elif name in ("private", "firstprivate", "lastprivate", "shared"):
         getattr(c, name).extend(_names(arg))
+    elif name == "linear":
+        c.linear.append(arg)
+        c.other.append(item)  # kept verbatim too: what the tuner does not read
     elif name == "default":
         c.default = arg
     elif name == "nowait":

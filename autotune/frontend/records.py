@@ -73,6 +73,7 @@ class Clauses:
     # lastprivate(conditional: x): x ends with the value of the sequentially last
     # iteration that set it, whatever the schedule or team (OpenMP 5.0)
     lastprivate_conditional: list[str] = field(default_factory=list)
+    linear: list[str] = field(default_factory=list)  # "j:2" items as written
     shared: list[str] = field(default_factory=list)
     default: str | None = None
     nowait: bool = False

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pycparser import c_ast
 
 from autotune.analysis.astutil import walk
-from autotune.analysis.names import is_floating
+from autotune.analysis.names import is_floating, is_integral
 from autotune.analysis.proof import coverage
 from autotune.analysis.proof.contexts import root_name
 from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
@@ -61,7 +61,7 @@ def judge_scalars(
                 f"private variable {name} accumulates over the iterations a thread runs and "
                 f"{why}: what it holds depends on the schedule"
             )
-        elif not _integral(scope, name, site.for_node):
+        elif not is_integral(scope, name, site.for_node):
             note = (
                 f"{name} is a per-thread partial sum combined after the loop: another schedule "
                 "or thread count reassociates it, so results may differ in the last digits"
@@ -301,22 +301,4 @@ def _handed_to_a_writer(node: c_ast.ID, name: str, prog: Program, ast) -> bool:
         if isinstance(n, c_ast.ID) and n.name == param and id(n) not in stored:
             return False
     return True
-
-
-def _integral(scope: Scope, name: str, at: c_ast.Node) -> bool:
-    """An integer scalar (its sums are exact in any order); structs and floating types
-    are not."""
-    decl, _ = scope.find_decl(name, at)
-    if decl is None or is_floating(scope, name, at):
-        return False
-    t = scope.resolve_typedef(decl.type)
-    while isinstance(t, c_ast.TypeDecl):
-        inner = t.type
-        if isinstance(inner, c_ast.IdentifierType):
-            alias = scope.info.typedefs.get(inner.names[-1]) if len(inner.names) == 1 else None
-            if alias is None:
-                return True
-            t = alias
-            continue
-        return False
     return False

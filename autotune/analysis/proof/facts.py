@@ -21,6 +21,24 @@ def clause_names(items: list[str]) -> list[str]:
     return out
 
 
+def linear_steps(items: list[str]) -> dict[str, int]:
+    """Variable -> step of ``linear(j)``, ``linear(j, k: 2)`` items; forms with a
+    modifier (``val(j)``, ``step(2)``) or a step that is not an integer are left out
+    (those variables stay what they are without the clause: shared)."""
+    out: dict[str, int] = {}
+    for item in items:
+        names, _, step_text = item.partition(":")
+        try:
+            step = int(step_text.strip(), 0) if step_text.strip() else 1
+        except ValueError:
+            continue
+        for n in names.split(","):
+            n = n.strip()
+            if n.isidentifier():
+                out[n] = step
+    return out
+
+
 @dataclass
 class Bound:
     """One loop level around a reference: ``lower <= sym <= upper`` (None: unbounded),

@@ -25,7 +25,14 @@ from autotune.analysis.proof.carried import judge_private_arrays, judge_scalars
 from autotune.analysis.proof.contexts import calling_contexts
 from autotune.analysis.proof.decls import narrows
 from autotune.analysis.proof.enclosing import enclosing_bounds
-from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
+from autotune.analysis.proof.facts import (
+    IterationFacts,
+    LoopSite,
+    Proof,
+    Ref,
+    clause_names,
+    linear_steps,
+)
 from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, param_names
@@ -160,6 +167,8 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
     cl = site.clauses
     rc = site.region_clauses
     private = set(clause_names(cl.private + cl.firstprivate + cl.lastprivate))
+    linear = linear_steps(cl.linear) if cl.collapse <= 1 else {}
+    private |= set(linear)  # linear(j: s): the thread's own j, s per iteration from entry
     firstprivate = set(clause_names(cl.firstprivate))
     if rc is not None:
         private |= set(clause_names(rc.private + rc.firstprivate))
@@ -192,6 +201,7 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
         firstprivate=firstprivate,
         reductions=reductions,
         written=written,
+        linear=linear,
     )
 
 

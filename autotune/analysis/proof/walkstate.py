@@ -90,6 +90,7 @@ class LoopContext:
     param_ptrs: dict[str, PtrVal] = field(default_factory=dict)  # one calling context
     # bounds the enclosing sequential loops put on parameters (proof/enclosing.py)
     given: tuple = ()
+    linear: dict[str, int] = field(default_factory=dict)  # linear(j: s) variables -> s
 
 
 @dataclass
