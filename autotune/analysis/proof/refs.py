@@ -112,8 +112,10 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         if b.step == -1:
             done = poly.add(b.start, poly.symbol(b.sym), sign=-1)
         for name, step in steps.items():
-            if not is_integral(self.frame.scope, name, self.ctx.loop):
-                continue
+            if not is_integral(self.frame.scope, name, self.ctx.loop) or self.address_taken(
+                name, self.ctx.loop
+            ):
+                continue  # a store through &j would move it behind the walk's back
             entry = poly.symbol(self._param(f"{name}@linear-entry"))
             moved = poly.mul(poly.const(step), done)
             if moved is None:
