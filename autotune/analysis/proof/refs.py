@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.names import is_floating, is_integral, names_in
+from autotune.analysis.names import is_floating, names_in
 from autotune.analysis.proof import poly, specialise, unroll
 from autotune.analysis.proof.constructs import walk_construct
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
+from autotune.analysis.proof.linear import bind_linear, check_linear
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.resolve import WalkNames
 from autotune.analysis.proof.syntax import (
@@ -84,60 +85,16 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
             if level + 1 < self.ctx.collapse:
                 node = single_for(node.stmt)
         body = node.stmt if isinstance(node, c_ast.For) else None
-        linear = self._bind_linear()
+        linear = bind_linear(self)
         self._top = body
         if jumps(body):
             self.cond_depth += 1  # a continue skips what follows it: nothing is sure
         if body is not None:
             self.visit(body)
-        self._check_linear(linear, jumps(body))
+        check_linear(self, linear, jumps(body))
         self.facts.end_defined = meet([self.defined, *self.cont_exits])
         self.facts.params = set(self._params)
         return self.facts
-
-    def _bind_linear(self) -> dict[str, poly.Poly]:
-        """``linear(j: s)`` on a loop of unit step: each iteration starts with its own j,
-        the value at the loop's entry (one parameter for every iteration) plus s times
-        the iterations before it, provided the body moves j by exactly s on every path
-        (``_check_linear``); j's value after the loop is then the sequentially last
-        iteration's, as with lastprivate. The start values bound, by name."""
-        steps = self.ctx.linear
-        bound: dict[str, poly.Poly] = {}
-        if not steps or not self.domain:
-            return bound
-        b = self.domain[0]
-        if b.step not in (1, -1) or b.start is None:
-            return bound
-        done = poly.add(poly.symbol(b.sym), b.start, sign=-1)  # iterations before this one
-        if b.step == -1:
-            done = poly.add(b.start, poly.symbol(b.sym), sign=-1)
-        for name, step in steps.items():
-            if not is_integral(self.frame.scope, name, self.ctx.loop) or self.address_taken(
-                name, self.ctx.loop
-            ):
-                continue  # a store through &j would move it behind the walk's back
-            entry = poly.symbol(self._param(f"{name}@linear-entry"))
-            moved = poly.mul(poly.const(step), done)
-            if moved is None:
-                continue
-            bound[name] = poly.add(entry, moved)
-            self.env[self._key(name)] = bound[name]
-            self._define(name)
-        return bound
-
-    def _check_linear(self, bound: dict[str, poly.Poly], jumped: bool) -> None:
-        """gcc starts each chunk at the entry value plus s times the chunk's first
-        iteration and relies on the body's own steps after that: a body that does not
-        move j by exactly s on every path gives values that follow the chunks."""
-        for name, start in bound.items():
-            step = self.ctx.linear[name]
-            end = self.env.get(self._key(name))
-            if jumped or end is None or end != poly.add(start, poly.const(step)):
-                self.facts.effect(
-                    f"linear({name}: {step}): the body does not move {name} by exactly "
-                    f"{step} on every path of an iteration, so the values it sees follow "
-                    "the chunks a schedule hands out"
-                )
 
     # ---- loops ---------------------------------------------------------------------
     def _header(self, node: c_ast.For):
