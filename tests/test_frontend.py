@@ -144,12 +144,22 @@ void ordered_loop(double *a) {
     a[i] = a[i] + 1.0;
   }
 }
+void doacross(double *a) {
+  int i;
+#pragma omp parallel for ordered(1)
+  for (i = 1; i < 100; i++) {
+#pragma omp ordered depend(sink: i - 1)
+    a[i] = a[i - 1] * 0.5 + i;
+#pragma omp ordered depend(source)
+  }
+}
 """,
     )
     unit = analyze_file(src)
-    orphan, ordered = unit.loops
+    orphan, ordered, doacross = unit.loops
     assert orphan.parallel is None and orphan.directive.clauses.schedule == "dynamic"
     assert ordered.tunable  # the ordered region runs in the iterations' order
+    assert not doacross.tunable and "doacross" in doacross.reason
 
 
 def test_analyze_json_fields(capsys, tmp_path):
