@@ -25,13 +25,19 @@ def bind_linear(w) -> dict[str, poly.Poly]:  # an IterationWalker
         return bound
     b = w.domain[0]
     if b.step not in (1, -1) or b.start is None:
+        for name, step in steps.items():
+            _not_followed(w, name, step, "on a loop whose step is not 1")
         return bound
     done = poly.add(poly.symbol(b.sym), b.start, sign=-1)  # iterations before this one
     if b.step == -1:
         done = poly.add(b.start, poly.symbol(b.sym), sign=-1)
     for name, step in steps.items():
-        if not is_integral(w.frame.scope, name, w.ctx.loop) or w.address_taken(name, w.ctx.loop):
-            continue  # a store through &j would move it behind the walk's back
+        if not is_integral(w.frame.scope, name, w.ctx.loop):
+            _not_followed(w, name, step, f"where {name} is not an integer")
+            continue
+        if w.address_taken(name, w.ctx.loop):  # a store through &j would move it unseen
+            _not_followed(w, name, step, f"where the address of {name} is taken")
+            continue
         moved = poly.mul(poly.const(step), done)
         if moved is None:
             continue
@@ -53,3 +59,9 @@ def check_linear(w, bound: dict[str, poly.Poly], jumped: bool) -> None:
                 "on every path of an iteration, so the values it sees follow the chunks a "
                 "schedule hands out"
             )
+
+
+def _not_followed(w, name: str, step: int, where: str) -> None:
+    w.facts.effect(
+        f"kept as written: linear({name}: {step}) {where}, which the proof does not follow"
+    )
