@@ -299,3 +299,19 @@ def test_what_the_proof_cannot_follow_is_kept_in_one_line(tmp_path, capsys):
     assert "Traceback" not in capsys.readouterr().err
     written = variants(src, tmp_path / "v", capsys)
     assert written[9] == [] and written[12] == []
+
+
+def test_a_linear_cursor_the_proof_does_not_follow_says_so(tmp_path, capsys):
+    """On a loop of step 2 the cursor's value per iteration is not bound: kept, with the
+    clause named (not only a private read before it is set)."""
+    src = tmp_path / "every_other.c"
+    src.write_text(
+        "#include <stdio.h>\n#define N 2000\nstatic double buf[N];\n\nint main(void)\n{\n"
+        "    int pos = 0;\n#pragma omp parallel for linear(pos : 1)\n"
+        "    for (int i = 0; i < N; i += 2) {\n        buf[pos] = i * 0.5;\n"
+        "        pos += 1;\n    }\n"
+        '    printf("%.1f %d\\n", buf[N / 2 - 1], pos);\n    return 0;\n}\n'
+    )
+    (lp,) = analyze(src, capsys).values()
+    assert not lp["tunable"]
+    assert "linear(pos: 1) on a loop whose step is not 1" in lp["kept"]["schedule"]
