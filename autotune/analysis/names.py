@@ -50,6 +50,7 @@ def is_integral(scope: Scope, name: str, at: c_ast.Node) -> bool:
             t = alias
             continue
         return False
+    return False
 
 
 def call_name(node: c_ast.FuncCall) -> str | None:

@@ -106,13 +106,7 @@ class EarlyCompile:
         self.pid = None
         try:
             capture = os.path.join(self.tmp or "", "compiler")
-            for stream, data in (
-                (sys.stdout, _read(capture + ".out")),
-                (sys.stderr, _read(capture + ".err")),
-            ):
-                if data:
-                    stream.buffer.write(data)
-                    stream.flush()
+            _echo(_read(capture + ".out"), _read(capture + ".err"))
             return rc
         finally:
             self._clean()
@@ -123,11 +117,14 @@ class EarlyCompile:
 
         pid, self.pid = self.pid, None
         if pid is not None:
-            for step in (lambda: os.killpg(pid, signal.SIGTERM), lambda: os.waitpid(pid, 0)):
-                try:
-                    step()
-                except OSError:  # gone already, or reaped
-                    pass
+            try:
+                os.killpg(pid, signal.SIGTERM)
+            except OSError:  # gone already
+                pass
+            try:
+                os.waitpid(pid, 0)
+            except OSError:  # reaped already
+                pass
             _wait_group_gone(pid)
         self._clean()
 
@@ -176,6 +173,14 @@ def _unique_dir() -> str:
         except FileExistsError:
             continue
     raise OSError(f"cannot create a temporary directory in {base}")
+
+
+def _echo(out: bytes, err: bytes) -> None:
+    """What a captured compiler printed (warnings), as it printed it, on our streams."""
+    for stream, data in ((sys.stdout, out), (sys.stderr, err)):
+        if data:
+            stream.buffer.write(data)
+            stream.flush()
 
 
 def _read(path: str) -> bytes:
@@ -262,10 +267,7 @@ def run_tuned(cmd: Command, tuned: list[tuple[Source, str]]) -> tuple[int, str]:
             first = next((ln for ln in lines if "error" in ln), lines[0] if lines else "")
             return rc, first or f"exit status {rc}"
         depfile.fix_files(dep_file_candidates(cmd, tuned), moved, start)
-        for stream, data in ((sys.stdout, out), (sys.stderr, err)):
-            if data:  # the compiler's own output (warnings), as it printed it
-                stream.buffer.write(data)
-                stream.flush()
+        _echo(out, err)
         return 0, ""
     finally:
         _remove_tree(tmp)

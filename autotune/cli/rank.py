@@ -156,9 +156,8 @@ def print_ranking(r: LoopRanking, top: int, out=None) -> None:
         )
     table(["rank", "schedule", "chunk", "threads", "predicted s", "vs written"], rows, out=out)
     gain = r.first_gain
-    if r.variants and r.record.directive.clauses.ordered:
-        why = r.ships_unmeasured()[1]
-        print(f"  the build hook's rank mode would keep the original: {why}", file=out)
+    if r.variants and r.measured_only:
+        print(f"  the build hook's rank mode would keep the original: {r.measured_only}", file=out)
     elif gain is not None:
         rule = r.ship_rule
         verdict = "would compile rank 1" if rule.ships(gain) else "would keep the original"

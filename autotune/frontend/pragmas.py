@@ -111,6 +111,11 @@ def _arg(item: str) -> str:
     return item[item.index("(") + 1 : -1].strip() if "(" in item else ""
 
 
+def _modifier(arg: str) -> str:
+    """The word before the first colon of a clause argument, lower case."""
+    return arg.partition(":")[0].strip().lower()
+
+
 def _names(arg: str) -> list[str]:
     return [a.strip() for a in arg.split(",") if a.strip()]
 
@@ -167,7 +172,7 @@ def _apply_clause(c: Clauses, item: str) -> None:
             c.other.append(item)
     elif name == "reduction":
         c.reduction.append(arg)
-    elif name == "lastprivate" and arg.partition(":")[0].strip().lower() == "conditional":
+    elif name == "lastprivate" and _modifier(arg) == "conditional":
         names = _names(arg.partition(":")[2])
         c.lastprivate.extend(names)
         c.lastprivate_conditional.extend(names)
@@ -175,7 +180,7 @@ def _apply_clause(c: Clauses, item: str) -> None:
         getattr(c, name).extend(_names(arg))
     elif name == "linear":
         c.linear.append(arg)
-        c.other.append(item)  # kept verbatim too: what the tuner does not read
+        c.other.append(item)  # still listed verbatim, as before the clause was read
     elif name == "default":
         c.default = arg
     elif name == "nowait":

@@ -63,15 +63,23 @@ class LoopRanking:
         base = self.baseline_predicted_s
         return base / first if first and base else None
 
-    def ships_unmeasured(self) -> tuple[bool, str]:
-        """Whether the build hook's rank mode compiles rank 1 without measuring it, and
-        why (not): the ship rule, and never for an ordered loop, whose ordered region
-        serialises the threads in a way the model does not see."""
+    @property
+    def measured_only(self) -> str:
+        """Why no variant of this loop ships unmeasured whatever its prediction ('': the
+        ship rule decides): an ordered region serialises the threads in a way the model
+        does not see."""
         if self.record.directive.clauses.ordered:
-            return False, (
+            return (
                 "the loop has an ordered region, whose serialisation of the threads the "
                 "model does not see: only a measured variant ships ('autotune tune')"
             )
+        return ""
+
+    def ships_unmeasured(self) -> tuple[bool, str]:
+        """Whether the build hook's rank mode compiles rank 1 without measuring it, and
+        why (not): ``measured_only``, then the ship rule."""
+        if self.measured_only:
+            return False, self.measured_only
         gain = self.first_gain
         if gain is None or gain <= 1.0:
             return False, "predicted: the original is fastest"

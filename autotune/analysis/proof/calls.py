@@ -68,14 +68,12 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
             )
         _read_args(w, args)
         return
-    if name in STATEFUL_FUNCS and w.ordered:
-        _read_args(w, args)  # its hidden state advances in the iterations' order
-        return
     if name in STATEFUL_FUNCS:
-        w.facts.effect(
-            f"calls {name}() at line {line}, which keeps hidden state: its results follow the "
-            "iteration order"
-        )
+        if not w.ordered:  # in the ordered region: its state advances in the iterations' order
+            w.facts.effect(
+                f"calls {name}() at line {line}, which keeps hidden state: its results follow the "
+                "iteration order"
+            )
         _read_args(w, args)
         return
     if name in COPY_FUNCS:

@@ -183,7 +183,6 @@ def _initialising(holder: c_ast.Node, node: c_ast.ID) -> bool:
                 lv = lv.name
             if (lv is node) and isinstance(n.rvalue, c_ast.Constant):
                 return True
-    return False
 
 
 def judge_private_arrays(
