@@ -110,6 +110,10 @@ def _compilers_of(source: Path, compiling: bool = False) -> list[int]:
     return found
 
 
+def _default_sigterm() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def test_termination_stops_the_early_compile(tmp_path):
     """A large file: the early compile runs for seconds while its 200 loops are decided;
     SIGTERM (``timeout``, a killed build) leaves no compiler behind and no object."""
@@ -125,7 +129,11 @@ def test_termination_stops_the_early_compile(tmp_path):
     src.write_text("\n".join(body) + "\n")
     env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
     argv = [wrapper_exe(), "gcc", "-fopenmp", "-O3", "-c", str(src), "-o", "many.o"]
-    proc = subprocess.Popen(argv, cwd=proj, env=env, stderr=subprocess.PIPE)
+    # As a build tool's own child would get it: a shell, CI runner or ``nohup`` may hand
+    # the test an ignored SIGTERM, which the wrapper rightly keeps ignoring.
+    proc = subprocess.Popen(
+        argv, cwd=proj, env=env, stderr=subprocess.PIPE, preexec_fn=_default_sigterm
+    )
     end = time.monotonic() + 60
     while not _compilers_of(src, compiling=True) and proc.poll() is None:
         assert time.monotonic() < end, "no early compile started"
