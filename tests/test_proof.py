@@ -78,6 +78,13 @@ TRAPS = {
     "linear_overlap.c": {11: (BOTH, "dependence carried by the loop on buf")},
     # a linear offset the body never advances: gcc's values follow the chunks
     "linear_unmoved.c": {12: (BOTH, "linear(off: 8)")},
+    # a search cancelled once a match is found: which iterations run follows the schedule
+    "cancel_search.c": {18: (BOTH, "'#pragma omp cancel for' at line 25")},
+    # a team that gives up together: 'cancel parallel' in the region ends every loop early
+    "cancel_region.c": {
+        18: (BOTH, "'#pragma omp cancel parallel' at line 26"),
+        29: (BOTH, "'#pragma omp cancel parallel' at line 26"),
+    },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),

@@ -32,7 +32,7 @@ from autotune.analysis.proof.walkstate import PURE_FUNCS
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, FoundLoop, FoundRegion
 from autotune.frontend.records import Directive
-from autotune.frontend.runs import block_items, pragma_runs
+from autotune.frontend.runs import block_items, make_directive, pragma_runs
 
 # calls code run by every thread may make without its effect depending on how many do
 SAFE_CALLS = PURE_FUNCS | STEADY_OMP | {"memcpy", "memmove", "memset", "rand_r", "assert"}
@@ -226,6 +226,16 @@ def region_facts(
     where = f"{d.file}:{d.line}"
     if id(_unwrap(region.node)) in mine:  # "parallel" and "for" stacked on one loop
         return facts
+    cancel = _cancels_region(region.node)
+    if cancel is not None:
+        why = (
+            f"'#pragma {cancel.text}' at line {cancel.line} may end the parallel region at "
+            f"{where} early: which iterations still run depends on the schedule and the team"
+        )
+        for key in mine:
+            facts.schedule_kept[key] = why
+            facts.threads_kept[key] = why
+        return facts
     kinds = Aliasing(scope, region.node, objects)
     chains = _chains(events, kinds, touch)
     chained = bool(chains)  # a chain may rely on its loops' equal trip counts: keep it all
@@ -264,6 +274,18 @@ def region_facts(
             if not chained:
                 facts.region_free.add(key)
     return facts
+
+
+def _cancels_region(node: c_ast.Node) -> Directive | None:
+    """A ``cancel parallel`` anywhere in the region's text: a thread that meets it ends
+    the region for the team at their next cancellation point (a loop's barrier among
+    them), so no loop of the region runs all of its iterations for certain."""
+    for n in walk(node):
+        if isinstance(n, c_ast.Pragma):
+            d = make_directive(n)
+            if d is not None and d.kind == "cancel parallel":
+                return d
+    return None
 
 
 def orphan_chains(

@@ -69,6 +69,14 @@ STANDALONE = {
 }
 
 
+def is_standalone(kind: str) -> bool:
+    """A directive that governs no statement: ``cancel for`` and ``cancellation point
+    parallel`` name their construct after the directive, so the first words decide."""
+    if kind in STANDALONE or kind.startswith("declare"):
+        return True
+    return kind.split(" ", 1)[0] in ("cancel", "cancellation")
+
+
 def split_items(text: str) -> list[str]:
     """Top-level items: a word with an optional balanced ``( ... )`` group."""
     items: list[str] = []

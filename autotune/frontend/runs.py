@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.frontend.pragmas import STANDALONE, parse_omp
+from autotune.frontend.pragmas import is_standalone, parse_omp
 from autotune.frontend.records import Directive
 
 
@@ -63,7 +63,7 @@ def pragma_runs(
             d = make_directive(item)
             if d is None:
                 continue
-            if d.kind in STANDALONE or d.kind in also_standalone or d.kind.startswith("declare"):
+            if is_standalone(d.kind) or d.kind in also_standalone:
                 yield Run([d], None, [item])
             else:
                 pending.append(d)

@@ -1,6 +1,7 @@
 """OpenMP constructs met inside the loop body, for the iteration walk (``refs.py``).
 
-Standalone directives that synchronise threads are effects; ``atomic`` and
+Standalone directives (a barrier, a flush, ``cancel``: which iterations run after it
+depends on the schedule) are effects; ``atomic`` and
 ``critical`` statements are walked as synchronised updates (an atomic capture or a
 critical section whose effect depends on the entry order is an effect); the loop's
 plain ``ordered`` region is walked as ordered (its statements run one iteration at a
@@ -14,7 +15,6 @@ from __future__ import annotations
 from autotune.analysis.critical import critical_order
 from autotune.analysis.proof.updates import captures
 
-SYNCHRONISING = ("barrier", "taskwait", "flush", "taskyield", "ordered")
 TRANSPARENT = ("simd", "loop", "unroll", "tile")
 
 
@@ -22,7 +22,12 @@ def walk_construct(w, run) -> None:  # an IterationWalker, a frontend.runs run
     """A statement under OpenMP directives, or a standalone directive (no statement)."""
     d = run.directives[0]
     if run.stmt is None:
-        if d.kind in SYNCHRONISING:
+        if d.kind.startswith("cancel"):
+            w.facts.effect(
+                f"'#pragma {d.text}' at line {d.line}: which iterations still run once it "
+                "acts depends on the schedule and the team"
+            )
+        else:  # barrier, flush, taskwait, target update ...: none is a plain statement
             w.facts.effect(f"'#pragma {d.text}' at line {d.line} inside the loop")
         return
     kinds = [x.kind for x in run.directives]
