@@ -129,6 +129,8 @@ PATTERNS = {
     "ordered_output.c": {17: set()},
     # pairs packed through a cursor the runtime keeps linear, advanced by its step
     "linear_pack.c": {16: set()},
+    # the team size recorded from a master block and through a helper in a single block
+    "team_report.c": {22: {"threads"}, 32: {"threads"}},
 }
 
 
@@ -246,6 +248,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "lastprivate_conditional.c",
         "ordered_output.c",
         "linear_pack.c",
+        "team_report.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -180,6 +180,7 @@ def _gate_pass(
             Scope(region.func, ast),
             prover.loops_touch,
             prover.name_objects(region.func, ast),
+            prog.funcs,
         )
         for key, why in facts.schedule_kept.items():
             if key in by_node:

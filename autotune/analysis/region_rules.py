@@ -25,10 +25,18 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import lvalues, walk
 from autotune.analysis.body import THREAD_API
-from autotune.analysis.names import assigned_names, names_in, written_root
+from autotune.analysis.names import assigned_names, call_name, names_in, written_root
 from autotune.analysis.ops import math_name
-from autotune.analysis.proof.program import STEADY_OMP
-from autotune.analysis.proof.walkstate import PURE_FUNCS
+from autotune.analysis.proof.program import STEADY_OMP, is_omp_call, thread_dependent_call
+from autotune.analysis.proof.walkstate import (
+    ALLOC_FUNCS,
+    COPY_FUNCS,
+    ENDS_PROGRAM,
+    IO_FUNCS,
+    PURE_FUNCS,
+    STATE_ARG_FUNCS,
+    STATEFUL_FUNCS,
+)
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, FoundLoop, FoundRegion
 from autotune.frontend.records import Directive
@@ -36,6 +44,10 @@ from autotune.frontend.runs import block_items, make_directive, pragma_runs
 
 # calls code run by every thread may make without its effect depending on how many do
 SAFE_CALLS = PURE_FUNCS | STEADY_OMP | {"memcpy", "memmove", "memset", "rand_r", "assert"}
+# library calls whose effect in code one thread runs does not depend on the team
+KNOWN_LIBRARY = (
+    PURE_FUNCS | IO_FUNCS | STATEFUL_FUNCS | ENDS_PROGRAM | ALLOC_FUNCS | STATE_ARG_FUNCS
+) | set(COPY_FUNCS)
 ONCE_WITH_BARRIER = {"single", "sections", "workshare"}
 ONCE_NO_BARRIER = {"master", "masked"}
 
@@ -65,9 +77,10 @@ class RegionFacts:
 class RegionEvents(c_ast.NodeVisitor):
     """The events of one region body, in program order."""
 
-    def __init__(self, private: set[str]) -> None:
+    def __init__(self, private: set[str], funcs: dict | None = None) -> None:
         self.events: list[Event] = []
         self.private = set(private)
+        self.funcs = funcs or {}  # the program's functions: name -> (FuncDef, FileAST)
         # names holding a thread number or count (int tid = omp_get_thread_num();): a loop
         # that reads one depends on which thread runs which iteration
         self.thread_ids: set[str] = set()
@@ -98,7 +111,9 @@ class RegionEvents(c_ast.NodeVisitor):
             if not c.nowait:
                 self.events.append(Event("barrier", line))
         elif d.kind in ONCE_WITH_BARRIER or d.kind in ONCE_NO_BARRIER:
-            self._add(Event("once", line), stmt)
+            query = team_query(stmt, self.funcs)
+            why = f"runs '#pragma {d.text}' at line {line}, which {query}" if query else ""
+            self._add(Event("once", line, why=why), stmt)
             if d.kind in ONCE_WITH_BARRIER and not d.clauses.nowait:
                 self.events.append(Event("barrier", line))
         else:  # critical, atomic, task, a nested parallel ... : run by every thread
@@ -191,6 +206,31 @@ def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
     return ""
 
 
+def team_query(node: c_ast.Node, funcs: dict, seen: set[str] | None = None) -> str:
+    """What in code one thread runs (``master``, ``single``) asks about the team: a
+    thread or team query, in it or in a function of the program it calls, or a call the
+    proof cannot see into. ``nthreads = omp_get_num_threads()`` in a master block
+    reports the region's thread count: varying it changes what the program prints."""
+    seen = set() if seen is None else seen
+    for n in walk(node):
+        if not isinstance(n, c_ast.FuncCall):
+            continue
+        name = call_name(n)
+        if name is None:
+            return "calls through a function pointer"
+        if thread_dependent_call(name):
+            return f"calls {name}()"
+        if name in funcs:
+            if name not in seen:
+                seen.add(name)
+                inner = team_query(funcs[name][0].body, funcs, seen)
+                if inner:
+                    return f"calls {name}(), which {inner}"
+        elif not (math_name(name) or is_omp_call(name) or name in KNOWN_LIBRARY):
+            return f"calls {name}(), whose definition is not among the program's files"
+    return ""
+
+
 def _loop_reads(e: Event) -> set[str]:
     """Every name the loop mentions, privates included (a thread number is private)."""
     return names_in(e.for_node).names if e.for_node is not None else set()
@@ -212,13 +252,14 @@ def region_facts(
     scope: Scope,
     touch: LoopsTouch | None = None,
     objects: NameObjects | None = None,
+    funcs: dict | None = None,
 ) -> RegionFacts:
     """Apply the chain and thread-count rules to the loops of one ``parallel`` region."""
     facts = RegionFacts()
     d = region.directive
     c = d.clauses
     private = _clause_names(c.private + c.firstprivate)
-    walker = RegionEvents(private)
+    walker = RegionEvents(private, funcs)
     walker._statement(region.node)
     events = walker.events
     mine = {id(f.for_node): f for f in loops if f.parallel is d and f.for_node is not None}
@@ -258,7 +299,7 @@ def region_facts(
             facts.schedule_kept.setdefault(id(e.for_node), why)
             facts.threads_kept.setdefault(id(e.for_node), why)
     loop_lines = sorted({e.line for e in events if e.kind == "loop"})
-    code = next((e for e in events if e.kind == "code" and e.why), None)
+    code = next((e for e in events if e.kind in ("code", "once") and e.why), None)
     for key, found in mine.items():
         if code is not None:
             facts.threads_kept[key] = (
