@@ -153,3 +153,30 @@ def test_a_chain_failing_at_two_small_sizes_is_guarded_above_both(tmp_path):
     assert _build_run(tuned, tmp_path, "tuned", sizes) == _build_run(
         source, tmp_path, "original", sizes
     )
+
+
+@pytest.mark.skipif(GCC is None, reason="needs gcc")
+def test_the_variants_command_writes_guarded_variants(tmp_path, capsys, monkeypatch):
+    """``autotune variants`` on loops whose trip counts are known and whose proof needs
+    the plane count: each variant file carries the test, says its directive in the
+    manifest, and prints what the original prints on both sides of the test."""
+    import json
+
+    from autotune.cli.main import main
+
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    path = DATA / "plane_guard.c"
+    out = tmp_path / "v"
+    args = ["--threads", "2", "--schedules", "dynamic", "--chunks", "none,1"]
+    assert main(["variants", str(path), "-o", str(out), *args]) == 0
+    capsys.readouterr()
+    manifest = json.loads((out / "manifest.json").read_text())
+    written = [v for lp in manifest["loops"] for v in lp["variants"] if v["key"] != "baseline"]
+    assert len(written) == 6, manifest  # three loops, two schedules each
+    sizes = [4, 5, 12]
+    expected = _build_run(read_source(path), tmp_path, "original", sizes)
+    for v in written:
+        assert v["directive"].startswith("#pragma omp for nowait schedule(dynamic"), v
+        text = (out / v["file"]).read_text()
+        assert "if (grid_points[0] >= 6) {" in text
+        assert _build_run(text, tmp_path, "variant", sizes) == expected, v["file"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from autotune.errors import UserError
@@ -46,8 +46,10 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def _directives(source: str, record: LoopRecord, variant: Variant) -> tuple[str, str | None]:
-    """The variant's worksharing directive as written, and its parallel one if separate."""
-    plain = rewrite_source(source, [(record, variant)])
+    """The variant's worksharing directive as written, and its parallel one if separate.
+    Read from the text without its run-time guard, whose ``if`` line would stand where
+    the directive's line is."""
+    plain = rewrite_source(source, [(replace(record, guard=""), variant)])
     starts = line_starts(plain)
     ws = parse_pragma(plain, starts, record.directive.line, record.id)
     par = None
