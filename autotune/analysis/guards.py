@@ -19,7 +19,7 @@ import re
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import decl_ids, walk
+from autotune.analysis.astutil import decl_ids, lvalues, walk
 from autotune.analysis.proof.facts import clause_names
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.syntax import PARAM_TEXTS, scalar_root
@@ -55,6 +55,7 @@ def usable_at(
     orphaned = found.parallel is None  # its function's locals are each thread's own
     scope = Scope(found.func, ast)
     header = _read_at_entry(found.for_node)
+    counters = _enclosing_counters(found)
     out = set()
     for param in params:
         text = PARAM_TEXTS.get(param)
@@ -64,12 +65,28 @@ def usable_at(
         decl, kind = scope.find_decl(root, found.for_node)
         if decl is None or root in prog.threadprivate or root in _clause_names(found, region):
             continue
+        if root in counters:
+            continue
         if not _safe_to_read(text, root, decl, scope, header):
             continue
         if kind == "global":
             out.add(param)
         elif kind in ("local", "param") and not orphaned and _shared_at(decl, root, found, region):
             out.add(param)
+    return out
+
+
+def _enclosing_counters(found: FoundLoop) -> set[str]:
+    """Counters of the loops around the directive (``for (t = 0; t < 10; t++)``): the
+    proof knows their range, so a failure is bounded by the loop's own bound and a test
+    above it would never hold: a time step is not a size."""
+    target = id(found.for_node)
+    out: set[str] = set()
+    for n in walk(found.func.body) if found.func is not None else []:
+        if isinstance(n, c_ast.For) and id(n) != target:
+            if any(id(m) == target for m in walk(n.stmt)):
+                for part in (n.init, n.next):
+                    out |= {x for x in map(scalar_root, lvalues(part)) if x} if part else set()
     return out
 
 
