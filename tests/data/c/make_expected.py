@@ -242,6 +242,15 @@ GEMM = {"NI_DEFAULT": 64, "NJ_DEFAULT": 72, "NK_DEFAULT": 88}
 MM2 = {"NI_DEFAULT": 44, "NJ_DEFAULT": 52, "NK_DEFAULT": 60, "NL_DEFAULT": 68}
 CG = {"NA": 1400, "HALFBW": 3, "NITER": 15, "CGITMAX": 25, "BS": 50}
 EDGE = {"N": 1000, "M": 37}
+BLOCKS = {"N": 12}
+
+
+def _blocks() -> tuple[int, int, int]:
+    n = BLOCKS["N"]
+    deep = count(
+        (i, j, k, m) for i in up(0, n) for j in up(0, n) for k in up(1, n - 1) for m in up(0, 5)
+    )
+    return count(up(0, n)), deep, 1
 
 
 def _gemm() -> tuple[int, int, int]:
@@ -441,6 +450,15 @@ C_LOOPS: dict[str, list[Loop]] = {
     ],
     "syntax_error.c": [],
     "no_omp.c": [],
+    "nas_style_blocks.c": [
+        Loop(
+            "parallel for\n",
+            "main",
+            "lhs[i][j][k][1][m][m] = 1.0",
+            _blocks,
+            note="12 x 12 x 10 x 5 innermost iterations",
+        ),
+    ],
 }
 
 DEFAULTS = {
@@ -449,6 +467,7 @@ DEFAULTS = {
     "polybench_style_2mm.c": MM2,
     "nas_style_cg.c": CG,
     "edge_loops.c": EDGE,
+    "nas_style_blocks.c": BLOCKS,
 }
 
 PRAGMA = re.compile(r"^\s*#\s*pragma\s+omp\s+(.*)$")
