@@ -13,8 +13,6 @@ they cost nothing at ranking time.
 
 from __future__ import annotations
 
-import ast
-
 from autotune.analysis import exprs
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
@@ -26,40 +24,10 @@ BALANCE_OPS_PER_BYTE = 1.0
 
 
 def _stride(flat: object, var: str) -> int | None:
-    """Coefficient of ``var`` in an affine flattened index: the analysis's expression
-    tree (``["+", ["*", "i", 640], "j"]``), or text such as ``i*640 + j``."""
-    if not isinstance(flat, str):
-        coefs = exprs.affine(flat)
-        return None if coefs is None else coefs.get(var, 0)
-    try:
-        tree = ast.parse(flat, mode="eval")
-    except SyntaxError:
-        return None
-
-    def ev(node: ast.AST, env: dict[str, int]) -> int:
-        if isinstance(node, ast.Expression):
-            return ev(node.body, env)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.Name):
-            return env.get(node.id, 0)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            return -ev(node.operand, env)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
-            a, b = ev(node.left, env), ev(node.right, env)
-            return (
-                a + b
-                if isinstance(node.op, ast.Add)
-                else a - b
-                if isinstance(node.op, ast.Sub)
-                else a * b
-            )
-        raise ValueError("not affine")
-
-    try:
-        return ev(tree, {var: 1}) - ev(tree, {var: 0})
-    except (ValueError, RecursionError):
-        return None
+    """Coefficient of ``var`` in the analysis's affine flattened index, an expression
+    tree (``["+", ["*", "i", 640], "j"]``); None when it is not affine."""
+    coefs = exprs.affine(flat)
+    return None if coefs is None else coefs.get(var, 0)
 
 
 def written_unit_stride_elem(record: LoopRecord) -> int | None:
