@@ -149,10 +149,20 @@ def _xy(
 ):
     rows = [(s.record, s.variant) for s in samples]
     X, names = feature_matrix(rows, machine, name, profile)
-    y = np.array([s.wall_s if target == "wall" else (s.cpu_s or np.nan) for s in samples])
+    y = np.array([_target(s, target) for s in samples])
     groups = np.array([s.record.id for s in samples])
-    keep = np.isfinite(y) & (y > 0)
+    keep = np.array([_usable(s, target) for s in samples], dtype=bool)
     return X[keep], y[keep], names, groups[keep]
+
+
+def _target(s: Sample, target: str) -> float:
+    return s.wall_s if target == "wall" else (s.cpu_s or np.nan)
+
+
+def _usable(s: Sample, target: str) -> bool:
+    """A measured time a fit can take (the rows ``_xy`` keeps)."""
+    y = _target(s, target)
+    return bool(np.isfinite(y) and y > 0)
 
 
 def fit_models(samples: list[Sample], machine: Machine, result: CalibrationResult) -> None:
@@ -198,7 +208,7 @@ def _first_pick_gains(
 ) -> tuple[float, float] | None:
     """(predicted, measured) gain of the model's first pick over the original on one
     held-out loop (``predicted``/``measured``: the rows ``_xy`` kept, in order)."""
-    kept = [s for s in rows if np.isfinite(s.wall_s) and s.wall_s > 0]
+    kept = [s for s in rows if _usable(s, "wall")]
     base = [i for i, s in enumerate(kept) if s.variant == BASELINE]
     others = [i for i, s in enumerate(kept) if s.variant != BASELINE]
     if len(kept) != len(predicted) or not base or not others:
