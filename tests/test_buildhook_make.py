@@ -81,7 +81,13 @@ def test_parallel_build_compiles_tuned_loops(tmp_path, plain, capsys):
     dry = run(["make", "-n", "CC=autotune-cc gcc"], proj, env).stdout
     assert "src/stencil.c" in dry and "src/reduce.c" not in dry
 
-    # a warm rebuild decides from the cache: no parse, same result
+    # the header stencil.c includes was edited: decided again (the kept decision read the
+    # old one); then a warm rebuild decides from the cache: no parse, same result
+    run(["make", "clean"], proj, env)
+    run(["make", "-j4", "CC=autotune-cc gcc"], proj, env)
+    again = by_source(report(db, capsys))
+    assert not again["stencil.c"]["cached"] and again["stencil.c"]["used"] == "tuned"
+    assert again["reduce.c"]["cached"]  # it includes no edited header
     run(["make", "clean"], proj, env)
     run(["make", "-j4", "CC=autotune-cc gcc"], proj, env)
     warm = by_source(report(db, capsys))

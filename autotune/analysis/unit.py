@@ -8,7 +8,7 @@ from autotune.analysis.gate import apply_gate
 from autotune.analysis.loop import analyze_loop
 from autotune.analysis.proof.program import Program, build_program
 from autotune.errors import UserError
-from autotune.frontend.cparse import parse_file
+from autotune.frontend.cparse import parse_unit
 from autotune.frontend.directive_text import directive_line, not_editable
 from autotune.frontend.finder import FoundLoop, OmpFinder, SyncCounter
 from autotune.frontend.options import SourceOptions
@@ -51,10 +51,10 @@ def analyze_options(
     for the first and last thread's footprints too (seconds on deep nests); "" none, as
     on the ranking path."""
     threads = threads or os.cpu_count() or 1
-    ast = parse_file(path, options, cc)
+    ast, headers = parse_unit(path, options, cc)
     finder = OmpFinder()
     finder.visit(ast)
-    unit = TranslationUnit(path=path, defines=dict(options.defines))
+    unit = TranslationUnit(path=path, defines=dict(options.defines), headers=headers)
     unit.warnings.extend(finder.problems)
     ids: set[str] = set()
     for found in finder.loops:
@@ -96,7 +96,9 @@ def _program(ast, options: SourceOptions, cc: str, unit: TranslationUnit) -> Pro
     missing = False
     for extra in options.extra_sources:
         try:
-            units.append(parse_file(extra, own, cc))
+            extra_ast, headers = parse_unit(extra, own, cc)
+            units.append(extra_ast)
+            unit.headers = sorted({*unit.headers, os.path.abspath(extra), *headers})
         except UserError as exc:
             missing = True
             unit.warnings.append(

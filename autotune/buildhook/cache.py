@@ -10,6 +10,12 @@ small JSON file. Two levels:
 - ``tuned/<key>``: the tuned text for (source hash, defines, chosen variants):
   survives database changes that do not change the choice.
 
+Both keys also name the preprocessor flags (include directories, ``-U``, ``-include``);
+both entries carry the manifest of the user's headers the analysis read (path, size,
+modification time, SHA-256, as ccache's direct mode does): a header edited since (a size
+in ``params.h`` changed from 12 to 4, where the proof no longer holds) makes the entry
+stale, and the source is decided again.
+
 Entries are written to a temporary name and renamed, so concurrent compiles
 (``make -j``) read either nothing or a whole entry. They are ``marshal``
 data behind a SHA-256 of it (``json`` costs a warm compile more to import
@@ -26,7 +32,8 @@ import time
 
 from autotune.buildhook.keys import sha256
 
-CACHE_FORMAT = f"2-py{sys.version_info[0]}.{sys.version_info[1]}"
+CACHE_FORMAT = f"3-py{sys.version_info[0]}.{sys.version_info[1]}"
+TRUST_MTIME_AFTER_NS = 2 * 10**9  # a header older than this when read: (size, mtime) suffice
 
 
 def cache_root() -> str:
@@ -139,3 +146,45 @@ def prune(directory: str, max_age_s: float = 14 * 86400.0, every: int = 200) -> 
                     continue
     except OSError:
         return
+
+
+def header_manifest(paths: list[str]) -> list[list]:
+    """[path, size, mtime_ns, sha256, trusted] for each header: ``trusted`` when it was
+    last modified long enough before it was read that (size, mtime) stand for its bytes."""
+    out = []
+    now = time.time_ns()
+    for path in paths:
+        try:
+            st = os.stat(path)
+            with open(path, "rb") as fh:
+                digest = sha256(fh.read()).hexdigest()
+        except OSError:
+            digest, st = "", None  # gone since the analysis read it: never holds
+        if st is None:
+            out.append([path, -1, -1, digest, False])
+            continue
+        trusted = now - st.st_mtime_ns > TRUST_MTIME_AFTER_NS
+        out.append([path, st.st_size, st.st_mtime_ns, digest, trusted])
+    return out
+
+
+def manifest_holds(manifest: object) -> bool:
+    """Every header of ``manifest`` still has the bytes it had (a stat each on the warm
+    path; a hash only where the times differ or were too recent to trust)."""
+    if not isinstance(manifest, list):
+        return False
+    for item in manifest:
+        try:
+            path, size, mtime, digest, trusted = item
+            st = os.stat(path)
+        except (OSError, TypeError, ValueError):
+            return False
+        if trusted and st.st_size == size and st.st_mtime_ns == mtime:
+            continue
+        try:
+            with open(path, "rb") as fh:
+                if sha256(fh.read()).hexdigest() != digest:
+                    return False
+        except OSError:
+            return False
+    return True

@@ -162,6 +162,7 @@ def decide(
         sig,
         src.path,
         mode == "tune" and cmd.compile_only,
+        preprocessor_flags(cmd, src),
     )
     fast_path = os.path.join(ctx.root, "decisions", fast_key)
     hit = _from_cache(fast_path, ctx.root)
@@ -185,6 +186,12 @@ def decide(
     return dec, tuned_text
 
 
+def preprocessor_flags(cmd: Command, src: Source) -> list:
+    """What besides the defines changes the text the analysis reads: the include
+    directories (which ``params.h`` is found), ``-U``, ``-include`` and the rest."""
+    return [cmd.include_dirs, cmd.cpp_flags, cmd.undefined, src.forced]
+
+
 def save_counts() -> None:
     """Keep the barvinok counts this decision made (``analysis.countmemo``) now: the
     wrapper leaves by ``exec``, where ``atexit`` never runs."""
@@ -201,6 +208,8 @@ def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | Non
         dec = SourceDecision.from_dict(doc["decision"])
     except (TypeError, ValueError):
         return None
+    if not cache.manifest_holds(dec.headers):
+        return None  # a header it read has changed: decide again
     if not doc.get("tuned_key"):
         return dec, None
     entry = cache.read_entry(os.path.join(root, "tuned", doc["tuned_key"]))
@@ -289,15 +298,19 @@ def decide_slow(
         ),
         ranker.identity if ranker else None,
         src.path,
+        preprocessor_flags(cmd, src),
     )
     entry_path = os.path.join(ctx.root, "tuned", tuned_key)
     entry = cache.read_entry(entry_path)
+    if entry is not None and not cache.manifest_holds(entry.get("headers")):
+        entry = None  # analysed with a header that has changed since
     if entry is None:
         entry = build_tuned(cmd, src, data, rows, machine, ranker)
         cache.write_entry(entry_path, entry)
         cache.prune(os.path.join(ctx.root, "tuned"))
     loops = [LoopDecision(**ld) for ld in entry["loops"]]
     dec.loops = loops
+    dec.headers = entry.get("headers", [])
     dec.used = entry["used"]
     dec.reason = "; ".join(r for r in (entry["reason"], ranker.error if ranker else "") if r)
     return dec, (tuned_key if entry.get("text") else None), entry.get("text")
@@ -358,6 +371,7 @@ def build_tuned(
         "used": "tuned" if accepted else "original",
         "reason": reason,
         "loops": [ld.to_dict() for ld in loops],
+        "headers": cache.header_manifest(unit.headers),
     }
 
 

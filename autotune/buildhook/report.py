@@ -59,6 +59,7 @@ class SourceDecision:
         "cached",
         "warning",
         "served",
+        "headers",
     )
 
     def __init__(
@@ -74,6 +75,7 @@ class SourceDecision:
         cached: bool = False,
         warning: bool = False,
         served: bool = False,
+        headers: list | None = None,
     ) -> None:
         self.source = source  # as written on the command line
         self.path = path  # absolute
@@ -86,6 +88,8 @@ class SourceDecision:
         self.cached = cached  # decided from the decision cache (no parse)
         self.warning = warning  # the reason is a failure inside autotune
         self.served = served  # decided by the resident process (``server = true``)
+        # the user's headers the decision read, as ``cache.header_manifest`` lists them
+        self.headers = list(headers or [])
 
     def to_dict(self) -> dict:
         d = {k: getattr(self, k) for k in self.FIELDS}

@@ -12,6 +12,7 @@ from autotune.frontend.headercache import parse_with_cached_headers
 from autotune.frontend.knr import add_implicit_int
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.preprocess import (
+    Preprocessed,
     find_compiler,
     first_compiler_error,
     is_system_file,
@@ -44,13 +45,24 @@ def parse_text(text: str, filename: str) -> c_ast.FileAST:
 
 
 def parse_file(path: str, options: SourceOptions, cc: str = "gcc") -> c_ast.FileAST:
-    """Preprocess and parse ``path``.
+    """Preprocess and parse ``path`` (see ``parse_unit``)."""
+    return parse_unit(path, options, cc)[0]
+
+
+def parse_unit(
+    path: str, options: SourceOptions, cc: str = "gcc"
+) -> tuple[c_ast.FileAST, list[str]]:
+    """Preprocess and parse ``path``; also the user's headers it read.
 
     The real system headers come first (their declarations are the truth).
     When pycparser still fails inside a system header, we retry with our own
     small stub headers; an error in the user's own code is reported as is.
     """
     pre = preprocess(path, options, cc)
+    return _parse(path, options, cc, pre), pre.headers
+
+
+def _parse(path: str, options: SourceOptions, cc: str, pre: Preprocessed) -> c_ast.FileAST:
     fast = parse_with_cached_headers(pre.text, lambda text: parse_text(text, path))
     if fast is not None:
         return fast

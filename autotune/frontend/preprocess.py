@@ -9,10 +9,11 @@ preprocessor line (cheap, covers most) and with a text pass over the output
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from autotune import textfile
@@ -69,6 +70,9 @@ class Preprocessed:
     text: str
     argv: list[str]
     used_stubs: bool = False
+    # the user's headers the preprocessor read (absolute paths; system headers left out):
+    # what a decision about the file depends on besides its own text and flags
+    headers: list[str] = field(default_factory=list)
 
 
 def find_compiler(cc: str = "gcc") -> str:
@@ -99,7 +103,8 @@ def preprocess(
         raise CompilerRejects(first_compiler_error(proc.stderr.decode("utf-8", "replace"), path))
     # the source's bytes as every command reads them (a Latin-1 literal survives)
     text = mark_system_headers(textfile.decode(proc.stdout))
-    return Preprocessed(clean_extensions(text), argv, used_stubs=use_stubs)
+    headers = user_headers(text, path)
+    return Preprocessed(clean_extensions(text), argv, used_stubs=use_stubs, headers=headers)
 
 
 SYSTEM_PREFIX = "<system>"
@@ -120,6 +125,25 @@ def mark_system_headers(text: str) -> str:
         return f"{m.group(1)}{SYSTEM_PREFIX}{m.group(2)}{m.group(3)}"
 
     return _LINEMARKER.sub(mark, text)
+
+
+def user_headers(text: str, path: str) -> list[str]:
+    """Every file the line markers of ``text`` name that is neither ``path`` itself nor a
+    system header (nor ``<built-in>``), as absolute paths, in a fixed order. A header
+    that only defines macros (``#define NX 12``) is named too: its lines leave no node."""
+    own = os.path.realpath(path)
+    names = {m.group(2) for m in _LINEMARKER.finditer(text)}
+    # gcc flags a system header on most of its markers, not all (``# 258 "stdio.h"``
+    # after a macro spanning lines): one flagged marker makes the file a system header
+    system = {n[len(SYSTEM_PREFIX) :] for n in names if n.startswith(SYSTEM_PREFIX)}
+    out = set()
+    for name in names:
+        if not name or is_system_file(name) or name in system:
+            continue
+        full = os.path.abspath(name.replace("\\\\", "\\"))  # markers double a backslash
+        if os.path.realpath(full) != own:
+            out.add(full)
+    return sorted(out)
 
 
 def is_system_file(name: str | None) -> bool:

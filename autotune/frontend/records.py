@@ -274,6 +274,9 @@ class TranslationUnit:
     warnings: list[str] = field(default_factory=list)
     # whether a profile run measured the run-time sizes: made, reused, or why not
     profile_note: str = ""
+    # the user's headers (and other program files) the analysis read: a decision kept for
+    # the file holds only while they are unchanged
+    headers: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
