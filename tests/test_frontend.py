@@ -325,3 +325,24 @@ def test_one_rule_for_pragma_runs():
     ]
     marked = list(pragma_runs(body.block_items, also_standalone=frozenset({"single"})))
     assert not marked[-1].dangling and marked[-1].standalone.kind == "single"
+
+
+def test_the_users_headers_are_named_and_system_ones_left_out(tmp_path):
+    """What a kept decision depends on: the user's headers (also one that only defines a
+    size), never the system's, also where a system macro (``stderr``) expands into the
+    user's lines and gcc flags them as from a system header."""
+    from autotune.frontend.options import SourceOptions
+    from autotune.frontend.preprocess import preprocess
+
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "gridparams.h").write_text("#define NX 12\n")
+    (tmp_path / "local.h").write_text('#include "gridparams.h"\nstatic double u[NX];\n')
+    src = tmp_path / "solver.c"
+    src.write_text(
+        '#include <stdio.h>\n#include <stdlib.h>\n#include "local.h"\n'
+        'int main(void)\n{\n    if (!u) {\n        fprintf(stderr, "none\\n");\n'
+        "        exit(1);\n    }\n    return 0;\n}\n"
+    )
+    pre = preprocess(str(src), SourceOptions({}, [str(inc)], []))
+    assert pre.headers == [str(inc / "gridparams.h"), str(tmp_path / "local.h")]

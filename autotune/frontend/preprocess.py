@@ -128,17 +128,17 @@ def mark_system_headers(text: str) -> str:
 
 
 def user_headers(text: str, path: str) -> list[str]:
-    """Every file the line markers of ``text`` name that is neither ``path`` itself nor a
-    system header (nor ``<built-in>``), as absolute paths, in a fixed order. A header
-    that only defines macros (``#define NX 12``) is named too: its lines leave no node."""
+    """The files ``text`` entered (line markers with flag 1) without the system-header
+    flag 3, other than ``path`` itself, as absolute paths in a fixed order. A header
+    that only defines macros (``#define NX 12``) is named too: its lines leave no node.
+    The entering marker decides: gcc also flags a user file's lines that a system macro
+    expanded into (``# 38 "spmv.c" 3 4``), and leaves a system header's unflagged."""
     own = os.path.realpath(path)
-    names = {m.group(2) for m in _LINEMARKER.finditer(text)}
-    # gcc flags a system header on most of its markers, not all (``# 258 "stdio.h"``
-    # after a macro spanning lines): one flagged marker makes the file a system header
-    system = {n[len(SYSTEM_PREFIX) :] for n in names if n.startswith(SYSTEM_PREFIX)}
     out = set()
-    for name in names:
-        if not name or is_system_file(name) or name in system:
+    for m in _LINEMARKER.finditer(text):
+        flags = m.group(3)[1:].split()
+        name = m.group(2)
+        if "1" not in flags or "3" in flags or not name or is_system_file(name):
             continue
         full = os.path.abspath(name.replace("\\\\", "\\"))  # markers double a backslash
         if os.path.realpath(full) != own:
