@@ -41,7 +41,7 @@ def _build(proj: Path, env: dict, capsys, *flags: str) -> dict[int, dict]:
     """Build through the wrapper; each loop's decision by line, and the output checked
     against the plain build's."""
     cc = ["gcc", "-fopenmp", "-O2", *flags, "dissipation.c"]
-    run([*cc, "-o", "plain"], proj)
+    run([*cc, "-o", "plain"], proj, env)  # the same environment (CPATH)
     run([wrapper_exe(), *cc, "-o", "hooked"], proj, env)
     assert run(["./hooked"], proj).stdout == run(["./plain"], proj).stdout
     loops = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))["dissipation.c"]["loops"]
@@ -76,3 +76,13 @@ def test_the_include_directories_are_part_of_the_key(tmp_path, capsys):
         shutil.copytree(DATA / grid, proj / grid)
     assert _tuned(_build(proj, env, capsys, "-Igrid12")) == {18, 23, 28}
     assert _tuned(_build(proj, env, capsys, "-Igrid4")) == {23}
+
+
+def test_the_include_path_of_the_environment_is_part_of_the_key(tmp_path, capsys):
+    """``CPATH`` names another directory: another ``gridparams.h`` is found."""
+    proj, env = _project(tmp_path)
+    (proj / "gridparams.h").unlink()
+    for grid in ("grid12", "grid4"):
+        shutil.copytree(DATA / grid, proj / grid)
+    assert _tuned(_build(proj, dict(env, CPATH=str(proj / "grid12")), capsys)) == {18, 23, 28}
+    assert _tuned(_build(proj, dict(env, CPATH=str(proj / "grid4")), capsys)) == {23}

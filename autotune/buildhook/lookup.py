@@ -186,10 +186,15 @@ def decide(
     return dec, tuned_text
 
 
+# the environment's include path (gcc reads them as -I / -isystem after the command's)
+INCLUDE_PATH_VARS = ("CPATH", "C_INCLUDE_PATH")
+
+
 def preprocessor_flags(cmd: Command, src: Source) -> list:
     """What besides the defines changes the text the analysis reads: the include
     directories (which ``params.h`` is found), ``-U``, ``-include`` and the rest."""
-    return [cmd.include_dirs, cmd.cpp_flags, cmd.undefined, src.forced]
+    env = [os.environ.get(v, "") for v in INCLUDE_PATH_VARS]
+    return [cmd.include_dirs, cmd.cpp_flags, cmd.undefined, src.forced, env]
 
 
 def save_counts() -> None:
