@@ -48,6 +48,14 @@ def _build(proj: Path, env: dict, capsys, *flags: str) -> dict[int, dict]:
     return {ld["line"]: ld for ld in loops}
 
 
+def _decision(env: dict) -> dict:
+    """The last build's record of the source (the wrapper's log)."""
+    import json
+
+    log = Path(env["AUTOTUNE_DB"]).with_name("results.builds.jsonl")
+    return json.loads(log.read_text().splitlines()[-1])["sources"][0]
+
+
 def _tuned(loops: dict[int, dict]) -> set[int]:
     return {line for line, ld in loops.items() if ld["used"] == "tuned"}
 
@@ -61,11 +69,14 @@ def test_an_edited_header_is_decided_again(tmp_path, capsys):
     assert _tuned(loops) == {23}, loops  # the kept decision would ship all three
     for line in CHAIN_ENDS:
         assert "nowait chain" in loops[line]["reason"], loops[line]
-    # back to 12 points, with the old modification time: the bytes decide, not the time
+    # back to 12 points, with the old modification time: the bytes decide, not the time;
+    # the decision made at 12 points is found again, kept beside the one made at 4
     stat = header.stat()
     header.write_text(header.read_text().replace("NX 4", "NX 12"))
     os.utime(header, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-    assert _tuned(_build(proj, env, capsys)) == {18, 23, 28}
+    loops = _build(proj, env, capsys)
+    assert _tuned(loops) == {18, 23, 28}
+    assert _decision(env)["cached"]
 
 
 def test_the_include_directories_are_part_of_the_key(tmp_path, capsys):

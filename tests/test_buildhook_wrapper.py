@@ -125,7 +125,8 @@ def test_failed_tuned_compile_falls_back_to_the_original(proj, tuned_env, tmp_pa
     entries = list((tmp_path / "cache" / "buildhook" / "tuned").iterdir())
     assert len(entries) == 1
     doc = cache.read_entry(str(entries[0]))
-    doc["text"] = doc["text"].replace("int main", "int main(", 1)  # a broken tuned text
+    (kept,) = doc["versions"]
+    kept["text"] = kept["text"].replace("int main", "int main(", 1)  # a broken tuned text
     cache.write_entry(str(entries[0]), doc)
     proc = run(cc("-fopenmp", "-c", "sub/kern.c"), proj, tuned_env)
     lines = warnings_in(proc.stderr)

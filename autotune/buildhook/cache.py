@@ -14,7 +14,8 @@ Both keys also name the preprocessor flags (include directories, ``-U``, ``-incl
 both entries carry the manifest of the user's headers the analysis read (path, size,
 modification time, SHA-256, as ccache's direct mode does): a header edited since (a size
 in ``params.h`` changed from 12 to 4, where the proof no longer holds) makes the entry
-stale, and the source is decided again.
+stale, and the source is decided again. An entry keeps up to ``KEPT_VERSIONS``
+versions, one per set of header contents (NAS's classes S and W built in turn).
 
 Entries are written to a temporary name and renamed, so concurrent compiles
 (``make -j``) read either nothing or a whole entry. They are ``marshal``
@@ -188,3 +189,44 @@ def manifest_holds(manifest: object) -> bool:
         except OSError:
             return False
     return True
+
+
+KEPT_VERSIONS = 4  # decisions kept per key: one per set of header contents (NPB's classes)
+
+
+def _headers_of(version: dict, field: str | None) -> object:
+    holder = version.get(field) if field else version
+    return holder.get("headers") if isinstance(holder, dict) else None
+
+
+def _same_headers(a: object, b: object) -> bool:
+    def contents(m: object) -> list:
+        return [(h[0], h[3]) for h in m] if isinstance(m, list) else []
+
+    return contents(a) == contents(b)
+
+
+def current_version(path: str, field: str | None = None) -> dict | None:
+    """The entry at ``path`` made with the headers as they are now (its ``headers``
+    manifest, or its ``field``'s, holds); None when none was. An entry keeps a few
+    versions, newest first, so a build flipping between two generated headers (class S,
+    class W) finds each decision again."""
+    doc = read_entry(path)
+    versions = doc.get("versions") if doc else None
+    for version in versions if isinstance(versions, list) else []:
+        if isinstance(version, dict) and manifest_holds(_headers_of(version, field)):
+            return version
+    return None
+
+
+def add_version(path: str, version: dict, field: str | None = None) -> None:
+    """Keep ``version`` first at ``path``, with the older ones made with other headers."""
+    doc = read_entry(path)
+    versions = doc.get("versions") if doc else None
+    mine = _headers_of(version, field)
+    older = [
+        v
+        for v in (versions if isinstance(versions, list) else [])
+        if isinstance(v, dict) and not _same_headers(_headers_of(v, field), mine)
+    ]
+    write_entry(path, {"versions": [version, *older][:KEPT_VERSIONS]})

@@ -181,7 +181,8 @@ def decide(
     save_counts()
     ctx.close()  # the last connection's close removes the WAL: part of the signature
     if cache.db_signature(ctx.db) == sig:  # nothing changed under us: safe to reuse
-        cache.write_entry(fast_path, {"decision": dec.to_dict(), "tuned_key": tuned_key})
+        kept = {"decision": dec.to_dict(), "tuned_key": tuned_key}
+        cache.add_version(fast_path, kept, "decision")
         cache.prune(os.path.join(ctx.root, "decisions"))
     return dec, tuned_text
 
@@ -206,18 +207,17 @@ def save_counts() -> None:
 
 
 def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | None:
-    doc = cache.read_entry(path)
-    if doc is None or "decision" not in doc:
-        return None
+    """The kept decision made with the headers as they are now, and its tuned text."""
+    doc = cache.current_version(path, "decision")
+    if doc is None:
+        return None  # none kept, or every one read a header that has changed since
     try:
         dec = SourceDecision.from_dict(doc["decision"])
     except (TypeError, ValueError):
         return None
-    if not cache.manifest_holds(dec.headers):
-        return None  # a header it read has changed: decide again
     if not doc.get("tuned_key"):
         return dec, None
-    entry = cache.read_entry(os.path.join(root, "tuned", doc["tuned_key"]))
+    entry = cache.current_version(os.path.join(root, "tuned", doc["tuned_key"]))
     if entry is None or not isinstance(entry.get("text"), str):
         return None
     return dec, entry["text"]
@@ -306,12 +306,10 @@ def decide_slow(
         preprocessor_flags(cmd, src),
     )
     entry_path = os.path.join(ctx.root, "tuned", tuned_key)
-    entry = cache.read_entry(entry_path)
-    if entry is not None and not cache.manifest_holds(entry.get("headers")):
-        entry = None  # analysed with a header that has changed since
+    entry = cache.current_version(entry_path)  # analysed with the headers as they are
     if entry is None:
         entry = build_tuned(cmd, src, data, rows, machine, ranker)
-        cache.write_entry(entry_path, entry)
+        cache.add_version(entry_path, entry)
         cache.prune(os.path.join(ctx.root, "tuned"))
     loops = [LoopDecision(**ld) for ld in entry["loops"]]
     dec.loops = loops
