@@ -23,31 +23,19 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import lvalues, walk
-from autotune.analysis.body import THREAD_API
-from autotune.analysis.names import assigned_names, call_name, names_in, written_root
-from autotune.analysis.ops import math_name
-from autotune.analysis.proof.program import STEADY_OMP, is_omp_call, thread_dependent_call
-from autotune.analysis.proof.walkstate import (
-    ALLOC_FUNCS,
-    COPY_FUNCS,
-    ENDS_PROGRAM,
-    IO_FUNCS,
-    PURE_FUNCS,
-    STATE_ARG_FUNCS,
-    STATEFUL_FUNCS,
+from autotune.analysis.astutil import walk
+from autotune.analysis.names import assigned_names, names_in, written_root
+from autotune.analysis.region_code import (
+    calls_thread_api,
+    cancels_region,
+    team_query,
+    thread_dependence,
 )
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, FoundLoop, FoundRegion
 from autotune.frontend.records import Directive
-from autotune.frontend.runs import block_items, make_directive, pragma_runs
+from autotune.frontend.runs import block_items, pragma_runs
 
-# calls code run by every thread may make without its effect depending on how many do
-SAFE_CALLS = PURE_FUNCS | STEADY_OMP | {"memcpy", "memmove", "memset", "rand_r", "assert"}
-# library calls whose effect in code one thread runs does not depend on the team
-KNOWN_LIBRARY = (
-    PURE_FUNCS | IO_FUNCS | STATEFUL_FUNCS | ENDS_PROGRAM | ALLOC_FUNCS | STATE_ARG_FUNCS
-) | set(COPY_FUNCS)
 ONCE_WITH_BARRIER = {"single", "sections", "workshare"}
 ONCE_NO_BARRIER = {"master", "masked"}
 
@@ -139,7 +127,7 @@ class RegionEvents(c_ast.NodeVisitor):
                     self._statement(branch)
         elif isinstance(stmt, c_ast.Decl):
             self.private.add(stmt.name)
-            if stmt.init is not None and _calls_thread_api(stmt.init, self.thread_ids):
+            if stmt.init is not None and calls_thread_api(stmt.init, self.thread_ids):
                 self.thread_ids.add(stmt.name)
             self._code(stmt.init, _line(stmt))
         else:
@@ -161,17 +149,11 @@ class RegionEvents(c_ast.NodeVisitor):
         if node is None:
             return
         for n in walk(node):
-            if isinstance(n, c_ast.Assignment) and _calls_thread_api(n.rvalue, self.thread_ids):
+            if isinstance(n, c_ast.Assignment) and calls_thread_api(n.rvalue, self.thread_ids):
                 name = written_root(n.lvalue)
                 if name:
                     self.thread_ids.add(name)
         self._add(Event("code", line, why=thread_dependence(node, self.private, line)), node)
-
-
-def _calls_thread_api(node: c_ast.Node, tainted: set[str]) -> bool:
-    """``node`` computes from a thread number or count (directly or via such a name)."""
-    reads = names_in(node)
-    return bool(set(reads.calls) & set(THREAD_API)) or bool(reads.names & tainted)
 
 
 def _clause_names(items: list[str]) -> set[str]:
@@ -189,46 +171,6 @@ def _loop_var(loop: c_ast.For) -> set[str]:
 
 def _declared(node: c_ast.Node) -> set[str]:
     return {n.name for n in walk(node) if isinstance(n, c_ast.Decl) and n.name}
-
-
-def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
-    """Why code run by every thread has an effect that depends on how many run it."""
-    reads = names_in(node)
-    for call in reads.calls:
-        if not (math_name(call) or call in SAFE_CALLS):
-            return f"calls {call}() at line {line} on every thread"
-    for lv in lvalues(node):
-        name = written_root(lv)
-        if name is None or name not in private:
-            return f"writes {name or 'shared data'} at line {line} on every thread"
-        if not isinstance(lv, c_ast.ID | c_ast.StructRef | c_ast.ArrayRef):
-            return f"writes through {name} at line {line} on every thread"
-    return ""
-
-
-def team_query(node: c_ast.Node, funcs: dict, seen: set[str] | None = None) -> str:
-    """What in code one thread runs (``master``, ``single``) asks about the team: a
-    thread or team query, in it or in a function of the program it calls, or a call the
-    proof cannot see into. ``nthreads = omp_get_num_threads()`` in a master block
-    reports the region's thread count: varying it changes what the program prints."""
-    seen = set() if seen is None else seen
-    for n in walk(node):
-        if not isinstance(n, c_ast.FuncCall):
-            continue
-        name = call_name(n)
-        if name is None:
-            return "calls through a function pointer"
-        if thread_dependent_call(name):
-            return f"calls {name}()"
-        if name in funcs:
-            if name not in seen:
-                seen.add(name)
-                inner = team_query(funcs[name][0].body, funcs, seen)
-                if inner:
-                    return f"calls {name}(), which {inner}"
-        elif not (math_name(name) or is_omp_call(name) or name in KNOWN_LIBRARY):
-            return f"calls {name}(), whose definition is not among the program's files"
-    return ""
 
 
 def _loop_reads(e: Event) -> set[str]:
@@ -267,7 +209,7 @@ def region_facts(
     where = f"{d.file}:{d.line}"
     if id(_unwrap(region.node)) in mine:  # "parallel" and "for" stacked on one loop
         return facts
-    cancel = _cancels_region(region.node)
+    cancel = cancels_region(region.node)
     if cancel is not None:
         why = (
             f"'#pragma {cancel.text}' at line {cancel.line} may end the parallel region at "
@@ -315,18 +257,6 @@ def region_facts(
             if not chained:
                 facts.region_free.add(key)
     return facts
-
-
-def _cancels_region(node: c_ast.Node) -> Directive | None:
-    """A ``cancel parallel`` anywhere in the region's text: a thread that meets it ends
-    the region for the team at their next cancellation point (a loop's barrier among
-    them), so no loop of the region runs all of its iterations for certain."""
-    for n in walk(node):
-        if isinstance(n, c_ast.Pragma):
-            d = make_directive(n)
-            if d is not None and d.kind == "cancel parallel":
-                return d
-    return None
 
 
 def orphan_chains(

@@ -1,0 +1,94 @@
+"""What code of a parallel region, outside its loops, does to the team it runs with.
+
+Code every thread runs has an effect that may depend on how many run it (a print, a
+shared update, a call); code one thread runs (``master``, ``single``) may ask for the
+team (``nthreads = omp_get_num_threads()`` for the final report); a ``cancel parallel``
+ends the region early for every thread. Each keeps the region's thread count, or its
+loops, as written (``region_rules``).
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.astutil import lvalues, walk
+from autotune.analysis.body import THREAD_API
+from autotune.analysis.names import call_name, names_in, written_root
+from autotune.analysis.ops import math_name
+from autotune.analysis.proof.program import STEADY_OMP, is_omp_call, thread_dependent_call
+from autotune.analysis.proof.walkstate import (
+    ALLOC_FUNCS,
+    COPY_FUNCS,
+    ENDS_PROGRAM,
+    IO_FUNCS,
+    PURE_FUNCS,
+    STATE_ARG_FUNCS,
+    STATEFUL_FUNCS,
+)
+from autotune.frontend.records import Directive
+from autotune.frontend.runs import make_directive
+
+# calls code run by every thread may make without its effect depending on how many do
+SAFE_CALLS = PURE_FUNCS | STEADY_OMP | {"memcpy", "memmove", "memset", "rand_r", "assert"}
+# library calls whose effect in code one thread runs does not depend on the team
+KNOWN_LIBRARY = (
+    PURE_FUNCS | IO_FUNCS | STATEFUL_FUNCS | ENDS_PROGRAM | ALLOC_FUNCS | STATE_ARG_FUNCS
+) | set(COPY_FUNCS)
+
+
+def calls_thread_api(node: c_ast.Node, tainted: set[str]) -> bool:
+    """``node`` computes from a thread number or count (directly or via such a name)."""
+    reads = names_in(node)
+    return bool(set(reads.calls) & set(THREAD_API)) or bool(reads.names & tainted)
+
+
+def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
+    """Why code run by every thread has an effect that depends on how many run it."""
+    reads = names_in(node)
+    for call in reads.calls:
+        if not (math_name(call) or call in SAFE_CALLS):
+            return f"calls {call}() at line {line} on every thread"
+    for lv in lvalues(node):
+        name = written_root(lv)
+        if name is None or name not in private:
+            return f"writes {name or 'shared data'} at line {line} on every thread"
+        if not isinstance(lv, c_ast.ID | c_ast.StructRef | c_ast.ArrayRef):
+            return f"writes through {name} at line {line} on every thread"
+    return ""
+
+
+def team_query(node: c_ast.Node, funcs: dict, seen: set[str] | None = None) -> str:
+    """What in code one thread runs (``master``, ``single``) asks about the team: a
+    thread or team query, in it or in a function of the program it calls, or a call the
+    proof cannot see into. ``nthreads = omp_get_num_threads()`` in a master block
+    reports the region's thread count: varying it changes what the program prints."""
+    seen = set() if seen is None else seen
+    for n in walk(node):
+        if not isinstance(n, c_ast.FuncCall):
+            continue
+        name = call_name(n)
+        if name is None:
+            return "calls through a function pointer"
+        if thread_dependent_call(name):
+            return f"calls {name}()"
+        if name in funcs:
+            if name not in seen:
+                seen.add(name)
+                inner = team_query(funcs[name][0].body, funcs, seen)
+                if inner:
+                    return f"calls {name}(), which {inner}"
+        elif not (math_name(name) or is_omp_call(name) or name in KNOWN_LIBRARY):
+            return f"calls {name}(), whose definition is not among the program's files"
+    return ""
+
+
+def cancels_region(node: c_ast.Node) -> Directive | None:
+    """A ``cancel parallel`` anywhere in the region's text: a thread that meets it ends
+    the region for the team at their next cancellation point (a loop's barrier among
+    them), so no loop of the region runs all of its iterations for certain."""
+    for n in walk(node):
+        if isinstance(n, c_ast.Pragma):
+            d = make_directive(n)
+            if d is not None and d.kind == "cancel parallel":
+                return d
+    return None
