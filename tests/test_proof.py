@@ -88,6 +88,14 @@ TRAPS = {
     # a "swap" leaving both pointers on one array: in place from the second step on; the
     # failure is bounded by the step loop's own bound, and no test of t is a guard
     "swap_same_array.c": {18: (BOTH, "dependence carried by the loop on u")},
+    # nowait across calls: a flux function ending with 'omp for nowait' and no barrier, then
+    # loops of the region and of another function reading its rows
+    "nowait_across_calls.c": {
+        17: (BOTH, "at the end of its function"),
+        24: (BOTH, "before any barrier of update()"),
+        36: (BOTH, "runs after compute_flux()"),
+        43: (BOTH, "followed, before any barrier, by the call of update()"),
+    },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),

@@ -10,6 +10,12 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis import guards
+from autotune.analysis.orphan_flow import (
+    WorksharingFunction,
+    open_across_calls,
+    open_end_reason,
+    worksharing_functions,
+)
 from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
@@ -171,6 +177,8 @@ def _gate_pass(
         if found.parallel is None:
             _orphaned(found, record, ast, chains, prover)
     by_node = {id(f.for_node): r for f, r in pairs if f.for_node is not None}
+    ws = worksharing_functions([f for f, _ in pairs])
+    bodies = [w.events for w in ws.values()]
     for region in regions:
         if region.directive.kind != "parallel":
             continue
@@ -195,6 +203,30 @@ def _gate_pass(
             for key in facts.region_free:
                 if key in by_node:
                     by_node[key].region_threads = True
+        bodies.append(facts.events)
+    _nowait_across_calls(ws, bodies, by_node)
+
+
+def _nowait_across_calls(
+    ws: dict[str, WorksharingFunction], bodies: list[list], by_node: dict[int, LoopRecord]
+) -> None:
+    """A nowait left open by a call, or open when a call runs another function's loops:
+    the loops on both sides keep their schedules (``orphan_flow``)."""
+    entered: dict[str, str] = {}
+    for events in bodies:
+        calls = open_across_calls(events, ws)
+        for key, why in calls.kept.items():
+            if key in by_node:
+                keep(by_node[key], "schedule", why)
+        for name, why in calls.entered.items():
+            entered.setdefault(name, why)
+    anywhere = open_end_reason(ws)  # a caller this file does not show
+    for name, w in ws.items():
+        why = entered.get(name) or anywhere
+        if why:
+            for key in w.open_entry:
+                if key in by_node:
+                    keep(by_node[key], "schedule", why)
 
 
 def _guarded_pass(

@@ -49,6 +49,7 @@ class Event:
     why: str = ""  # for "code": what makes it depend on the thread count ('' if nothing)
     reads: set[str] = field(default_factory=set)  # shared names read (privates left out)
     writes: set[str] = field(default_factory=set)  # shared names written
+    calls: set[str] = field(default_factory=set)  # functions it calls, by name
 
 
 @dataclass
@@ -60,6 +61,7 @@ class RegionFacts:
     # loops whose region's thread count may change as a whole (tuned per region)
     region_free: set[int] = field(default_factory=set)
     members: set[int] = field(default_factory=set)  # every loop of the region
+    events: list[Event] = field(default_factory=list)  # its body, read in order
 
 
 class RegionEvents(c_ast.NodeVisitor):
@@ -111,8 +113,10 @@ class RegionEvents(c_ast.NodeVisitor):
     def _add(self, event: Event, node: c_ast.Node, own: set[str] = frozenset()) -> None:
         """Append ``event`` with the shared names ``node`` reads and writes."""
         local = _declared(node) | own | self.private
-        event.reads = names_in(node).names - local
+        reads = names_in(node)
+        event.reads = reads.names - local
         event.writes = assigned_names(node) - local
+        event.calls = set(reads.calls)
         self.events.append(event)
 
     def _statement(self, stmt: c_ast.Node) -> None:
@@ -206,6 +210,7 @@ def region_facts(
     events = walker.events
     mine = {id(f.for_node): f for f in loops if f.parallel is d and f.for_node is not None}
     facts.members = set(mine)
+    facts.events = events
     where = f"{d.file}:{d.line}"
     if id(_unwrap(region.node)) in mine:  # "parallel" and "for" stacked on one loop
         return facts
