@@ -91,10 +91,11 @@ TRAPS = {
     # nowait across calls: a flux function ending with 'omp for nowait' and no barrier, then
     # loops of the region and of another function reading its rows
     "nowait_across_calls.c": {
-        17: (BOTH, "at the end of its function"),
-        24: (BOTH, "before any barrier of update()"),
-        36: (BOTH, "runs after compute_flux()"),
-        43: (BOTH, "followed, before any barrier, by the call of update()"),
+        18: (BOTH, "at the end of its function"),
+        25: (BOTH, "update() runs before any barrier"),
+        42: (BOTH, "runs after compute_flux()"),
+        49: (BOTH, "followed, before any barrier, by the call of update()"),
+        57: (BOTH, "runs after flux_step()"),  # a wrapper calling the flux function last
     },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {

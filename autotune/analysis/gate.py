@@ -11,10 +11,10 @@ from pycparser import c_ast
 
 from autotune.analysis import guards
 from autotune.analysis.orphan_flow import (
-    WorksharingFunction,
+    FunctionFlow,
+    function_flows,
     open_across_calls,
     open_end_reason,
-    worksharing_functions,
 )
 from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
@@ -25,6 +25,7 @@ from autotune.analysis.proof.verdict import Prover
 from autotune.analysis.region_rules import orphan_chains, region_facts
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
+from autotune.frontend.preprocess import is_system_file
 from autotune.frontend.records import LoopRecord
 
 DIMENSIONS = ("schedule", "threads")
@@ -177,8 +178,8 @@ def _gate_pass(
         if found.parallel is None:
             _orphaned(found, record, ast, chains, prover)
     by_node = {id(f.for_node): r for f, r in pairs if f.for_node is not None}
-    ws = worksharing_functions([f for f, _ in pairs])
-    bodies = [w.events for w in ws.values()]
+    flows = function_flows(_user_functions(ast))
+    bodies = [f.events for f in flows.values()]
     for region in regions:
         if region.directive.kind != "parallel":
             continue
@@ -204,27 +205,36 @@ def _gate_pass(
                 if key in by_node:
                     by_node[key].region_threads = True
         bodies.append(facts.events)
-    _nowait_across_calls(ws, bodies, by_node)
+    _nowait_across_calls(flows, bodies, by_node)
+
+
+def _user_functions(ast: c_ast.FileAST) -> list[c_ast.FuncDef]:
+    return [
+        ext
+        for ext in ast.ext
+        if isinstance(ext, c_ast.FuncDef)
+        and not is_system_file(ext.coord.file if ext.coord else None)
+    ]
 
 
 def _nowait_across_calls(
-    ws: dict[str, WorksharingFunction], bodies: list[list], by_node: dict[int, LoopRecord]
+    flows: dict[str, FunctionFlow], bodies: list[list], by_node: dict[int, LoopRecord]
 ) -> None:
     """A nowait left open by a call, or open when a call runs another function's loops:
     the loops on both sides keep their schedules (``orphan_flow``)."""
     entered: dict[str, str] = {}
     for events in bodies:
-        calls = open_across_calls(events, ws)
+        calls = open_across_calls(events, flows)
         for key, why in calls.kept.items():
             if key in by_node:
                 keep(by_node[key], "schedule", why)
         for name, why in calls.entered.items():
             entered.setdefault(name, why)
-    anywhere = open_end_reason(ws)  # a caller this file does not show
-    for name, w in ws.items():
+    anywhere = open_end_reason(flows)  # a caller this file does not show
+    for name, flow in flows.items():
         why = entered.get(name) or anywhere
         if why:
-            for key in w.open_entry:
+            for key in flow.entry:
                 if key in by_node:
                     keep(by_node[key], "schedule", why)
 

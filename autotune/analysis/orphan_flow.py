@@ -3,14 +3,14 @@
 OpenMP maps the same iterations to the same threads only for static schedules with
 equal trip counts and chunks in one region, and a loop with ``nowait`` lets the team
 run on before it has finished. The region rules see such chains inside one body
-(``region_rules``); across a call they do not: a function whose last worksharing loop
-has ``nowait`` and which returns without a barrier ("open") leaves the team running
-into whatever its caller does next, and a function whose first worksharing loop comes
-before any barrier of its own ("open at entry") runs it straight after whatever its
-caller did before. Such a loop, and the loop on the other side of the call, keep their
-schedules: the pair leans on the static mapping (a producer's ``a[i] = ...; nowait``
-and a consumer's ``... = a[i]`` in the next function called, each printing another
-result under another schedule).
+(``region_rules``); across a call they do not: a function that returns while a nowait
+loop of its own (or of a function it calls) may still run ("ends open") leaves the team
+running into whatever its caller does next, and a function that runs worksharing loops
+before any barrier ("loops at entry", also through the functions it calls) runs them
+straight after whatever its caller did before. Such loops, and the loops on the other
+side of the call, keep their schedules: the pair leans on the static mapping (a
+producer's ``a[i] = ...; nowait`` and a consumer's ``... = a[i]`` in the next function
+called each printed another result under another schedule).
 """
 
 from __future__ import annotations
@@ -20,72 +20,90 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis.region_rules import Event, RegionEvents
-from autotune.frontend.finder import FoundLoop
+
+MAX_ROUNDS = 32  # the fixpoint over calls (recursion settles in a few)
 
 
 @dataclass
-class WorksharingFunction:
-    """A function holding orphaned worksharing loops, read as a region of its own."""
+class FunctionFlow:
+    """What calling one function does to the team's open nowait loops."""
 
     name: str
     events: list[Event]
-    open_end: int = 0  # line of the nowait loop it returns after without a barrier (0: none)
-    open_entry: set[int] = field(default_factory=set)  # id(for_node) before its first barrier
+    effect: str = "none"  # "open": returns with a nowait running; "close": after a barrier
+    open_line: int = 0  # the nowait loop, or the call, that leaves it open
+    entry: frozenset[int] = frozenset()  # id(for_node) of loops it runs before a barrier
 
-    @classmethod
-    def of(cls, func: c_ast.FuncDef) -> WorksharingFunction:
+
+def function_flows(funcs: list[c_ast.FuncDef]) -> dict[str, FunctionFlow]:
+    """Every function of ``funcs``, read as a region of its own, its calls followed."""
+    flows: dict[str, FunctionFlow] = {}
+    for func in funcs:
         walker = RegionEvents(set())
         walker._statement(func.body)
-        events = walker.events
-        out = cls(func.decl.name, events)
-        loops = [i for i, e in enumerate(events) if e.kind == "loop"]
-        if loops and not any(e.kind == "barrier" for e in events[loops[-1] :]):
-            out.open_end = events[loops[-1]].line
-        for e in events:
-            if e.kind == "barrier":
-                break
-            if e.kind == "loop" and e.for_node is not None:
-                out.open_entry.add(id(e.for_node))
-        return out
+        flows[func.decl.name] = FunctionFlow(func.decl.name, walker.events)
+    for _ in range(MAX_ROUNDS):
+        changed = False
+        for flow in flows.values():
+            now = _scan(flow.events, flows)
+            if now != (flow.effect, flow.open_line, flow.entry):
+                flow.effect, flow.open_line, flow.entry = now
+                changed = True
+        if not changed:
+            break
+    return flows
 
 
-def worksharing_functions(found: list[FoundLoop]) -> dict[str, WorksharingFunction]:
-    """Every function of the file holding an orphaned ``omp for``, by name."""
-    out: dict[str, WorksharingFunction] = {}
-    for f in found:
-        if f.parallel is None and f.func is not None and f.func.decl.name not in out:
-            out[f.func.decl.name] = WorksharingFunction.of(f.func)
-    return out
+def _scan(events: list[Event], flows: dict[str, FunctionFlow]) -> tuple[str, int, frozenset]:
+    effect, line, entry, at_entry = "none", 0, set(), True
+    for e in events:
+        if e.kind == "barrier":
+            effect, at_entry = "close", False
+        elif e.kind == "loop":
+            if at_entry and e.for_node is not None:
+                entry.add(id(e.for_node))
+            if e.nowait:  # a loop without nowait is followed by its barrier's event
+                effect, line = "open", e.line
+        else:
+            for name in sorted(e.calls & flows.keys()):
+                callee = flows[name]
+                if at_entry:
+                    entry |= callee.entry
+                if callee.effect == "open":
+                    effect, line = "open", e.line
+                elif callee.effect == "close":
+                    effect, at_entry = "close", False
+    return effect, line, frozenset(entry)
 
 
 @dataclass
 class OpenCalls:
     """What one body's calls decide: its own loops that keep their schedule, and the
-    functions it enters while a nowait is still open (their loops open at entry keep
-    theirs)."""
+    functions it enters while a nowait is still open (their loops at entry keep theirs)."""
 
     kept: dict[int, str] = field(default_factory=dict)  # id(for_node) -> why
     entered: dict[str, str] = field(default_factory=dict)  # function name -> why
 
 
-def open_across_calls(events: list[Event], ws: dict[str, WorksharingFunction]) -> OpenCalls:
+def open_across_calls(events: list[Event], flows: dict[str, FunctionFlow]) -> OpenCalls:
     """Walk ``events`` (a region's body, or a function's) in order, the nowait loops and
     open-ended calls since the last barrier in hand."""
     out = OpenCalls()
     open_loops: list[Event] = []
-    open_call = ""  # an open-ended function called since the last barrier
+    open_call = ""  # a function that ended open, called since the last barrier
     for e in events:
         if e.kind == "barrier":
             open_loops, open_call = [], ""
             continue
         if e.kind == "loop":
             if open_call and e.for_node is not None:
-                out.kept.setdefault(id(e.for_node), _after_call(open_call, ws))
+                out.kept.setdefault(id(e.for_node), _after_call(open_call, flows))
             if e.nowait:
                 open_loops.append(e)
             continue
-        for name in sorted(e.calls & ws.keys()):
-            if open_loops or open_call:
+        for name in sorted(e.calls & flows.keys()):
+            callee = flows[name]
+            if (open_loops or open_call) and callee.entry:
                 before = (
                     f"{open_call}()"
                     if open_call
@@ -93,7 +111,7 @@ def open_across_calls(events: list[Event], ws: dict[str, WorksharingFunction]) -
                 )
                 out.entered.setdefault(
                     name,
-                    f"an 'omp for' before any barrier of {name}(), which line {e.line} calls "
+                    f"an 'omp for' {name}() runs before any barrier, called at line {e.line} "
                     f"while {before} may still run: the pair relies on the same static "
                     "iteration-to-thread mapping",
                 )
@@ -104,29 +122,30 @@ def open_across_calls(events: list[Event], ws: dict[str, WorksharingFunction]) -
                         f"at line {e.line}, whose 'omp for' may rely on the same static "
                         "iteration-to-thread mapping",
                     )
-            if ws[name].open_end:
+            if callee.effect == "open":
                 open_call = name
-            else:  # it returns after a barrier: what ran before it has finished
+            elif callee.effect == "close":  # it returns after a barrier: all has finished
                 open_loops, open_call = [], ""
     return out
 
 
-def _after_call(name: str, ws: dict[str, WorksharingFunction]) -> str:
+def _after_call(name: str, flows: dict[str, FunctionFlow]) -> str:
     return (
-        f"runs after {name}(), whose 'omp for nowait' at line {ws[name].open_end} ends it "
-        "without a barrier: the pair relies on the same static iteration-to-thread mapping"
+        f"runs after {name}(), which returns while an 'omp for nowait' it runs (from line "
+        f"{flows[name].open_line}) may still be running: the pair relies on the same "
+        "static iteration-to-thread mapping"
     )
 
 
-def open_end_reason(ws: dict[str, WorksharingFunction]) -> str:
-    """Why every loop open at entry keeps its schedule when some function of the file
-    ends open: a caller this file does not show may call it just before (''
-    when none ends open)."""
-    names = sorted(n for n, w in ws.items() if w.open_end)
+def open_end_reason(flows: dict[str, FunctionFlow]) -> str:
+    """Why every loop a function runs before its first barrier keeps its schedule when
+    some function of the file ends open: a caller this file does not show may call the
+    two back to back ('' when none ends open)."""
+    names = sorted(n for n, f in flows.items() if f.effect == "open")
     if not names:
         return ""
     return (
-        f"an 'omp for' before any barrier of its function, while {names[0]}() ends with an "
-        f"'omp for nowait' (line {ws[names[0]].open_end}) and no barrier: a caller may run "
-        "the two back to back, and the pair relies on the same static mapping"
+        f"an 'omp for' before any barrier of its function, while {names[0]}() returns with "
+        f"an 'omp for nowait' (line {flows[names[0]].open_line}) still running: a caller "
+        "may run the two back to back, and the pair relies on the same static mapping"
     )

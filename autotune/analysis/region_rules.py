@@ -109,6 +109,8 @@ class RegionEvents(c_ast.NodeVisitor):
         else:  # critical, atomic, task, a nested parallel ... : run by every thread
             why = f"runs '#pragma {d.text}' at line {line} on every thread"
             self._add(Event("code", line, why=why), stmt)
+            if d.kind.startswith("parallel"):  # a team of its own, ended by its barrier
+                self.events[-1].calls = set()
 
     def _add(self, event: Event, node: c_ast.Node, own: set[str] = frozenset()) -> None:
         """Append ``event`` with the shared names ``node`` reads and writes."""

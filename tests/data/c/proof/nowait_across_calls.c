@@ -3,8 +3,9 @@
  * into whatever the caller does next. What comes next reads the fluxes row by row and is
  * correct only because every loop maps row i to the same thread (static, same trip
  * count): a loop in the region itself, the update in another function (a caller may
- * run it right after the flux), and, in the second region, a nowait loop of the region
- * followed by that update. */
+ * run it right after the flux), in the second region a nowait loop of the region
+ * followed by that update, and in the third a loop after a wrapper that calls the flux
+ * function last. */
 #include <stdio.h>
 
 #define NROWS 200000
@@ -25,6 +26,11 @@ static void update(void)
         u[i] = q[i] - 0.1 * flux[i];
 }
 
+static void flux_step(void)
+{
+    compute_flux();
+}
+
 int main(void)
 {
     for (int i = 0; i < NROWS; i++)
@@ -43,6 +49,13 @@ int main(void)
         for (int i = 0; i < NROWS; i++)
             flux[i] = 0.25 * q[i] + u[i];
         update();
+    }
+#pragma omp parallel
+    {
+        flux_step();
+#pragma omp for
+        for (int i = 0; i < NROWS; i++)
+            res[i] = res[i] + flux[i];
     }
     double s = 0.0;
     for (int i = 0; i < NROWS; i++)
