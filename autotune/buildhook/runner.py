@@ -133,8 +133,20 @@ class EarlyCompile:
             _remove_tree(self.tmp)
 
 
+_SIGNALLED = [0]  # the termination signal received, if any
+
+
 def _interrupted(signum: int, frame: object) -> None:
+    _SIGNALLED[0] = signum
     raise KeyboardInterrupt
+
+
+def signalled() -> int:
+    """SIGTERM or SIGHUP received since the early compile started (0: none). The
+    handler's KeyboardInterrupt can be lost where Python ignores exceptions (a
+    destructor or a callback run during the analysis): the wrapper asks again before it
+    lets the early compile's object stand."""
+    return _SIGNALLED[0]
 
 
 def _interrupt_on_termination() -> None:

@@ -105,10 +105,12 @@ def _compile(argv: list[str], early) -> int:  # runner.EarlyCompile
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # never break a build
+        _stop_if_signalled(early)
         _failed(argv, exc)
         return early.finish() if early.running else _exec(argv)
     if plan is None:
         return _exec(argv)
+    _stop_if_signalled(early)
     warnings = [d for d in plan.decisions if d.warning]
     if warnings:
         _warn(plan.quiet, warnings[0].reason, [d.source for d in warnings])
@@ -147,6 +149,16 @@ def _compile(argv: list[str], early) -> int:  # runner.EarlyCompile
         _warn(plan.quiet, f"the tuned compile failed ({error})", [s.path for s, _ in plan.tuned])
     _log(plan, argv, status)
     return status
+
+
+def _stop_if_signalled(early) -> None:  # runner.EarlyCompile
+    """SIGTERM or SIGHUP came while deciding, its KeyboardInterrupt swallowed on the way
+    (a destructor, a library callback): stop as the interrupt would have."""
+    if early.running:
+        from autotune.buildhook.runner import signalled
+
+        if signalled():
+            raise KeyboardInterrupt
 
 
 def make_plan(argv: list[str], early=None) -> Plan | None:  # runner.EarlyCompile
