@@ -9,7 +9,7 @@ import os
 import shutil
 from pathlib import Path
 
-from buildhook_support import by_source, hook_env, report, run, wrapper_exe
+from buildhook_support import by_source, hook_env, report, run, save_choices, wrapper_exe
 
 from autotune.measure.machine import detect_machine
 from autotune.measure.store import Store
@@ -97,3 +97,19 @@ def test_the_include_path_of_the_environment_is_part_of_the_key(tmp_path, capsys
         shutil.copytree(DATA / grid, proj / grid)
     assert _tuned(_build(proj, dict(env, CPATH=str(proj / "grid12")), capsys)) == {18, 23, 28}
     assert _tuned(_build(proj, dict(env, CPATH=str(proj / "grid4")), capsys)) == {23}
+
+
+def test_apply_mode_checks_a_stored_winner_against_the_headers_of_today(tmp_path, capsys):
+    """A winner measured at 12 grid points, the header now at 4: the chain's loops are
+    compiled as written, and the log says why."""
+    proj, env = _project(tmp_path)
+    env["AUTOTUNE_MODE"] = "apply"
+    save_choices(Path(env["AUTOTUNE_DB"]), proj / "dissipation.c", {}, "dynamic,16,t-")
+    assert _tuned(_build(proj, env, capsys)) == {18, 23, 28}
+    header = proj / "gridparams.h"
+    header.write_text(header.read_text().replace("NX 12", "NX 4"))
+    loops = _build(proj, env, capsys)
+    assert _tuned(loops) == {23}
+    for line in CHAIN_ENDS:
+        assert "cannot take as it is compiled now" in loops[line]["reason"], loops[line]
+        assert "nowait chain" in loops[line]["reason"]

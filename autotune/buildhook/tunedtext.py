@@ -125,10 +125,19 @@ def _decide_loops(records: list, path: str, rows: dict[str, dict], ranker) -> tu
         row = rows.get(key)
         if row is not None and row["variant_key"] != "baseline":
             try:
-                choices.append((rec, Variant.from_key(row["variant_key"]), ld))
-                ld.reason = "measured: " + _gain(row)
+                variant = Variant.from_key(row["variant_key"])
             except (ValueError, TypeError):
                 ld.reason = f"unreadable stored variant {row['variant_key']!r}"
+            else:
+                illegal = _illegal(rec, variant)
+                if illegal:  # e.g. a header changed a size since it was measured
+                    ld.reason = (
+                        f"measured {variant.key}, which the loop cannot take as it is "
+                        f"compiled now: {illegal}"
+                    )
+                else:
+                    choices.append((rec, variant, ld))
+                    ld.reason = "measured: " + _gain(row)
         elif row is not None:
             ld.reason = "measured: the original is fastest"
         elif ranker is not None and ranker.chosen is not None:
@@ -151,6 +160,18 @@ def _decide_loops(records: list, path: str, rows: dict[str, dict], ranker) -> tu
             )
         )
     return loops, choices
+
+
+def _illegal(rec, variant) -> str:  # a LoopRecord, a Variant
+    """Why the legality gate, run on the file as compiled now, refuses ``variant``."""
+    from autotune.variants.emit import check_variant
+    from autotune.variants.errors import EmitError
+
+    try:
+        check_variant(rec, variant)
+    except EmitError as exc:
+        return exc.message
+    return ""
 
 
 def _gain(row: dict) -> str:
