@@ -94,8 +94,14 @@ TRAPS = {
         18: (BOTH, "at the end of its function"),
         25: (BOTH, "update() runs before any barrier"),
         42: (BOTH, "runs after compute_flux()"),
-        49: (BOTH, "followed, before any barrier, by the call of update()"),
+        49: (BOTH, "followed, before any barrier, by update() (called at line 51)"),
         57: (BOTH, "runs after flux_step()"),  # a wrapper calling the flux function last
+    },
+    # the same through a table of phase functions called by pointer
+    "nowait_pointer_call.c": {
+        14: (BOTH, "reachable by the call through a pointer at line 36"),
+        21: (BOTH, "reachable by the call through a pointer at line 36"),
+        34: (BOTH, "followed, before any barrier, by compute_flux()"),
     },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {

@@ -54,6 +54,18 @@ def function_flows(funcs: list[c_ast.FuncDef]) -> dict[str, FunctionFlow]:
     return flows
 
 
+POINTER_CALL = "(function pointer)"  # how ``names_in`` lists a call through a pointer
+
+
+def callees(e: Event, flows: dict[str, FunctionFlow]) -> tuple[list[str], bool]:
+    """The functions of the file ``e`` may call, and whether it surely calls them: a call
+    through a pointer may reach any of them, so it is taken to run every one's loops
+    and none of its barriers."""
+    if POINTER_CALL in e.calls:
+        return sorted(flows), False
+    return sorted(e.calls & flows.keys()), True
+
+
 def _scan(events: list[Event], flows: dict[str, FunctionFlow]) -> tuple[str, int, frozenset]:
     effect, line, entry, at_entry = "none", 0, set(), True
     for e in events:
@@ -65,13 +77,14 @@ def _scan(events: list[Event], flows: dict[str, FunctionFlow]) -> tuple[str, int
             if e.nowait:  # a loop without nowait is followed by its barrier's event
                 effect, line = "open", e.line
         else:
-            for name in sorted(e.calls & flows.keys()):
+            names, sure = callees(e, flows)
+            for name in names:
                 callee = flows[name]
                 if at_entry:
                     entry |= callee.entry
                 if callee.effect == "open":
                     effect, line = "open", e.line
-                elif callee.effect == "close":
+                elif callee.effect == "close" and sure:
                     effect, at_entry = "close", False
     return effect, line, frozenset(entry)
 
@@ -101,7 +114,10 @@ def open_across_calls(events: list[Event], flows: dict[str, FunctionFlow]) -> Op
             if e.nowait:
                 open_loops.append(e)
             continue
-        for name in sorted(e.calls & flows.keys()):
+        names, sure = callees(e, flows)
+        closes = sure and any(flows[n].effect == "close" for n in names)
+        how = "called" if sure else "reachable by the call through a pointer"
+        for name in names:
             callee = flows[name]
             if (open_loops or open_call) and callee.entry:
                 before = (
@@ -111,21 +127,21 @@ def open_across_calls(events: list[Event], flows: dict[str, FunctionFlow]) -> Op
                 )
                 out.entered.setdefault(
                     name,
-                    f"an 'omp for' {name}() runs before any barrier, called at line {e.line} "
+                    f"an 'omp for' {name}() runs before any barrier, {how} at line {e.line} "
                     f"while {before} may still run: the pair relies on the same static "
                     "iteration-to-thread mapping",
                 )
                 for loop in open_loops:
                     out.kept.setdefault(
                         id(loop.for_node),
-                        f"a nowait loop followed, before any barrier, by the call of {name}() "
-                        f"at line {e.line}, whose 'omp for' may rely on the same static "
+                        f"a nowait loop followed, before any barrier, by {name}() ({how} at "
+                        f"line {e.line}), whose 'omp for' may rely on the same static "
                         "iteration-to-thread mapping",
                     )
             if callee.effect == "open":
                 open_call = name
-            elif callee.effect == "close":  # it returns after a barrier: all has finished
-                open_loops, open_call = [], ""
+        if closes and not any(flows[n].effect == "open" for n in names):
+            open_loops, open_call = [], ""  # it returns after a barrier: all has finished
     return out
 
 
