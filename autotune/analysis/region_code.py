@@ -82,6 +82,28 @@ def team_query(node: c_ast.Node, funcs: dict, seen: set[str] | None = None) -> s
     return ""
 
 
+LOCK_CALLS = frozenset(
+    "omp_set_lock omp_test_lock omp_unset_lock omp_set_nest_lock omp_test_nest_lock "
+    "omp_unset_nest_lock".split()
+)
+
+
+def waits_for_another(node: c_ast.Node) -> str:
+    """What in code one thread runs (a section, a single) may hand data to, or wait for,
+    code another thread runs: a flush, an atomic access, a lock. With fewer threads the
+    sections run one after another, and a section spinning on a flag another one sets
+    waits for ever (``num_threads(1)`` hung such a program)."""
+    for n in walk(node):
+        if isinstance(n, c_ast.Pragma):
+            d = make_directive(n)
+            if d is not None and d.kind in ("flush", "atomic"):
+                return f"'#pragma {d.text}' at line {d.line}"
+        elif isinstance(n, c_ast.FuncCall) and call_name(n) in LOCK_CALLS:
+            line = n.coord.line if n.coord else 0
+            return f"{call_name(n)}() at line {line}"
+    return ""
+
+
 def cancels_region(node: c_ast.Node) -> Directive | None:
     """A ``cancel parallel`` anywhere in the region's text: a thread that meets it ends
     the region for the team at their next cancellation point (a loop's barrier among

@@ -30,6 +30,7 @@ from autotune.analysis.region_code import (
     cancels_region,
     team_query,
     thread_dependence,
+    waits_for_another,
 )
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, FoundLoop, FoundRegion
@@ -102,7 +103,13 @@ class RegionEvents(c_ast.NodeVisitor):
                 self.events.append(Event("barrier", line))
         elif d.kind in ONCE_WITH_BARRIER or d.kind in ONCE_NO_BARRIER:
             query = team_query(stmt, self.funcs)
+            wait = waits_for_another(stmt)
             why = f"runs '#pragma {d.text}' at line {line}, which {query}" if query else ""
+            if wait and not why:
+                why = (
+                    f"runs '#pragma {d.text}' at line {line}, whose {wait} may hand data to "
+                    "or wait for another thread: with fewer threads it may wait for ever"
+                )
             self._add(Event("once", line, why=why), stmt)
             if d.kind in ONCE_WITH_BARRIER and not d.clauses.nowait:
                 self.events.append(Event("barrier", line))
