@@ -74,6 +74,9 @@ def written_root(lv: c_ast.Node) -> str | None:
             return None
 
 
+POINTER_CALL = "(function pointer)"  # how a call through a pointer is listed in ``calls``
+
+
 class NameReads(c_ast.NodeVisitor):
     """Every identifier an expression mentions, and whether it calls anything."""
 
@@ -85,7 +88,7 @@ class NameReads(c_ast.NodeVisitor):
         self.names.add(node.name)
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
-        self.calls.append(call_name(node) or "(function pointer)")
+        self.calls.append(call_name(node) or POINTER_CALL)
         if node.args is not None:
             self.visit(node.args)
 

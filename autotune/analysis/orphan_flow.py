@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from autotune.analysis.names import POINTER_CALL
 from autotune.analysis.region_rules import Event, RegionEvents
 
 MAX_ROUNDS = 32  # the fixpoint over calls (recursion settles in a few)
@@ -52,9 +53,6 @@ def function_flows(funcs: list[c_ast.FuncDef]) -> dict[str, FunctionFlow]:
         if not changed:
             break
     return flows
-
-
-POINTER_CALL = "(function pointer)"  # how ``names_in`` lists a call through a pointer
 
 
 def callees(e: Event, flows: dict[str, FunctionFlow]) -> tuple[list[str], bool]:

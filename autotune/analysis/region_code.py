@@ -16,24 +16,12 @@ from autotune.analysis.body import THREAD_API
 from autotune.analysis.names import call_name, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof.program import STEADY_OMP, is_omp_call, thread_dependent_call
-from autotune.analysis.proof.walkstate import (
-    ALLOC_FUNCS,
-    COPY_FUNCS,
-    ENDS_PROGRAM,
-    IO_FUNCS,
-    PURE_FUNCS,
-    STATE_ARG_FUNCS,
-    STATEFUL_FUNCS,
-)
+from autotune.analysis.proof.walkstate import LIBRARY_FUNCS, PURE_FUNCS
 from autotune.frontend.records import Directive
 from autotune.frontend.runs import make_directive
 
 # calls code run by every thread may make without its effect depending on how many do
 SAFE_CALLS = PURE_FUNCS | STEADY_OMP | {"memcpy", "memmove", "memset", "rand_r", "assert"}
-# library calls whose effect in code one thread runs does not depend on the team
-KNOWN_LIBRARY = (
-    PURE_FUNCS | IO_FUNCS | STATEFUL_FUNCS | ENDS_PROGRAM | ALLOC_FUNCS | STATE_ARG_FUNCS
-) | set(COPY_FUNCS)
 
 
 def calls_thread_api(node: c_ast.Node, tainted: set[str]) -> bool:
@@ -77,7 +65,7 @@ def team_query(node: c_ast.Node, funcs: dict, seen: set[str] | None = None) -> s
                 inner = team_query(funcs[name][0].body, funcs, seen)
                 if inner:
                     return f"calls {name}(), which {inner}"
-        elif not (math_name(name) or is_omp_call(name) or name in KNOWN_LIBRARY):
+        elif not (math_name(name) or is_omp_call(name) or name in LIBRARY_FUNCS):
             return f"calls {name}(), whose definition is not among the program's files"
     return ""
 

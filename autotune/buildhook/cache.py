@@ -194,11 +194,6 @@ def manifest_holds(manifest: object) -> bool:
 KEPT_VERSIONS = 4  # decisions kept per key: one per set of header contents (NPB's classes)
 
 
-def _headers_of(version: dict, field: str | None) -> object:
-    holder = version.get(field) if field else version
-    return holder.get("headers") if isinstance(holder, dict) else None
-
-
 def _same_headers(a: object, b: object) -> bool:
     def contents(m: object) -> list:
         return [(h[0], h[3]) for h in m] if isinstance(m, list) else []
@@ -206,27 +201,22 @@ def _same_headers(a: object, b: object) -> bool:
     return contents(a) == contents(b)
 
 
-def current_version(path: str, field: str | None = None) -> dict | None:
-    """The entry at ``path`` made with the headers as they are now (its ``headers``
-    manifest, or its ``field``'s, holds); None when none was. An entry keeps a few
-    versions, newest first, so a build flipping between two generated headers (class S,
-    class W) finds each decision again."""
-    doc = read_entry(path)
-    versions = doc.get("versions") if doc else None
-    for version in versions if isinstance(versions, list) else []:
-        if isinstance(version, dict) and manifest_holds(_headers_of(version, field)):
-            return version
-    return None
+def current_version(path: str) -> dict | None:
+    """The version kept at ``path`` that was made with the headers as they are now (its
+    ``headers`` manifest holds); None when none was. An entry keeps a few versions,
+    newest first, so a build flipping between two generated headers (class S, class W)
+    finds each decision again."""
+    return next((v for v in _versions(path) if manifest_holds(v.get("headers"))), None)
 
 
-def add_version(path: str, version: dict, field: str | None = None) -> None:
+def add_version(path: str, version: dict) -> None:
     """Keep ``version`` first at ``path``, with the older ones made with other headers."""
+    mine = version.get("headers")
+    older = [v for v in _versions(path) if not _same_headers(v.get("headers"), mine)]
+    write_entry(path, {"versions": [version, *older][:KEPT_VERSIONS]})
+
+
+def _versions(path: str) -> list[dict]:
     doc = read_entry(path)
     versions = doc.get("versions") if doc else None
-    mine = _headers_of(version, field)
-    older = [
-        v
-        for v in (versions if isinstance(versions, list) else [])
-        if isinstance(v, dict) and not _same_headers(_headers_of(v, field), mine)
-    ]
-    write_entry(path, {"versions": [version, *older][:KEPT_VERSIONS]})
+    return [v for v in versions if isinstance(v, dict)] if isinstance(versions, list) else []

@@ -168,8 +168,8 @@ def decide(
     save_counts()
     ctx.close()  # the last connection's close removes the WAL: part of the signature
     if cache.db_signature(ctx.db) == sig:  # nothing changed under us: safe to reuse
-        kept = {"decision": dec.to_dict(), "tuned_key": tuned_key}
-        cache.add_version(fast_path, kept, "decision")
+        kept = {"decision": dec.to_dict(), "tuned_key": tuned_key, "headers": dec.headers}
+        cache.add_version(fast_path, kept)
         cache.prune(os.path.join(ctx.root, "decisions"))
     return dec, tuned_text
 
@@ -195,7 +195,7 @@ def save_counts() -> None:
 
 def _from_cache(path: str, root: str) -> tuple[SourceDecision, str | None] | None:
     """The kept decision made with the headers as they are now, and its tuned text."""
-    doc = cache.current_version(path, "decision")
+    doc = cache.current_version(path)
     if doc is None:
         return None  # none kept, or every one read a header that has changed since
     try:

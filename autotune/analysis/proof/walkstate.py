@@ -41,6 +41,10 @@ COPY_FUNCS = {
 # generators whose whole state is the object their first argument points at: a seed
 # that is the iteration's own makes them pure (read, then written back)
 STATE_ARG_FUNCS = frozenset({"rand_r"})
+# every library function the lists above name (and math, told by ``ops.math_name``)
+LIBRARY_FUNCS = (
+    IO_FUNCS | STATEFUL_FUNCS | ENDS_PROGRAM | PURE_FUNCS | ALLOC_FUNCS | STATE_ARG_FUNCS
+) | frozenset(COPY_FUNCS)
 MAX_INLINE = 6
 COMMUTATIVE = {"+=": "+", "-=": "+", "*=": "*", "|=": "|", "&=": "&", "^=": "^"}
 
