@@ -151,6 +151,8 @@ PATTERNS = {
     "team_report.c": {22: {"threads"}, 32: {"threads"}},
     # sections handing a value over through a flag: one thread would wait for ever
     "sections_handoff.c": {39: {"threads"}},
+    # the same through a plain volatile flag (no flush, no atomic)
+    "sections_volatile_flag.c": {34: {"threads"}},
 }
 
 

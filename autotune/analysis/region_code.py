@@ -13,12 +13,12 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import lvalues, walk
 from autotune.analysis.body import THREAD_API
-from autotune.analysis.names import call_name, names_in, written_root
+from autotune.analysis.names import assigned_names, call_name, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof.program import STEADY_OMP, is_omp_call, thread_dependent_call
 from autotune.analysis.proof.walkstate import LIBRARY_FUNCS, PURE_FUNCS
 from autotune.frontend.records import Directive
-from autotune.frontend.runs import make_directive
+from autotune.frontend.runs import make_directive, section_groups
 
 # calls code run by every thread may make without its effect depending on how many do
 SAFE_CALLS = PURE_FUNCS | STEADY_OMP | {"memcpy", "memmove", "memset", "rand_r", "assert"}
@@ -89,6 +89,29 @@ def waits_for_another(node: c_ast.Node) -> str:
         elif isinstance(n, c_ast.FuncCall) and call_name(n) in LOCK_CALLS:
             line = n.coord.line if n.coord else 0
             return f"{call_name(n)}() at line {line}"
+    return ""
+
+
+def sections_handoff(stmt: c_ast.Node) -> str:
+    """A section reading a shared name another section writes (a flag spun on, even a
+    ``volatile`` one without flush or atomic): the sections hand data to one another,
+    which they can do only while they run side by side."""
+    groups = section_groups(stmt)
+    sets = []
+    for group in groups:
+        block = c_ast.Compound(group)
+        local = {n.name for n in walk(block) if isinstance(n, c_ast.Decl) and n.name}
+        sets.append((names_in(block).names - local, assigned_names(block) - local, group))
+    for i, (reads, _, group) in enumerate(sets):
+        for j, (_, writes, other) in enumerate(sets):
+            shared = sorted(reads & writes) if i != j else []
+            if shared:
+                line = group[0].coord.line if group[0].coord else 0
+                at = other[0].coord.line if other[0].coord else 0
+                return (
+                    f"read of {shared[0]} in the section at line {line} (the section at "
+                    f"line {at} writes it)"
+                )
     return ""
 
 

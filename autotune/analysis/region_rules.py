@@ -28,6 +28,7 @@ from autotune.analysis.names import assigned_names, names_in, written_root
 from autotune.analysis.region_code import (
     calls_thread_api,
     cancels_region,
+    sections_handoff,
     team_query,
     thread_dependence,
     waits_for_another,
@@ -104,6 +105,8 @@ class RegionEvents(c_ast.NodeVisitor):
         elif d.kind in ONCE_WITH_BARRIER or d.kind in ONCE_NO_BARRIER:
             query = team_query(stmt, self.funcs)
             wait = waits_for_another(stmt)
+            if not wait and d.kind == "sections":
+                wait = sections_handoff(stmt)
             why = f"runs '#pragma {d.text}' at line {line}, which {query}" if query else ""
             if wait and not why:
                 why = (

@@ -82,3 +82,22 @@ def block_items(stmt: c_ast.Node | None) -> list[c_ast.Node]:
     if isinstance(stmt, c_ast.Compound):
         return list(stmt.block_items or [])
     return [stmt]
+
+
+def section_groups(stmt: c_ast.Node) -> list[list[c_ast.Node]]:
+    """The statements of each section, split at ``#pragma omp section``."""
+    items = stmt.block_items if isinstance(stmt, c_ast.Compound) else [stmt]
+    groups: list[list[c_ast.Node]] = []
+    current: list[c_ast.Node] | None = None
+    for item in items or []:
+        if isinstance(item, c_ast.Pragma):
+            d = make_directive(item)
+            if d is not None and d.kind == "section":
+                current = []
+                groups.append(current)
+            continue
+        if current is None:
+            current = []
+            groups.append(current)
+        current.append(item)
+    return [g for g in groups if g]

@@ -5,26 +5,6 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.frontend.records import Directive
-from autotune.frontend.runs import make_directive
-
-
-def section_groups(stmt: c_ast.Node) -> list[list[c_ast.Node]]:
-    """The statements of each section, split at ``#pragma omp section``."""
-    items = stmt.block_items if isinstance(stmt, c_ast.Compound) else [stmt]
-    groups: list[list[c_ast.Node]] = []
-    current: list[c_ast.Node] | None = None
-    for item in items or []:
-        if isinstance(item, c_ast.Pragma):
-            d = make_directive(item)
-            if d is not None and d.kind == "section":
-                current = []
-                groups.append(current)
-            continue
-        if current is None:
-            current = []
-            groups.append(current)
-        current.append(item)
-    return [g for g in groups if g]
 
 
 def omp_label(d: Directive) -> str:

@@ -19,12 +19,12 @@ from autotune.frontend.cparse import parse_file
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import Directive, LoopRecord
-from autotune.frontend.runs import pragma_runs
+from autotune.frontend.runs import pragma_runs, section_groups
 from autotune.structure import facts
 from autotune.structure.callgraph import FunctionInfo, FunctionTable, callee
 from autotune.structure.nodes import ProgramTree, StructNode, TextSpan
 from autotune.structure.spans import SourceText, SpanError
-from autotune.structure.stmt_shapes import leading_name, omp_label, section_groups
+from autotune.structure.stmt_shapes import leading_name, omp_label
 
 _EXPR_STATEMENTS = (
     c_ast.FuncCall,
