@@ -153,6 +153,8 @@ PATTERNS = {
     "sections_handoff.c": {39: {"threads"}},
     # the same through a plain volatile flag (no flush, no atomic)
     "sections_volatile_flag.c": {34: {"threads"}},
+    # a master spinning on a flag a later single sets
+    "master_waits_single.c": {30: {"threads"}},
 }
 
 

@@ -258,6 +258,7 @@ def region_facts(
             facts.schedule_kept.setdefault(id(e.for_node), why)
             facts.threads_kept.setdefault(id(e.for_node), why)
     loop_lines = sorted({e.line for e in events if e.kind == "loop"})
+    _once_waits(events)
     code = next((e for e in events if e.kind in ("code", "once") and e.why), None)
     for key, found in mine.items():
         if code is not None:
@@ -274,6 +275,27 @@ def region_facts(
             if not chained:
                 facts.region_free.add(key)
     return facts
+
+
+def _once_waits(events: list[Event]) -> None:
+    """Code one thread runs that reads what code after it writes before any barrier (a
+    master spinning on a flag a later single sets): it can see the value only while
+    another thread runs the writer beside it, so with one thread it waits for ever. Its
+    ``why`` says so."""
+    for k, e in enumerate(events):
+        if e.kind != "once" or e.why:
+            continue
+        for later in events[k + 1 :]:
+            if later.kind == "barrier":
+                break
+            shared = sorted(e.reads & later.writes)
+            if shared:
+                e.why = (
+                    f"runs code one thread runs at line {e.line} that reads {shared[0]}, "
+                    f"which line {later.line} writes after it before any barrier: with "
+                    "fewer threads it may wait for ever"
+                )
+                break
 
 
 def orphan_chains(
