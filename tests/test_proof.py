@@ -103,6 +103,15 @@ TRAPS = {
         21: (BOTH, "reachable by the call through a pointer at line 36"),
         34: (BOTH, "followed, before any barrier, by compute_flux()"),
     },
+    # flattened indices: k % 8 in rows of 4, k / 2 shared by two iterations, and C's
+    # division truncating toward zero (-1 / 2 == 1 / 2)
+    "flat_index_traps.c": {
+        16: (BOTH, "leaves its row"),
+        21: (BOTH, "same element of b"),
+        27: (BOTH, "same element of a"),
+    },
+    # a caller's "double buffer" whose two pointers start on one grid: in place
+    "pingpong_same.c": {8: (BOTH, "dependence carried by the loop on t")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),
@@ -155,6 +164,11 @@ PATTERNS = {
     "sections_volatile_flag.c": {34: {"threads"}},
     # a master spinning on a flag a later single sets
     "master_waits_single.c": {30: {"threads"}},
+    # one flattened loop over a grid: row and column by k / NY and k % NY
+    "flat_index.c": {17: set()},
+    # grids swapped by the caller (T *r = result, *t = temp; ... tmp = t; t = r; r = tmp),
+    # the sweep reading a boundary value of its input into a local
+    "pingpong_calls.c": {10: set()},
 }
 
 
@@ -273,6 +287,8 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "ordered_output.c",
         "linear_pack.c",
         "team_report.c",
+        "flat_index.c",
+        "pingpong_calls.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

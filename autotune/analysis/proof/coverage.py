@@ -11,8 +11,8 @@ from __future__ import annotations
 import islpy as isl
 
 from autotune.analysis.proof import conditions, poly
-from autotune.analysis.proof.deps import Names, domain_text
 from autotune.analysis.proof.facts import Ref
+from autotune.analysis.proof.isltext import Names, domain_text
 
 
 def covered(r: Ref, writes: list[Ref], texts: dict | None = None) -> bool:
@@ -134,7 +134,7 @@ class _Renamed(Names):
         if sym.startswith("P"):
             self.params.add(sym)
             return sym
-        if sym in self.inner_syms or sym.startswith("u"):
+        if sym in self.inner_syms or sym.startswith(("u", "q")):  # unknowns, quotients
             name = f"{sym}_w"
             if name not in self.inner:
                 self.inner.append(name)

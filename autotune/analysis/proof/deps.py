@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import islpy as isl
 
 from autotune.analysis.proof import conditions, poly
-from autotune.analysis.proof.facts import Bound, Ref
+from autotune.analysis.proof.facts import Ref
+from autotune.analysis.proof.isltext import Names, domain_text
 from autotune.analysis.proof.rows import leaves_row
 
 Index = list[poly.Poly]
@@ -51,7 +52,7 @@ class Conflict:
             r = self.a if leaves_row(self.a) else self.b
             return (
                 f"{what} {name} (line {r.line}: {r.text}) with a subscript that leaves its "
-                "row in every run (C calls it undefined; the memory is the next row's): "
+                "row (C calls it undefined; the memory is the next row's): "
                 "the proof compares subscripts row by row and cannot here"
             )
         if self.why == "unanalysable":
@@ -280,41 +281,6 @@ def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
     if not empty:
         conditions.failed(text)
     return empty
-
-
-class Names:
-    """isl identifiers: parameters shared, every other symbol with a suffix."""
-
-    def __init__(self, suffix: str) -> None:
-        self.suffix = suffix
-        self.params: set[str] = set()
-        self.dims: list[str] = []
-
-    def __call__(self, sym: str) -> str:
-        if sym.startswith("P"):
-            self.params.add(sym)
-            return sym
-        name = f"{sym}{self.suffix}"
-        if name not in self.dims:
-            self.dims.append(name)
-        return name
-
-
-def domain_text(bounds: list[Bound], names: Names, given: tuple[Bound, ...] = ()) -> str | None:
-    """The loops' values as isl constraints; what is not known is left out (which only
-    adds points: sound for dependences, and writes needing exact domains check
-    ``Bound.exact`` first). ``given``: bounds on parameters where the loop runs."""
-    parts = []
-    for b in [*bounds, *given]:
-        v = names(b.sym)
-        if b.lower is not None and poly.is_affine(b.lower):
-            parts.append(f"{poly.to_isl(b.lower, names)} <= {v}")
-        if b.upper is not None and poly.is_affine(b.upper):
-            parts.append(f"{v} <= {poly.to_isl(b.upper, names)}")
-        step = abs(b.step) if b.step is not None else 1
-        if step > 1 and b.start is not None and poly.is_affine(b.start):
-            parts.append(f"({v} - ({poly.to_isl(b.start, names)})) mod {step} = 0")
-    return " and ".join(parts)
 
 
 def _set_text(names: Names, conjuncts: list[str], other: Names | None = None) -> str:

@@ -49,6 +49,9 @@ class Bound:
     upper: Poly | None
     step: int | None = 1
     start: Poly | None = None
+    # ``sym`` is ``numerator / divisor`` in C (truncating, divisor > 0): not a loop but a
+    # value an iteration computes, like ``i = k / M`` of a flattened index
+    div: tuple[Poly, int] | None = None
 
     @property
     def exact(self) -> bool:
@@ -112,7 +115,10 @@ class IterationFacts:
     updates: dict[str, set[str]] = field(default_factory=dict)  # name -> update operators
     plain: dict[str, int] = field(default_factory=dict)  # name -> line of a non-update use
     invariant_reads: dict[str, int] = field(default_factory=dict)  # outside values read
-    sizes_read: set[str] = field(default_factory=set)  # arrays whose elements were parameters
+    # objects whose elements the walk took as parameters: by the parameter's symbol, and
+    # those it took at a measured value (a constant: no symbol to follow)
+    sizes_read: dict[str, set[str]] = field(default_factory=dict)
+    sizes_fixed: dict[str, set[str]] = field(default_factory=dict)  # by C text
     params: set[str] = field(default_factory=set)  # C texts of the sizes the walk met
 
     def effect(self, reason: str) -> None:

@@ -3,9 +3,11 @@
 A ``Poly`` maps a monomial (a sorted tuple of symbol names, ``()`` for the
 constant) to an integer coefficient. Affine polynomials go to isl as they are;
 products of a size parameter and a loop variable (``i*n + j``) are delinearised
-by ``deps``. Anything else (division, ``%``, shifts of variables, floating
-values) is not a ``Poly``: the builder returns None and the reference counts as
-not analysable, which can only keep a loop as written.
+by ``deps``. Division and ``%`` of an affine value by a positive constant become a
+symbol the walker defines by constraints (``Bound.div``: ``i = k / M`` of a
+flattened index). Anything else (division by a variable, shifts of variables,
+floating values) is not a ``Poly``: the builder returns None and the reference
+counts as not analysable, which can only keep a loop as written.
 """
 
 from __future__ import annotations
@@ -105,10 +107,12 @@ class PolyBuilder:
         lookup: Callable[[str, c_ast.Node], Poly | None],
         element: Callable[[c_ast.Node], Poly | None] | None = None,
         narrow: Callable[[c_ast.Node], bool] | None = None,
+        divide: Callable[[Poly, int], Poly | None] | None = None,
     ) -> None:
         self.lookup = lookup
         self.element = element  # ``d[2]``, ``s.n``: a value read from memory
         self.narrow = narrow
+        self.divide = divide  # ``k / M`` as a symbol the caller defines (None: no Poly)
 
     def build(self, node: c_ast.Node | None) -> Poly | None:
         if node is None:
@@ -173,6 +177,11 @@ class PolyBuilder:
         if ca is None or cb is None:
             if node.op == "<<" and cb is not None and 0 <= cb < 31:
                 return mul(a, const(1 << cb))
+            if node.op in ("/", "%") and cb is not None and cb > 0 and self.divide is not None:
+                q = self.divide(a, cb) if is_affine(a) else None
+                if q is None or node.op == "/":
+                    return q
+                return add(a, mul(q, const(cb)) or {}, -1)  # C: a % d == a - d * (a / d)
             return None
         return _fold(node.op, ca, cb)
 

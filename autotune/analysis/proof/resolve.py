@@ -8,7 +8,7 @@ from pycparser import c_ast
 
 from autotune.analysis.proof import poly, specialise
 from autotune.analysis.proof.decls import derivations, narrows
-from autotune.analysis.proof.facts import IterationFacts
+from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.syntax import element_text, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
 from autotune.analysis.symbols import Scope
@@ -24,6 +24,8 @@ class WalkNames:
     env_ptr: dict[tuple[int, str], PtrVal]
     _n: int
     _params: dict[str, str]
+    quotients: dict[tuple[str, int], str]
+    quotient_bounds: list[Bound]
 
     def pointer(self, node: c_ast.Node | None) -> PtrVal | None:  # the walker's
         raise NotImplementedError
@@ -135,7 +137,19 @@ class WalkNames:
 
     def value(self, node: c_ast.Node | None) -> poly.Poly | None:
         scope = self.frame.scope
-        return poly.PolyBuilder(self.lookup, self._element, lambda t: narrows(scope, t)).build(node)
+        return poly.PolyBuilder(
+            self.lookup, self._element, lambda t: narrows(scope, t), self._divide
+        ).build(node)
+
+    def _divide(self, num: poly.Poly, d: int) -> poly.Poly:
+        """``num / d``: a symbol whose value the constraints of ``Bound.div`` pin, one
+        per numerator and divisor; every reference recorded after it carries them."""
+        key = (poly.text(num), d)
+        if key not in self.quotients:
+            sym = self._fresh("q")
+            self.quotients[key] = sym
+            self.quotient_bounds.append(Bound(sym, None, None, div=(num, d)))
+        return poly.symbol(self.quotients[key])
 
     def _element(self, node: c_ast.Node) -> poly.Poly | None:
         """``d[2]``, ``grid_points[0]``, ``g->nx``: a size read from memory the loop does
@@ -158,11 +172,13 @@ class WalkNames:
         holder = self._holder(node)
         if holder is None:
             return None
-        self.facts.sizes_read |= holder
         fixed = specialise.value_of(id(self.ctx.loop), text)
         if fixed is not None:
+            self.facts.sizes_fixed.setdefault(text, set()).update(holder)
             return poly.const(fixed)
-        return poly.symbol(self._param(text))
+        sym = self._param(text)
+        self.facts.sizes_read.setdefault(sym, set()).update(holder)
+        return poly.symbol(sym)
 
     def _holder(self, node: c_ast.Node) -> frozenset[str] | None:
         """The objects an element or field read lives in (None: cannot tell)."""

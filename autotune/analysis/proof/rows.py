@@ -9,8 +9,11 @@ but the memory is contiguous and compilers build it.
 
 from __future__ import annotations
 
+import islpy as isl
+
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.facts import Bound, Ref
+from autotune.analysis.proof.isltext import Names, domain_text
 
 
 def leaves_row(r: Ref) -> bool:
@@ -25,10 +28,29 @@ def leaves_row(r: Ref) -> bool:
     for sub, size in zip(r.index[1:], r.inner, strict=False):
         if sub is None or not isinstance(size, int) or not poly.is_affine(sub):
             continue
+        if any(s.startswith("q") for s in poly.symbols(sub)):
+            if _may_leave(r, sub, size):  # ``a[k / M][k % M]``: isl bounds the remainder
+                return True
+            continue
         span = _span(sub, ranges)
         if span is not None and (span[0] < 0 or span[1] > size - 1):
             return True
     return False
+
+
+def _may_leave(r: Ref, sub: poly.Poly, size: int) -> bool:
+    """A subscript made of quotients may leave ``[0, size)`` for some sizes and some
+    iteration: ``k % M`` stays in a row of ``M``, ``k % 8`` leaves a row of 4."""
+    names = Names("")
+    expr = poly.to_isl(sub, names)
+    conj = [c for c in [domain_text(r.domain, names, r.given)] if c]
+    conj.append(f"({expr} < 0 or {expr} > {size - 1})")
+    params, dims = ", ".join(sorted(names.params)), ", ".join(names.dims)
+    text = f"[{params}] -> {{ [{dims}] : {' and '.join(conj)} }}"
+    try:
+        return not isl.Set(text).is_empty()
+    except isl.Error:
+        return True
 
 
 def _constant_ranges(domain: list[Bound]) -> dict[str, tuple[int, int]]:

@@ -47,7 +47,6 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
         stack.extend(c for _, c in n.children())
     if not triples:
         return {}
-    copies: dict[str, int] = {}
     inits: dict[str, list[c_ast.Node]] = {}
     scope = Scope(func, site.ast)
 
@@ -57,29 +56,40 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
             decl is not None and kind != "param" and derivations(scope, decl.type)[:1] == ["array"]
         )
 
+    copies: dict[str, list[c_ast.Node]] = {}  # a = b between plain names: a -> [b]
+    addressed: set[str] = set()
     for n in walk(func.body):
         pair = _copy_of(n)
         if pair is not None and is_array(pair[1], n):
             pair = None  # ``double (*a)[N] = g0;``: the start of an array, not a copy
         if pair is not None:
-            copies[pair[0]] = copies.get(pair[0], 0) + 1
+            copies.setdefault(pair[0], []).append(n.init if isinstance(n, c_ast.Decl) else n.rvalue)
         elif isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
             inits.setdefault(n.lvalue.name, []).append(n.rvalue)
         elif isinstance(n, c_ast.Decl) and n.init is not None and n.name:
             inits.setdefault(n.name, []).append(n.init)
         elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID):
-            copies[n.expr.name] = copies.get(n.expr.name, 0) + 1000  # set through its address
+            addressed.add(n.expr.name)  # set through its address: anything
     out: dict[str, int] = {}
     for gid, (tmp, a, b) in enumerate(triples):
-        # each copy store of a, b and tmp is part of one such triple, and a, b start
-        # at distinct objects (one initial store each)
-        uses = sum(1 for t in triples if {a, b, tmp} == set(t))
-        if copies.get(a, 0) != uses or copies.get(b, 0) != uses or copies.get(tmp, 0) != uses:
+        # each copy among a, b and tmp is part of one such triple; a and b have one store
+        # besides (their start: ``T *a = in;`` copies a parameter in, it does not rotate),
+        # tmp none; and a, b start at distinct objects
+        names = {a, b, tmp}
+        uses = sum(1 for t in triples if names == set(t))
+        if names & addressed:
             continue
-        if len(inits.get(a, [])) != 1 or len(inits.get(b, [])) != 1:
+        rotating = {x: [c for c in copies.get(x, []) if c.name in names] for x in names}
+        starts = {
+            x: inits.get(x, []) + [c for c in copies.get(x, []) if c.name not in names]
+            for x in names
+        }
+        if any(len(rotating[x]) != uses for x in names) or starts[tmp]:
             continue
-        oa = pts.objects(inits[a][0], site)
-        ob = pts.objects(inits[b][0], site)
+        if len(starts[a]) != 1 or len(starts[b]) != 1:
+            continue
+        oa = pts.objects(starts[a][0], site)
+        ob = pts.objects(starts[b][0], site)
         if oa is None or ob is None or not oa or not ob or oa & ob:
             continue
         for name in (a, b):

@@ -36,7 +36,13 @@ from autotune.analysis.proof.facts import (
 from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, param_names
-from autotune.analysis.proof.syntax import assigned, element_text, loop_var_name, param_symbol
+from autotune.analysis.proof.syntax import (
+    PARAM_TEXTS,
+    assigned,
+    element_text,
+    loop_var_name,
+    param_symbol,
+)
 from autotune.analysis.proof.walkstate import LoopContext
 from autotune.analysis.symbols import Scope
 
@@ -381,6 +387,27 @@ def _element_roots(node: c_ast.Node, prog: Program, seen: set[str] | None = None
     return out
 
 
+def _sizes_in_use(facts: IterationFacts) -> dict[str, set[str]]:
+    """The sizes the proof read from memory where they count, by C text, with the
+    objects they live in: a parameter in a subscript or a loop bound of some reference,
+    or a measured value (a constant, which cannot be followed). An element read for a
+    value no subscript or bound uses (a boundary temperature in a stencil's arithmetic)
+    fixes nothing."""
+    used: set[str] = set()
+    for ref in facts.refs:
+        polys = list(ref.index or [])
+        for b in (*ref.domain, *ref.given):
+            polys += [b.lower, b.upper, b.start, b.div[0] if b.div else None]
+        for p in polys:
+            if p is not None:
+                used |= poly.symbols(p)
+    out = dict(facts.sizes_fixed)
+    for sym, holder in facts.sizes_read.items():
+        if sym in used:
+            out.setdefault(PARAM_TEXTS.get(sym, sym), set()).update(holder)
+    return out
+
+
 def _judge(
     prover: Prover,
     site: LoopSite,
@@ -391,14 +418,15 @@ def _judge(
 ) -> None:
     for e in facts.effects:
         out.add(e)
-    for ref in facts.refs if facts.sizes_read else []:
+    sizes = _sizes_in_use(facts)
+    for ref in facts.refs if sizes else []:
         if ref.kind == "r" or ref.owner != "shared":
             continue
-        if not ref.objects or ref.objects & facts.sizes_read:  # none known: any
-            hit = sorted(facts.sizes_read & (ref.objects or facts.sizes_read))
+        hit = sorted(t for t, held in sizes.items() if not ref.objects or ref.objects & held)
+        if hit:  # a write to objects not known may be to any
             out.add(
-                f"reads sizes from {', '.join(k.split(':')[1] for k in hit)} while the loop may "
-                f"write them (line {ref.line}: {ref.text})"
+                f"reads the size {', '.join(hit)} from memory the loop may write (line "
+                f"{ref.line}: {ref.text})"
             )
             break
     judge_scalars(site, ctx, facts, prog, out)
