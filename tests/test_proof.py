@@ -110,6 +110,13 @@ TRAPS = {
         21: (BOTH, "same element of b"),
         27: (BOTH, "same element of a"),
     },
+    # tiles that are not disjoint: BS + 1 elements, a MAX lower bound reaching back, and a
+    # "min" whose branches make it a max
+    "tiled_traps.c": {
+        13: (BOTH, "same element of a"),
+        18: (BOTH, "same element of b"),
+        23: (BOTH, "same element of a"),
+    },
     # a caller's "double buffer" whose two pointers start on one grid: in place
     "pingpong_same.c": {8: (BOTH, "dependence carried by the loop on t")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
@@ -169,6 +176,8 @@ PATTERNS = {
     # grids swapped by the caller (T *r = result, *t = temp; ... tmp = t; t = r; r = tmp),
     # the sweep reading a boundary value of its input into a local
     "pingpong_calls.c": {10: set()},
+    # cache-blocked loops whose tiles MIN clips at the edge (and MAX at the start)
+    "tiled_transpose.c": {18: set(), 25: set()},
 }
 
 
@@ -289,6 +298,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "team_report.c",
         "flat_index.c",
         "pingpong_calls.c",
+        "tiled_transpose.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

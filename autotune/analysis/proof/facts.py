@@ -49,9 +49,10 @@ class Bound:
     upper: Poly | None
     step: int | None = 1
     start: Poly | None = None
-    # ``sym`` is ``numerator / divisor`` in C (truncating, divisor > 0): not a loop but a
-    # value an iteration computes, like ``i = k / M`` of a flattened index
-    div: tuple[Poly, int] | None = None
+    # not a loop but a value an iteration computes, pinned by constraints: ("div", n, d)
+    # for C's ``n / d`` (truncating, d > 0: ``i = k / M`` of a flattened index), ("min",
+    # a, b) and ("max", a, b) for ``a < b ? a : b`` and the like (a tile's last row)
+    defined: tuple[str, Poly, Poly] | None = None
 
     @property
     def exact(self) -> bool:

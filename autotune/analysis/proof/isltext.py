@@ -1,8 +1,8 @@
 """References' loops as isl text: the one place that writes a domain's constraints.
 
 Every symbol but a size parameter (``P_...``) is a dimension, named with the suffix of
-the side it is on (two iterations of a dependence test, ``_a`` and ``_b``); a quotient
-(``Bound.div``: ``i = k / M``) is pinned by the constraints of C's division.
+the side it is on (two iterations of a dependence test, ``_a`` and ``_b``); a defined
+value (``Bound.defined``: ``i = k / M``, ``MIN(ii + BS, n)``) is pinned by constraints.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ def domain_text(bounds: list[Bound], names: Names, given: tuple[Bound, ...] = ()
     parts = []
     for b in [*bounds, *given]:
         v = names(b.sym)
-        if b.div is not None:
-            parts.append(_quotient(v, *b.div, names))
+        if b.defined is not None:
+            parts.append(_defined(v, b.defined, names))
             continue
         if b.lower is not None and poly.is_affine(b.lower):
             parts.append(f"{poly.to_isl(b.lower, names)} <= {v}")
@@ -49,10 +49,14 @@ def domain_text(bounds: list[Bound], names: Names, given: tuple[Bound, ...] = ()
     return " and ".join(parts)
 
 
-def _quotient(v: str, num: poly.Poly, d: int, names: Names) -> str:
-    """``v = num / d`` with C's division, which truncates toward zero."""
-    n = poly.to_isl(num, names)
-    return (
-        f"(({n} >= 0 and {d}*{v} <= {n} and {n} <= {d}*{v} + {d - 1}) or "
-        f"({n} < 0 and {d}*{v} - {d - 1} <= {n} and {n} <= {d}*{v}))"
-    )
+def _defined(v: str, defined: tuple[str, poly.Poly, poly.Poly], names: Names) -> str:
+    """``v`` as C computes it: ``a / d`` truncates toward zero; min and max pick one."""
+    kind, pa, pb = defined
+    a, b = poly.to_isl(pa, names), poly.to_isl(pb, names)
+    if kind == "div":
+        return (
+            f"(({a} >= 0 and {b}*{v} <= {a} and {a} <= {b}*{v} + {b} - 1) or "
+            f"({a} < 0 and {b}*{v} - {b} + 1 <= {a} and {a} <= {b}*{v}))"
+        )
+    pick = "<=" if kind == "min" else ">="
+    return f"(({v} = {a} and {a} {pick} {b}) or ({v} = {b} and {b} {pick} {a}))"

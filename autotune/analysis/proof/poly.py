@@ -3,11 +3,13 @@
 A ``Poly`` maps a monomial (a sorted tuple of symbol names, ``()`` for the
 constant) to an integer coefficient. Affine polynomials go to isl as they are;
 products of a size parameter and a loop variable (``i*n + j``) are delinearised
-by ``deps``. Division and ``%`` of an affine value by a positive constant become a
-symbol the walker defines by constraints (``Bound.div``: ``i = k / M`` of a
-flattened index). Anything else (division by a variable, shifts of variables,
-floating values) is not a ``Poly``: the builder returns None and the reference
-counts as not analysable, which can only keep a loop as written.
+by ``deps``. Division and ``%`` of an affine value by a positive constant, and the
+least or greatest of two affine values (``a < b ? a : b``, a ``MIN`` macro), become
+a symbol the walker defines by constraints (``Bound.defined``: ``i = k / M`` of a
+flattened index, a tile's ``MIN(ii + BS, n)``). Anything else (division by a
+variable, shifts of variables, floating values) is not a ``Poly``: the builder
+returns None and the reference counts as not analysable, which can only keep a
+loop as written.
 """
 
 from __future__ import annotations
@@ -107,12 +109,12 @@ class PolyBuilder:
         lookup: Callable[[str, c_ast.Node], Poly | None],
         element: Callable[[c_ast.Node], Poly | None] | None = None,
         narrow: Callable[[c_ast.Node], bool] | None = None,
-        divide: Callable[[Poly, int], Poly | None] | None = None,
+        define: Callable[[str, Poly, Poly], Poly | None] | None = None,
     ) -> None:
         self.lookup = lookup
         self.element = element  # ``d[2]``, ``s.n``: a value read from memory
         self.narrow = narrow
-        self.divide = divide  # ``k / M`` as a symbol the caller defines (None: no Poly)
+        self.define = define  # ``k / M``, min, max as a symbol the caller defines
 
     def build(self, node: c_ast.Node | None) -> Poly | None:
         if node is None:
@@ -142,8 +144,26 @@ class PolyBuilder:
             cond = self.build(node.cond)
             value = constant_of(cond) if cond is not None else None
             if value is None:
-                return None
+                return self._min_max(node)
             return self.build(node.iftrue if value else node.iffalse)
+        return None
+
+    def _min_max(self, node: c_ast.TernaryOp) -> Poly | None:
+        """``a < b ? a : b`` (a ``MIN`` macro) and the like over two affine values."""
+        cond = node.cond
+        if self.define is None or not isinstance(cond, c_ast.BinaryOp):
+            return None
+        if cond.op not in ("<", "<=", ">", ">="):
+            return None
+        left, right = self.build(cond.left), self.build(cond.right)
+        yes, no = self.build(node.iftrue), self.build(node.iffalse)
+        if any(p is None or not is_affine(p) for p in (left, right, yes, no)):
+            return None
+        less = cond.op in ("<", "<=")
+        if (yes, no) == (left, right):
+            return self.define("min" if less else "max", left, right)
+        if (yes, no) == (right, left):
+            return self.define("max" if less else "min", left, right)
         return None
 
     def _unary(self, node: c_ast.UnaryOp) -> Poly | None:
@@ -177,8 +197,8 @@ class PolyBuilder:
         if ca is None or cb is None:
             if node.op == "<<" and cb is not None and 0 <= cb < 31:
                 return mul(a, const(1 << cb))
-            if node.op in ("/", "%") and cb is not None and cb > 0 and self.divide is not None:
-                q = self.divide(a, cb) if is_affine(a) else None
+            if node.op in ("/", "%") and cb is not None and cb > 0 and self.define is not None:
+                q = self.define("div", a, const(cb)) if is_affine(a) else None
                 if q is None or node.op == "/":
                     return q
                 return add(a, mul(q, const(cb)) or {}, -1)  # C: a % d == a - d * (a / d)

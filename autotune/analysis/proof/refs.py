@@ -65,8 +65,8 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         self.constant: str | None = None  # the constant the write being touched stores
         self._n = 0
         self._params: dict[str, str] = {}
-        self.quotients: dict[tuple[str, int], str] = {}  # (numerator, divisor) -> symbol
-        self.quotient_bounds: list[Bound] = []
+        self.defined_syms: dict[tuple[str, str, str], str] = {}  # definition -> symbol
+        self.defined_bounds: list[Bound] = []
         self.breaks: set[int] = set()  # ids of the unrolled loops' own breaks
         self.break_depth: list[int] = []  # cond_depth where each unrolled loop began
         self.broke = False  # a pass of an unrolled loop took its break
@@ -416,7 +416,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         if ref.kind == "w":
             ref.value = self.constant
         ref.domain = list(self.domain)
-        ref.given = self.ctx.given + tuple(self.quotient_bounds)
+        ref.given = self.ctx.given + tuple(self.defined_bounds)
         ref.path = tuple(self.path)
         ref.must = self.cond_depth == 0
         ref.ordered = self.ordered > 0

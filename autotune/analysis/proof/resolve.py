@@ -24,8 +24,8 @@ class WalkNames:
     env_ptr: dict[tuple[int, str], PtrVal]
     _n: int
     _params: dict[str, str]
-    quotients: dict[tuple[str, int], str]
-    quotient_bounds: list[Bound]
+    defined_syms: dict[tuple[str, str, str], str]
+    defined_bounds: list[Bound]
 
     def pointer(self, node: c_ast.Node | None) -> PtrVal | None:  # the walker's
         raise NotImplementedError
@@ -138,18 +138,19 @@ class WalkNames:
     def value(self, node: c_ast.Node | None) -> poly.Poly | None:
         scope = self.frame.scope
         return poly.PolyBuilder(
-            self.lookup, self._element, lambda t: narrows(scope, t), self._divide
+            self.lookup, self._element, lambda t: narrows(scope, t), self._defined
         ).build(node)
 
-    def _divide(self, num: poly.Poly, d: int) -> poly.Poly:
-        """``num / d``: a symbol whose value the constraints of ``Bound.div`` pin, one
-        per numerator and divisor; every reference recorded after it carries them."""
-        key = (poly.text(num), d)
-        if key not in self.quotients:
+    def _defined(self, kind: str, a: poly.Poly, b: poly.Poly) -> poly.Poly:
+        """``a / b``, min or max of a and b: a symbol whose value the constraints of
+        ``Bound.defined`` pin, one per definition; every reference recorded after it
+        carries them."""
+        key = (kind, poly.text(a), poly.text(b))
+        if key not in self.defined_syms:
             sym = self._fresh("q")
-            self.quotients[key] = sym
-            self.quotient_bounds.append(Bound(sym, None, None, div=(num, d)))
-        return poly.symbol(self.quotients[key])
+            self.defined_syms[key] = sym
+            self.defined_bounds.append(Bound(sym, None, None, defined=(kind, a, b)))
+        return poly.symbol(self.defined_syms[key])
 
     def _element(self, node: c_ast.Node) -> poly.Poly | None:
         """``d[2]``, ``grid_points[0]``, ``g->nx``: a size read from memory the loop does
@@ -236,6 +237,14 @@ class WalkNames:
             del self.env_ptr[key]
         # values built from a killed name are stale too
         stale = {self._params[n] for n in names if n in self._params}
+        grew = True
+        while grew:  # and so are the defined values built from them (``m = n / 2``)
+            grew = False
+            for b in self.defined_bounds:
+                if b.sym not in stale and b.defined is not None:
+                    if any(poly.symbols(p) & stale for p in b.defined[1:]):
+                        stale.add(b.sym)
+                        grew = True
         for key, value in list(self.env.items()):
             if value is not None and poly.symbols(value) & stale:
                 self.env[key] = None

@@ -39,8 +39,9 @@ def leaves_row(r: Ref) -> bool:
 
 
 def _may_leave(r: Ref, sub: poly.Poly, size: int) -> bool:
-    """A subscript made of quotients may leave ``[0, size)`` for some sizes and some
-    iteration: ``k % M`` stays in a row of ``M``, ``k % 8`` leaves a row of 4."""
+    """A subscript made of defined values (quotients) may leave ``[0, size)`` for some
+    sizes and some iteration: ``k % M`` stays in a row of ``M``, ``k % 8`` leaves a row
+    of 4."""
     names = Names("")
     expr = poly.to_isl(sub, names)
     conj = [c for c in [domain_text(r.domain, names, r.given)] if c]

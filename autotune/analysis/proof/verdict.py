@@ -397,7 +397,7 @@ def _sizes_in_use(facts: IterationFacts) -> dict[str, set[str]]:
     for ref in facts.refs:
         polys = list(ref.index or [])
         for b in (*ref.domain, *ref.given):
-            polys += [b.lower, b.upper, b.start, b.div[0] if b.div else None]
+            polys += [b.lower, b.upper, b.start, *(b.defined[1:] if b.defined else ())]
         for p in polys:
             if p is not None:
                 used |= poly.symbols(p)
