@@ -75,6 +75,27 @@ def test_scratch_covered_at_one_size_only_is_varied_only_there(tmp_path):
     assert unguarded != expected[1:2]
 
 
+def test_a_blocked_sweep_is_proven_at_its_measured_grid(tmp_path):
+    """Hotspot's chunks (row chunk / chunks_in_col, column chunk % chunks_in_row, sizes
+    firstprivate on the combined directive): disjoint once the sizes are numbers. The
+    test reads only integer sizes (a float constant such as Cap_1, measured as an
+    integer 0, would make it false for ever), and every variant prints what the original
+    prints at the measured size and at others."""
+    rec = _loop(tmp_path, "blocked_sweep.c", ["256", "4"])
+    assert "schedule" not in rec.kept, rec.kept
+    assert rec.guard == (
+        "(chunks_in_col) == 16 && (chunks_in_row) == 16 && (col) == 256 && "
+        "(num_chunk) == 256 && (row) == 256"
+    )
+    source = read_source(DATA / "blocked_sweep.c")
+    runs = [["256", "4"], ["512", "3"], ["128", "5"]]
+    expected = _outputs(source, tmp_path, "original", runs)
+    for k, v in enumerate([Variant("dynamic", 1, None), Variant("guided", 4, 3)]):
+        tuned = apply_variants(source, [(rec, v)])
+        assert f"if ({rec.guard})" in tuned
+        assert _outputs(tuned, tmp_path, f"tuned{k}", runs) == expected
+
+
 def test_sizes_that_change_between_executions_are_no_test(tmp_path):
     rec = _loop(tmp_path, "scratch_fill_runtime.c", ["64", "64", "twice"])
     assert rec.profile["ranges"]["n"] == [32, 64]

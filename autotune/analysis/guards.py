@@ -63,7 +63,9 @@ def usable_at(
             continue
         root = re.match(r"[A-Za-z_]\w*", text).group(0)
         decl, kind = scope.find_decl(root, found.for_node)
-        if decl is None or root in prog.threadprivate or root in _clause_names(found, region):
+        if decl is None or root in prog.threadprivate:
+            continue
+        if root in _clause_names(found, region) and not _copied_in(found, root):
             continue
         if root in counters:
             continue
@@ -155,6 +157,19 @@ def _clause_names(found: FoundLoop, region: FoundRegion | None) -> set[str]:
             names |= set(clause_names(c.private + c.firstprivate + c.lastprivate))
             names |= {r.split(":")[-1].strip() for r in clause_names(c.reduction)}
     return names
+
+
+def _copied_in(found: FoundLoop, root: str) -> bool:
+    """``firstprivate(n)`` on a combined ``parallel for`` and nothing else: every thread's
+    copy starts as the value a test before the region reads (hotspot's
+    ``firstprivate(row, col, num_chunk)``); ``_shared_at`` still asks that the loop
+    never assigns it."""
+    if found.parallel is not found.directive:
+        return False
+    c = found.directive.clauses
+    others = set(clause_names(c.private + c.lastprivate))
+    others |= {r.split(":")[-1].strip() for r in clause_names(c.reduction)}
+    return root in set(clause_names(c.firstprivate)) - others
 
 
 def _shared_at(decl: c_ast.Decl, root: str, found: FoundLoop, region: FoundRegion | None) -> bool:

@@ -55,6 +55,30 @@ def narrows(scope: Scope, t: c_ast.Node | None) -> bool:
     return size is None or size < 4
 
 
+FLOATING = frozenset(
+    {"float", "double", "_Complex", "_Float16", "_Float32", "_Float64", "__float128"}
+)
+
+
+def is_floating(scope: Scope, t: c_ast.Node | None, elements: bool = False) -> bool:
+    """A floating-point type (``double``, a ``typedef float FLOAT``): no size, no
+    subscript. ``elements``: of what the pointers and arrays of ``t`` hold."""
+    for _ in range(16):
+        if isinstance(t, c_ast.Typename | c_ast.Decl):
+            t = t.type
+            continue
+        t = scope.resolve_typedef(t)
+        if elements and isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl):
+            t = t.type
+            continue
+        break
+    return (
+        isinstance(t, c_ast.TypeDecl)
+        and isinstance(t.type, c_ast.IdentifierType)
+        and bool(set(t.type.names) & FLOATING)
+    )
+
+
 def _typedef_target(scope: Scope, t: c_ast.Node) -> c_ast.Node | None:
     if isinstance(t, c_ast.IdentifierType) and len(t.names) == 1:
         target = scope.info.typedefs.get(t.names[0])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.proof import poly, specialise
-from autotune.analysis.proof.decls import derivations, narrows
+from autotune.analysis.proof.decls import derivations, is_floating, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.syntax import element_text, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
@@ -94,6 +94,8 @@ class WalkNames:
             value = self.env[key]
             return value if value is not None else poly.symbol(self._fresh())
         decl, kind = self._decl(name, node)
+        if decl is not None and is_floating(self.frame.scope, decl.type):
+            return None  # a temperature is no size: never a parameter a profile measures
         if kind == "param" and name in self.frame.ints and not self.address_taken(name, node):
             value = self.frame.ints[name]
             return value if value is not None else poly.symbol(self._fresh())
@@ -165,6 +167,10 @@ class WalkNames:
             root = root.name
         if not isinstance(root, c_ast.ID):
             return None
+        decl, _ = self._decl(root.name, root)
+        if decl is not None and isinstance(node, c_ast.ArrayRef):
+            if is_floating(self.frame.scope, decl.type, elements=True):
+                return None  # an element of a float grid is no size either
         if root.name in self.ctx.array_written or self._class(root.name, root) not in (
             "shared",
             "invariant",
