@@ -117,6 +117,12 @@ TRAPS = {
         18: (BOTH, "same element of b"),
         23: (BOTH, "same element of a"),
     },
+    # shifts and masks: a colour-picked start but every point swept, i >> 1, i & 3
+    "bits_traps.c": {
+        16: (BOTH, "dependence carried by the loop on u"),
+        22: (BOTH, "same element of a"),
+        27: (BOTH, "same element of a"),
+    },
     # a caller's "double buffer" whose two pointers start on one grid: in place
     "pingpong_same.c": {8: (BOTH, "dependence carried by the loop on t")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
@@ -178,6 +184,8 @@ PATTERNS = {
     "pingpong_calls.c": {10: set()},
     # cache-blocked loops whose tiles MIN clips at the edge (and MAX at the start)
     "tiled_transpose.c": {18: set(), 25: set()},
+    # red-black SOR: each colour's points start at 1 + ((i + colour) & 1), step 2
+    "redblack_sor.c": {15: set()},
 }
 
 
@@ -299,6 +307,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "flat_index.c",
         "pingpong_calls.c",
         "tiled_transpose.c",
+        "redblack_sor.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -50,7 +50,8 @@ class Bound:
     step: int | None = 1
     start: Poly | None = None
     # not a loop but a value an iteration computes, pinned by constraints: ("div", n, d)
-    # for C's ``n / d`` (truncating, d > 0: ``i = k / M`` of a flattened index), ("min",
+    # for C's ``n / d`` (truncating, d > 0: ``i = k / M`` of a flattened index), ("fdiv",
+    # n, 2^k) for ``n >> k`` and the floor under ``n & (2^k - 1)``, ("min",
     # a, b) and ("max", a, b) for ``a < b ? a : b`` and the like (a tile's last row)
     defined: tuple[str, Poly, Poly] | None = None
 

@@ -53,6 +53,8 @@ def _defined(v: str, defined: tuple[str, poly.Poly, poly.Poly], names: Names) ->
     """``v`` as C computes it: ``a / d`` truncates toward zero; min and max pick one."""
     kind, pa, pb = defined
     a, b = poly.to_isl(pa, names), poly.to_isl(pb, names)
+    if kind == "fdiv":  # floor: a shift, a mask's complement
+        return f"({b}*{v} <= {a} and {a} <= {b}*{v} + {b} - 1)"
     if kind == "div":
         return (
             f"(({a} >= 0 and {b}*{v} <= {a} and {a} <= {b}*{v} + {b} - 1) or "

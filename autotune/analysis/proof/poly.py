@@ -148,6 +148,17 @@ class PolyBuilder:
             return self.build(node.iftrue if value else node.iffalse)
         return None
 
+    def _floor_bits(self, op: str, value: Poly, k: int) -> Poly | None:
+        """``value >> k`` and ``value & (2^k - 1)`` on two's complement integers (gcc's):
+        the floor of ``value / 2^k`` and what is left, also for a negative value (the
+        colour of a red-black sweep, ``(i + colour) & 1``)."""
+        if not is_affine(value):
+            return None
+        q = self.define("fdiv", value, const(1 << k))
+        if q is None or op == ">>":
+            return q
+        return add(value, mul(q, const(1 << k)) or {}, -1)
+
     def _min_max(self, node: c_ast.TernaryOp) -> Poly | None:
         """``a < b ? a : b`` (a ``MIN`` macro) and the like over two affine values."""
         cond = node.cond
@@ -197,6 +208,9 @@ class PolyBuilder:
         if ca is None or cb is None:
             if node.op == "<<" and cb is not None and 0 <= cb < 31:
                 return mul(a, const(1 << cb))
+            bits = _bits_op(node.op, a, b, ca, cb)
+            if bits is not None and self.define is not None:
+                return self._floor_bits(*bits)
             if node.op in ("/", "%") and cb is not None and cb > 0 and self.define is not None:
                 q = self.define("div", a, const(cb)) if is_affine(a) else None
                 if q is None or node.op == "/":
@@ -204,6 +218,22 @@ class PolyBuilder:
                 return add(a, mul(q, const(cb)) or {}, -1)  # C: a % d == a - d * (a / d)
             return None
         return _fold(node.op, ca, cb)
+
+
+def _bits_op(
+    op: str, a: Poly, b: Poly, ca: int | None, cb: int | None
+) -> tuple[str, Poly, int] | None:
+    """``x >> k`` or ``x & (2^k - 1)`` (either side) with ``x`` not a constant: the
+    operation, ``x`` and ``k``."""
+    if op == ">>" and ca is None and cb is not None and 0 < cb < 31:
+        return ">>", a, cb
+    if op != "&":
+        return None
+    for x, mask in ((a, cb), (b, ca)):
+        if mask is not None and constant_of(x) is None and 0 < mask < (1 << 30):
+            if mask & (mask + 1) == 0:
+                return "&", x, (mask + 1).bit_length() - 1
+    return None
 
 
 def _fold(op: str, a: int, b: int) -> Poly | None:
