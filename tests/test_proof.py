@@ -123,6 +123,14 @@ TRAPS = {
         22: (BOTH, "same element of a"),
         27: (BOTH, "same element of a"),
     },
+    # copies reaching other iterations' elements: two rows, a + i of a 2-D array (rows),
+    # a flat copy one element too long, a char view
+    "copy_traps.c": {
+        12: (BOTH, "writes a"),
+        16: (BOTH, "writes a"),
+        20: (BOTH, "same element of c"),
+        24: (BOTH, "writes c"),
+    },
     # a caller's "double buffer" whose two pointers start on one grid: in place
     "pingpong_same.c": {8: (BOTH, "dependence carried by the loop on t")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
@@ -186,6 +194,8 @@ PATTERNS = {
     "tiled_transpose.c": {18: set(), 25: set()},
     # red-black SOR: each colour's points start at 1 + ((i + colour) & 1), step 2
     "redblack_sor.c": {15: set()},
+    # memcpy of a declared array's rows; memset and memcpy at &c[i * m] of a heap array
+    "row_copies.c": {26: set(), 32: set()},
 }
 
 
@@ -308,6 +318,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "pingpong_calls.c",
         "tiled_transpose.c",
         "redblack_sor.c",
+        "row_copies.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -16,7 +16,7 @@ from autotune.analysis.names import call_name
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
-from autotune.analysis.proof.facts import Ref
+from autotune.analysis.proof.facts import Bound, Ref
 from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
@@ -123,16 +123,92 @@ def _read_args(w: IterationWalker, args: list[c_ast.Node]) -> None:
 
 
 def _copy(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]) -> None:
-    """memcpy and friends: write the destination, read the source, both at unknown index."""
+    """memcpy and friends: write the destination, read the source. ``memcpy``,
+    ``memmove`` and ``memset`` of a byte count that is a whole number of elements, at a
+    known place of a flat array (``memset(&c[i * m], 0, m * sizeof(double))``), touch
+    exactly those elements; anything else touches the object at an unknown index."""
     dst, src = COPY_FUNCS[name]
     line = node.coord.line if node.coord else 0
+    nbytes = w.value(args[2]) if name in BYTE_COUNTED and len(args) > 2 else None
     for pos, kind in ((dst, "w"), (src, "r")):
         if pos is None or pos >= len(args):
             continue
         pv = pointer_value(w, args[pos])
-        if pv is not None and pv.owner != "local":
-            w.record(Ref(pv.objects, None, kind, line, f"{name}()", owner=pv.owner, name=pv.name))
+        if pv is None or pv.owner == "local":
+            continue
+        count = _elements(w, args[pos], nbytes)
+        text = f"{name}()"
+        if count is None or not _in_row(w, args[pos], pv.base, count):
+            w.record(Ref(pv.objects, None, kind, line, text, owner=pv.owner, name=pv.name))
+            continue
+        sym = w._fresh("v")  # the element copied: a loop of count steps
+        w.domain.append(Bound(sym, {}, poly.add(count, poly.const(-1))))
+        index = [*pv.base[:-1], poly.add(pv.base[-1], poly.symbol(sym))]
+        w.record(Ref(pv.objects, index, kind, line, text, owner=pv.owner, name=pv.name))
+        w.domain.pop()
     _read_args(w, [a for i, a in enumerate(args) if i not in (dst, src)])
+
+
+BYTE_COUNTED = frozenset({"memcpy", "memmove", "memset"})
+
+
+def _in_row(w: IterationWalker, arg: c_ast.Node, base: list | None, count: poly.Poly) -> bool:
+    """The copied elements are subscripts of the pointer's last dimension: a flat array
+    (one derivation, any count), or a row of a declared ``a[N][M]`` the copy does not
+    leave (a constant start and count within M: ``memcpy(a[i], b[j], sizeof a[i])``). A
+    byte copy may run on into the next row, which row-by-row subscripts could not say."""
+    if base is None or any(p is None for p in base):
+        return False
+    root = _root(arg)
+    decl, _ = w._decl(root.name, root) if root is not None else (None, "")
+    t = decl.type if decl is not None else None
+    if len(base) == 1:  # flat: ``a + i`` of a 2-D ``a`` moves by rows, not elements
+        return len(derivations(w.frame.scope, t)) == 1
+    start, n = poly.constant_of(base[-1]), poly.constant_of(count)
+    for _ in range(len(base) - 1):
+        t = w.frame.scope.resolve_typedef(t)
+        t = t.type if isinstance(t, c_ast.ArrayDecl) else None
+    t = w.frame.scope.resolve_typedef(t)
+    row = poly.literal(t.dim) if isinstance(t, c_ast.ArrayDecl) else None
+    size = poly.constant_of(row) if row is not None else None
+    return None not in (start, n, size) and 0 <= start and start + n <= size
+
+
+def _root(node: c_ast.Node) -> c_ast.ID | None:
+    """The variable a pointer expression starts from (``&c[i * m]``, ``c + k``): None
+    through a cast, which changes the element."""
+    while True:
+        if isinstance(node, c_ast.UnaryOp) and node.op == "&":
+            node = node.expr
+        elif isinstance(node, c_ast.ArrayRef):
+            node = node.name
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+            node = node.left
+        else:
+            return node if isinstance(node, c_ast.ID) else None
+
+
+def _elements(w: IterationWalker, arg: c_ast.Node, nbytes: poly.Poly | None) -> poly.Poly | None:
+    """``nbytes`` in elements of what ``arg`` points into (its declared element type,
+    found through ``&``, subscripts and pointer arithmetic; a cast changes the element:
+    unknown): None unless every term divides exactly."""
+    if nbytes is None or not poly.is_affine(nbytes):
+        return None
+    node = _root(arg)
+    if node is None:
+        return None
+    decl, _ = w._decl(node.name, node)
+    scope = w.frame.scope
+    t = decl.type if decl is not None else None
+    for _ in range(16):
+        t = scope.resolve_typedef(t)
+        if not isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl):
+            break
+        t = t.type
+    size = scope.type_size(t) if t is not None else None
+    if not size or any(c % size for c in nbytes.values()):
+        return None
+    return {m: c // size for m, c in nbytes.items()}
 
 
 def _state_arg(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list) -> None:

@@ -110,11 +110,13 @@ class PolyBuilder:
         element: Callable[[c_ast.Node], Poly | None] | None = None,
         narrow: Callable[[c_ast.Node], bool] | None = None,
         define: Callable[[str, Poly, Poly], Poly | None] | None = None,
+        size_of: Callable[[c_ast.Node], int | None] | None = None,
     ) -> None:
         self.lookup = lookup
         self.element = element  # ``d[2]``, ``s.n``: a value read from memory
         self.narrow = narrow
         self.define = define  # ``k / M``, min, max as a symbol the caller defines
+        self.size_of = size_of  # bytes of ``sizeof(double)``, ``sizeof *p`` (None: unknown)
 
     def build(self, node: c_ast.Node | None) -> Poly | None:
         if node is None:
@@ -190,7 +192,8 @@ class PolyBuilder:
                 return None
             return const(int(not value) if node.op == "!" else ~value)
         if node.op == "sizeof":
-            return None
+            size = self.size_of(node.expr) if self.size_of is not None else None
+            return const(size) if size else None
         return None
 
     def _binary(self, node: c_ast.BinaryOp) -> Poly | None:

@@ -193,11 +193,33 @@ class ProgramWalker(c_ast.NodeVisitor):
         self.prog.opaque_inits |= opaque
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op == "&":
+        if node.op == "&" and not self._into_pointee(node.expr):
             root = _root_name(node.expr)
             if root:
                 self.prog.address_of.add(taint_key(root, node, self.func, self.ast))
         self.generic_visit(node)
+
+    def _into_pointee(self, expr: c_ast.Node) -> bool:
+        """``&p[k]``, ``&p->f`` of a pointer ``p``: the address of what p points at
+        (``memset(&c[i * m], ...)``), not of p, which no store through it can change."""
+        node, step = expr, None
+        while isinstance(node, c_ast.ArrayRef | c_ast.StructRef):
+            step, node = node, node.name
+        if step is None or not isinstance(node, c_ast.ID) or self.func is None:
+            return False
+        if isinstance(step, c_ast.StructRef):
+            return step.type == "->"
+        decl, _ = Scope(self.func, self.ast).find_decl(node.name, node)
+        t = decl.type if decl is not None else None
+        for _ in range(8):  # through typedefs: ``typedef double *row_t``
+            if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
+                break
+            names = t.type.names
+            target = file_info(self.ast).typedefs.get(names[0]) if len(names) == 1 else None
+            if target is None:
+                break
+            t = target
+        return isinstance(t, c_ast.PtrDecl)
 
     def visit_Assignment(self, node: c_ast.Assignment) -> None:
         lv = node.lvalue
