@@ -214,6 +214,32 @@ CASES = [
         [("a", 8, lambda e: 99 - e["i"]), ("b", 8, lambda e: e["i"] // 2 + 1)],
         1,
     ),
+    (
+        # a library copy is the element loop it performs: a row of a 2-D array per call
+        "memcpy_rows",
+        """double a[40][24], b[40][24];
+     void *memcpy(void *d, const void *s, unsigned long n);
+     void f(void) { int i;
+     #pragma omp parallel for
+     for (i = 0; i < 40; i++) memcpy(a[i], b[39 - i], sizeof a[i]); }""",
+        [("i", lambda e: range(40)), ("k", lambda e: range(24))],
+        [("a", 8, lambda e: e["i"] * 24 + e["k"]), ("b", 8, lambda e: (39 - e["i"]) * 24 + e["k"])],
+        1,
+    ),
+    (
+        "memset_memmove_flat",
+        """double c[30 * 17], d[30 * 17];
+     void *memset(void *d, int v, unsigned long n);
+     void *memmove(void *d, const void *s, unsigned long n);
+     void f(void) { int i;
+     #pragma omp parallel for
+     for (i = 0; i < 30; i++) {
+       memset(&c[i * 17], 0, 17 * sizeof(double));
+       memmove(d + i * 17, c + i * 17, sizeof c[0] * 17); } }""",
+        [("i", lambda e: range(30)), ("k", lambda e: range(17))],
+        [("c", 8, lambda e: e["i"] * 17 + e["k"]), ("d", 8, lambda e: e["i"] * 17 + e["k"])],
+        1,
+    ),
 ]
 
 

@@ -9,7 +9,8 @@ Rules (see docs/analysis.md): subscript arithmetic and the control of
 ``for`` loops are not work; ``if``/``else`` branches are weighted 1/2 each
 (``switch`` cases 1/n); user functions defined in the file are inlined
 (their loops become nested loops, their array parameters map to the
-caller's arrays); other calls are warned about.
+caller's arrays); ``memcpy``/``memset`` of whole elements are the element loops
+they perform (``copies.py``); other calls are warned about.
 
 ``Walker`` is one ``NodeVisitor``: statements and expressions are visited by
 ``visit_<Class>``; where the walk is (the loop being filled, the name
@@ -24,6 +25,7 @@ from pycparser import c_ast
 from autotune.analysis import cexpr, exprs
 from autotune.analysis.arrayref import array_of, subscripts
 from autotune.analysis.astutil import decl_ids, deref_as_arrayref, local_names, walk, written_names
+from autotune.analysis.copies import copy_loop
 from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.loopnode import Access, Ctx, LoopNode
@@ -365,6 +367,12 @@ class Walker(c_ast.NodeVisitor):
     # ---- calls ---------------------------------------------------------------
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         args = node.args.exprs if node.args else []
+        called = node.name.name if isinstance(node.name, c_ast.ID) else None
+        if called is not None and called not in self.ctx.scope.info.funcs:
+            copy = copy_loop(node, self.ctx.scope)
+            if copy is not None:  # memset(&c[i * m], 0, m * sizeof(double)): m elements
+                self.visit_For(copy)  # its pointers are walked as the elements it touches
+                return
         for a in args:
             self._walk(a)
         line = node.coord.line if node.coord else 0

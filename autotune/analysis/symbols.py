@@ -50,6 +50,9 @@ class FileInfo:
     # id(node) -> the innermost block, for header or function around it (itself included)
     scope_of: dict[int, c_ast.Node | None] = field(default_factory=dict)
     found: dict[tuple[str, int], tuple[c_ast.Decl | None, str]] = field(default_factory=dict)
+    # id(call) -> the element loop a memcpy/memset performs (analysis/copies.py), kept so
+    # that its nodes' ids, entered in ``parents``, stay theirs
+    copy_loops: dict[int, c_ast.For | None] = field(default_factory=dict)
 
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

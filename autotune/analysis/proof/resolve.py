@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.copies import sizeof_bytes
 from autotune.analysis.proof import poly, specialise
 from autotune.analysis.proof.decls import derivations, is_floating, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
@@ -144,27 +145,8 @@ class WalkNames:
         ).build(node)
 
     def size_of(self, node: c_ast.Node) -> int | None:
-        """``sizeof`` of a type, a declared name, or what it points at or holds
-        (``sizeof *grid``, ``sizeof a[0]``): a byte count in a copy's length."""
-        scope = self.frame.scope
-        if isinstance(node, c_ast.Typename):
-            return scope.type_size(node.type)
-        depth = 0
-        while isinstance(node, c_ast.ArrayRef) or (
-            isinstance(node, c_ast.UnaryOp) and node.op == "*"
-        ):
-            node = node.name if isinstance(node, c_ast.ArrayRef) else node.expr
-            depth += 1
-        if not isinstance(node, c_ast.ID):
-            return None
-        decl, _ = self._decl(node.name, node)
-        t = decl.type if decl is not None else None
-        for _ in range(depth):
-            t = scope.resolve_typedef(t)
-            if not isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl):
-                return None
-            t = t.type
-        return scope.type_size(t) if t is not None else None
+        """``sizeof`` in a copy's length (``m * sizeof(double)``, ``sizeof a[i]``)."""
+        return sizeof_bytes(self.frame.scope, node)
 
     def _defined(self, kind: str, a: poly.Poly, b: poly.Poly) -> poly.Poly:
         """``a / b``, min or max of a and b: a symbol whose value the constraints of
