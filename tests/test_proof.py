@@ -131,6 +131,8 @@ TRAPS = {
         20: (BOTH, "same element of c"),
         24: (BOTH, "writes c"),
     },
+    # a scratch histogram cleared only in its first half: the rest carries over
+    "scratch_memset_trap.c": {13: (BOTH, "hist, which each thread keeps across iterations")},
     # a caller's "double buffer" whose two pointers start on one grid: in place
     "pingpong_same.c": {8: (BOTH, "dependence carried by the loop on t")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
@@ -196,6 +198,8 @@ PATTERNS = {
     "redblack_sor.c": {15: set()},
     # memcpy of a declared array's rows; memset and memcpy at &c[i * m] of a heap array
     "row_copies.c": {26: set(), 32: set()},
+    # a private scratch histogram cleared by memset(hist, 0, sizeof hist) at every row
+    "scratch_memset.c": {12: set()},
 }
 
 
@@ -319,6 +323,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "tiled_transpose.c",
         "redblack_sor.c",
         "row_copies.c",
+        "scratch_memset.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
