@@ -133,6 +133,8 @@ TRAPS = {
     },
     # a scratch histogram cleared only in its first half: the rest carries over
     "scratch_memset_trap.c": {13: (BOTH, "hist, which each thread keeps across iterations")},
+    # an offset in a subscript read from memory the loop writes through another name
+    "size_alias.c": {12: (BOTH, "reads the size off[1] from memory the loop may write")},
     # a caller's "double buffer" whose two pointers start on one grid: in place
     "pingpong_same.c": {8: (BOTH, "dependence carried by the loop on t")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
