@@ -194,6 +194,8 @@ PATTERNS = {
     # grids swapped by the caller (T *r = result, *t = temp; ... tmp = t; t = r; r = tmp),
     # the sweep reading a boundary value of its input into a local
     "pingpong_calls.c": {10: set()},
+    # the same swap with its temporary declared before the loop as NULL
+    "pingpong_tmp_null.c": {8: set()},
     # cache-blocked loops whose tiles MIN clips at the edge (and MAX at the start)
     "tiled_transpose.c": {18: set(), 25: set()},
     # red-black SOR: each colour's points start at 1 + ((i + colour) & 1), step 2

@@ -74,7 +74,8 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
     for gid, (tmp, a, b) in enumerate(triples):
         # each copy among a, b and tmp is part of one such triple; a and b have one store
         # besides (their start: ``T *a = in;`` copies a parameter in, it does not rotate),
-        # tmp none; and a, b start at distinct objects
+        # and start at distinct objects (tmp may start anywhere, ``T *tmp = NULL``: each
+        # triple sets it right before b takes it)
         names = {a, b, tmp}
         uses = sum(1 for t in triples if names == set(t))
         if names & addressed:
@@ -84,7 +85,7 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
             x: inits.get(x, []) + [c for c in copies.get(x, []) if c.name not in names]
             for x in names
         }
-        if any(len(rotating[x]) != uses for x in names) or starts[tmp]:
+        if any(len(rotating[x]) != uses for x in names):
             continue
         if len(starts[a]) != 1 or len(starts[b]) != 1:
             continue
