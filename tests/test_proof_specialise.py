@@ -96,6 +96,21 @@ def test_a_blocked_sweep_is_proven_at_its_measured_grid(tmp_path):
         assert _outputs(tuned, tmp_path, f"tuned{k}", runs) == expected
 
 
+def test_a_time_step_in_a_struct_is_no_size(tmp_path):
+    """A flattened loop sized at run time is proven at its measured sizes; the double
+    ``coef.dt`` in its arithmetic was tested too (``(coef.dt) == 0``: measured as an
+    integer, false for ever, so the variants never ran). The test reads the sizes only,
+    and a variant prints what the original prints at the measured sizes and at others."""
+    rec = _loop(tmp_path, "flat_struct_dt.c", ["120", "90"])
+    assert "schedule" not in rec.kept, rec.kept
+    assert rec.guard == "(nx) == 120 && (ny) == 90"
+    source = read_source(DATA / "flat_struct_dt.c")
+    runs = [["120", "90"], ["90", "120"], ["64", "33"]]
+    expected = _outputs(source, tmp_path, "original", runs)
+    tuned = apply_variants(source, [(rec, Variant("dynamic", 7, None))])
+    assert _outputs(tuned, tmp_path, "tuned", runs) == expected
+
+
 def test_sizes_that_change_between_executions_are_no_test(tmp_path):
     rec = _loop(tmp_path, "scratch_fill_runtime.c", ["64", "64", "twice"])
     assert rec.profile["ranges"]["n"] == [32, 64]

@@ -14,6 +14,19 @@ from autotune.analysis.symbols import Scope
 FLOAT_TYPES = frozenset({"float", "double", "_Float16", "_Float32", "_Float64", "__float128"})
 
 
+def floating_type(scope: Scope, t: c_ast.Node | None) -> bool:
+    """``t`` itself is a floating-point type (``double``, ``typedef float FLOAT``), not a
+    pointer to or an array of one."""
+    if isinstance(t, c_ast.Typename | c_ast.Decl):
+        t = t.type
+    t = scope.resolve_typedef(t) if t is not None else None
+    return (
+        isinstance(t, c_ast.TypeDecl)
+        and isinstance(t.type, c_ast.IdentifierType)
+        and bool(set(t.type.names) & FLOAT_TYPES)
+    )
+
+
 def is_floating(scope: Scope, name: str, at: c_ast.Node) -> bool:
     """Whether ``name`` (as seen from ``at``) is a floating-point scalar or array."""
     decl, _ = scope.find_decl(name, at)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.layout import struct_member_type
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.program import ALLOCATORS, Program, returns
 from autotune.analysis.symbols import Scope
@@ -55,28 +56,22 @@ def narrows(scope: Scope, t: c_ast.Node | None) -> bool:
     return size is None or size < 4
 
 
-FLOATING = frozenset(
-    {"float", "double", "_Complex", "_Float16", "_Float32", "_Float64", "__float128"}
-)
-
-
-def is_floating(scope: Scope, t: c_ast.Node | None, elements: bool = False) -> bool:
-    """A floating-point type (``double``, a ``typedef float FLOAT``): no size, no
-    subscript. ``elements``: of what the pointers and arrays of ``t`` hold."""
-    for _ in range(16):
-        if isinstance(t, c_ast.Typename | c_ast.Decl):
-            t = t.type
-            continue
-        t = scope.resolve_typedef(t)
-        if elements and isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl):
-            t = t.type
-            continue
-        break
-    return (
-        isinstance(t, c_ast.TypeDecl)
-        and isinstance(t.type, c_ast.IdentifierType)
-        and bool(set(t.type.names) & FLOATING)
-    )
+def access_type(scope: Scope, node: c_ast.Node, t: c_ast.Node | None) -> c_ast.Node | None:
+    """The type of what ``node`` (``a[i]``, ``g->dt``, ``s.f[2]``) reads, from its root's
+    declared type ``t``; None where a step cannot be followed."""
+    steps = []
+    while isinstance(node, c_ast.ArrayRef | c_ast.StructRef):
+        steps.append(node)
+        node = node.name
+    for step in reversed(steps):
+        if t is None:
+            return None
+        if isinstance(step, c_ast.ArrayRef):
+            t = scope.resolve_typedef(t)
+            t = t.type if isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl) else None
+        else:
+            t = struct_member_type(scope, t, step.field.name)
+    return t
 
 
 def _typedef_target(scope: Scope, t: c_ast.Node) -> c_ast.Node | None:

@@ -7,8 +7,9 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.copies import sizeof_bytes
+from autotune.analysis.names import floating_type
 from autotune.analysis.proof import poly, specialise
-from autotune.analysis.proof.decls import derivations, is_floating, narrows
+from autotune.analysis.proof.decls import access_type, derivations, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.syntax import element_text, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
@@ -95,7 +96,7 @@ class WalkNames:
             value = self.env[key]
             return value if value is not None else poly.symbol(self._fresh())
         decl, kind = self._decl(name, node)
-        if decl is not None and is_floating(self.frame.scope, decl.type):
+        if decl is not None and floating_type(self.frame.scope, decl.type):
             return None  # a temperature is no size: never a parameter a profile measures
         if kind == "param" and name in self.frame.ints and not self.address_taken(name, node):
             value = self.frame.ints[name]
@@ -173,9 +174,9 @@ class WalkNames:
         if not isinstance(root, c_ast.ID):
             return None
         decl, _ = self._decl(root.name, root)
-        if decl is not None and isinstance(node, c_ast.ArrayRef):
-            if is_floating(self.frame.scope, decl.type, elements=True):
-                return None  # an element of a float grid is no size either
+        read = access_type(self.frame.scope, node, decl.type if decl is not None else None)
+        if read is not None and floating_type(self.frame.scope, read):
+            return None  # an element of a float grid, a time step g->dt: no size either
         if root.name in self.ctx.array_written or self._class(root.name, root) not in (
             "shared",
             "invariant",
