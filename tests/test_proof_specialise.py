@@ -111,6 +111,20 @@ def test_a_time_step_in_a_struct_is_no_size(tmp_path):
     assert _outputs(tuned, tmp_path, "tuned", runs) == expected
 
 
+def test_sizes_read_through_a_pointer_by_the_header_are_a_test(tmp_path):
+    """``k < g->nx * g->ny`` with ``g`` a pointer: the header reads both members whenever
+    the loop is reached, so the test may too (no text through ``->`` was a test before:
+    the loop stayed as written)."""
+    rec = _loop(tmp_path, "grid_by_pointer.c", ["120", "90"])
+    assert "schedule" not in rec.kept, rec.kept
+    assert rec.guard == "(g->nx) == 120 && (g->ny) == 90"
+    source = read_source(DATA / "grid_by_pointer.c")
+    runs = [["120", "90"], ["90", "120"], ["64", "33"]]
+    expected = _outputs(source, tmp_path, "original", runs)
+    tuned = apply_variants(source, [(rec, Variant("guided", 3, None))])
+    assert _outputs(tuned, tmp_path, "tuned", runs) == expected
+
+
 def test_sizes_that_change_between_executions_are_no_test(tmp_path):
     rec = _loop(tmp_path, "scratch_fill_runtime.c", ["64", "64", "twice"])
     assert rec.profile["ranges"]["n"] == [32, 64]

@@ -27,7 +27,7 @@ from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
 
-_PLAIN = re.compile(r"[A-Za-z_]\w*(\[\d+\]|\.[A-Za-z_]\w*)*")
+_PLAIN = re.compile(r"[A-Za-z_]\w*(\[\d+\]|\.[A-Za-z_]\w*|->[A-Za-z_]\w*)*")
 GATED = ("kept", "reassociates", "region_threads", "sets_schedule", "warnings")
 
 
@@ -113,12 +113,15 @@ def _safe_to_read(text: str, root: str, decl: c_ast.Decl, scope: Scope, header: 
     it only under a branch, or not at all with no iterations): a read that cannot fault.
     Each ``[k]`` must fall in a declared array dimension (a parameter's declared size
     taken as its contract) or, through a pointer, in a row the header reads at ``[j]``,
-    ``j >= k``; each ``.f`` must be a member of a struct value."""
+    ``j >= k``; each ``.f`` must be a member of a struct value. Through ``->`` only
+    what the header itself reads (``k < g->nx * g->ny``: the loop faults there first)."""
     from autotune.analysis.layout import struct_member_type
     from autotune.analysis.proof.poly import constant_of, literal
 
     if text in header:
         return True
+    if "->" in text:
+        return False
     t = decl.type
     prefix = root
     for k, member in re.findall(r"\[(\d+)\]|\.([A-Za-z_]\w*)", text[len(root) :]):
