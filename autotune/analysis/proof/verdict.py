@@ -36,13 +36,8 @@ from autotune.analysis.proof.facts import (
 from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, param_names
-from autotune.analysis.proof.syntax import (
-    PARAM_TEXTS,
-    assigned,
-    element_text,
-    loop_var_name,
-    param_symbol,
-)
+from autotune.analysis.proof.sizes_read import judge_sizes_read
+from autotune.analysis.proof.syntax import assigned, element_text, loop_var_name, param_symbol
 from autotune.analysis.proof.walkstate import LoopContext
 from autotune.analysis.symbols import Scope
 
@@ -387,27 +382,6 @@ def _element_roots(node: c_ast.Node, prog: Program, seen: set[str] | None = None
     return out
 
 
-def _sizes_in_use(facts: IterationFacts) -> dict[str, set[str]]:
-    """The sizes the proof read from memory where they count, by C text, with the
-    objects they live in: a parameter in a subscript or a loop bound of some reference,
-    or a measured value (a constant, which cannot be followed). An element read for a
-    value no subscript or bound uses (a boundary temperature in a stencil's arithmetic)
-    fixes nothing."""
-    used: set[str] = set()
-    for ref in facts.refs:
-        polys = list(ref.index or [])
-        for b in (*ref.domain, *ref.given):
-            polys += [b.lower, b.upper, b.start, *(b.defined[1:] if b.defined else ())]
-        for p in polys:
-            if p is not None:
-                used |= poly.symbols(p)
-    out = dict(facts.sizes_fixed)
-    for sym, holder in facts.sizes_read.items():
-        if sym in used:
-            out.setdefault(PARAM_TEXTS.get(sym, sym), set()).update(holder)
-    return out
-
-
 def _judge(
     prover: Prover,
     site: LoopSite,
@@ -418,17 +392,7 @@ def _judge(
 ) -> None:
     for e in facts.effects:
         out.add(e)
-    sizes = _sizes_in_use(facts)
-    for ref in facts.refs if sizes else []:
-        if ref.kind == "r" or ref.owner != "shared":
-            continue
-        hit = sorted(t for t, held in sizes.items() if not ref.objects or ref.objects & held)
-        if hit:  # a write to objects not known may be to any
-            out.add(
-                f"reads the size {', '.join(hit)} from memory the loop may write (line "
-                f"{ref.line}: {ref.text})"
-            )
-            break
+    judge_sizes_read(facts, out)
     judge_scalars(site, ctx, facts, prog, out)
     shared = [r for r in facts.refs if r.owner == "shared"]
     for c in deps.conflicts(shared, ctx.collapse):
