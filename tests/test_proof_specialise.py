@@ -41,6 +41,21 @@ def _loop(tmp_path: Path, name: str, args: list[str], profile: bool = True):
     return rec
 
 
+def _varied_behind(tmp_path: Path, name: str, args: list[str], guard: str, variants, runs):
+    """The loop is freed behind exactly ``guard``, and each variant, applied as the tuner
+    writes it, prints what the original prints at every size of ``runs``."""
+    rec = _loop(tmp_path, name, args)
+    assert "schedule" not in rec.kept, rec.kept
+    assert rec.guard == guard
+    source = read_source(DATA / name)
+    expected = _outputs(source, tmp_path, "original", runs)
+    for k, v in enumerate(variants):
+        tuned = apply_variants(source, [(rec, v)])
+        assert f"if ({rec.guard})" in tuned
+        assert _outputs(tuned, tmp_path, f"tuned{k}", runs) == expected
+    return rec
+
+
 def test_fft_passes_proven_at_measured_sizes_run_behind_their_test(tmp_path):
     rec = _loop(tmp_path, "stockham_runtime.c", ["6", "64"])
     assert "schedule" not in rec.kept
@@ -79,50 +94,44 @@ def test_a_blocked_sweep_is_proven_at_its_measured_grid(tmp_path):
     """Hotspot's chunks (row chunk / chunks_in_col, column chunk % chunks_in_row, sizes
     firstprivate on the combined directive): disjoint once the sizes are numbers. The
     test reads only integer sizes (a float constant such as Cap_1, measured as an
-    integer 0, would make it false for ever), and every variant prints what the original
-    prints at the measured size and at others."""
-    rec = _loop(tmp_path, "blocked_sweep.c", ["256", "4"])
-    assert "schedule" not in rec.kept, rec.kept
-    assert rec.guard == (
+    integer 0, would make it false for ever)."""
+    _varied_behind(
+        tmp_path,
+        "blocked_sweep.c",
+        ["256", "4"],
         "(chunks_in_col) == 16 && (chunks_in_row) == 16 && (col) == 256 && "
-        "(num_chunk) == 256 && (row) == 256"
+        "(num_chunk) == 256 && (row) == 256",
+        [Variant("dynamic", 1, None), Variant("guided", 4, 3)],
+        [["256", "4"], ["512", "3"], ["128", "5"]],
     )
-    source = read_source(DATA / "blocked_sweep.c")
-    runs = [["256", "4"], ["512", "3"], ["128", "5"]]
-    expected = _outputs(source, tmp_path, "original", runs)
-    for k, v in enumerate([Variant("dynamic", 1, None), Variant("guided", 4, 3)]):
-        tuned = apply_variants(source, [(rec, v)])
-        assert f"if ({rec.guard})" in tuned
-        assert _outputs(tuned, tmp_path, f"tuned{k}", runs) == expected
 
 
 def test_a_time_step_in_a_struct_is_no_size(tmp_path):
-    """A flattened loop sized at run time is proven at its measured sizes; the double
+    """A flattened loop sized at run time, proven at its measured sizes; the double
     ``coef.dt`` in its arithmetic was tested too (``(coef.dt) == 0``: measured as an
-    integer, false for ever, so the variants never ran). The test reads the sizes only,
-    and a variant prints what the original prints at the measured sizes and at others."""
-    rec = _loop(tmp_path, "flat_struct_dt.c", ["120", "90"])
-    assert "schedule" not in rec.kept, rec.kept
-    assert rec.guard == "(nx) == 120 && (ny) == 90"
-    source = read_source(DATA / "flat_struct_dt.c")
-    runs = [["120", "90"], ["90", "120"], ["64", "33"]]
-    expected = _outputs(source, tmp_path, "original", runs)
-    tuned = apply_variants(source, [(rec, Variant("dynamic", 7, None))])
-    assert _outputs(tuned, tmp_path, "tuned", runs) == expected
+    integer, false for ever, so the variants never ran)."""
+    _varied_behind(
+        tmp_path,
+        "flat_struct_dt.c",
+        ["120", "90"],
+        "(nx) == 120 && (ny) == 90",
+        [Variant("dynamic", 7, None)],
+        [["120", "90"], ["90", "120"], ["64", "33"]],
+    )
 
 
 def test_sizes_read_through_a_pointer_by_the_header_are_a_test(tmp_path):
     """``k < g->nx * g->ny`` with ``g`` a pointer: the header reads both members whenever
     the loop is reached, so the test may too (no text through ``->`` was a test before:
     the loop stayed as written)."""
-    rec = _loop(tmp_path, "grid_by_pointer.c", ["120", "90"])
-    assert "schedule" not in rec.kept, rec.kept
-    assert rec.guard == "(g->nx) == 120 && (g->ny) == 90"
-    source = read_source(DATA / "grid_by_pointer.c")
-    runs = [["120", "90"], ["90", "120"], ["64", "33"]]
-    expected = _outputs(source, tmp_path, "original", runs)
-    tuned = apply_variants(source, [(rec, Variant("guided", 3, None))])
-    assert _outputs(tuned, tmp_path, "tuned", runs) == expected
+    _varied_behind(
+        tmp_path,
+        "grid_by_pointer.c",
+        ["120", "90"],
+        "(g->nx) == 120 && (g->ny) == 90",
+        [Variant("guided", 3, None)],
+        [["120", "90"], ["90", "120"], ["64", "33"]],
+    )
 
 
 def test_sizes_that_change_between_executions_are_no_test(tmp_path):
