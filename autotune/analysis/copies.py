@@ -40,6 +40,18 @@ def sizeof_bytes(scope: Scope, node: c_ast.Node) -> int | None:
     return scope.type_size(t) if t is not None else None
 
 
+def element_layout(scope: Scope, t: c_ast.Node | None) -> tuple[int, int | None]:
+    """(pointer and array levels of the declared type ``t``, bytes of the element at the
+    bottom): ``double a[N][M]`` is (2, 8), ``struct cell *c`` (1, its size)."""
+    depth = 0
+    for _ in range(16):
+        t = scope.resolve_typedef(t) if t is not None else None
+        if not isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl):
+            break
+        depth, t = depth + 1, t.type
+    return depth, (scope.type_size(t) if t is not None else None)
+
+
 def copy_loop(call: c_ast.FuncCall, scope: Scope) -> c_ast.For | None:
     """The element loop a byte copy performs, or None when it cannot be told. Built
     once per call and entered in the unit's parent map under the call, so that names
@@ -122,19 +134,13 @@ def _element(arg: c_ast.Node, scope: Scope) -> tuple[c_ast.Node, int] | None:
     decl, _ = scope.find_decl(root.name, root)
     if decl is None:
         return None
-    depth, t = 0, decl.type
-    for _ in range(16):
-        t = scope.resolve_typedef(t)
-        if not isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl):
-            break
-        depth, t = depth + 1, t.type
+    depth, size = element_layout(scope, decl.type)
     subs = 0
     probe = node
     while isinstance(probe, c_ast.ArrayRef):
         subs, probe = subs + 1, probe.name
     if depth != subs + 1:  # the argument must point at elements, not rows
         return None
-    size = scope.type_size(t)
     if not size:
         return None
     k = c_ast.ID(COPY_VAR, arg.coord)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.copies import element_layout
 from autotune.analysis.names import call_name
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
@@ -198,14 +199,7 @@ def _elements(w: IterationWalker, arg: c_ast.Node, nbytes: poly.Poly | None) -> 
     if node is None:
         return None
     decl, _ = w._decl(node.name, node)
-    scope = w.frame.scope
-    t = decl.type if decl is not None else None
-    for _ in range(16):
-        t = scope.resolve_typedef(t)
-        if not isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl):
-            break
-        t = t.type
-    size = scope.type_size(t) if t is not None else None
+    _, size = element_layout(w.frame.scope, decl.type if decl is not None else None)
     if not size or any(c % size for c in nbytes.values()):
         return None
     return {m: c // size for m, c in nbytes.items()}
