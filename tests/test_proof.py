@@ -137,6 +137,20 @@ TRAPS = {
     "size_alias.c": {12: (BOTH, "reads the size off[1] from memory the loop may write")},
     # a caller's "double buffer" whose two pointers start on one grid: in place
     "pingpong_same.c": {8: (BOTH, "dependence carried by the loop on t")},
+    # hashed slots that collide only because unsigned arithmetic wraps: a 32-bit
+    # multiplicative hash, a 64-bit Fibonacci hash, a negative offset made unsigned
+    "hash_traps.c": {
+        12: (BOTH, "same element of owner"),
+        17: (BOTH, "same element of seen"),
+        22: (BOTH, "same element of back"),
+    },
+    # checks ending the program at the first bad cell, reporting which: the cell, the
+    # value read in a called check, an exit status made of the cell
+    "exit_message_traps.c": {
+        25: (BOTH, "calls printf() at line 27"),
+        33: (BOTH, "calls fprintf() at line 12"),
+        38: (BOTH, "status that differs between iterations"),
+    },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),
@@ -204,6 +218,9 @@ PATTERNS = {
     "row_copies.c": {26: set(), 32: set()},
     # a private scratch histogram cleared by memset(hist, 0, sizeof hist) at every row
     "scratch_memset.c": {12: set()},
+    # unsigned counters: a flattened 5-point update (i - 1 of an unsigned i), and a
+    # stride permutation (i * 77u) % N whose product stays below 2^32
+    "unsigned_counters.c": {14: set(), 19: set()},
 }
 
 
@@ -328,6 +345,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "redblack_sor.c",
         "row_copies.c",
         "scratch_memset.c",
+        "unsigned_counters.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -281,7 +281,10 @@ def evaluate(e: Expr, env: dict[str, Any]) -> Any:
         "&&": np.logical_and,
         "||": np.logical_or,
     }[op]
-    out = func(a, b)
+    try:
+        out = func(a, b)
+    except OverflowError:  # a 64-bit hash constant: beyond numpy's int64 columns
+        raise Symbolic(f"constant beyond 64 bits in {op}") from None
     return out.astype(np.int64) if out.dtype == bool else out
 
 

@@ -18,6 +18,7 @@ from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.facts import Bound, Ref
+from autotune.analysis.proof.inttypes import ExprTypes
 from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
@@ -61,12 +62,18 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
         _read_args(w, args)
         if name in ENDS_PROGRAM:
             w.defined = None  # nothing after it runs
+            if not all(same_in_every_iteration(w, a) for a in args):
+                w.facts.effect(
+                    f"calls {name}() at line {line} with a status that differs between "
+                    "iterations: which iteration ends the program follows the schedule"
+                )
         return
     if name in IO_FUNCS:
         if not w.ordered:  # in the ordered region: the iterations' order, any schedule
-            w.facts.effect(
-                f"calls {name}() at line {line}: the order of its I/O follows the schedule"
-            )
+            reason = f"calls {name}() at line {line}: the order of its I/O follows the schedule"
+            w.facts.effect(reason)
+            if not all(same_in_every_iteration(w, a) for a in args):
+                w.facts.varying_io.add(reason)
         _read_args(w, args)
         return
     if name in STATEFUL_FUNCS:
@@ -113,6 +120,58 @@ def _is_pointer_variable(w: IterationWalker, name: str, node: c_ast.Node) -> boo
     if decl is None:
         return False
     return kind in ("local", "param") or not isinstance(decl.type, c_ast.FuncDecl)
+
+
+def same_in_every_iteration(w: IterationWalker, node: c_ast.Node | None) -> bool:
+    """``node`` has one value whichever iteration computes it: a constant, a size, a
+    shared value the loop does not write (an error path's message printing the bad
+    arguments ``m, n`` is the same message from any iteration; one printing ``i`` or
+    ``a[i]`` is not)."""
+    if node is None or isinstance(node, c_ast.Constant):
+        return True
+    if ExprTypes(w.frame.scope).of(node) is not None:  # an integer: its value says
+        value = _quietly(w, node)
+        if value is not None:
+            return all(s.startswith("P_") for s in poly.symbols(value))
+    if isinstance(node, c_ast.ID):
+        return (
+            w._class(node.name, node) in ("shared", "invariant")
+            and node.name not in w.ctx.written
+            and not w.address_taken(node.name, node)
+        )
+    if isinstance(node, c_ast.Cast):
+        return same_in_every_iteration(w, node.expr)
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+", "!", "~"):
+        return same_in_every_iteration(w, node.expr)
+    if isinstance(node, c_ast.BinaryOp):
+        return same_in_every_iteration(w, node.left) and same_in_every_iteration(w, node.right)
+    if isinstance(node, c_ast.TernaryOp):
+        parts = (node.cond, node.iftrue, node.iffalse)
+        return all(same_in_every_iteration(w, p) for p in parts)
+    return False
+
+
+def _quietly(w: IterationWalker, node: c_ast.Node) -> poly.Poly | None:
+    """``node``'s value, leaving no trace in the walk: a size only a message prints is
+    no size the loop's proof depends on (no guard, no measured value)."""
+    saved = (
+        dict(w._params),
+        dict(w.defined_syms),
+        list(w.defined_bounds),
+        {k: set(v) for k, v in w.facts.sizes_read.items()},
+        {k: set(v) for k, v in w.facts.sizes_fixed.items()},
+    )
+    try:
+        return w.value(node)
+    finally:  # restored in place: the walk's other parts hold these very objects
+        for now, before in zip(
+            (w._params, w.defined_syms, w.facts.sizes_read, w.facts.sizes_fixed),
+            (saved[0], saved[1], saved[3], saved[4]),
+            strict=True,
+        ):
+            now.clear()
+            now.update(before)
+        w.defined_bounds[:] = saved[2]
 
 
 def _read_args(w: IterationWalker, args: list[c_ast.Node]) -> None:
@@ -233,7 +292,7 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
             frame.ptrs[param.name] = pv
         else:
             w._read_only(arg)
-            frame.ints[param.name] = w.value(arg)
+            frame.ints[param.name] = w.value_as(arg, param.type)
     own = {d.name for d in _params(func)} | {n.name for n in _walk_decls(func.body) if n.name}
     w._kill(assigned(func.body) - own)  # a global the callee sets is stale in the caller
     saved_exits, saved_cont = w.ret_exits, w.cont_exits

@@ -9,10 +9,13 @@ each with its parameters bound to what that site passes, and where in it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pycparser import c_ast
 
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations, is_fresh, narrows
+from autotune.analysis.proof.inttypes import ExprTypes
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, Site, param_names
 from autotune.analysis.proof.swaps import swap_group
@@ -107,7 +110,7 @@ def _arg_base(
         return None
     if isinstance(arg, c_ast.BinaryOp) and arg.op in ("+", "-"):
         base = _arg_base(arg.left, site, pointsto, depth)
-        off = poly.PolyBuilder(lookup, None, lambda t: narrows(scope, t)).build(arg.right)
+        off = _offset(lookup, scope, arg.right)
         if base is None or off is None:
             return None
         return base[:-1] + [poly.add(base[-1], off, 1 if arg.op == "+" else -1)]
@@ -116,7 +119,7 @@ def _arg_base(
         if not isinstance(inner.name, c_ast.ID):
             return None
         base = _arg_base(inner.name, site, pointsto, depth)
-        off = poly.PolyBuilder(lookup, None, lambda t: narrows(scope, t)).build(inner.subscript)
+        off = _offset(lookup, scope, inner.subscript)
         if base is None or off is None:
             return None
         return base[:-1] + [poly.add(base[-1], off)]
@@ -190,3 +193,11 @@ def root_name(node: c_ast.Node) -> str:
 
 
 # ---- judging one walk ----------------------------------------------------------------------
+
+
+def _offset(
+    lookup: Callable[[str, c_ast.Node], poly.Poly | None], scope: Scope, node: c_ast.Node
+) -> poly.Poly | None:
+    """An argument's offset from its base (``p + k``, ``&a[k]``), wrapping as C does."""
+    builder = poly.PolyBuilder(lookup, None, lambda t: narrows(scope, t), types=ExprTypes(scope))
+    return builder.build(node)

@@ -111,6 +111,9 @@ class IterationFacts:
 
     refs: list[Ref] = field(default_factory=list)
     effects: list[str] = field(default_factory=list)  # order-visible effects, as reasons
+    # I/O effects whose output differs between iterations (``printf("bad %d", i)``): an
+    # error path ending the program does not make them order-free
+    varying_io: set[str] = field(default_factory=set)
     reassociates: list[str] = field(default_factory=list)
     exposed: dict[str, int] = field(default_factory=dict)  # private scalar -> line read early
     end_defined: set[str] | None = None  # privates surely set when an iteration ends

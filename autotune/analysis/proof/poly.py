@@ -15,10 +15,14 @@ loop as written.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
 from autotune.analysis.exprs import Symbolic, parse_constant
+
+if TYPE_CHECKING:
+    from autotune.analysis.proof.inttypes import ExprTypes, IntType
 
 Monomial = tuple[str, ...]
 Poly = dict[Monomial, int]
@@ -111,12 +115,14 @@ class PolyBuilder:
         narrow: Callable[[c_ast.Node], bool] | None = None,
         define: Callable[[str, Poly, Poly], Poly | None] | None = None,
         size_of: Callable[[c_ast.Node], int | None] | None = None,
+        types: ExprTypes | None = None,
     ) -> None:
         self.lookup = lookup
         self.element = element  # ``d[2]``, ``s.n``: a value read from memory
         self.narrow = narrow
         self.define = define  # ``k / M``, min, max as a symbol the caller defines
         self.size_of = size_of  # bytes of ``sizeof(double)``, ``sizeof *p`` (None: unknown)
+        self.types = types  # C integer types: where unsigned arithmetic and conversions wrap
 
     def build(self, node: c_ast.Node | None) -> Poly | None:
         if node is None:
@@ -135,7 +141,9 @@ class PolyBuilder:
             inner = self.build(node.expr)
             if inner is not None and (self.narrow is None or self.narrow(node.to_type)):
                 return None  # wraps: only a constant could be folded, and none needs it
-            return inner
+            if inner is None or self.types is None:
+                return inner
+            return self.convert(inner, self.types.of(node.expr), self.types.of(node))
         if isinstance(node, c_ast.ArrayRef | c_ast.StructRef) and self.element is not None:
             return self.element(node)
         if isinstance(node, c_ast.UnaryOp):
@@ -149,6 +157,74 @@ class PolyBuilder:
                 return self._min_max(node)
             return self.build(node.iftrue if value else node.iffalse)
         return None
+
+    def wrap(self, value: Poly, t: IntType) -> Poly | None:
+        """``value`` reduced to the range of ``t`` as gcc's two's complement does: the value
+        less a multiple of ``2^bits`` pinned by a floor (None: not affine, or no way to
+        define the multiple)."""
+        span = 1 << t.bits
+        c = constant_of(value)
+        if c is not None:
+            r = c % span
+            return const(r - span if t.signed and r >= span >> 1 else r)
+        if self.define is None or not is_affine(value):
+            return None
+        shift = const(span >> 1) if t.signed else {}
+        q = self.define("fdiv", add(value, shift), const(span))
+        return None if q is None else add(value, mul(q, const(span)) or {}, -1)
+
+    def convert(
+        self, value: Poly | None, src: IntType | None, dst: IntType | None, exact: bool = False
+    ) -> Poly | None:
+        """``value`` of type ``src`` converted to ``dst`` (a cast, an assignment, an
+        argument): unchanged where ``dst`` holds every value of ``src``, wrapped where it
+        may not. A 64-bit unsigned value is wrapped only where ``exact`` asks (before a
+        division, a remainder, a shift or a mask): as an index or a bound a wrapped
+        64-bit value would reach outside any object the address space holds."""
+        if value is None or dst is None or (src is not None and dst.holds(src)):
+            return value
+        if dst.bits >= 64 and not dst.signed and not exact:
+            return value
+        if dst.bits >= 64 and dst.signed and src is not None and not src.signed and not exact:
+            return value
+        return self.wrap(value, dst)
+
+    def _ring(self, value: Poly | None, node: c_ast.Node) -> Poly | None:
+        """The result of ``+ - * <<`` or a folded constant in the type C computes it in:
+        ``unsigned`` (32-bit) arithmetic is modulo ``2^32``."""
+        if value is None or self.types is None:
+            return value
+        t = self.types.of(node)
+        if t is None or t.signed or t.bits >= 64:
+            return value
+        return self.wrap(value, t)
+
+    def _operands(self, node: c_ast.BinaryOp, a: Poly, b: Poly) -> tuple[Poly | None, Poly | None]:
+        """Operands of ``/ % >> << &`` (and of any operator on constants) converted to the
+        type the operation computes in, exactly: a hash ``h % N`` sees the wrapped ``h``.
+        A value the operation could not use anyway is left as it is (no symbol defined)."""
+        if self.types is None:
+            return a, b
+        t = self.types.operands(node)
+        if t is None:
+            return a, b
+        useful = node.op in ("/", "%", ">>", "<<", "&") and (
+            constant_of(b) is not None or (node.op == "&" and constant_of(a) is not None)
+        )
+        sides = [(a, node.left)] if node.op in ("<<", ">>") else [(a, node.left), (b, node.right)]
+        out = []
+        for value, side in sides:
+            if constant_of(value) is None and not useful:
+                out.append(value)
+                continue
+            src = self.types.of(side)
+            if t.bits < 64 or t.signed:
+                out.append(self.convert(value, src, t, exact=True))
+            elif src is not None and not src.signed and src.bits < 64:
+                out.append(value)  # a narrower unsigned value is already in its range
+            else:  # 64-bit unsigned values are reduced only here (see ``convert``)
+                out.append(self.wrap(value, t))
+        return out[0], out[1] if len(out) > 1 else b
 
     def _floor_bits(self, op: str, value: Poly, k: int) -> Poly | None:
         """``value >> k`` and ``value & (2^k - 1)`` on two's complement integers (gcc's):
@@ -184,13 +260,13 @@ class PolyBuilder:
             return self.build(node.expr)
         if node.op == "-":
             inner = self.build(node.expr)
-            return None if inner is None else add({}, inner, -1)
+            return None if inner is None else self._ring(add({}, inner, -1), node)
         if node.op in ("!", "~"):
             inner = self.build(node.expr)
             value = constant_of(inner) if inner is not None else None
             if value is None:
                 return None
-            return const(int(not value) if node.op == "!" else ~value)
+            return const(int(not value)) if node.op == "!" else self._ring(const(~value), node)
         if node.op == "sizeof":
             size = self.size_of(node.expr) if self.size_of is not None else None
             return const(size) if size else None
@@ -202,15 +278,18 @@ class PolyBuilder:
         if a is None or b is None:
             return None
         if node.op == "+":
-            return add(a, b)
+            return self._ring(add(a, b), node)
         if node.op == "-":
-            return add(a, b, -1)
+            return self._ring(add(a, b, -1), node)
         if node.op == "*":
-            return mul(a, b)
+            return self._ring(mul(a, b), node)
+        a, b = self._operands(node, a, b)
+        if a is None or b is None:
+            return None
         ca, cb = constant_of(a), constant_of(b)
         if ca is None or cb is None:
             if node.op == "<<" and cb is not None and 0 <= cb < 31:
-                return mul(a, const(1 << cb))
+                return self._ring(mul(a, const(1 << cb)), node)
             bits = _bits_op(node.op, a, b, ca, cb)
             if bits is not None and self.define is not None:
                 return self._floor_bits(*bits)
@@ -220,7 +299,7 @@ class PolyBuilder:
                     return q
                 return add(a, mul(q, const(cb)) or {}, -1)  # C: a % d == a - d * (a / d)
             return None
-        return _fold(node.op, ca, cb)
+        return self._ring(_fold(node.op, ca, cb), node)
 
 
 def _bits_op(

@@ -226,11 +226,12 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
                 break  # an unrolled pass took its break: nothing after it runs
         self.path.pop()
         if ended:
-            # a path that ends the program: what it printed before does not order the loop
+            # a path that ends the program: what it printed before does not order the loop,
+            # when it prints the same whichever iteration takes it
             self.facts.effects[mark:] = [
                 e
                 for e in self.facts.effects[mark:]
-                if not e.startswith("calls ") or " I/O" not in e
+                if not e.startswith("calls ") or " I/O" not in e or e in self.facts.varying_io
             ]
             self.defined = None
 
@@ -358,7 +359,9 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
                 key = self._key(node.expr.name)
                 old = self.env.get(key)
                 delta = poly.const(1 if "+" in node.op else -1)
-                self.env[key] = poly.add(old, delta) if old is not None else None
+                self.env[key] = self.stepped(
+                    node.expr.name, poly.add(old, delta) if old is not None else None, node
+                )
                 self.env_ptr.pop(key, None)
             return
         if node.op == "&":

@@ -11,6 +11,7 @@ from autotune.analysis.names import floating_type
 from autotune.analysis.proof import poly, specialise
 from autotune.analysis.proof.decls import access_type, derivations, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
+from autotune.analysis.proof.inttypes import ExprTypes, declared
 from autotune.analysis.proof.syntax import element_text, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
 from autotune.analysis.symbols import Scope
@@ -140,10 +141,34 @@ class WalkNames:
         return decl is not None and at_loop is decl
 
     def value(self, node: c_ast.Node | None) -> poly.Poly | None:
+        return self._builder().build(node)
+
+    def _builder(self) -> poly.PolyBuilder:
         scope = self.frame.scope
         return poly.PolyBuilder(
-            self.lookup, self._element, lambda t: narrows(scope, t), self._defined, self.size_of
-        ).build(node)
+            self.lookup,
+            self._element,
+            lambda t: narrows(scope, t),
+            self._defined,
+            self.size_of,
+            ExprTypes(scope),
+        )
+
+    def value_as(self, node: c_ast.Node | None, t: c_ast.Node | None) -> poly.Poly | None:
+        """``node``'s value stored in a variable or parameter declared ``t``: wrapped where
+        the declared type cannot hold it (``unsigned h = i - 1``, ``int k = n * m``)."""
+        b = self._builder()
+        value = b.build(node)
+        return b.convert(value, b.types.of(node), declared(self.frame.scope, t))
+
+    def stepped(self, name: str, value: poly.Poly | None, at: c_ast.Node) -> poly.Poly | None:
+        """A variable's new value after ``k++`` or ``k += e``, in its own type: an
+        ``unsigned`` counter is modulo ``2^32``."""
+        decl, _ = self._decl(name, at)
+        t = declared(self.frame.scope, decl.type) if decl is not None else None
+        if value is None or t is None or t.signed or t.bits >= 64:
+            return value
+        return self._builder().wrap(value, t)
 
     def size_of(self, node: c_ast.Node) -> int | None:
         """``sizeof`` in a copy's length (``m * sizeof(double)``, ``sizeof a[i]``)."""
@@ -231,14 +256,16 @@ class WalkNames:
         elif self.address_taken(name, at):
             self.env[key] = None  # ``bump(&k)``, ``*q += 6``: set where the walk cannot see
         elif op == "=":
-            self.env[key] = self.value(rhs)
+            self.env[key] = self.value_as(rhs, decl.type if decl is not None else None)
         else:
             old = self.env.get(key)
             inc = self.value(rhs)
-            self.env[key] = (
+            self.env[key] = self.stepped(
+                name,
                 poly.add(old, inc, 1 if op == "+=" else -1)
                 if op in ("+=", "-=") and old is not None and inc is not None
-                else None
+                else None,
+                at,
             )
 
     def _kill(self, names: set[str]) -> None:
