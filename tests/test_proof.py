@@ -81,8 +81,9 @@ TRAPS = {
     # a search cancelled once a match is found: which iterations run follows the schedule
     "cancel_search.c": {18: (BOTH, "'#pragma omp cancel for' at line 25")},
     # a team that gives up together: 'cancel parallel' in the region ends every loop early
+    # (the first loop's per-thread flag, read after it, is found first)
     "cancel_region.c": {
-        18: (BOTH, "'#pragma omp cancel parallel' at line 26"),
+        18: (BOTH, "bad, set at line 21, keeps the value of the last iteration"),
         29: (BOTH, "'#pragma omp cancel parallel' at line 26"),
     },
     # a "swap" leaving both pointers on one array: in place from the second step on; the
@@ -150,6 +151,13 @@ TRAPS = {
         25: (BOTH, "calls printf() at line 27"),
         33: (BOTH, "calls fprintf() at line 12"),
         38: (BOTH, "status that differs between iterations"),
+    },
+    # a thread's own scalar set in the loop and read after it: a threadprivate last
+    # cell read by a later region, a region's private edge, an orphaned sweep's local
+    "leftover_traps.c": {
+        16: (BOTH, "last, set at line 18, keeps the value of the last iteration"),
+        29: (BOTH, "last_cell, set at line 31, keeps the value"),
+        39: (BOTH, "edge, set at line 41, keeps the value"),
     },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
@@ -221,6 +229,8 @@ PATTERNS = {
     # unsigned counters: a flattened 5-point update (i - 1 of an unsigned i), and a
     # stride permutation (i * 77u) % N whose product stays below 2^32
     "unsigned_counters.c": {14: set(), 19: set()},
+    # region locals every loop sets before reading (BT's xi = 1.0 between two loops)
+    "leftover_patterns.c": {15: {"threads"}, 24: {"threads"}, 29: {"threads"}},
 }
 
 
@@ -346,6 +356,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "row_copies.c",
         "scratch_memset.c",
         "unsigned_counters.c",
+        "leftover_patterns.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -21,9 +21,10 @@ from autotune.analysis.names import is_floating, is_integral
 from autotune.analysis.proof import coverage
 from autotune.analysis.proof.contexts import root_name
 from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
+from autotune.analysis.proof.leftovers import assigned_to, leftover_read
 from autotune.analysis.proof.program import Program, taint_key
 from autotune.analysis.proof.walkstate import LoopContext
-from autotune.analysis.symbols import Scope
+from autotune.analysis.symbols import Scope, file_info
 
 # (a node, an array's name) -> the node is in a loop that writes the array before
 # each read of it (Prover.rewrites_before_reading)
@@ -228,22 +229,54 @@ def judge_private_arrays(
             out.add(f"{name} keeps the values of the last iteration each thread ran, and {used}")
 
 
-def _used_elsewhere(rewrites: Rewrites, site: LoopSite, name: str, prog: Program) -> str:
-    """Where a thread's array is read outside the loop after it (its leftovers seen):
-    in the region for a region's array; anywhere in the program for threadprivate data
-    (before the loop in its own function is setting it up)."""
+def judge_private_scalars_after(
+    rewrites: Rewrites, site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof
+) -> None:
+    """A thread's own scalar set in the loop outlives it when the region holds it (a
+    ``parallel private(t)``, a local of the region or of an orphaned loop's function)
+    or it is threadprivate: each thread's copy ends with the value of the last
+    iteration that thread ran, which another schedule or thread count changes. The
+    loop's own private, firstprivate, lastprivate and linear copies do not outlive it
+    (or have a value OpenMP fixes)."""
+    cl = site.clauses
+    own = set(clause_names(cl.private + cl.firstprivate + cl.lastprivate)) | set(ctx.linear)
+    for name, line in facts.plain.items():
+        if name in own or name in ctx.reductions:
+            continue
+        if name in ctx.prog.threadprivate:
+            used = _used_elsewhere(rewrites, site, name, ctx.prog, reads_only=True)
+        else:
+            seen = leftover_read(rewrites, site, name)
+            used = f"is read at line {seen}" if seen else ""
+        if used:
+            out.add(
+                f"{name}, set at line {line}, keeps the value of the last iteration each "
+                f"thread ran after the loop, and {used}"
+            )
+
+
+def _used_elsewhere(
+    rewrites: Rewrites, site: LoopSite, name: str, prog: Program, reads_only: bool = False
+) -> str:
+    """Where a thread's data is read outside the loop after it (its leftovers seen):
+    in the region for a region's data, in the function for an orphaned loop's local,
+    anywhere in the program for threadprivate data (before the loop in its own
+    function, and in no loop around both, is setting it up). ``reads_only``: a plain
+    assignment to a scalar (``t = 0``) is no use."""
     if name in prog.threadprivate:
         uses = prog.uses(name)
-    elif site.region_node is not None:
+    elif site.region_node is not None or site.orphaned:
+        holder = site.region_node if site.region_node is not None else site.func.body
         uses = [
             (n, site.func, site.ast)
-            for n in walk(site.region_node)
+            for n in walk(holder)
             if isinstance(n, c_ast.ID) and n.name == name
         ]
     else:
         uses = []
     inside = {id(n) for n in walk(site.for_node)}
     loop_line = site.for_node.coord.line if site.for_node.coord else 0
+    around = _loops_around(site)
     for n, func, ast in uses:
         if id(n) in inside:
             continue
@@ -252,8 +285,10 @@ def _used_elsewhere(rewrites: Rewrites, site: LoopSite, name: str, prog: Program
             if kind != "global":
                 continue  # another variable of the same name
         line = n.coord.line if n.coord else 0
-        if func is site.func and line < loop_line:
+        if func is site.func and line < loop_line and not any(id(n) in a for a in around):
             continue  # set up before the loop
+        if reads_only and assigned_to(n, ast):
+            continue
         if rewrites(n, name):
             continue  # inside another loop that writes it before each read
         if _handed_to_a_writer(n, name, prog, ast):
@@ -262,13 +297,26 @@ def _used_elsewhere(rewrites: Rewrites, site: LoopSite, name: str, prog: Program
     return ""
 
 
+def _loops_around(site: LoopSite) -> list[set[int]]:
+    """The nodes of each loop of the function around the parallel loop (a time-step
+    loop runs what precedes the parallel loop in its body after it, too)."""
+    parents = file_info(site.ast).parents
+    out = []
+    node = parents.get(id(site.for_node))
+    while node is not None and node is not site.func:
+        if isinstance(node, c_ast.For | c_ast.While | c_ast.DoWhile):
+            out.append({id(n) for n in walk(node)})
+        node = parents.get(id(node))
+    return out
+
+
 def _handed_to_a_writer(node: c_ast.ID, name: str, prog: Program, ast) -> bool:
     """``node`` is an argument of a call to a function of the program whose parameter
     is only ever stored through (``y[i] = ...``), that does not name the object itself
     (its own locals may share the name) and calls nothing: the call cannot read what
     the array held (NPB EP's ``vranlc``)."""
     from autotune.analysis.names import call_name
-    from autotune.analysis.symbols import _params, file_info
+    from autotune.analysis.symbols import _params
 
     parents = file_info(ast).parents
     args = parents.get(id(node))

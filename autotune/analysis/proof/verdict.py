@@ -21,7 +21,11 @@ from pycparser import c_ast
 from autotune.analysis.astutil import decl_ids, walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import coverage, deps, poly
-from autotune.analysis.proof.carried import judge_private_arrays, judge_scalars
+from autotune.analysis.proof.carried import (
+    judge_private_arrays,
+    judge_private_scalars_after,
+    judge_scalars,
+)
 from autotune.analysis.proof.contexts import calling_contexts
 from autotune.analysis.proof.decls import narrows
 from autotune.analysis.proof.enclosing import enclosing_bounds
@@ -110,6 +114,8 @@ class Prover:
                 texts: dict = {}
                 if all(coverage.covered(r, writes, texts) for r in refs if r.kind != "w"):
                     names.add(obj.split(":", 1)[1])
+            # a thread's own scalar set on every path before any read (``t = b[i] * 2``)
+            names |= {n for n in facts.plain if n not in facts.exposed and n not in facts.updates}
             out = names if out is None else out & names
         return out or set()
 
@@ -398,6 +404,7 @@ def _judge(
     for c in deps.conflicts(shared, ctx.collapse):
         out.add(c.reason())
     judge_private_arrays(prover.rewrites_before_reading, site, ctx, facts, out)
+    judge_private_scalars_after(prover.rewrites_before_reading, site, ctx, facts, out)
     for note in facts.reassociates:
         if note not in out.reassociates:
             out.reassociates.append(note)
