@@ -159,6 +159,12 @@ TRAPS = {
         29: (BOTH, "last_cell, set at line 31, keeps the value"),
         39: (BOTH, "edge, set at line 41, keeps the value"),
     },
+    # per-thread arrays read after the loop: an orphaned sweep's buffer, a work array
+    # read at the top of a time step (before the loop in the text, after it at run time)
+    "leftover_array_traps.c": {
+        13: (BOTH, "buf keeps the values of the last iteration each thread ran"),
+        30: (BOTH, "w keeps the values of the last iteration each thread ran"),
+    },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),
