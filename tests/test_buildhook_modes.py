@@ -118,3 +118,24 @@ def test_tune_mode_with_the_real_tuner(tmp_path, capsys):
     assert kern["loops"][0]["reason"].startswith("measured"), kern
     if kern["used"] != "tuned":
         assert kern["loops"][0]["reason"] == "measured: the original is fastest"
+
+
+def test_rank_mode_proves_with_the_commands_other_sources(tmp_path, capsys):
+    """``gcc heat.c grid.c``: the fields come from new_field() in grid.c. The hook hands
+    grid.c to the proof, so the sweep is proven (and ranked); when grid.c changes to hand
+    out one buffer twice, the kept decision is not reused: the sweep is kept as written."""
+    proj = copy_project("split_alloc", tmp_path)
+    run(["gcc", "-fopenmp", "-O2", "heat.c", "grid.c", "-o", "plain"], proj)
+    expected = run(["./plain"], proj).stdout
+    env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
+    argv = [wrapper_exe(), "gcc", "-fopenmp", "-O2", "heat.c", "grid.c", "-o", "prog"]
+    run(argv, proj, env)
+    assert run(["./prog"], proj).stdout == expected
+    (loop,) = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))["heat.c"]["loops"]
+    assert loop["reason"].startswith("predicted"), loop
+
+    shared = "static double pool[200000];\ndouble *new_field(int n) { (void)n; return pool; }\n"
+    (proj / "grid.c").write_text('#include "grid.h"\n' + shared)
+    run(argv, proj, env)
+    (loop,) = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))["heat.c"]["loops"]
+    assert loop["used"] == "original" and "dependence carried by the loop" in loop["reason"]

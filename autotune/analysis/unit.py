@@ -25,14 +25,21 @@ def analyze_file(
     threads: int | None = None,
     cc: str = "gcc",
     profiles: dict[str, dict] | None = None,
+    extra_sources: list[str] | None = None,
 ) -> TranslationUnit:
     """Preprocess, parse and analyse ``path``; one record per OpenMP loop.
 
     Raises UserError when the file cannot be read, preprocessed or parsed. A
     loop the analysis cannot handle is still reported, with ``tunable=False``.
-    ``profiles``: as ``analyze_options``.
+    ``profiles``: as ``analyze_options``. ``extra_sources``: the program's other C
+    files, which the legality proof follows calls into.
     """
-    options = SourceOptions(dict(defines or {}), list(include_dirs or []), list(cflags or []))
+    options = SourceOptions(
+        dict(defines or {}),
+        list(include_dirs or []),
+        list(cflags or []),
+        list(extra_sources or []),
+    )
     return analyze_options(path, options, threads=threads, cc=cc, profiles=profiles)
 
 

@@ -143,6 +143,7 @@ def decide(
         __version__,
         mode,
         dec.source_hash,
+        others_key(cmd, src),
         dec.flags_key,
         cache.compiler_identity(ctx.compiler),
         os.cpu_count(),
@@ -172,6 +173,21 @@ def decide(
         cache.add_version(fast_path, kept)
         cache.prune(os.path.join(ctx.root, "decisions"))
     return dec, tuned_text
+
+
+def others_key(cmd: Command, src: Source) -> list:
+    """The contents of the command's other C files (``gcc main.c grid.c``): the legality
+    proof follows calls into them, so a decision holds only for these texts."""
+    out = []
+    for other in cmd.sources:
+        if other is src:
+            continue
+        try:
+            with open(other.path, "rb") as fh:
+                out.append([other.path, keys.content_hash(keys.text_of(fh.read()))])
+        except OSError:
+            out.append([other.path, None])
+    return out
 
 
 # the environment's include path (gcc reads them as -I / -isystem after the command's)
@@ -284,6 +300,7 @@ def decide_slow(
         __version__,
         code,
         dec.source_hash,
+        others_key(cmd, src),
         dec.flags_key,
         sorted(
             (k, r["variant_key"], sorted((r.get("sizes") or {}).items())) for k, r in rows.items()
@@ -295,7 +312,8 @@ def decide_slow(
     entry_path = os.path.join(ctx.root, "tuned", tuned_key)
     entry = cache.current_version(entry_path)  # analysed with the headers as they are
     if entry is None:
-        entry = build_tuned(cmd, src, data, rows, machine, ranker)
+        others = [s.path for s in cmd.sources if s is not src]
+        entry = build_tuned(cmd, src, data, rows, machine, ranker, others)
         cache.add_version(entry_path, entry)
         cache.prune(os.path.join(ctx.root, "tuned"))
     loops = [LoopDecision(**ld) for ld in entry["loops"]]

@@ -37,8 +37,10 @@ def build_tuned(
     rows: dict[str, dict],
     machine: dict,
     ranker=None,  # a rank.Ranker
+    extra_sources: list[str] | None = None,
 ) -> dict:
-    """Parse the file, apply the chosen variants; the cache entry (text None: original)."""
+    """Parse the file, apply the chosen variants; the cache entry (text None: original).
+    ``extra_sources``: the command's other C files (the proof follows calls into them)."""
     from autotune.analysis import analyze_file
     from autotune.errors import CompilerRejects, UserError
     from autotune.variants.apply import apply_variants
@@ -56,6 +58,7 @@ def build_tuned(
             threads=int(machine.get("cores") or 1),
             cc=cmd.compiler,
             profiles=_measured_sizes(rows),
+            extra_sources=extra_sources,
         )
     except CompilerRejects as exc:
         raise HookFailure(f"the compiler rejects the file: {exc}", warn=False) from None

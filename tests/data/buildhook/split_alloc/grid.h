@@ -1,0 +1,1 @@
+double *new_field(int n);
