@@ -439,3 +439,15 @@ def test_a_linear_cursor_the_proof_does_not_follow_says_so(tmp_path, capsys):
     (lp,) = analyze(src, capsys).values()
     assert not lp["tunable"]
     assert "linear(pos: 1) on a loop whose step is not 1" in lp["kept"]["schedule"]
+
+
+def test_pointers_from_a_function_of_another_file_name_it(tmp_path, capsys):
+    """Fields from new_field(), defined in grid.c: without that file the sweep is kept and
+    the reason names the function and what to give; with it, the sweep is proven."""
+    proj = Path(__file__).parent / "data" / "buildhook" / "split_alloc"
+    (loop,) = analyze(proj / "heat.c", capsys).values()
+    why = loop["kept"]["schedule"]
+    assert "u and v may come from new_field(), whose definition is not among" in why
+    assert "--extra-source" in why
+    (loop,) = analyze(proj / "heat.c", capsys, "--extra-source", str(proj / "grid.c")).values()
+    assert loop["kept"] == {}

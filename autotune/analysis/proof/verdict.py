@@ -38,6 +38,7 @@ from autotune.analysis.proof.facts import (
     linear_steps,
 )
 from autotune.analysis.proof.iteration import walk_iteration
+from autotune.analysis.proof.opaque import unknown_origins
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, param_names
 from autotune.analysis.proof.sizes_read import judge_sizes_read
@@ -401,8 +402,12 @@ def _judge(
     judge_sizes_read(facts, out)
     judge_scalars(site, ctx, facts, prog, out)
     shared = [r for r in facts.refs if r.owner == "shared"]
-    for c in deps.conflicts(shared, ctx.collapse):
+    found = deps.conflicts(shared, ctx.collapse)
+    for c in found:
         out.add(c.reason())
+    hint = unknown_origins([r for c in found for r in (c.a, c.b)], prog)
+    if hint:
+        out.add(hint)
     judge_private_arrays(prover.rewrites_before_reading, site, ctx, facts, out)
     judge_private_scalars_after(prover.rewrites_before_reading, site, ctx, facts, out)
     for note in facts.reassociates:
