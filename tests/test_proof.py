@@ -49,7 +49,7 @@ TRAPS = {
     # an unsigned char view of a double array: byte i belongs to element i / 8
     "byte_view.c": {15: (BOTH, "two element types")},
     # one rand_r state per thread, carried from sample to sample (firstprivate)
-    "mc_seed_carried.c": {12: (BOTH, "same element of seed")},
+    "mc_seed_carried.c": {12: (BOTH, "seed is read at line 13 before")},
     # the same storage as rows of 100 and of 50 (a work array under another shape)
     "reshaped_rows.c": {12: (BOTH, "two shapes")},
     # img[i][j + 1] for j up to W - 1: the last store of row i is row i + 1's first
@@ -165,6 +165,16 @@ TRAPS = {
         13: (BOTH, "buf keeps the values of the last iteration each thread ran"),
         30: (BOTH, "w keeps the values of the last iteration each thread ran"),
     },
+    # iterations that meet inside library calls: memcmp of the row an earlier iteration
+    # cleared, modf's and a helper's pointer carrying a firstprivate value, gcc's
+    # __builtin_memcpy of overlapping windows, lgamma setting the signgam read after it
+    "library_traps.c": {
+        36: (BOTH, "dependence carried by the loop on a: line 37 (memcmp())"),
+        43: (BOTH, "private variable ip is read at line 44 before"),
+        49: (BOTH, "private variable acc is read at line 50 before"),
+        55: (BOTH, "same element of dst from different iterations (line 58: memcpy())"),
+        62: (BOTH, "sets the global signgam the program reads"),
+    },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),
@@ -237,6 +247,9 @@ PATTERNS = {
     "unsigned_counters.c": {14: set(), 19: set()},
     # region locals every loop sets before reading (BT's xi = 1.0 between two loops)
     "leftover_patterns.c": {15: {"threads"}, 24: {"threads"}, 29: {"threads"}},
+    # frexp and modf storing into a private or the iteration's own element; strtol, strlen
+    # and memcmp reading the iteration's own row
+    "library_patterns.c": {30: set(), 38: set()},
 }
 
 
@@ -363,20 +376,22 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "scratch_memset.c",
         "unsigned_counters.c",
         "leftover_patterns.c",
+        "library_patterns.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
     """Every variant written for a proven loop, compiled and run: the same output."""
     written = variants(DATA / name, tmp_path / "v", capsys, "--threads", "1,3")
     base = tmp_path / "orig"
-    subprocess.run(["gcc", "-O1", "-fopenmp", str(DATA / name), "-o", str(base)], check=True)
+    subprocess.run(["gcc", "-O1", "-fopenmp", str(DATA / name), "-o", str(base), "-lm"], check=True)
     expected = subprocess.run([str(base)], capture_output=True, text=True, check=True).stdout
     files = [v["file"] for vs in written.values() for v in vs]
     assert files
     for f in files:
         exe = tmp_path / (f + ".out")
         subprocess.run(
-            ["gcc", "-O1", "-fopenmp", str(tmp_path / "v" / f), "-o", str(exe)], check=True
+            ["gcc", "-O1", "-fopenmp", str(tmp_path / "v" / f), "-o", str(exe), "-lm"],
+            check=True,
         )
         got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
         assert got == expected, f

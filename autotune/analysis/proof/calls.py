@@ -2,23 +2,32 @@
 
 A function defined in one of the program's files is walked in place, its
 parameters bound to the arguments (pointers to what they point at, integers to
-their values). Library calls are sorted by a whitelist: pure ones (math,
-string comparison) read their arguments; copies write their destination at an
-unknown index; I/O, hidden state, thread and team queries, and functions whose
-body is not among the files make the loop's order visible.
+their values). Library calls are walked by what the library documents them to
+read and write (``libcalls``); I/O, hidden state, thread and team queries, and
+functions whose body is not among the files make the loop's order visible.
 """
 
 from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.copies import element_layout
 from autotune.analysis.names import call_name
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
-from autotune.analysis.proof.facts import Bound, Ref
 from autotune.analysis.proof.inttypes import ExprTypes
+from autotune.analysis.proof.libcalls import (
+    BUILTIN,
+    builtin_call,
+    copy_call,
+    is_pointer,
+    is_stream,
+    pointee,
+    pure_call,
+    read_args,
+    state_arg_call,
+)
+from autotune.analysis.proof.library import IO_STORES, OUT_PARAMS
 from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
@@ -49,17 +58,21 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
             f"kept as written: a call through a function pointer at {where(node)}, which the "
             "proof cannot follow"
         )
-        _read_args(w, args)
+        read_args(w, args)
         return
     if thread_dependent_call(name):
         w.facts.effect(
             f"calls {name}() at line {line}: its answer depends on the thread, the team or "
             "the runtime's settings"
         )
-        _read_args(w, args)
+        read_args(w, args)
         return
+    if name.startswith(BUILTIN) and name not in w.ctx.prog.funcs and not is_omp_call(name):
+        name = builtin_call(w, node, name, args)
+        if name is None:
+            return
     if is_omp_call(name) or name in ENDS_PROGRAM or name in ALLOC_FUNCS:
-        _read_args(w, args)
+        read_args(w, args)
         if name in ENDS_PROGRAM:
             w.defined = None  # nothing after it runs
             if not all(same_in_every_iteration(w, a) for a in args):
@@ -74,7 +87,16 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
             w.facts.effect(reason)
             if not all(same_in_every_iteration(w, a) for a in args):
                 w.facts.varying_io.add(reason)
-        _read_args(w, args)
+        elif name in IO_STORES:
+            w.facts.effect(
+                f"kept as written: {name}() at {where(node)} stores into memory the proof "
+                "does not follow"
+            )
+        else:  # in order: what it prints from memory must not race with other iterations
+            for a in args:
+                if is_pointer(w, a) and not is_stream(w, a):
+                    pointee(w, node, f"{name}()", a, None, "r")
+        read_args(w, args)
         return
     if name in STATEFUL_FUNCS:
         if not w.ordered:  # in the ordered region: its state advances in the iterations' order
@@ -82,20 +104,16 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
                 f"calls {name}() at line {line}, which keeps hidden state: its results follow the "
                 "iteration order"
             )
-        _read_args(w, args)
+        read_args(w, args)
         return
     if name in COPY_FUNCS:
-        _copy(w, node, name, args)
+        copy_call(w, node, name, args)
         return
     if name in STATE_ARG_FUNCS and args:
-        _state_arg(w, node, name, args)
+        state_arg_call(w, node, name, args)
         return
-    if (
-        name in PURE_FUNCS
-        or math_name(name)
-        or (name.startswith("__builtin_") and name not in w.ctx.prog.funcs)
-    ):
-        _read_args(w, args)
+    if name in PURE_FUNCS or math_name(name) or name in OUT_PARAMS:
+        pure_call(w, node, math_name(name) or name, args)
         return
     entry = w.ctx.prog.funcs.get(name)
     if entry is None:
@@ -103,14 +121,14 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
             f"kept as written: a call of {name}() at {where(node)}, whose definition is not "
             "among the program's files (give its file with --extra-source)"
         )
-        _read_args(w, args)
+        read_args(w, args)
         return
     if len(w.frames) > MAX_INLINE or any(f.func is entry[0] for f in w.frames):
         w.facts.effect(
             f"kept as written: a call of {name}() at {where(node)}, recursive or more than "
             f"{MAX_INLINE} calls deep, which the proof cannot follow"
         )
-        _read_args(w, args)
+        read_args(w, args)
         return
     _inline(w, entry[0], entry[1], args)
 
@@ -174,105 +192,6 @@ def _quietly(w: IterationWalker, node: c_ast.Node) -> poly.Poly | None:
         w.defined_bounds[:] = saved[2]
 
 
-def _read_args(w: IterationWalker, args: list[c_ast.Node]) -> None:
-    for a in args:
-        if isinstance(a, c_ast.UnaryOp) and a.op == "&":
-            w._address_operands(a.expr)
-        else:
-            w._read_only(a)
-
-
-def _copy(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]) -> None:
-    """memcpy and friends: write the destination, read the source. ``memcpy``,
-    ``memmove`` and ``memset`` of a byte count that is a whole number of elements, at a
-    known place of a flat array (``memset(&c[i * m], 0, m * sizeof(double))``), touch
-    exactly those elements; anything else touches the object at an unknown index."""
-    dst, src = COPY_FUNCS[name]
-    line = node.coord.line if node.coord else 0
-    nbytes = w.value(args[2]) if name in BYTE_COUNTED and len(args) > 2 else None
-    for pos, kind in ((dst, "w"), (src, "r")):
-        if pos is None or pos >= len(args):
-            continue
-        pv = pointer_value(w, args[pos])
-        if pv is None or pv.owner == "local":
-            continue
-        count = _elements(w, args[pos], nbytes)
-        text = f"{name}()"
-        if count is None or not _in_row(w, args[pos], pv.base, count):
-            w.record(Ref(pv.objects, None, kind, line, text, owner=pv.owner, name=pv.name))
-            continue
-        sym = w._fresh("v")  # the element copied: a loop of count steps
-        w.domain.append(Bound(sym, {}, poly.add(count, poly.const(-1))))
-        index = [*pv.base[:-1], poly.add(pv.base[-1], poly.symbol(sym))]
-        w.record(Ref(pv.objects, index, kind, line, text, owner=pv.owner, name=pv.name))
-        w.domain.pop()
-    _read_args(w, [a for i, a in enumerate(args) if i not in (dst, src)])
-
-
-BYTE_COUNTED = frozenset({"memcpy", "memmove", "memset"})
-
-
-def _in_row(w: IterationWalker, arg: c_ast.Node, base: list | None, count: poly.Poly) -> bool:
-    """The copied elements are subscripts of the pointer's last dimension: a flat array
-    (one derivation, any count), or a row of a declared ``a[N][M]`` the copy does not
-    leave (a constant start and count within M: ``memcpy(a[i], b[j], sizeof a[i])``). A
-    byte copy may run on into the next row, which row-by-row subscripts could not say."""
-    if base is None or any(p is None for p in base):
-        return False
-    root = _root(arg)
-    decl, _ = w._decl(root.name, root) if root is not None else (None, "")
-    t = decl.type if decl is not None else None
-    if len(base) == 1:  # flat: ``a + i`` of a 2-D ``a`` moves by rows, not elements
-        return len(derivations(w.frame.scope, t)) == 1
-    start, n = poly.constant_of(base[-1]), poly.constant_of(count)
-    for _ in range(len(base) - 1):
-        t = w.frame.scope.resolve_typedef(t)
-        t = t.type if isinstance(t, c_ast.ArrayDecl) else None
-    t = w.frame.scope.resolve_typedef(t)
-    row = poly.literal(t.dim) if isinstance(t, c_ast.ArrayDecl) else None
-    size = poly.constant_of(row) if row is not None else None
-    return None not in (start, n, size) and 0 <= start and start + n <= size
-
-
-def _root(node: c_ast.Node) -> c_ast.ID | None:
-    """The variable a pointer expression starts from (``&c[i * m]``, ``c + k``): None
-    through a cast, which changes the element."""
-    while True:
-        if isinstance(node, c_ast.UnaryOp) and node.op == "&":
-            node = node.expr
-        elif isinstance(node, c_ast.ArrayRef):
-            node = node.name
-        elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-            node = node.left
-        else:
-            return node if isinstance(node, c_ast.ID) else None
-
-
-def _elements(w: IterationWalker, arg: c_ast.Node, nbytes: poly.Poly | None) -> poly.Poly | None:
-    """``nbytes`` in elements of what ``arg`` points into (its declared element type,
-    found through ``&``, subscripts and pointer arithmetic; a cast changes the element:
-    unknown): None unless every term divides exactly."""
-    if nbytes is None or not poly.is_affine(nbytes):
-        return None
-    node = _root(arg)
-    if node is None:
-        return None
-    decl, _ = w._decl(node.name, node)
-    _, size = element_layout(w.frame.scope, decl.type if decl is not None else None)
-    if not size or any(c % size for c in nbytes.values()):
-        return None
-    return {m: c // size for m, c in nbytes.items()}
-
-
-def _state_arg(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list) -> None:
-    """``rand_r(&seed)``: reads the state its argument points at, then writes it back,
-    as ``*p = f(*p)`` would: the same accesses a walked callee's would be."""
-    _read_args(w, args[1:])
-    target = c_ast.UnaryOp("*", args[0], node.coord)
-    w._touch(target, "r", node)
-    w._touch(target, "w", node)
-
-
 def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: list) -> None:
     """Walk ``func``'s body in place with its parameters bound to ``args``."""
     scope = Scope(func, ast)
@@ -284,7 +203,7 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
         if derivations(scope, param.type):
             pv = pointer_value(w, arg)
             if not isinstance(arg, c_ast.ID):
-                _read_args(w, [arg]) if not isinstance(arg, c_ast.UnaryOp) else None
+                read_args(w, [arg]) if not isinstance(arg, c_ast.UnaryOp) else None
             if pv is None:
                 pv = PtrVal(None, None)
             elif param.name in moved:  # the callee moves it (y++): where it points is lost

@@ -32,7 +32,7 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         for ptr_side, int_side in ((node.left, node.right), (node.right, node.left)):
             if node.op == "-" and ptr_side is node.right:
                 continue
-            if _is_pointer(w, ptr_side):
+            if is_pointer(w, ptr_side):
                 pv = pointer_value(w, ptr_side)
                 w._read_only(int_side)
                 off = w.value(int_side)
@@ -80,7 +80,7 @@ def _moved(pv: PtrVal | None, off: poly.Poly | None, sign: int) -> PtrVal:
     return PtrVal(pv.objects, base, pv.owner, pv.name, pv.group)
 
 
-def _is_pointer(w: IterationWalker, node: c_ast.Node) -> bool:
+def is_pointer(w: IterationWalker, node: c_ast.Node) -> bool:
     while isinstance(node, c_ast.Cast):
         if isinstance(node.to_type.type, c_ast.PtrDecl):
             return True
@@ -91,7 +91,7 @@ def _is_pointer(w: IterationWalker, node: c_ast.Node) -> bool:
     if isinstance(node, c_ast.UnaryOp) and node.op == "&":
         return True
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-        return _is_pointer(w, node.left) or (node.op == "+" and _is_pointer(w, node.right))
+        return is_pointer(w, node.left) or (node.op == "+" and is_pointer(w, node.right))
     if isinstance(node, c_ast.ArrayRef):
         root, subs = chain(node)
         derivs = derivs_of(w, root)

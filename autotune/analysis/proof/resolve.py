@@ -79,12 +79,13 @@ class WalkNames:
             return "shared"
         if name in self.ctx.reductions:
             return "reduction"
-        scalar_decl = decl is None or not derivations(self.frame.scope, decl.type)
-        if name in self.ctx.firstprivate and name not in self.ctx.written and scalar_decl:
-            return "invariant"  # a copy of one value, only read
+        scalar = decl is None or not derivations(self.frame.scope, decl.type)
+        # a copy whose address is taken may be set through it (``modf(x, &ip)``)
+        taken = self.ctx.prog.address_taken_var(name, at, self.frame.func, self.frame.ast)
+        if name in self.ctx.firstprivate and name not in self.ctx.written and scalar:
+            if not taken:
+                return "invariant"  # a copy of one value, only read
         if name in self.ctx.private or name in self.ctx.prog.threadprivate:
-            scalar = decl is None or not derivations(self.frame.scope, decl.type)
-            taken = self.ctx.prog.address_taken_var(name, at, self.frame.func, self.frame.ast)
             if scalar and name not in self.ctx.written and not taken:
                 return "invariant"  # read only here: the value each thread brought in
             return "private"

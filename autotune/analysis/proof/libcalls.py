@@ -1,0 +1,232 @@
+"""Calls of the C library met in an iteration: what each reads and writes.
+
+The library's code is not among the program's files, so a call is walked by what
+``library`` says the function does: copies write their destination and read their
+source, pure functions read their arguments and the objects their pointer parameters
+point at and store through their out-parameters, a generator with its state in its
+argument reads and writes that state, and a gcc builtin is the function it stands for.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.copies import element_layout
+from autotune.analysis.ops import math_name
+from autotune.analysis.proof import poly
+from autotune.analysis.proof.decls import derivations
+from autotune.analysis.proof.facts import Bound, Ref
+from autotune.analysis.proof.library import (
+    BUILTIN,
+    BYTE_COUNT,
+    OUT_PARAMS,
+    POINTS_INTO,
+    READS_POINTEES,
+    SETS_GLOBAL,
+    VALUE_BUILTINS,
+    library_name,
+)
+from autotune.analysis.proof.pointers import is_pointer, pointer_value
+from autotune.analysis.proof.refs import IterationWalker
+from autotune.analysis.proof.syntax import where
+from autotune.analysis.proof.walkstate import COPY_FUNCS, LIBRARY_FUNCS, PtrVal
+
+__all__ = [
+    "BUILTIN",
+    "builtin_call",
+    "copy_call",
+    "is_pointer",
+    "is_stream",
+    "pointee",
+    "pure_call",
+    "read_args",
+    "state_arg_call",
+]
+
+
+def read_args(w: IterationWalker, args: list[c_ast.Node]) -> None:
+    for a in args:
+        if isinstance(a, c_ast.UnaryOp) and a.op == "&":
+            w._address_operands(a.expr)
+        else:
+            w._read_only(a)
+
+
+def copy_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]) -> None:
+    """memcpy and friends: write the destination, read the source. ``memcpy``,
+    ``memmove`` and ``memset`` of a byte count that is a whole number of elements, at a
+    known place of a flat array (``memset(&c[i * m], 0, m * sizeof(double))``), touch
+    exactly those elements; anything else touches the object at an unknown index."""
+    dst, src = COPY_FUNCS[name]
+    nbytes = w.value(args[2]) if name in BYTE_COUNTED and len(args) > 2 else None
+    for pos, kind in ((dst, "w"), (src, "r")):
+        if pos is not None and pos < len(args):
+            pointee(w, node, f"{name}()", args[pos], nbytes, kind)
+    read_args(w, [a for i, a in enumerate(args) if i not in (dst, src)])
+
+
+def pointee(
+    w: IterationWalker,
+    node: c_ast.FuncCall,
+    text: str,
+    arg: c_ast.Node,
+    nbytes: poly.Poly | None,
+    kind: str,
+) -> None:
+    """Record that a library call reads or writes (``kind``) what ``arg`` points at:
+    ``nbytes`` bytes from there when they are a whole number of elements within the
+    pointer's row, else the object at an unknown index."""
+    pv = pointer_value(w, arg)
+    if pv is None or pv.owner == "local":
+        return
+    line = node.coord.line if node.coord else 0
+    count = _elements(w, arg, nbytes)
+    if count is None or not _in_row(w, arg, pv.base, count):
+        w.record(Ref(pv.objects, None, kind, line, text, owner=pv.owner, name=pv.name))
+        return
+    sym = w._fresh("v")  # the element touched: a loop of count steps
+    w.domain.append(Bound(sym, {}, poly.add(count, poly.const(-1))))
+    index = [*pv.base[:-1], poly.add(pv.base[-1], poly.symbol(sym))]
+    w.record(Ref(pv.objects, index, kind, line, text, owner=pv.owner, name=pv.name))
+    w.domain.pop()
+
+
+def pure_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]) -> None:
+    """A library function without hidden state: it reads its arguments, the objects
+    its pointer parameters point at (``READS_POINTEES``), and stores one object through
+    each out-parameter (``frexp(x, &e)`` sets ``e``; a null end pointer sets nothing)."""
+    outs = OUT_PARAMS.get(name, ())
+    read_args(w, [a for i, a in enumerate(args) if i not in outs])
+    count = BYTE_COUNT.get(name)
+    nbytes = w.value(args[count]) if count is not None and count < len(args) else None
+    for i in READS_POINTEES.get(name, ()):
+        if i < len(args):
+            pointee(w, node, f"{name}()", args[i], nbytes, "r")
+    for i in outs:
+        if i >= len(args) or _null_pointer(args[i]):
+            continue
+        target = args[i]
+        if isinstance(target, c_ast.UnaryOp) and target.op == "&":
+            w._address_operands(target.expr)
+            target = target.expr
+        else:
+            w._read_only(target)
+            target = c_ast.UnaryOp("*", target, node.coord)
+        w._touch(target, "w", node)
+        if isinstance(target, c_ast.ID):
+            w._kill({target.name})
+            into = POINTS_INTO.get(name)
+            pv = pointer_value(w, args[into[1]]) if into and into[0] == i else None
+            if pv is not None:
+                w.env_ptr[w._key(target.name)] = PtrVal(pv.objects, None, pv.owner, pv.name)
+    sets = SETS_GLOBAL.get(name)
+    if sets is not None and w.ctx.prog.uses(sets):
+        line = node.coord.line if node.coord else 0
+        w.facts.effect(
+            f"calls {name}() at line {line}, which sets the global {sets} the program "
+            "reads: what it reads follows the order of the calls"
+        )
+
+
+def builtin_call(
+    w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]
+) -> str | None:
+    """The library function a gcc builtin stands for, to be walked as that function;
+    None when this call is done with (a builtin that only computes a value, or one whose
+    effect on memory the proof does not know)."""
+    base = library_name(name)
+    if base in VALUE_BUILTINS:
+        read_args(w, args)
+        return None
+    if base in LIBRARY_FUNCS or base in OUT_PARAMS or math_name(base):
+        return base
+    w.facts.effect(
+        f"kept as written: a call of {name}() at {where(node)}, a compiler builtin whose "
+        "effect on memory the proof does not know"
+    )
+    read_args(w, args)
+    return None
+
+
+def is_stream(w: IterationWalker, node: c_ast.Node) -> bool:
+    """A ``FILE *`` variable (``stderr``, a file opened before the loop): the stream's
+    buffer is the library's, ordered by the ordered region, not the program's memory."""
+    if not isinstance(node, c_ast.ID):
+        return False
+    decl, _ = w._decl(node.name, node)
+    t = decl.type if decl is not None else None
+    if not isinstance(t, c_ast.PtrDecl) or not isinstance(t.type, c_ast.TypeDecl):
+        return False
+    names = getattr(t.type.type, "names", None) or []
+    return names == ["FILE"]
+
+
+def _null_pointer(node: c_ast.Node) -> bool:
+    """``NULL``, ``(void *) 0``, ``0``: no object to store through."""
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    return isinstance(node, c_ast.Constant) and node.value in ("0", "0L", "0UL")
+
+
+BYTE_COUNTED = frozenset({"memcpy", "memmove", "memset"})
+
+
+def _in_row(w: IterationWalker, arg: c_ast.Node, base: list | None, count: poly.Poly) -> bool:
+    """The copied elements are subscripts of the pointer's last dimension: a flat array
+    (one derivation, any count), or a row of a declared ``a[N][M]`` the copy does not
+    leave (a constant start and count within M: ``memcpy(a[i], b[j], sizeof a[i])``). A
+    byte copy may run on into the next row, which row-by-row subscripts could not say."""
+    if base is None or any(p is None for p in base):
+        return False
+    root = _root(arg)
+    decl, _ = w._decl(root.name, root) if root is not None else (None, "")
+    t = decl.type if decl is not None else None
+    if len(base) == 1:  # flat: ``a + i`` of a 2-D ``a`` moves by rows, not elements
+        return len(derivations(w.frame.scope, t)) == 1
+    start, n = poly.constant_of(base[-1]), poly.constant_of(count)
+    for _ in range(len(base) - 1):
+        t = w.frame.scope.resolve_typedef(t)
+        t = t.type if isinstance(t, c_ast.ArrayDecl) else None
+    t = w.frame.scope.resolve_typedef(t)
+    row = poly.literal(t.dim) if isinstance(t, c_ast.ArrayDecl) else None
+    size = poly.constant_of(row) if row is not None else None
+    return None not in (start, n, size) and 0 <= start and start + n <= size
+
+
+def _root(node: c_ast.Node) -> c_ast.ID | None:
+    """The variable a pointer expression starts from (``&c[i * m]``, ``c + k``): None
+    through a cast, which changes the element."""
+    while True:
+        if isinstance(node, c_ast.UnaryOp) and node.op == "&":
+            node = node.expr
+        elif isinstance(node, c_ast.ArrayRef):
+            node = node.name
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+            node = node.left
+        else:
+            return node if isinstance(node, c_ast.ID) else None
+
+
+def _elements(w: IterationWalker, arg: c_ast.Node, nbytes: poly.Poly | None) -> poly.Poly | None:
+    """``nbytes`` in elements of what ``arg`` points into (its declared element type,
+    found through ``&``, subscripts and pointer arithmetic; a cast changes the element:
+    unknown): None unless every term divides exactly."""
+    if nbytes is None or not poly.is_affine(nbytes):
+        return None
+    node = _root(arg)
+    if node is None:
+        return None
+    decl, _ = w._decl(node.name, node)
+    _, size = element_layout(w.frame.scope, decl.type if decl is not None else None)
+    if not size or any(c % size for c in nbytes.values()):
+        return None
+    return {m: c // size for m, c in nbytes.items()}
+
+
+def state_arg_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list) -> None:
+    """``rand_r(&seed)``: reads the state its argument points at, then writes it back,
+    as ``*p = f(*p)`` would: the same accesses a walked callee's would be."""
+    read_args(w, args[1:])
+    target = c_ast.UnaryOp("*", args[0], node.coord)
+    w._touch(target, "r", node)
+    w._touch(target, "w", node)

@@ -1,0 +1,83 @@
+"""What calls of the C library and of gcc's builtins do to memory, as documented.
+
+The proof cannot read the library's code, so each function it lets a loop call is
+described here by what the C standard (or gcc's manual, for builtins) says it reads and
+writes: ``strlen(s)`` reads the string ``s`` points at, ``frexp(x, &e)`` stores the
+exponent in ``e``, ``memcmp(a, b, n)`` reads ``n`` bytes of each. A function that reads
+or writes through a pointer must say so, or a loop whose iterations meet through that
+memory would be proven independent (a row compared with the row an earlier iteration
+cleared; a mantissa split storing every exponent in one shared variable).
+
+A gcc builtin stands for the library function of its name (``__builtin_memcpy`` is
+``memcpy``; ``__builtin___memcpy_chk``, which ``_FORTIFY_SOURCE`` puts in its place, is
+``memcpy`` with one more argument); the few that compute a value and touch no memory
+are named; any other builtin is one the proof does not know.
+"""
+
+from __future__ import annotations
+
+# pointer parameters whose object the function reads (a string or a counted block)
+READS_POINTEES: dict[str, tuple[int, ...]] = {
+    "strlen": (0,),
+    "strcmp": (0, 1),
+    "strncmp": (0, 1),
+    "strchr": (0,),
+    "strrchr": (0,),
+    "strstr": (0, 1),
+    "memcmp": (0, 1),
+    "atoi": (0,),
+    "atol": (0,),
+    "atof": (0,),
+    "strtol": (0,),
+    "strtod": (0,),
+}
+# the argument that bounds how many bytes those reads take (at most, for strncmp)
+BYTE_COUNT: dict[str, int] = {"memcmp": 2, "strncmp": 2}
+
+# pointer parameters the function stores one object through: frexp's exponent, modf's
+# integer part, strtol's end pointer, the result of gcc's checked arithmetic
+OUT_PARAMS: dict[str, tuple[int, ...]] = {
+    "frexp": (1,),
+    "modf": (1,),
+    "strtol": (1,),
+    "strtod": (1,),
+    "add_overflow": (2,),
+    "sub_overflow": (2,),
+    "mul_overflow": (2,),
+}
+
+# out-parameters that receive a pointer into the object another argument points at
+# (strtol's end pointer stops inside the string it parsed)
+POINTS_INTO: dict[str, tuple[int, int]] = {"strtol": (1, 0), "strtod": (1, 0)}
+
+# library functions that also set a global the program may read (glibc's lgamma sets
+# the sign of the gamma function in ``signgam``)
+SETS_GLOBAL: dict[str, str] = {"lgamma": "signgam"}
+
+# I/O functions that store into the caller's memory (a buffer, scanned values)
+IO_STORES = frozenset(
+    "sprintf snprintf vsprintf vsnprintf scanf fscanf sscanf fgets gets fread read".split()
+)
+
+# gcc builtins that compute a value from their arguments and touch no memory
+VALUE_BUILTINS = frozenset(
+    """expect expect_with_probability constant_p object_size dynamic_object_size prefetch
+    assume_aligned classify_type isnan isinf isinf_sign isfinite isnormal signbit
+    signbitf signbitl fpclassify isgreater isgreaterequal isless islessequal islessgreater
+    isunordered huge_val huge_valf huge_vall inf inff infl nan nanf nanl
+    add_overflow_p sub_overflow_p mul_overflow_p bswap16 bswap32 bswap64 bswap128
+    popcount popcountl popcountll clz clzl clzll ctz ctzl ctzll clrsb clrsbl clrsbll
+    ffs ffsl ffsll parity parityl parityll""".split()
+)
+
+BUILTIN = "__builtin_"
+
+
+def library_name(name: str) -> str:
+    """The library function a gcc builtin stands for (``__builtin___memcpy_chk`` ->
+    ``memcpy``, ``__builtin_sqrt`` -> ``sqrt``); other names as they are."""
+    if name.startswith(BUILTIN + "__") and name.endswith("_chk"):
+        return name[len(BUILTIN) + 2 : -len("_chk")]
+    if name.startswith(BUILTIN):
+        return name[len(BUILTIN) :]
+    return name
