@@ -175,6 +175,11 @@ TRAPS = {
         55: (BOTH, "same element of dst from different iterations (line 58: memcpy())"),
         62: (BOTH, "sets the global signgam the program reads"),
     },
+    # errno read after a loop of logs (the master's errno), slots from __sync_fetch_and_add
+    "errno_traps.c": {
+        23: (BOTH, "which may set errno, and the program reads errno at"),
+        29: (BOTH, "errno_traps.c:31, an atomic builtin"),
+    },
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),

@@ -27,7 +27,7 @@ from autotune.analysis.proof.libcalls import (
     read_args,
     state_arg_call,
 )
-from autotune.analysis.proof.library import IO_STORES, OUT_PARAMS
+from autotune.analysis.proof.library import ATOMIC_PREFIXES, IO_STORES, OUT_PARAMS
 from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
@@ -116,6 +116,13 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
         pure_call(w, node, math_name(name) or name, args)
         return
     entry = w.ctx.prog.funcs.get(name)
+    if entry is None and name.startswith(ATOMIC_PREFIXES):
+        w.facts.effect(
+            f"calls {name}() at {where(node)}, an atomic builtin: what it reads and hands "
+            "out follows the order threads reach it"
+        )
+        read_args(w, args)
+        return
     if entry is None:
         w.facts.effect(
             f"kept as written: a call of {name}() at {where(node)}, whose definition is not "

@@ -24,7 +24,9 @@ from autotune.analysis.proof.library import (
     READS_POINTEES,
     SETS_GLOBAL,
     VALUE_BUILTINS,
+    errno_read,
     library_name,
+    sets_errno,
 )
 from autotune.analysis.proof.pointers import is_pointer, pointer_value
 from autotune.analysis.proof.refs import IterationWalker
@@ -119,6 +121,13 @@ def pure_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_
             pv = pointer_value(w, args[into[1]]) if into and into[0] == i else None
             if pv is not None:
                 w.env_ptr[w._key(target.name)] = PtrVal(pv.objects, None, pv.owner, pv.name)
+    read_at = errno_read(w.ctx.prog) if sets_errno(name) else ""
+    if read_at:
+        line = node.coord.line if node.coord else 0
+        w.facts.effect(
+            f"calls {name}() at line {line}, which may set errno, and the program reads "
+            f"errno at {read_at}: which thread's errno a failing call sets follows the schedule"
+        )
     sets = SETS_GLOBAL.get(name)
     if sets is not None and w.ctx.prog.uses(sets):
         line = node.coord.line if node.coord else 0

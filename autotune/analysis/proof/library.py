@@ -16,6 +16,13 @@ are named; any other builtin is one the proof does not know.
 
 from __future__ import annotations
 
+from pycparser import c_ast
+
+from autotune.analysis.ops import math_name
+from autotune.analysis.proof.program import Program
+from autotune.analysis.proof.syntax import where
+from autotune.analysis.symbols import file_info
+
 # pointer parameters whose object the function reads (a string or a counted block)
 READS_POINTEES: dict[str, tuple[int, ...]] = {
     "strlen": (0,),
@@ -54,6 +61,14 @@ POINTS_INTO: dict[str, tuple[int, int]] = {"strtol": (1, 0), "strtod": (1, 0)}
 # the sign of the gamma function in ``signgam``)
 SETS_GLOBAL: dict[str, str] = {"lgamma": "signgam"}
 
+# math functions that never set errno (C's math_errhandling: the others may, on a
+# domain, pole or range error, and glibc sets it); strtol and friends set ERANGE
+ERRNO_FREE = frozenset(
+    "fabs floor ceil trunc round rint nearbyint fmin fmax copysign frexp modf abs labs".split()
+)
+ERRNO_PARSERS = frozenset("strtol strtod atoi atol atof".split())
+ERRNO = "__errno_location"  # what glibc's <errno.h> makes of ``errno``
+
 # I/O functions that store into the caller's memory (a buffer, scanned values)
 IO_STORES = frozenset(
     "sprintf snprintf vsprintf vsnprintf scanf fscanf sscanf fgets gets fread read".split()
@@ -71,6 +86,9 @@ VALUE_BUILTINS = frozenset(
 )
 
 BUILTIN = "__builtin_"
+# gcc's atomic builtins (``__sync_fetch_and_add``, ``__atomic_fetch_add`` under C11's
+# ``atomic_fetch_add``): a shared counter handed out in the order threads arrive
+ATOMIC_PREFIXES = ("__sync_", "__atomic_", "__c11_atomic_")
 
 
 def library_name(name: str) -> str:
@@ -81,3 +99,29 @@ def library_name(name: str) -> str:
     if name.startswith(BUILTIN):
         return name[len(BUILTIN) :]
     return name
+
+
+def sets_errno(name: str) -> bool:
+    """A failing call of ``name`` may set the calling thread's ``errno``."""
+    base = math_name(name)
+    return (base is not None and base not in ERRNO_FREE) or name in ERRNO_PARSERS
+
+
+def errno_read(prog: Program) -> str:
+    """``file:line`` of the first place the program reads ``errno`` (a thread's own
+    variable, which after a loop is the master's); "" when it only sets it or never
+    names it."""
+    key = ("errno read",)
+    if key not in prog.memo:
+        prog.memo[key] = ""
+        for node, _, ast in prog.uses(ERRNO):
+            parents = file_info(ast).parents
+            call = parents.get(id(node))
+            deref = parents.get(id(call)) if isinstance(call, c_ast.FuncCall) else None
+            target = parents.get(id(deref)) if deref is not None else None
+            if isinstance(target, c_ast.Assignment) and target.op == "=":
+                if target.lvalue is deref:
+                    continue  # ``errno = 0``: set, not read
+            prog.memo[key] = where(node)
+            break
+    return prog.memo[key]

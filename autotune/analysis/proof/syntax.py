@@ -12,6 +12,7 @@ from pycparser import c_ast
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.walkstate import ENDS_PROGRAM
+from autotune.frontend.preprocess import SYSTEM_PREFIX
 
 
 def param_symbol(text: str) -> str:
@@ -89,10 +90,12 @@ def single_for(stmt: c_ast.Node) -> c_ast.Node:
 
 
 def where(node: c_ast.Node | None) -> str:
-    """``file:line`` of a node, for messages."""
+    """``file:line`` of a node, for messages. gcc marks the user's own lines that a
+    system header's macro expanded into (``errno``, ``atomic_fetch_add``) as a system
+    header's; the message names the file as the user knows it."""
     if node is None or node.coord is None:
         return "?"
-    return f"{node.coord.file}:{node.coord.line}"
+    return f"{node.coord.file.removeprefix(SYSTEM_PREFIX)}:{node.coord.line}"
 
 
 def line_of(node: c_ast.Node | None) -> int:
