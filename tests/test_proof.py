@@ -180,6 +180,8 @@ TRAPS = {
         23: (BOTH, "which may set errno, and the program reads errno at"),
         29: (BOTH, "errno_traps.c:31, an atomic builtin"),
     },
+    # floating-point exception flags tested after the loop (each thread raises its own)
+    "fpe_flags.c": {19: (BOTH, "tests the floating-point exception flags (fetestexcept()")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
     "narrow_index.c": {
         14: (BOTH, "writes bucket"),

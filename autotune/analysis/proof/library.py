@@ -69,6 +69,11 @@ ERRNO_FREE = frozenset(
 ERRNO_PARSERS = frozenset("strtol strtod atoi atol atof".split())
 ERRNO = "__errno_location"  # what glibc's <errno.h> makes of ``errno``
 
+# <fenv.h>: the exception flags are each thread's own (a division by zero on another
+# thread leaves the master's flags clear), so a program that tests them after a loop
+# sees which thread ran the iteration that raised one
+FLAG_TESTS = frozenset("fetestexcept fegetexceptflag fegetenv feholdexcept feupdateenv".split())
+
 # I/O functions that store into the caller's memory (a buffer, scanned values)
 IO_STORES = frozenset(
     "sprintf snprintf vsprintf vsnprintf scanf fscanf sscanf fgets gets fread read".split()
@@ -125,3 +130,12 @@ def errno_read(prog: Program) -> str:
             prog.memo[key] = where(node)
             break
     return prog.memo[key]
+
+
+def flag_test(prog: Program) -> str:
+    """``fetestexcept() at file:line`` where the program first reads the floating-point
+    exception flags; "" when it never does."""
+    for name in sorted(FLAG_TESTS):
+        for site in prog.calls.get(name, []):
+            return f"{name}() at {where(site.node)}"
+    return ""

@@ -38,6 +38,7 @@ from autotune.analysis.proof.facts import (
     linear_steps,
 )
 from autotune.analysis.proof.iteration import walk_iteration
+from autotune.analysis.proof.library import flag_test
 from autotune.analysis.proof.opaque import unknown_origins
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, param_names
@@ -399,6 +400,13 @@ def _judge(
 ) -> None:
     for e in facts.effects:
         out.add(e)
+    tested = flag_test(prog)
+    if tested:
+        out.add(
+            f"the program tests the floating-point exception flags ({tested}), which each "
+            "thread raises in its own: whether the master sees one follows which thread ran "
+            "the iteration that raised it"
+        )
     judge_sizes_read(facts, out)
     judge_scalars(site, ctx, facts, prog, out)
     shared = [r for r in facts.refs if r.owner == "shared"]
