@@ -167,13 +167,15 @@ TRAPS = {
     },
     # iterations that meet inside library calls: memcmp of the row an earlier iteration
     # cleared, modf's and a helper's pointer carrying a firstprivate value, gcc's
-    # __builtin_memcpy of overlapping windows, lgamma setting the signgam read after it
+    # __builtin_memcpy of overlapping windows, lgamma setting the signgam read after it,
+    # a helper's static buffer returned as memcpy's source
     "library_traps.c": {
-        36: (BOTH, "dependence carried by the loop on a: line 37 (memcmp())"),
-        43: (BOTH, "private variable ip is read at line 44 before"),
-        49: (BOTH, "private variable acc is read at line 50 before"),
-        55: (BOTH, "same element of dst from different iterations (line 58: memcpy())"),
-        62: (BOTH, "sets the global signgam the program reads"),
+        51: (BOTH, "dependence carried by the loop on a: line 52 (memcmp())"),
+        58: (BOTH, "private variable ip is read at line 59 before"),
+        64: (BOTH, "private variable acc is read at line 65 before"),
+        70: (BOTH, "same element of dst from different iterations (line 73: memcpy())"),
+        77: (BOTH, "sets the global signgam the program reads"),
+        83: (BOTH, "same element of buf from different iterations"),
     },
     # errno read after a loop of logs (the master's errno), slots from __sync_fetch_and_add
     "errno_traps.c": {
@@ -255,8 +257,8 @@ PATTERNS = {
     # region locals every loop sets before reading (BT's xi = 1.0 between two loops)
     "leftover_patterns.c": {15: {"threads"}, 24: {"threads"}, 29: {"threads"}},
     # frexp and modf storing into a private or the iteration's own element; strtol, strlen
-    # and memcmp reading the iteration's own row
-    "library_patterns.c": {30: set(), 38: set()},
+    # and memcmp reading the iteration's own row; strcpy and strcat building a label in it
+    "library_patterns.c": {30: set(), 38: set(), 47: set()},
 }
 
 

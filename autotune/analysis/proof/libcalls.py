@@ -60,11 +60,11 @@ def copy_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_
     known place of a flat array (``memset(&c[i * m], 0, m * sizeof(double))``), touch
     exactly those elements; anything else touches the object at an unknown index."""
     dst, src = COPY_FUNCS[name]
+    read_args(w, args)  # what the arguments compute on the way (a call returning the source)
     nbytes = w.value(args[2]) if name in BYTE_COUNTED and len(args) > 2 else None
     for pos, kind in ((dst, "w"), (src, "r")):
         if pos is not None and pos < len(args):
             pointee(w, node, f"{name}()", args[pos], nbytes, kind)
-    read_args(w, [a for i, a in enumerate(args) if i not in (dst, src)])
 
 
 def pointee(
@@ -77,12 +77,16 @@ def pointee(
 ) -> None:
     """Record that a library call reads or writes (``kind``) what ``arg`` points at:
     ``nbytes`` bytes from there when they are a whole number of elements within the
-    pointer's row, else the object at an unknown index."""
+    pointer's row; without a count (a string), the rest of the row of a declared
+    ``char names[N][16]`` it points into (C's string functions stay in their array
+    object); else the object at an unknown index."""
+    if _constant(arg):
+        return  # a string literal or a null pointer: no object of the program
     pv = pointer_value(w, arg)
     if pv is None or pv.owner == "local":
         return
     line = node.coord.line if node.coord else 0
-    count = _elements(w, arg, nbytes)
+    count = _elements(w, arg, nbytes) if nbytes is not None else _row_rest(w, arg, pv.base)
     if count is None or not _in_row(w, arg, pv.base, count):
         w.record(Ref(pv.objects, None, kind, line, text, owner=pv.owner, name=pv.name))
         return
@@ -170,6 +174,13 @@ def is_stream(w: IterationWalker, node: c_ast.Node) -> bool:
     return names == ["FILE"]
 
 
+def _constant(node: c_ast.Node) -> bool:
+    """A string literal or a null pointer constant, through casts."""
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    return isinstance(node, c_ast.Constant)
+
+
 def _null_pointer(node: c_ast.Node) -> bool:
     """``NULL``, ``(void *) 0``, ``0``: no object to store through."""
     while isinstance(node, c_ast.Cast):
@@ -187,19 +198,36 @@ def _in_row(w: IterationWalker, arg: c_ast.Node, base: list | None, count: poly.
     byte copy may run on into the next row, which row-by-row subscripts could not say."""
     if base is None or any(p is None for p in base):
         return False
+    if len(base) == 1:  # flat: ``a + i`` of a 2-D ``a`` moves by rows, not elements
+        root = _root(arg)
+        decl, _ = w._decl(root.name, root) if root is not None else (None, "")
+        return len(derivations(w.frame.scope, decl.type if decl is not None else None)) == 1
+    start, n, size = poly.constant_of(base[-1]), poly.constant_of(count), _row_size(w, arg, base)
+    return None not in (start, n, size) and 0 <= start and start + n <= size
+
+
+def _row_rest(w: IterationWalker, arg: c_ast.Node, base: list | None) -> poly.Poly | None:
+    """The elements from where ``arg`` points to the end of its row of a declared
+    ``a[N][M]``; None for a flat array or an unknown place."""
+    if base is None or len(base) < 2 or any(p is None for p in base):
+        return None
+    start, size = poly.constant_of(base[-1]), _row_size(w, arg, base)
+    if start is None or size is None or not 0 <= start < size:
+        return None
+    return poly.const(size - start)
+
+
+def _row_size(w: IterationWalker, arg: c_ast.Node, base: list) -> int | None:
+    """The declared length of the last dimension of the array ``arg`` points into."""
     root = _root(arg)
     decl, _ = w._decl(root.name, root) if root is not None else (None, "")
     t = decl.type if decl is not None else None
-    if len(base) == 1:  # flat: ``a + i`` of a 2-D ``a`` moves by rows, not elements
-        return len(derivations(w.frame.scope, t)) == 1
-    start, n = poly.constant_of(base[-1]), poly.constant_of(count)
     for _ in range(len(base) - 1):
         t = w.frame.scope.resolve_typedef(t)
         t = t.type if isinstance(t, c_ast.ArrayDecl) else None
     t = w.frame.scope.resolve_typedef(t)
     row = poly.literal(t.dim) if isinstance(t, c_ast.ArrayDecl) else None
-    size = poly.constant_of(row) if row is not None else None
-    return None not in (start, n, size) and 0 <= start and start + n <= size
+    return poly.constant_of(row) if row is not None else None
 
 
 def _root(node: c_ast.Node) -> c_ast.ID | None:

@@ -7,7 +7,9 @@
    - a state each thread advances through a helper taking its address;
    - sliding windows copied with gcc's __builtin_memcpy, each one element on from the
      last, so neighbouring iterations write the same elements;
-   - log-gamma with its sign, read from the global glibc's lgamma sets. */
+   - log-gamma with its sign, read from the global glibc's lgamma sets;
+   - record names formatted by a helper into its static buffer (not reentrant), copied
+     out with memcpy: the threads share the one buffer. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,8 +21,21 @@
 static int a[N][M], dup[N];
 static double x[N], y[N], src[N + W], dst[N + W], lg[N];
 static int sg[N];
+static char names[N][8];
 
 static void advance(double *s) { *s = *s * 0.5 + 1.0; }
+
+static const char *name_of(int k)
+{
+    static char buf[8];
+    buf[0] = 'n';
+    for (int d = 6; d >= 1; d--) {
+        buf[d] = (char)('0' + k % 10);
+        k /= 10;
+    }
+    buf[7] = 0;
+    return buf;
+}
 
 int main(void)
 {
@@ -64,10 +79,14 @@ int main(void)
         sg[i] = signgam;
     }
 
+#pragma omp parallel for
+    for (i = 0; i < N; i++)
+        memcpy(names[i], name_of(i * 7 % 1000), sizeof names[i]);
+
     long h = 0;
     double s = 0;
     for (i = 0; i < N; i++) {
-        h = h * 3 + dup[i] + sg[i];
+        h = h * 3 + dup[i] + sg[i] + names[i][3];
         s += y[i] + dst[i] + lg[i];
     }
     printf("%ld %.6f\n", h, s);
