@@ -182,6 +182,13 @@ TRAPS = {
         23: (BOTH, "which may set errno, and the program reads errno at"),
         29: (BOTH, "errno_traps.c:31, an atomic builtin"),
     },
+    # array reductions whose bodies read the partial copy, update it by another operator,
+    # or also write the shared array
+    "array_reduction_traps.c": {
+        22: (BOTH, "reduction array capped is read at line 23"),
+        26: (BOTH, "reduction array scaled is set at line 28"),
+        30: (BOTH, "writes shared_tally"),
+    },
     # floating-point exception flags tested after the loop (each thread raises its own)
     "fpe_flags.c": {19: (BOTH, "tests the floating-point exception flags (fetestexcept()")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
@@ -259,6 +266,8 @@ PATTERNS = {
     # frexp and modf storing into a private or the iteration's own element; strtol, strlen
     # and memcmp reading the iteration's own row; strcpy and strcat building a label in it
     "library_patterns.c": {30: set(), 38: set(), 47: set()},
+    # reduction(+: hist[:B]), a 2-D section, a pointer section in a helper (OpenMP 4.5)
+    "array_reductions.c": {17: set(), 32: set(), 35: set()},
 }
 
 
@@ -386,6 +395,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "unsigned_counters.c",
         "leftover_patterns.c",
         "library_patterns.c",
+        "array_reductions.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -25,6 +25,7 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import walk
 from autotune.analysis.names import assigned_names, names_in, written_root
+from autotune.analysis.proof.facts import reduction_items
 from autotune.analysis.region_code import (
     calls_thread_api,
     cancels_region,
@@ -95,7 +96,7 @@ class RegionEvents(c_ast.NodeVisitor):
             loop = _unwrap(stmt)
             c = d.clauses
             own = _clause_names(c.private + c.firstprivate + c.lastprivate) | {
-                item.rpartition(":")[2].strip() for item in c.reduction
+                name for _, name in reduction_items(c.reduction)
             }
             if isinstance(loop, c_ast.For):
                 own |= _loop_var(loop)

@@ -34,6 +34,8 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
             return
         touch(w, inner, kind, at, op)
         return
+    if isinstance(node, c_ast.ArrayRef) and _reduction_element(w, node, kind, op):
+        return
     if isinstance(node, c_ast.ArrayRef) and kind == "r" and _is_subarray(w, node):
         w._address_operands(node)  # a[i] of a 2-D a: an address, nothing is read
         return
@@ -150,6 +152,31 @@ def _scalar(
     w.record(Ref(key, [], kind, line, name, op=op, name=name, hidden=hidden))
     if kind == "u" and w.sync is not None:
         w.note_floating_update(name, node, f"the {w.sync} update of {name}")
+
+
+def _reduction_element(w: IterationWalker, node: c_ast.ArrayRef, kind: str, op: str | None) -> bool:
+    """An element of an array the loop reduces (``reduction(+:hist[:B])``, OpenMP 4.5):
+    each thread updates a private copy, started at the operator's identity and combined
+    at the end, so an update by the reduction's operator is no dependence (any order of
+    the iterations gives one result, floating-point sums to the last digits); any other
+    read or write sees the thread's partial copy, which follows the schedule. False when
+    ``node`` is no element of a reduction array."""
+    root, subs = chain(node)
+    if not (isinstance(root, c_ast.ID) and w.frame.top):
+        return False
+    if w._class(root.name, root) != "reduction":
+        return False
+    for s in subs:
+        w._read_only(s)
+    name, line = root.name, _line(node)
+    if kind == "u" and op == w.ctx.reductions.get(root.name):
+        return True  # a floating-point one reassociates: judge_scalars notes it
+    what = "read" if kind == "r" else "set"
+    w.facts.effect(
+        f"reduction array {name} is {what} at line {line} other than by its reduction "
+        "operator: each thread sees its own partial copy, which follows the schedule"
+    )
+    return True
 
 
 def _private_flow(

@@ -20,7 +20,14 @@ from autotune.analysis.astutil import walk
 from autotune.analysis.names import is_floating, is_integral
 from autotune.analysis.proof import coverage
 from autotune.analysis.proof.contexts import root_name
-from autotune.analysis.proof.facts import IterationFacts, LoopSite, Proof, Ref, clause_names
+from autotune.analysis.proof.facts import (
+    IterationFacts,
+    LoopSite,
+    Proof,
+    Ref,
+    clause_names,
+    reduction_items,
+)
 from autotune.analysis.proof.leftovers import assigned_to, leftover_read
 from autotune.analysis.proof.program import Program, taint_key
 from autotune.analysis.proof.walkstate import LoopContext
@@ -91,19 +98,16 @@ def judge_scalars(
                 "(a thread number, a team size or something computed from one)"
             )
     for cl in filter(None, [site.clauses, site.region_clauses]):
-        for item in cl.reduction:
-            op, _, names = item.rpartition(":")
-            op = op.split(",")[-1].strip()
+        for op, name in reduction_items(cl.reduction):
             if op in ("max", "min", "&", "|", "^", "&&", "||"):
                 continue
-            for name in clause_names([names]):
-                if is_floating(scope, name, site.for_node):
-                    note = (
-                        f"floating-point reduction({op}:{name}): another thread count or "
-                        "schedule reassociates it, so results may differ in the last digits"
-                    )
-                    if note not in out.reassociates:
-                        out.reassociates.append(note)
+            if is_floating(scope, name, site.for_node):
+                note = (
+                    f"floating-point reduction({op}:{name}): another thread count or "
+                    "schedule reassociates it, so results may differ in the last digits"
+                )
+                if note not in out.reassociates:
+                    out.reassociates.append(note)
 
 
 def _dead_after(site: LoopSite, name: str) -> bool:

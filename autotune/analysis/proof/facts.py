@@ -21,6 +21,19 @@ def clause_names(items: list[str]) -> list[str]:
     return out
 
 
+def reduction_items(items: list[str]) -> list[tuple[str, str]]:
+    """(operator, variable) of ``reduction`` clause items as written: ``"+:s"``,
+    ``"inscan, +: a, b"``, ``"+:hist[:B]"``. The operator ends at the first colon: an
+    array section's own colon comes after it (splitting at the last one read
+    ``hist[:B]`` as a variable ``B]`` reduced by ``+:hist[``)."""
+    out = []
+    for item in items:
+        op, _, names = item.partition(":")
+        op = op.split(",")[-1].strip()
+        out.extend((op, name) for name in clause_names([names]))
+    return out
+
+
 def linear_steps(items: list[str]) -> dict[str, int]:
     """Variable -> step of ``linear(j)``, ``linear(j, k: 2)`` items; forms with a
     modifier (``val(j)``, ``step(2)``) or a step that is not an integer are left out

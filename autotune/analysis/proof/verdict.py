@@ -36,6 +36,7 @@ from autotune.analysis.proof.facts import (
     Ref,
     clause_names,
     linear_steps,
+    reduction_items,
 )
 from autotune.analysis.proof.iteration import walk_iteration
 from autotune.analysis.proof.library import flag_test
@@ -189,11 +190,8 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
         private |= {n.name for n in _decls(site.func.body) if id(n) not in inner and n.name}
         private |= {n for n in param_names(site.func) if n}
     reductions = {}
-    for item in cl.reduction + (rc.reduction if rc is not None else []):
-        op, _, names = item.rpartition(":")
-        op = op.split(",")[-1].strip()
-        for name in clause_names([names]):
-            reductions[name] = {"-": "+"}.get(op, op)
+    for op, name in reduction_items(cl.reduction + (rc.reduction if rc is not None else [])):
+        reductions[name] = {"-": "+"}.get(op, op)
     written = _written(site.for_node, prog)
     return LoopContext(
         given=_given(site, prog),
