@@ -87,8 +87,12 @@ VALUE_BUILTINS = frozenset(
     isunordered huge_val huge_valf huge_vall inf inff infl nan nanf nanl
     add_overflow_p sub_overflow_p mul_overflow_p bswap16 bswap32 bswap64 bswap128
     popcount popcountl popcountll clz clzl clzll ctz ctzl ctzll clrsb clrsbl clrsbll
-    ffs ffsl ffsll parity parityl parityll""".split()
+    ffs ffsl ffsll parity parityl parityll choose_expr types_compatible_p""".split()
 )
+
+# builtins that end the program where they run (a trap; reaching an unreachable point
+# is undefined behaviour, which no variant need preserve)
+BUILTIN_ENDS = {"trap": "abort", "unreachable": "abort"}
 
 BUILTIN = "__builtin_"
 # gcc's atomic builtins (``__sync_fetch_and_add``, ``__atomic_fetch_add`` under C11's
@@ -102,7 +106,8 @@ def library_name(name: str) -> str:
     if name.startswith(BUILTIN + "__") and name.endswith("_chk"):
         return name[len(BUILTIN) + 2 : -len("_chk")]
     if name.startswith(BUILTIN):
-        return name[len(BUILTIN) :]
+        base = name[len(BUILTIN) :]
+        return BUILTIN_ENDS.get(base, base)
     return name
 
 
