@@ -418,16 +418,26 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
-@pytest.mark.parametrize("name", ["alias_offset.c", "cond_lastprivate.c", "tid_param_orphan.c"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "alias_offset.c",
+        "cond_lastprivate.c",
+        "tid_param_orphan.c",
+        "library_traps.c",
+        "errno_traps.c",
+        "array_reduction_traps.c",
+    ],
+)
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):
     """The build hook's rank mode verifies nothing, so it may only ship proven variants:
     a trap is compiled exactly as the user wrote it."""
     from buildhook_support import by_source, hook_env, report, run, wrapper_exe
 
     shutil.copy(DATA / name, tmp_path / name)
-    run(["gcc", "-fopenmp", "-O2", name, "-o", "plain"], tmp_path)
+    run(["gcc", "-fopenmp", "-O2", name, "-o", "plain", "-lm"], tmp_path)
     env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
-    run([wrapper_exe(), "gcc", "-fopenmp", "-O2", name, "-o", "hooked"], tmp_path, env)
+    run([wrapper_exe(), "gcc", "-fopenmp", "-O2", name, "-o", "hooked", "-lm"], tmp_path, env)
     assert (tmp_path / "hooked").read_bytes() == (tmp_path / "plain").read_bytes() or (
         run(["./hooked"], tmp_path).stdout == run(["./plain"], tmp_path).stdout
     )
