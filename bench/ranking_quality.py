@@ -266,9 +266,10 @@ def main() -> int:
     replay.print_rank_mode(shipping)
     floor = None
     if args.recorded:
-        _, loops = recorded.load(Path(args.recorded))
+        machine, loops = recorded.load(Path(args.recorded))
         floor = replay.noise_floor(
-            [replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times) for lp in loops]
+            [replay.ReplayLoop(lp.name, lp.record, lp.baseline_s, lp.times) for lp in loops],
+            machine=machine,
         )
         replay.print_noise_floor(floor)
     if args.json:

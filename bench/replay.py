@@ -26,12 +26,12 @@ import numpy as np
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 from autotune.measure.microbench import RuntimeProfile
-from autotune.models.features import feature_matrix
+from autotune.models.features import feature_matrix, resolve_variant
 from autotune.models.quality import geomean_regret, kendall_tau, mean_abs_rel_error
 from autotune.tuning.search import Candidate, SequentialSearch, variant_coords
 from autotune.tuning.search_prior import SearchPrior
 from autotune.tuning.ship_rule import ShipRule, first_pick
-from autotune.variants.equivalence import collapse
+from autotune.variants.equivalence import canonical, collapse
 from autotune.variants.space import BASELINE, Variant
 
 K = 5
@@ -254,9 +254,17 @@ class NoiseFloor:
     twin_loops: int
     perfect_tau: float | None = None  # see ``perfect_model_scores``
     perfect_mare_anchored: float | None = None
+    # the original against the variants the runtime runs as it (``original_offsets``)
+    original_pairs: int = 0
+    original_median: float | None = None  # median of t(twin) / t(original) - 1
+    original_mean: float | None = None
+    original_worst: str = ""
+    perfect_mare_offset: float | None = None  # the perfect model, anchored on such an original
 
 
-def noise_floor(loops: list[ReplayLoop], runtime: str = "libgomp") -> NoiseFloor:
+def noise_floor(
+    loops: list[ReplayLoop], runtime: str = "libgomp", machine: Machine | None = None
+) -> NoiseFloor:
     """The spread between identical twins, and the regret of an oracle that knows which
     variant measured fastest but gets its twin's measurement (what re-measuring the
     best gives): no model's first pick can be judged finer than this on the sweep."""
@@ -278,7 +286,7 @@ def noise_floor(loops: list[ReplayLoop], runtime: str = "libgomp") -> NoiseFloor
             twin_regrets.append(statistics.mean(others) / times[best_v] - 1.0)
     arr = np.array(spreads)
     tau, mare = perfect_model_scores(loops, log_ratios) if log_ratios else (None, None)
-    return NoiseFloor(
+    floor = NoiseFloor(
         len(spreads),
         float(np.median(arr)) if spreads else None,
         float(np.percentile(arr, 90)) if spreads else None,
@@ -287,17 +295,51 @@ def noise_floor(loops: list[ReplayLoop], runtime: str = "libgomp") -> NoiseFloor
         tau,
         mare,
     )
+    offsets = original_offsets(loops, machine) if machine is not None else {}
+    if offsets:
+        logs = np.array([x for xs in offsets.values() for x in xs])
+        worst = max(offsets, key=lambda k: max(offsets[k]))
+        floor.original_pairs = int(logs.size)
+        floor.original_median = float(np.exp(np.median(logs)) - 1.0)
+        floor.original_mean = float(np.exp(logs.mean()) - 1.0)
+        floor.original_worst = f"{worst} {np.exp(max(offsets[worst])):.2f}x"
+        if log_ratios:
+            _, floor.perfect_mare_offset = perfect_model_scores(loops, log_ratios, anchor=logs)
+    return floor
+
+
+def original_offsets(loops: list[ReplayLoop], machine: Machine) -> dict[str, list[float]]:
+    """Per loop, log(t(twin) / t(original)) for each variant the runtime runs exactly as
+    the loop is written (``static`` and ``auto`` at the default team, for a loop without
+    a schedule clause): the same code, measured as a variant. Symmetric about 0 when the
+    original is measured as its variants are; a one-sided offset is the sweep's."""
+    out: dict[str, list[float]] = {}
+    for lp in loops:
+        trips = lp.record.trip_count
+        sched, chunk, threads, _ = resolve_variant(lp.record, BASELINE, machine)
+        written, _ = canonical(Variant(sched, chunk, threads), trips)
+        for v, t in lp.times.items():
+            got, _ = canonical(Variant(*resolve_variant(lp.record, v, machine)[:3]), trips)
+            if got == written:
+                out.setdefault(lp.name, []).append(float(np.log(t / lp.baseline_s)))
+    return out
 
 
 def perfect_model_scores(
-    loops: list[ReplayLoop], log_ratios: list[float], draws: int = 100, seed: int = 0
+    loops: list[ReplayLoop],
+    log_ratios: list[float],
+    draws: int = 100,
+    seed: int = 0,
+    anchor: np.ndarray | None = None,
 ) -> tuple[float, float]:
     """(tau, anchored MARE), aggregated as the summary does, that a model predicting every
     variant's true time exactly would score against measurements as noisy as the sweep's:
     the recorded times stand for the truth, and each variant (the original, the anchor,
     too) is measured again with a log-error drawn from the twins' log-ratios over sqrt(2)
     (a ratio of two measurements carries two errors), with a random sign. The ceiling a
-    model's tau and the floor its anchored MARE can reach on these sweeps."""
+    model's tau and the floor its anchored MARE can reach on these sweeps. With
+    ``anchor`` (log offsets of the original against its twins), the original's
+    measurement is off by one of those instead: what anchoring on it costs."""
     rng = np.random.default_rng(seed)
     errors = np.asarray(log_ratios) / np.sqrt(2.0)
     taus, mares = [], []
@@ -307,6 +349,8 @@ def perfect_model_scores(
         for _ in range(draws):
             e = rng.choice(errors, size=truth.size) * rng.choice([-1.0, 1.0], size=truth.size)
             measured = truth * np.exp(e)
+            if anchor is not None and anchor.size:
+                measured[0] = truth[0] * np.exp(-rng.choice(anchor))
             t_draws.append(kendall_tau(truth[1:], list(measured[1:])))
             anchored = truth[1:] * measured[0] / truth[0]
             m_draws.append(mean_abs_rel_error(anchored, list(measured[1:])))
@@ -333,6 +377,17 @@ def print_noise_floor(floor: NoiseFloor) -> None:
             "  a model predicting every true time exactly, scored against measurements this "
             f"noisy: tau {floor.perfect_tau:.2f}, MARE anchored {floor.perfect_mare_anchored:.1%}"
         )
+    if floor.original_pairs:
+        print(
+            f"  the original against the {floor.original_pairs} variants the runtime runs as "
+            f"it is written: they measured {floor.original_median:+.1%} (median), "
+            f"{floor.original_mean:+.1%} (geometric mean), at most {floor.original_worst}"
+        )
+        if floor.perfect_mare_offset is not None:
+            print(
+                "  the perfect model anchored on an original measured that way: MARE "
+                f"anchored {floor.perfect_mare_offset:.1%}"
+            )
 
 
 def first_picks(scores: list[LoopScore], method: str = "extended") -> list[tuple[float, float]]:
