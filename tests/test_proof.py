@@ -189,6 +189,8 @@ TRAPS = {
         26: (BOTH, "reduction array scaled is set at line 28"),
         30: (BOTH, "writes shared_tally"),
     },
+    # a damped peak under a lock: the value stored is not the one compared
+    "critical_damped.c": {16: (BOTH, "makes a decision at line 19")},
     # floating-point exception flags tested after the loop (each thread raises its own)
     "fpe_flags.c": {19: (BOTH, "tests the floating-point exception flags (fetestexcept()")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
@@ -269,6 +271,8 @@ PATTERNS = {
     "library_patterns.c": {31: set(), 39: set(), 48: set(), 55: set()},
     # reduction(+: hist[:B]), a 2-D section, a pointer section in a helper (OpenMP 4.5)
     "array_reductions.c": {17: set(), 32: set(), 35: set()},
+    # a maximum and minimum kept under a lock: an if-test, fmax, a MIN macro
+    "critical_extremes.c": {18: set(), 27: set(), 32: set()},
 }
 
 
@@ -397,6 +401,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "leftover_patterns.c",
         "library_patterns.c",
         "array_reductions.c",
+        "critical_extremes.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -13,11 +13,11 @@ from pycparser import c_ast
 
 from autotune.analysis.names import assigned_names, names_in, written_root
 from autotune.analysis.ops import math_name
+from autotune.analysis.proof.updates import extreme, update_form
 from autotune.analysis.symbols import Scope
 from autotune.frontend.runs import block_items
 
 COMMUTATIVE_ASSIGN = frozenset({"+=", "-=", "*=", "|=", "&=", "^="})
-COMMUTATIVE_BINOP = frozenset({"+", "*", "|", "&", "^"})
 
 
 def critical_order(stmt: c_ast.Node, scope: Scope) -> str:
@@ -47,26 +47,20 @@ def _commuting(s: c_ast.Node, written: set[str]) -> str:
         target = written_root(s.lvalue)
         if s.op in COMMUTATIVE_ASSIGN:
             return _operands_ok([s.rvalue, *_subscripts(s.lvalue)], written, line)
-        if (
-            s.op == "="
-            and isinstance(s.rvalue, c_ast.BinaryOp)
-            and s.rvalue.op in COMMUTATIVE_BINOP
-        ):
-            a, b = s.rvalue.left, s.rvalue.right
-            for self_ref, other in ((a, b), (b, a)):
-                if _same(self_ref, s.lvalue):
-                    return _operands_ok([other, *_subscripts(s.lvalue)], written, line)
+        form = update_form(s)  # x = x + e, x = e > x ? e : x, x = fmax(x, e)
+        if form is not None:
+            return _operands_ok([form[1], *_subscripts(s.lvalue)], written, line)
         return f"assigns {target or 'a value'} at line {line} from shared state"
     if isinstance(s, c_ast.If) and s.iffalse is None:
         body = _flatten(s.iftrue)
-        cond = s.cond
+        # ``if (v > m) m = v;``: a max (or min) only when the value stored is the one
+        # compared (``m = v * 0.5`` under that test keeps a damped peak, which follows
+        # the order)
         if (
             len(body) == 1
             and isinstance(body[0], c_ast.Assignment)
             and body[0].op == "="
-            and isinstance(cond, c_ast.BinaryOp)
-            and cond.op in ("<", ">", "<=", ">=")
-            and (_same(cond.left, body[0].lvalue) or _same(cond.right, body[0].lvalue))
+            and extreme(s.cond, body[0].rvalue, body[0].lvalue, body[0].lvalue) is not None
         ):
             target = written_root(body[0].lvalue)
             return _operands_ok([body[0].rvalue], written - {target}, line)
