@@ -79,7 +79,8 @@ IO_STORES = frozenset(
     "sprintf snprintf vsprintf vsnprintf scanf fscanf sscanf fgets gets fread read".split()
 )
 
-# gcc builtins that compute a value from their arguments and touch no memory
+# gcc builtins that compute a value from their arguments and touch no memory of the
+# program's (va_start and va_end set the variadic function's own va_list)
 VALUE_BUILTINS = frozenset(
     """expect expect_with_probability constant_p object_size dynamic_object_size prefetch
     assume_aligned classify_type isnan isinf isinf_sign isfinite isnormal signbit
@@ -87,7 +88,8 @@ VALUE_BUILTINS = frozenset(
     isunordered huge_val huge_valf huge_vall inf inff infl nan nanf nanl
     add_overflow_p sub_overflow_p mul_overflow_p bswap16 bswap32 bswap64 bswap128
     popcount popcountl popcountll clz clzl clzll ctz ctzl ctzll clrsb clrsbl clrsbll
-    ffs ffsl ffsll parity parityl parityll choose_expr types_compatible_p""".split()
+    ffs ffsl ffsll parity parityl parityll choose_expr types_compatible_p
+    va_start va_end va_copy""".split()
 )
 
 # builtins that end the program where they run (a trap; reaching an unreachable point
