@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.names import names_in
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.refs import IterationWalker
+from autotune.analysis.proof.syntax import assigned
 from autotune.analysis.proof.walkstate import PtrVal
 
 
@@ -102,7 +104,22 @@ def declared_shape(w: IterationWalker, node: c_ast.Node, index: list | None) -> 
     rows = isinstance(node, c_ast.ArrayRef) and index is not None and len(subs) == len(index)
     if not rows or len(subs) < 2 or not all(isinstance(x, c_ast.ArrayDecl) for x in levels[1:]):
         return [], size
-    return [scope.dim(x.dim, decl) for x in levels[1:]], size
+    return [_row_length(w, x.dim, decl) for x in levels[1:]], size
+
+
+def _row_length(w: IterationWalker, dim: c_ast.Node | None, decl: c_ast.Decl):
+    """A declared row length: a constant, or for a variable-length array (``double
+    a[n][n]`` as a parameter) the size as a polynomial in the program's sizes, when the
+    names it reads are never assigned in the function (C evaluates it where the array
+    is declared); None when unknown."""
+    length = w.frame.scope.dim(dim, decl)
+    if length is not None or dim is None:
+        return length
+    func = w.frame.func
+    if func is not None and names_in(dim).names & assigned(func.body):
+        return None
+    value = w.value_quietly(dim)
+    return value if value is not None and poly.is_affine(value) else None
 
 
 def _is_subarray(w: IterationWalker, node: c_ast.ArrayRef) -> bool:

@@ -155,7 +155,7 @@ def same_in_every_iteration(w: IterationWalker, node: c_ast.Node | None) -> bool
     if node is None or isinstance(node, c_ast.Constant):
         return True
     if ExprTypes(w.frame.scope).of(node) is not None:  # an integer: its value says
-        value = _quietly(w, node)
+        value = w.value_quietly(node)
         if value is not None:
             return all(s.startswith("P_") for s in poly.symbols(value))
     if isinstance(node, c_ast.ID):
@@ -174,29 +174,6 @@ def same_in_every_iteration(w: IterationWalker, node: c_ast.Node | None) -> bool
         parts = (node.cond, node.iftrue, node.iffalse)
         return all(same_in_every_iteration(w, p) for p in parts)
     return False
-
-
-def _quietly(w: IterationWalker, node: c_ast.Node) -> poly.Poly | None:
-    """``node``'s value, leaving no trace in the walk: a size only a message prints is
-    no size the loop's proof depends on (no guard, no measured value)."""
-    saved = (
-        dict(w._params),
-        dict(w.defined_syms),
-        list(w.defined_bounds),
-        {k: set(v) for k, v in w.facts.sizes_read.items()},
-        {k: set(v) for k, v in w.facts.sizes_fixed.items()},
-    )
-    try:
-        return w.value(node)
-    finally:  # restored in place: the walk's other parts hold these very objects
-        for now, before in zip(
-            (w._params, w.defined_syms, w.facts.sizes_read, w.facts.sizes_fixed),
-            (saved[0], saved[1], saved[3], saved[4]),
-            strict=True,
-        ):
-            now.clear()
-            now.update(before)
-        w.defined_bounds[:] = saved[2]
 
 
 def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: list) -> None:

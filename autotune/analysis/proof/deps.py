@@ -116,9 +116,14 @@ def _reshaped(a: Ref, b: Ref) -> bool:
     if not a.inner or not b.inner or len(a.inner) != len(b.inner):
         return False
     return any(
-        isinstance(x, int) and isinstance(y, int) and x != y
+        x is not None and y is not None and _length_key(x) != _length_key(y)
         for x, y in zip(a.inner, b.inner, strict=True)
     )
+
+
+def _length_key(length: int | poly.Poly) -> tuple:
+    """A row length in one comparable form: 100 and the polynomial 100 are one length."""
+    return _key(poly.const(length) if isinstance(length, int) else length) or ()
 
 
 def _dedupe(refs: list[Ref]) -> list[Ref]:
@@ -131,7 +136,7 @@ def _dedupe(refs: list[Ref]) -> list[Ref]:
             r.op,
             r.value,
             r.group,
-            tuple(r.inner),
+            tuple(None if x is None else _length_key(x) for x in r.inner),
             r.size,
             tuple((b.sym, _key(b.lower), _key(b.upper)) for b in r.domain),
         )

@@ -102,7 +102,9 @@ class Ref:
     domain: list[Bound] = field(default_factory=list)
     owner: str = "shared"
     op: str | None = None
-    inner: list[int | None] = field(default_factory=list)  # sizes of dimensions 1..n-1
+    # sizes of dimensions 1..n-1: a constant, a polynomial in the sizes (a variable-length
+    # array's), or None
+    inner: list[int | Poly | None] = field(default_factory=list)
     size: int | None = None  # bytes of the element it reads or writes (None: not known)
     path: tuple[int, ...] = ()  # statement positions, block by block: program order
     must: bool = True  # runs at every point of its domain (no branch around it)

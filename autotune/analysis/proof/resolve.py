@@ -144,6 +144,29 @@ class WalkNames:
     def value(self, node: c_ast.Node | None) -> poly.Poly | None:
         return self._builder().build(node)
 
+    def value_quietly(self, node: c_ast.Node) -> poly.Poly | None:
+        """``node``'s value, leaving no trace in the walk: a size only a message prints,
+        or a row length the proof checks subscripts against, is no size the loop's
+        proof depends on (no guard, no measured value)."""
+        saved = (
+            dict(self._params),
+            dict(self.defined_syms),
+            list(self.defined_bounds),
+            {k: set(v) for k, v in self.facts.sizes_read.items()},
+            {k: set(v) for k, v in self.facts.sizes_fixed.items()},
+        )
+        try:
+            return self.value(node)
+        finally:  # restored in place: the walk's other parts hold these very objects
+            for now, before in zip(
+                (self._params, self.defined_syms, self.facts.sizes_read, self.facts.sizes_fixed),
+                (saved[0], saved[1], saved[3], saved[4]),
+                strict=True,
+            ):
+                now.clear()
+                now.update(before)
+            self.defined_bounds[:] = saved[2]
+
     def _builder(self) -> poly.PolyBuilder:
         scope = self.frame.scope
         return poly.PolyBuilder(

@@ -26,7 +26,11 @@ def leaves_row(r: Ref) -> bool:
         return False
     ranges = _constant_ranges(r.domain)
     for sub, size in zip(r.index[1:], r.inner, strict=False):
-        if sub is None or not isinstance(size, int) or not poly.is_affine(sub):
+        if sub is None or size is None or not poly.is_affine(sub):
+            continue
+        if not isinstance(size, int):  # ``a[i][j + 1]`` of a ``double a[n][n]``, j < n
+            if _may_leave(r, sub, size):
+                return True
             continue
         if any(s.startswith("q") for s in poly.symbols(sub)):
             if _may_leave(r, sub, size):  # ``a[k / M][k % M]``: isl bounds the remainder
@@ -38,14 +42,16 @@ def leaves_row(r: Ref) -> bool:
     return False
 
 
-def _may_leave(r: Ref, sub: poly.Poly, size: int) -> bool:
-    """A subscript made of defined values (quotients) may leave ``[0, size)`` for some
-    sizes and some iteration: ``k % M`` stays in a row of ``M``, ``k % 8`` leaves a row
-    of 4."""
+def _may_leave(r: Ref, sub: poly.Poly, size: int | poly.Poly) -> bool:
+    """A subscript may leave ``[0, size)`` for some sizes and some iteration: ``k % M``
+    stays in a row of ``M``, ``k % 8`` leaves a row of 4 (quotients); ``j + 1`` for
+    ``j < n`` leaves a variable-length row of ``n``, ``j + 1`` for ``j < n - 1`` does not."""
     names = Names("")
     expr = poly.to_isl(sub, names)
     conj = [c for c in [domain_text(r.domain, names, r.given)] if c]
-    conj.append(f"({expr} < 0 or {expr} > {size - 1})")
+    length = poly.const(size) if isinstance(size, int) else size
+    top = poly.to_isl(poly.add(length, poly.const(-1)), names)
+    conj.append(f"({expr} < 0 or {expr} > {top})")
     params, dims = ", ".join(sorted(names.params)), ", ".join(names.dims)
     text = f"[{params}] -> {{ [{dims}] : {' and '.join(conj)} }}"
     try:
