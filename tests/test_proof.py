@@ -507,14 +507,17 @@ def test_pointers_from_a_function_of_another_file_name_it(tmp_path, capsys):
 def test_rows_of_a_variable_length_array_are_checked_against_its_length(env, capsys):
     """``double a[n][n]`` sized at run time: the sweep whose neighbours stay in their rows
     is proven and its variants print the original's output; the pass reading a[i][j + 1]
-    for j < n (the next row's first element) is kept. The old proof took every subscript
-    of a row of unknown length to stay in it and proved both."""
+    for j < n (the next row's first element) is kept, and so is a 3-D pass reading
+    u[i][j][k + 1] for k < m where every call passes one constant m. The old proof took
+    every subscript of a row of unknown length to stay in it and proved the first pass;
+    it checked the second against the constant with the bound left symbolic."""
     src = DATA / "vla_rows.c"
     loops = analyze(src, capsys, "--args", "300 spill")
-    assert loops[12]["kept"] == {} and loops[12]["tunable"]
-    assert set(loops[21]["kept"]) == BOTH
-    assert "leaves its row" in loops[21]["kept"]["schedule"]
-    args = ["measure", str(src), "--args", "300", "--loop", "vla_rows.c:12", "--json"]
+    assert loops[13]["kept"] == {} and loops[13]["tunable"]
+    for line in (22, 31):
+        assert set(loops[line]["kept"]) == BOTH
+        assert "leaves its row" in loops[line]["kept"]["schedule"]
+    args = ["measure", str(src), "--args", "300", "--loop", "vla_rows.c:13", "--json"]
     args += ["--schedules", "dynamic,static", "--chunks", "1,7", "--threads", "1,3"]
     assert main([*args, "--repetitions", "1", "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]

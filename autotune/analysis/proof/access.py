@@ -109,17 +109,22 @@ def declared_shape(w: IterationWalker, node: c_ast.Node, index: list | None) -> 
 
 def _row_length(w: IterationWalker, dim: c_ast.Node | None, decl: c_ast.Decl):
     """A declared row length: a constant, or for a variable-length array (``double
-    a[n][n]`` as a parameter) the size as a polynomial in the program's sizes, when the
-    names it reads are never assigned in the function (C evaluates it where the array
-    is declared); None when unknown."""
-    length = w.frame.scope.dim(dim, decl)
-    if length is not None or dim is None:
-        return length
-    func = w.frame.func
-    if func is not None and names_in(dim).names & assigned(func.body):
+    a[n][n]`` as a parameter) the size as the walk knows it, a polynomial in the
+    program's sizes, when the names it reads are never assigned in the function (C
+    evaluates it where the array is declared); None when unknown. A length written with
+    names is taken as the walk sees those names, as the loops' bounds are, not as the
+    constant one call passes: ``k + 1`` for ``k < m`` leaves a row of ``m`` at any
+    ``m``."""
+    if dim is None:
         return None
-    value = w.value_quietly(dim)
-    return value if value is not None and poly.is_affine(value) else None
+    names = names_in(dim).names
+    func = w.frame.func
+    if names and not (func is not None and names & assigned(func.body)):
+        value = w.value_quietly(dim)
+        if value is not None and poly.is_affine(value):
+            constant = poly.constant_of(value)
+            return constant if constant is not None else value
+    return w.frame.scope.dim(dim, decl)
 
 
 def _is_subarray(w: IterationWalker, node: c_ast.ArrayRef) -> bool:
