@@ -189,6 +189,12 @@ TRAPS = {
         26: (BOTH, "reduction array scaled is set at line 28"),
         30: (BOTH, "writes shared_tally"),
     },
+    # values main alone stores in its own copy (__thread, _Thread_local, threadprivate),
+    # read in the loop directly and through a helper
+    "thread_local_traps.c": {
+        23: (BOTH, "reads scale at line 24, each thread's own copy"),
+        26: (BOTH, "shift, which each thread keeps across iterations"),
+    },
     # a damped peak under a lock: the value stored is not the one compared
     "critical_damped.c": {16: (BOTH, "makes a decision at line 19")},
     # floating-point exception flags tested after the loop (each thread raises its own)

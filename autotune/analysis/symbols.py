@@ -113,6 +113,8 @@ def _walk(
             _note_write(n.expr, fn, info, None)
         elif isinstance(n, c_ast.Decl) and n.name and n.init is not None and fn is not None:
             info.assigns.setdefault(n.name, []).append((fn, n))
+        if isinstance(n, c_ast.Decl) and n.name and "_Thread_local" in (n.storage or []):
+            info.threadprivate.add(n.name)  # ``__thread``: one copy per thread, as threadprivate
         elif isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and fn is not None:
             info.calls.setdefault(n.name.name, []).append((fn, n))
         for _, child in n.children():

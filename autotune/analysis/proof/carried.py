@@ -43,6 +43,13 @@ def judge_scalars(
 ) -> None:
     scope = Scope(site.func, site.ast)
     for name, line in facts.exposed.items():
+        if name in prog.threadprivate and name not in ctx.written:
+            out.add(
+                f"reads {name} at line {line}, each thread's own copy (threadprivate or "
+                "thread-local), which the program stores to elsewhere: the copies may differ, "
+                "and which thread runs an iteration decides what it reads"
+            )
+            continue
         out.add(
             f"private variable {name} is read at line {line} before every path of the "
             "iteration has set it: its value carries over between the iterations one thread runs"

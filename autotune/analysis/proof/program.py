@@ -90,6 +90,16 @@ class Program:
     ) -> bool:
         return taint_key(name, at, func, ast) in self.address_of
 
+    def copies_may_differ(self, name: str) -> bool:
+        """A threadprivate (or ``__thread``) variable whose threads' copies may hold
+        different values: the program stores to it somewhere, or takes its address
+        (main's ``scale = 3`` sets main's copy alone). Never stored: every copy holds
+        its static initializer."""
+        key = ("copies differ", name)
+        if key not in self.memo:
+            self.memo[key] = any(_stores_to(node, ast) for node, _, ast in self.uses(name))
+        return self.memo[key]
+
     def uses(self, name: str) -> list[tuple[c_ast.ID, c_ast.FuncDef, c_ast.FileAST]]:
         """Every mention of ``name`` in the program's functions (indexed once)."""
         if self._uses is None:
@@ -338,3 +348,15 @@ def param_names(func: c_ast.FuncDef) -> list[str | None]:
     if args is None:
         return []
     return [getattr(p, "name", None) for p in args.params]
+
+
+def _stores_to(node: c_ast.ID, ast: c_ast.FileAST) -> bool:
+    """``node`` is (the root of) what an assignment, ``++``/``--`` or ``&`` writes or
+    may write through: ``x = e``, ``x[k] += e``, ``x++``, ``&x``."""
+    parents = file_info(ast).parents
+    child, parent = node, parents.get(id(node))
+    while isinstance(parent, c_ast.ArrayRef | c_ast.StructRef) and parent.name is child:
+        child, parent = parent, parents.get(id(parent))
+    if isinstance(parent, c_ast.Assignment):
+        return parent.lvalue is child
+    return isinstance(parent, c_ast.UnaryOp) and parent.op in ("++", "--", "p++", "p--", "&")

@@ -87,8 +87,9 @@ class WalkNames:
                 return "invariant"  # a copy of one value, only read
         if name in self.ctx.private or name in self.ctx.prog.threadprivate:
             if scalar and name not in self.ctx.written and not taken:
-                return "invariant"  # read only here: the value each thread brought in
-            return "private"
+                if name in self.ctx.private or not self.ctx.prog.copies_may_differ(name):
+                    return "invariant"  # read only here: the value each thread brought in
+            return "private"  # a threadprivate read here is its thread's own copy
         return "shared"
 
     def lookup(self, name: str, node: c_ast.Node) -> poly.Poly | None:
