@@ -528,3 +528,24 @@ def test_rows_of_a_variable_length_array_are_checked_against_its_length(env, cap
     assert main([*args, "--repetitions", "1", "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_rows_are_checked_at_the_sizes_the_profile_run_measured(env, capsys):
+    """``double a[512][512]`` swept to an ``m`` read from the command line: under bounds in
+    the sizes subscripts are taken to stay in their rows, so the pass reading a[i][j + 1]
+    for j < m was proven, and at the default m = 512 it reads the next row. Checked at
+    the measured sizes it is kept; the stencil beside it stays proven, its variants
+    verified."""
+    src = DATA / "runtime_rows.c"
+    loops = analyze(src, capsys, "--args", "512 spill")
+    assert loops[20]["kept"] == {} and loops[20]["tunable"]
+    assert set(loops[25]["kept"]) == BOTH
+    why = loops[25]["kept"]["schedule"]
+    assert "at the sizes the profile run measured ((m) == 512)" in why
+    assert "leaves its row" in why
+    args = ["measure", str(src), "--args", "512", "--loop", "runtime_rows.c:20", "--json"]
+    args += ["--schedules", "dynamic", "--chunks", "1,7", "--threads", "1,3"]
+    assert main([*args, "--repetitions", "1", "--quiet"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}

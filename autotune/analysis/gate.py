@@ -143,6 +143,7 @@ def apply_gate(
         _gate_pass(pairs, regions, ast, prog)
     _guarded_pass(pairs, regions, ast, prog, failures, before)
     _specialised_pass(pairs, regions, ast, prog, before)
+    _measured_rows_pass(pairs, regions, ast, prog)
     for _, record in pairs:
         if (record.tunable or record.only_size_unknown) and all(
             dim in record.kept for dim in DIMENSIONS
@@ -319,6 +320,38 @@ def _proves_at(
     mine = next(s for s in sites if s.for_node is found.for_node)
     with specialise.at_sizes(id(found.for_node), fixed):
         return not Prover(prog, PointsTo(prog), sites).prove(mine).order
+
+
+def _measured_rows_pass(
+    pairs: list[tuple[FoundLoop, LoopRecord]],
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    prog: Program,
+) -> None:
+    """Check the rows of every loop proven with sizes in its bounds at the sizes its
+    profile run measured. Subscripts under bounds in the sizes are taken to stay in their
+    rows (C requires it); a grid declared ``double a[512][512]`` and swept to an ``m``
+    read at run time leaves them at ``m = 512`` (``a[i][j + 1]`` is ``a[i + 1][0]``).
+    At the measured sizes the bounds are numbers and each subscript's range is known:
+    one that leaves its row there keeps the loop, whatever else was proven."""
+    sites = None
+    for found, record in pairs:
+        if found.for_node is None or "schedule" in record.kept or record.guard:
+            continue
+        measured = set((record.profile or {}).get("ranges") or {})
+        fixed = specialise.fixed_values(record.profile, set(record.proof_sizes) | measured)
+        if not fixed:
+            continue
+        if sites is None:
+            sites = [_site(f, regions, ast) for f, _ in pairs if f.for_node is not None]
+        mine = next(s for s in sites if s.for_node is found.for_node)
+        with specialise.at_sizes(id(found.for_node), fixed) as used:
+            spills = Prover(prog, PointsTo(prog), sites).prove(mine).overflows
+        if spills:
+            sizes = specialise.guard_text({t: fixed[t] for t in used} or fixed)
+            why = f"at the sizes the profile run measured ({sizes}): {spills[0]}"
+            for dim in DIMENSIONS:
+                keep(record, dim, why)
 
 
 def _specialised_pass(

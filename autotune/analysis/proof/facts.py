@@ -154,6 +154,8 @@ class Proof:
     reassociates: list[str] = field(default_factory=list)
     schedule_only: list[str] = field(default_factory=list)  # keep the schedule, not threads
     sizes: set[str] = field(default_factory=set)  # C texts of the sizes its walks met
+    # reasons that are a subscript leaving its row (``a[i][j + 1]`` at ``j = M - 1``)
+    overflows: list[str] = field(default_factory=list)
 
     def add(self, reason: str) -> None:
         if reason not in self.order:

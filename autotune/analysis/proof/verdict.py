@@ -411,6 +411,8 @@ def _judge(
     found = deps.conflicts(shared, ctx.collapse)
     for c in found:
         out.add(c.reason())
+        if c.why == "overflow":
+            out.overflows.append(c.reason())
     hint = unknown_origins([r for c in found for r in (c.a, c.b)], prog)
     if hint:
         out.add(hint)
