@@ -195,6 +195,11 @@ TRAPS = {
         23: (BOTH, "reads scale at line 24, each thread's own copy"),
         26: (BOTH, "shift, which each thread keeps across iterations"),
     },
+    # a comparison counting into a shared total; segments sorted one element too long
+    "sort_traps.c": {
+        30: (BOTH, "same element of compares from different iterations"),
+        38: (BOTH, "same element of v from different iterations (line 39: qsort())"),
+    },
     # a damped peak under a lock: the value stored is not the one compared
     "critical_damped.c": {16: (BOTH, "makes a decision at line 19")},
     # floating-point exception flags tested after the loop (each thread raises its own)
@@ -277,6 +282,8 @@ PATTERNS = {
     "library_patterns.c": {31: set(), 39: set(), 48: set(), 55: set()},
     # reduction(+: hist[:B]), a 2-D section, a pointer section in a helper (OpenMP 4.5)
     "array_reductions.c": {17: set(), 32: set(), 35: set()},
+    # qsort of a median filter's window and of the iteration's row, bsearch in a table
+    "sort_patterns.c": {38: set(), 49: set(), 52: set()},
     # a maximum and minimum kept under a lock: an if-test, fmax, a MIN macro
     "critical_extremes.c": {18: set(), 27: set(), 32: set()},
 }
@@ -408,6 +415,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "library_patterns.c",
         "array_reductions.c",
         "critical_extremes.c",
+        "sort_patterns.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -27,7 +27,7 @@ from autotune.analysis.proof.libcalls import (
     read_args,
     state_arg_call,
 )
-from autotune.analysis.proof.library import ATOMIC_PREFIXES, IO_STORES, OUT_PARAMS
+from autotune.analysis.proof.library import ATOMIC_PREFIXES, IO_STORES, OUT_PARAMS, SORTS
 from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
@@ -45,6 +45,7 @@ from autotune.analysis.proof.walkstate import (
     PtrVal,
 )
 from autotune.analysis.symbols import Scope, _params
+from autotune.frontend.preprocess import is_system_file
 
 
 def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
@@ -115,6 +116,9 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
     if name in PURE_FUNCS or math_name(name) or name in OUT_PARAMS:
         pure_call(w, node, math_name(name) or name, args)
         return
+    if name in SORTS and len(args) == len(SORTS[name]):
+        _sort(w, node, name, args)
+        return
     entry = w.ctx.prog.funcs.get(name)
     if entry is None and name.startswith(ATOMIC_PREFIXES):
         w.facts.effect(
@@ -125,8 +129,13 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
         return
     if entry is None:
         w.facts.effect(
-            f"kept as written: a call of {name}() at {where(node)}, whose definition is not "
-            "among the program's files (give its file with --extra-source)"
+            f"kept as written: a call of {name}() at {where(node)}, "
+            + (
+                "a library function whose effects the proof does not know"
+                if _system_declared(w, name, node)
+                else "whose definition is not among the program's files (give its file "
+                "with --extra-source)"
+            )
         )
         read_args(w, args)
         return
@@ -138,6 +147,43 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
         read_args(w, args)
         return
     _inline(w, entry[0], entry[1], args)
+
+
+def _sort(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]) -> None:
+    """``qsort(base, n, size, cmp)`` reads and writes the ``n`` elements at ``base`` and
+    calls ``cmp`` on pairs of them; ``bsearch(key, base, n, size, cmp)`` reads the key and
+    the elements. The comparison is walked as a call with both its pointers into ``base``
+    (a comparison with effects, or one the proof cannot see, keeps the loop)."""
+    read_args(w, args)
+    roles = dict(zip(SORTS[name], args, strict=True))
+    size = poly.constant_of(w.value(roles["size"]) or {})
+    count = w.value(roles["count"])
+    nbytes = None
+    if size is not None and count is not None:
+        nbytes = {m: c * size for m, c in count.items()}
+    kinds = ("r", "w") if name == "qsort" else ("r",)
+    for kind in kinds:
+        pointee(w, node, f"{name}()", roles["base"], nbytes, kind)
+    if "key" in roles:
+        pointee(w, node, f"{name}()", roles["key"], None, "r")
+    cmp = roles["cmp"]
+    while isinstance(cmp, c_ast.Cast) or (isinstance(cmp, c_ast.UnaryOp) and cmp.op == "&"):
+        cmp = cmp.expr
+    entry = w.ctx.prog.funcs.get(cmp.name) if isinstance(cmp, c_ast.ID) else None
+    if entry is None or len(w.frames) > MAX_INLINE:
+        w.facts.effect(
+            f"kept as written: {name}() at {where(node)} calls a comparison the proof cannot follow"
+        )
+        return
+    _inline(w, entry[0], entry[1], [roles["base"], roles["base"]])
+
+
+def _system_declared(w: IterationWalker, name: str, node: c_ast.Node) -> bool:
+    """``name`` is declared by a system header (``qsort`` from <stdlib.h>): a library
+    function, not one whose file the user could give."""
+    decl, kind = w._decl(name, node)
+    coord = getattr(decl, "coord", None)
+    return kind == "global" and coord is not None and is_system_file(coord.file)
 
 
 def _is_pointer_variable(w: IterationWalker, name: str, node: c_ast.Node) -> bool:

@@ -57,6 +57,12 @@ OUT_PARAMS: dict[str, tuple[int, ...]] = {
 # (strtol's end pointer stops inside the string it parsed)
 POINTS_INTO: dict[str, tuple[int, int]] = {"strtol": (1, 0), "strtod": (1, 0)}
 
+# the C library's sorts, by argument role: their comparison is a function of the program
+SORTS: dict[str, tuple[str, ...]] = {
+    "qsort": ("base", "count", "size", "cmp"),
+    "bsearch": ("key", "base", "count", "size", "cmp"),
+}
+
 # library functions that also set a global the program may read (glibc's lgamma sets
 # the sign of the gamma function in ``signgam``)
 SETS_GLOBAL: dict[str, str] = {"lgamma": "signgam"}
