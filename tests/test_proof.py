@@ -200,6 +200,8 @@ TRAPS = {
         30: (BOTH, "same element of compares from different iterations"),
         38: (BOTH, "same element of v from different iterations (line 39: qsort())"),
     },
+    # numbers round-tripped through one shared text buffer (sprintf, then sscanf)
+    "format_traps.c": {14: (BOTH, "writes line (line 15: sprintf()")},
     # a damped peak under a lock: the value stored is not the one compared
     "critical_damped.c": {16: (BOTH, "makes a decision at line 19")},
     # floating-point exception flags tested after the loop (each thread raises its own)
@@ -282,6 +284,8 @@ PATTERNS = {
     "library_patterns.c": {31: set(), 39: set(), 48: set(), 55: set()},
     # reduction(+: hist[:B]), a 2-D section, a pointer section in a helper (OpenMP 4.5)
     "array_reductions.c": {17: set(), 32: set(), 35: set()},
+    # sscanf of the iteration's record into its elements, snprintf of its label
+    "format_patterns.c": {14: set()},
     # qsort of a median filter's window and of the iteration's row, bsearch in a table
     "sort_patterns.c": {38: set(), 49: set(), 52: set()},
     # a maximum and minimum kept under a lock: an if-test, fmax, a MIN macro
@@ -416,6 +420,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "array_reductions.c",
         "critical_extremes.c",
         "sort_patterns.c",
+        "format_patterns.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

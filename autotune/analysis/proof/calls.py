@@ -18,8 +18,10 @@ from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.inttypes import ExprTypes
 from autotune.analysis.proof.libcalls import (
     BUILTIN,
+    FORMAT_FUNCS,
     builtin_call,
     copy_call,
+    format_call,
     is_pointer,
     is_stream,
     pointee,
@@ -106,6 +108,9 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
                 "iteration order"
             )
         read_args(w, args)
+        return
+    if name in FORMAT_FUNCS:
+        format_call(w, node, name, args)
         return
     if name in COPY_FUNCS:
         copy_call(w, node, name, args)

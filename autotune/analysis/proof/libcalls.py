@@ -16,6 +16,7 @@ from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.facts import Bound, Ref
+from autotune.analysis.proof.formats import FORMAT_FUNCS, FORMATTERS, SCANNERS, scanned
 from autotune.analysis.proof.library import (
     BUILTIN,
     BYTE_COUNT,
@@ -35,8 +36,10 @@ from autotune.analysis.proof.walkstate import COPY_FUNCS, LIBRARY_FUNCS, PtrVal
 
 __all__ = [
     "BUILTIN",
+    "FORMAT_FUNCS",
     "builtin_call",
     "copy_call",
+    "format_call",
     "is_pointer",
     "is_stream",
     "pointee",
@@ -111,20 +114,69 @@ def pure_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_
     for i in outs:
         if i >= len(args) or _null_pointer(args[i]):
             continue
-        target = args[i]
-        if isinstance(target, c_ast.UnaryOp) and target.op == "&":
-            w._address_operands(target.expr)
-            target = target.expr
-        else:
-            w._read_only(target)
-            target = c_ast.UnaryOp("*", target, node.coord)
-        w._touch(target, "w", node)
+        target = store_one(w, node, args[i])
         if isinstance(target, c_ast.ID):
-            w._kill({target.name})
             into = POINTS_INTO.get(name)
             pv = pointer_value(w, args[into[1]]) if into and into[0] == i else None
             if pv is not None:
                 w.env_ptr[w._key(target.name)] = PtrVal(pv.objects, None, pv.owner, pv.name)
+    _errno_and_globals(w, node, name)
+
+
+def store_one(w: IterationWalker, node: c_ast.FuncCall, arg: c_ast.Node) -> c_ast.Node:
+    """A library call stores one object through ``arg`` (``&e``, ``&x[i]``, ``p``): a
+    write of ``e``, of ``x[i]``, of ``*p``; the value it held is lost. The target."""
+    target = arg
+    if isinstance(target, c_ast.UnaryOp) and target.op == "&":
+        w._address_operands(target.expr)
+        target = target.expr
+    else:
+        w._read_only(target)
+        target = c_ast.UnaryOp("*", target, node.coord)
+    w._touch(target, "w", node)
+    if isinstance(target, c_ast.ID):
+        w._kill({target.name})
+    return target
+
+
+def format_call(
+    w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]
+) -> None:
+    """``sprintf``/``snprintf`` write their destination (a counted block, else the rest
+    of its row) and read the strings their arguments point at; ``sscanf`` reads its
+    source and stores through each argument a conversion consumes (``formats``)."""
+    read_args(w, args)
+    text = f"{name}()"
+    if name in FORMATTERS:
+        dst, count, fmt = FORMATTERS[name]
+        if len(args) <= fmt:
+            return
+        nbytes = w.value(args[count]) if count is not None else None
+        pointee(w, node, text, args[dst], nbytes, "w")
+        for a in args[fmt:]:
+            if is_pointer(w, a):
+                pointee(w, node, text, a, None, "r")
+    else:
+        src, fmt = SCANNERS[name]
+        if len(args) <= fmt:
+            return
+        pointee(w, node, text, args[src], None, "r")
+        fmt_node = args[fmt]
+        literal = fmt_node.value if isinstance(fmt_node, c_ast.Constant) else None
+        kinds = scanned(literal)
+        targets = args[fmt + 1 :]
+        for i, a in enumerate(targets):
+            kind = kinds[i] if kinds is not None and i < len(kinds) else "string"
+            if kind == "one":
+                store_one(w, node, a)
+            else:
+                pointee(w, node, text, a, None, "w")
+    _errno_and_globals(w, node, name)
+
+
+def _errno_and_globals(w: IterationWalker, node: c_ast.FuncCall, name: str) -> None:
+    """What a library call does beyond its arguments: errno, read after the loop by
+    the master thread; a global it sets that the program reads."""
     read_at = errno_read(w.ctx.prog) if sets_errno(name) else ""
     if read_at:
         line = node.coord.line if node.coord else 0
@@ -151,7 +203,9 @@ def builtin_call(
     if base in VALUE_BUILTINS:
         read_args(w, args)
         return None
-    if base in LIBRARY_FUNCS or base in OUT_PARAMS or math_name(base):
+    if base in FORMAT_FUNCS and name.endswith("_chk"):
+        return "printf"  # _FORTIFY_SOURCE's sprintf: its arguments in another order
+    if base in LIBRARY_FUNCS or base in OUT_PARAMS or base in FORMAT_FUNCS or math_name(base):
         return base
     w.facts.effect(
         f"kept as written: a call of {name}() at {where(node)}, a compiler builtin whose "

@@ -72,7 +72,7 @@ SETS_GLOBAL: dict[str, str] = {"lgamma": "signgam"}
 ERRNO_FREE = frozenset(
     "fabs floor ceil trunc round rint nearbyint fmin fmax copysign frexp modf abs labs".split()
 )
-ERRNO_PARSERS = frozenset("strtol strtod atoi atol atof".split())
+ERRNO_PARSERS = frozenset("strtol strtod atoi atol atof sprintf snprintf sscanf".split())
 ERRNO = "__errno_location"  # what glibc's <errno.h> makes of ``errno``
 
 # <fenv.h>: the exception flags are each thread's own (a division by zero on another
@@ -81,9 +81,7 @@ ERRNO = "__errno_location"  # what glibc's <errno.h> makes of ``errno``
 FLAG_TESTS = frozenset("fetestexcept fegetexceptflag fegetenv feholdexcept feupdateenv".split())
 
 # I/O functions that store into the caller's memory (a buffer, scanned values)
-IO_STORES = frozenset(
-    "sprintf snprintf vsprintf vsnprintf scanf fscanf sscanf fgets gets fread read".split()
-)
+IO_STORES = frozenset("vsprintf vsnprintf scanf fscanf fgets gets fread read".split())
 
 # gcc builtins that compute a value from their arguments and touch no memory of the
 # program's (va_start and va_end set the variadic function's own va_list)

@@ -14,9 +14,9 @@ from autotune.analysis.proof.program import Program
 from autotune.analysis.symbols import Scope
 
 IO_FUNCS = frozenset(
-    "printf fprintf sprintf snprintf vprintf vfprintf puts fputs putchar putc fputc fwrite "
-    "write perror fflush scanf fscanf sscanf getchar getc fgetc fgets gets fread read fseek "
-    "rewind fopen fclose remove rename system".split()
+    "printf fprintf vprintf vfprintf puts fputs putchar putc fputc fwrite vsprintf "
+    "vsnprintf write perror fflush scanf fscanf getchar getc fgetc fgets gets fread read "
+    "fseek rewind fopen fclose remove rename system".split()
 )
 STATEFUL_FUNCS = frozenset(
     "rand random drand48 erand48 lrand48 mrand48 srand srandom srand48 strtok time clock "
@@ -43,8 +43,10 @@ COPY_FUNCS = {
 STATE_ARG_FUNCS = frozenset({"rand_r"})
 # every library function the lists above name (and math, told by ``ops.math_name``)
 LIBRARY_FUNCS = (
-    IO_FUNCS | STATEFUL_FUNCS | ENDS_PROGRAM | PURE_FUNCS | ALLOC_FUNCS | STATE_ARG_FUNCS
-) | frozenset(COPY_FUNCS)
+    (IO_FUNCS | STATEFUL_FUNCS | ENDS_PROGRAM | PURE_FUNCS | ALLOC_FUNCS | STATE_ARG_FUNCS)
+    | frozenset(COPY_FUNCS)
+    | frozenset({"sprintf", "snprintf", "sscanf"})
+)
 MAX_INLINE = 6
 COMMUTATIVE = {"+=": "+", "-=": "+", "*=": "*", "|=": "|", "&=": "&", "^=": "^"}
 

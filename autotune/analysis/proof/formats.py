@@ -1,0 +1,38 @@
+"""What formatted conversions to and from memory read and write: ``sprintf``,
+``snprintf`` and ``sscanf``, which touch no stream.
+
+``snprintf(label[i], 16, "r%d", i)`` writes at most 16 characters at ``label[i]`` and
+reads the strings its ``%s`` arguments point at; ``sscanf(rec[i], "%d %lf", &id[i],
+&x[i])`` reads the record and stores one object through each argument a conversion
+consumes (``%s`` and ``%[`` a string, the rest of the row it points into). A format that
+is not a literal stores into whatever each pointer argument points at.
+"""
+
+from __future__ import annotations
+
+import re
+
+# name -> (destination, byte count or None, format) / (source, format)
+FORMATTERS: dict[str, tuple[int, int | None, int]] = {
+    "sprintf": (0, None, 1),
+    "snprintf": (0, 1, 2),
+}
+SCANNERS: dict[str, tuple[int, int]] = {"sscanf": (0, 1)}
+FORMAT_FUNCS = frozenset(FORMATTERS) | frozenset(SCANNERS)
+
+# one scanf conversion: %, assignment suppression, width, length, the conversion itself
+_CONVERSION = re.compile(r"%(\*?)\d*(?:hh|h|ll|l|j|z|t|L)?(\[\]?[^\]]*\]|[a-zA-Z%])")
+
+
+def scanned(format_literal: str | None) -> list[str] | None:
+    """Per argument a scanf format consumes, what it stores: "one" object or a
+    "string" (``%s``, ``%[``, ``%c``); None when the format is not a literal."""
+    if format_literal is None or not format_literal.startswith('"'):
+        return None
+    out = []
+    for m in _CONVERSION.finditer(format_literal[1:-1]):
+        suppressed, conv = m.group(1), m.group(2)
+        if conv == "%" or suppressed:
+            continue
+        out.append("string" if conv[0] in "sc[" else "one")
+    return out
