@@ -281,7 +281,7 @@ PATTERNS = {
     # frexp and modf storing into a private or the iteration's own element; strtol, strlen
     # and memcmp reading the iteration's own row; strcpy and strcat building a label in it;
     # __builtin_popcount and __builtin_expect beside a __builtin_trap on bad input
-    "library_patterns.c": {31: set(), 39: set(), 48: set(), 55: set()},
+    "library_patterns.c": {31: set(), 39: set(), 49: set(), 56: set()},
     # reduction(+: hist[:B]), a 2-D section, a pointer section in a helper (OpenMP 4.5)
     "array_reductions.c": {17: set(), 32: set(), 35: set()},
     # sscanf of the iteration's record into its elements, snprintf of its label

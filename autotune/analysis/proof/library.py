@@ -37,9 +37,22 @@ READS_POINTEES: dict[str, tuple[int, ...]] = {
     "atof": (0,),
     "strtol": (0,),
     "strtod": (0,),
+    "strtoul": (0,),
+    "strtoll": (0,),
+    "strtoull": (0,),
+    "strtof": (0,),
+    "strtold": (0,),
+    "atoll": (0,),
+    "memchr": (0,),
+    "strnlen": (0,),
+    "strspn": (0, 1),
+    "strcspn": (0, 1),
+    "strpbrk": (0, 1),
+    "strcasecmp": (0, 1),
+    "strncasecmp": (0, 1),
 }
 # the argument that bounds how many bytes those reads take (at most, for strncmp)
-BYTE_COUNT: dict[str, int] = {"memcmp": 2, "strncmp": 2}
+BYTE_COUNT: dict[str, int] = {"memcmp": 2, "strncmp": 2, "memchr": 2, "strncasecmp": 2}
 
 # pointer parameters the function stores one object through: frexp's exponent, modf's
 # integer part, strtol's end pointer, the result of gcc's checked arithmetic
@@ -48,6 +61,11 @@ OUT_PARAMS: dict[str, tuple[int, ...]] = {
     "modf": (1,),
     "strtol": (1,),
     "strtod": (1,),
+    "strtoul": (1,),
+    "strtoll": (1,),
+    "strtoull": (1,),
+    "strtof": (1,),
+    "strtold": (1,),
     "add_overflow": (2,),
     "sub_overflow": (2,),
     "mul_overflow": (2,),
@@ -55,7 +73,9 @@ OUT_PARAMS: dict[str, tuple[int, ...]] = {
 
 # out-parameters that receive a pointer into the object another argument points at
 # (strtol's end pointer stops inside the string it parsed)
-POINTS_INTO: dict[str, tuple[int, int]] = {"strtol": (1, 0), "strtod": (1, 0)}
+POINTS_INTO: dict[str, tuple[int, int]] = {
+    name: (1, 0) for name in "strtol strtod strtoul strtoll strtoull strtof strtold".split()
+}
 
 # the C library's sorts, by argument role: their comparison is a function of the program
 SORTS: dict[str, tuple[str, ...]] = {
@@ -72,7 +92,10 @@ SETS_GLOBAL: dict[str, str] = {"lgamma": "signgam"}
 ERRNO_FREE = frozenset(
     "fabs floor ceil trunc round rint nearbyint fmin fmax copysign frexp modf abs labs".split()
 )
-ERRNO_PARSERS = frozenset("strtol strtod atoi atol atof sprintf snprintf sscanf".split())
+ERRNO_PARSERS = frozenset(
+    "strtol strtod strtoul strtoll strtoull strtof strtold atoi atol atoll atof sprintf "
+    "snprintf sscanf".split()
+)
 ERRNO = "__errno_location"  # what glibc's <errno.h> makes of ``errno``
 
 # <fenv.h>: the exception flags are each thread's own (a division by zero on another

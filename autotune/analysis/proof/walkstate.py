@@ -25,7 +25,9 @@ STATEFUL_FUNCS = frozenset(
 ENDS_PROGRAM = frozenset("exit abort _exit _Exit quick_exit __assert_fail".split())
 PURE_FUNCS = frozenset(
     "abs labs llabs strlen strcmp strncmp strchr strrchr strstr memcmp atoi atol atof "
-    "strtol strtod assert toupper tolower isdigit isalpha isspace".split()
+    "strtol strtod assert toupper tolower isdigit isalpha isspace strtoul strtoll strtoull "
+    "strtof strtold atoll memchr strnlen strspn strcspn strpbrk strcasecmp "
+    "strncasecmp".split()
 )
 ALLOC_FUNCS = frozenset(
     "malloc calloc realloc aligned_alloc valloc free _mm_malloc _mm_free".split()

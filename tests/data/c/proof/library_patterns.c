@@ -40,7 +40,8 @@ int main(void)
         char *end;
         long a = strtol(rec[i], &end, 10);
         val[i] = a * 100 + (*end == ',' ? strtol(end + 1, NULL, 10) : -1);
-        len[i] = (int)strlen(rec[i]);
+        len[i] = (int)strlen(rec[i]) + (int)strcspn(rec[i], ",");
+        len[i] += memchr(rec[i], ',', sizeof rec[i]) != NULL;
         same[i] = memcmp(tab[i], ref_row, sizeof ref_row) == 0;
     }
 
