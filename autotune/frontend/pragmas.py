@@ -186,6 +186,9 @@ def _apply_clause(c: Clauses, item: str) -> None:
         c.lastprivate_conditional.extend(names)
     elif name in ("private", "firstprivate", "lastprivate", "shared"):
         getattr(c, name).extend(_names(arg))
+    elif name == "copyin":
+        c.copyin.extend(_names(arg))
+        c.other.append(item)  # still listed verbatim, as before the clause was read
     elif name == "linear":
         c.linear.append(arg)
         c.other.append(item)  # still listed verbatim, as before the clause was read

@@ -75,6 +75,7 @@ class Clauses:
     lastprivate_conditional: list[str] = field(default_factory=list)
     linear: list[str] = field(default_factory=list)  # "j:2" items as written
     shared: list[str] = field(default_factory=list)
+    copyin: list[str] = field(default_factory=list)  # threadprivate names copied from master
     default: str | None = None
     nowait: bool = False
     ordered: bool = False

@@ -87,7 +87,8 @@ class WalkNames:
                 return "invariant"  # a copy of one value, only read
         if name in self.ctx.private or name in self.ctx.prog.threadprivate:
             if scalar and name not in self.ctx.written and not taken:
-                if name in self.ctx.private or not self.ctx.prog.copies_may_differ(name):
+                same = name in self.ctx.copied_in or not self.ctx.prog.copies_may_differ(name)
+                if name in self.ctx.private or same:
                     return "invariant"  # read only here: the value each thread brought in
             return "private"  # a threadprivate read here is its thread's own copy
         return "shared"

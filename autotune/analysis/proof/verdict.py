@@ -193,6 +193,9 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
     for op, name in reduction_items(cl.reduction + (rc.reduction if rc is not None else [])):
         reductions[name] = {"-": "+"}.get(op, op)
     written = _written(site.for_node, prog)
+    copyin = set(clause_names(cl.copyin + (rc.copyin if rc is not None else [])))
+    region = site.region_node if site.region_node is not None else site.for_node
+    copied_in = copyin - _written(region, prog) if copyin else set()
     return LoopContext(
         given=_given(site, prog),
         array_written=_element_roots(site.for_node, prog),
@@ -209,6 +212,7 @@ def _context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopContext:
         reductions=reductions,
         written=written,
         linear=linear,
+        copied_in=copied_in,
     )
 
 

@@ -99,6 +99,9 @@ class LoopContext:
     # bounds the enclosing sequential loops put on parameters (proof/enclosing.py)
     given: tuple = ()
     linear: dict[str, int] = field(default_factory=dict)  # linear(j: s) variables -> s
+    # threadprivate names every thread's copy of holds master's value in the loop: copied
+    # in by the region (``copyin``) and stored to nowhere in it
+    copied_in: set[str] = field(default_factory=set)
 
 
 @dataclass
