@@ -51,6 +51,9 @@ from autotune.frontend.preprocess import is_system_file
 
 
 def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
+    """A call met in an iteration: through a pointer or a thread query it keeps the loop;
+    a call of the C library (or a gcc builtin standing for one) is walked by what the
+    library reads and writes; a function of the program is walked in place."""
     name = call_name(node)
     line = node.coord.line if node.coord else 0
     args = list(node.args.exprs) if node.args is not None else []
@@ -74,6 +77,16 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
         name = builtin_call(w, node, name, args)
         if name is None:
             return
+    if not _library_call(w, node, name, args):
+        _program_call(w, node, name, args)
+
+
+def _library_call(
+    w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]
+) -> bool:
+    """Walk a call of the C library by what it reads and writes; False when ``name`` is
+    none the proof knows."""
+    line = node.coord.line if node.coord else 0
     if is_omp_call(name) or name in ENDS_PROGRAM or name in ALLOC_FUNCS:
         read_args(w, args)
         if name in ENDS_PROGRAM:
@@ -83,56 +96,65 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
                     f"calls {name}() at line {line} with a status that differs between "
                     "iterations: which iteration ends the program follows the schedule"
                 )
-        return
-    if name in IO_FUNCS:
-        if not w.ordered:  # in the ordered region: the iterations' order, any schedule
-            reason = f"calls {name}() at line {line}: the order of its I/O follows the schedule"
-            w.facts.effect(reason)
-            if not all(same_in_every_iteration(w, a) for a in args):
-                w.facts.varying_io.add(reason)
-        elif name in IO_STORES:
-            w.facts.effect(
-                f"kept as written: {name}() at {where(node)} stores into memory the proof "
-                "does not follow"
-            )
-        else:  # in order: what it prints from memory must not race with other iterations
-            for a in args:
-                if is_pointer(w, a) and not is_stream(w, a):
-                    pointee(w, node, f"{name}()", a, None, "r")
-        read_args(w, args)
-        return
-    if name in STATEFUL_FUNCS:
+    elif name in IO_FUNCS:
+        _io_call(w, node, name, args)
+    elif name in STATEFUL_FUNCS:
         if not w.ordered:  # in the ordered region: its state advances in the iterations' order
             w.facts.effect(
                 f"calls {name}() at line {line}, which keeps hidden state: its results follow the "
                 "iteration order"
             )
         read_args(w, args)
-        return
-    if name in FORMAT_FUNCS:
+    elif name in FORMAT_FUNCS:
         format_call(w, node, name, args)
-        return
-    if name in COPY_FUNCS:
+    elif name in COPY_FUNCS:
         copy_call(w, node, name, args)
-        return
-    if name in STATE_ARG_FUNCS and args:
+    elif name in STATE_ARG_FUNCS and args:
         state_arg_call(w, node, name, args)
-        return
-    if name in PURE_FUNCS or math_name(name) or name in OUT_PARAMS:
+    elif name in PURE_FUNCS or math_name(name) or name in OUT_PARAMS:
         pure_call(w, node, math_name(name) or name, args)
-        return
-    if name in SORTS and len(args) == len(SORTS[name]):
+    elif name in SORTS and len(args) == len(SORTS[name]):
         _sort(w, node, name, args)
-        return
+    else:
+        return False
+    return True
+
+
+def _io_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]) -> None:
+    """I/O follows the schedule, except in the ordered region, which runs in the
+    iterations' order: there what it prints from memory must not race with other
+    iterations, and what stores into memory is not followed."""
+    line = node.coord.line if node.coord else 0
+    if not w.ordered:
+        reason = f"calls {name}() at line {line}: the order of its I/O follows the schedule"
+        w.facts.effect(reason)
+        if not all(same_in_every_iteration(w, a) for a in args):
+            w.facts.varying_io.add(reason)
+    elif name in IO_STORES:
+        w.facts.effect(
+            f"kept as written: {name}() at {where(node)} stores into memory the proof "
+            "does not follow"
+        )
+    else:
+        for a in args:
+            if is_pointer(w, a) and not is_stream(w, a):
+                pointee(w, node, f"{name}()", a, None, "r")
+    read_args(w, args)
+
+
+def _program_call(
+    w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]
+) -> None:
+    """A function of the program is walked in place; an atomic builtin, a library
+    function no rule names, or a function whose body is not among the files keeps the
+    loop, and so does recursion or a call too deep."""
     entry = w.ctx.prog.funcs.get(name)
     if entry is None and name.startswith(ATOMIC_PREFIXES):
         w.facts.effect(
             f"calls {name}() at {where(node)}, an atomic builtin: what it reads and hands "
             "out follows the order threads reach it"
         )
-        read_args(w, args)
-        return
-    if entry is None:
+    elif entry is None:
         w.facts.effect(
             f"kept as written: a call of {name}() at {where(node)}, "
             + (
@@ -142,16 +164,15 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
                 "with --extra-source)"
             )
         )
-        read_args(w, args)
-        return
-    if len(w.frames) > MAX_INLINE or any(f.func is entry[0] for f in w.frames):
+    elif len(w.frames) > MAX_INLINE or any(f.func is entry[0] for f in w.frames):
         w.facts.effect(
             f"kept as written: a call of {name}() at {where(node)}, recursive or more than "
             f"{MAX_INLINE} calls deep, which the proof cannot follow"
         )
-        read_args(w, args)
+    else:
+        _inline(w, entry[0], entry[1], args)
         return
-    _inline(w, entry[0], entry[1], args)
+    read_args(w, args)
 
 
 def _sort(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]) -> None:
