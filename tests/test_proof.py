@@ -565,3 +565,16 @@ def test_rows_are_checked_at_the_sizes_the_profile_run_measured(env, capsys):
     assert main([*args, "--repetitions", "1", "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+def test_scanf_formats_say_what_each_argument_receives():
+    """What sscanf stores through each argument its literal format consumes: one object,
+    or a string (%s, %[...], %c); a suppressed conversion and %% consume none; a format
+    that is not a literal, or uses positional arguments, says nothing (every pointer
+    argument is then taken to be written anywhere)."""
+    from autotune.analysis.proof.formats import scanned
+
+    assert scanned('"%d %lf %7s"') == ["one", "one", "string"]
+    assert scanned('"%*d %[^,],%c %n %%"') == ["string", "string", "one"]
+    assert scanned('"%2$d %1$s"') is None
+    assert scanned(None) is None

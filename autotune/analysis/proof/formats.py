@@ -27,8 +27,8 @@ _CONVERSION = re.compile(r"%(\*?)\d*(?:hh|h|ll|l|j|z|t|L)?(\[\]?[^\]]*\]|[a-zA-Z
 def scanned(format_literal: str | None) -> list[str] | None:
     """Per argument a scanf format consumes, what it stores: "one" object or a
     "string" (``%s``, ``%[``, ``%c``); None when the format is not a literal."""
-    if format_literal is None or not format_literal.startswith('"'):
-        return None
+    if format_literal is None or not format_literal.startswith('"') or "$" in format_literal:
+        return None  # not a literal, or positional arguments (%1$d): no order to follow
     out = []
     for m in _CONVERSION.finditer(format_literal[1:-1]):
         suppressed, conv = m.group(1), m.group(2)
