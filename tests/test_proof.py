@@ -578,3 +578,8 @@ def test_scanf_formats_say_what_each_argument_receives():
     assert scanned('"%*d %[^,],%c %n %%"') == ["string", "string", "one"]
     assert scanned('"%2$d %1$s"') is None
     assert scanned(None) is None
+    # printf's %n stores the count printed so far through its argument
+    from autotune.analysis.proof.formats import printf_stores
+
+    assert not printf_stores('"%d %5.2f %s 100%%"')
+    assert printf_stores('"%d%n"') and printf_stores('"%s%hhn"') and printf_stores(None)

@@ -36,3 +36,15 @@ def scanned(format_literal: str | None) -> list[str] | None:
             continue
         out.append("string" if conv[0] in "sc[" else "one")
     return out
+
+
+# a printf conversion that stores the count printed so far through its argument
+_STORES_COUNT = re.compile(r"%[-+ #0-9.*]*(?:hh|h|ll|l|j|z|t|L)?n")
+
+
+def printf_stores(format_literal: str | None) -> bool:
+    """A printf format may store through an argument: ``%n`` (the count printed so far),
+    or a format that is not a literal (which could hold one)."""
+    if format_literal is None or not format_literal.startswith('"'):
+        return True
+    return bool(_STORES_COUNT.search(format_literal[1:-1].replace("%%", "")))

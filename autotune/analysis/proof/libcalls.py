@@ -16,7 +16,13 @@ from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.facts import Bound, Ref
-from autotune.analysis.proof.formats import FORMAT_FUNCS, FORMATTERS, SCANNERS, scanned
+from autotune.analysis.proof.formats import (
+    FORMAT_FUNCS,
+    FORMATTERS,
+    SCANNERS,
+    printf_stores,
+    scanned,
+)
 from autotune.analysis.proof.library import (
     BUILTIN,
     BYTE_COUNT,
@@ -153,9 +159,13 @@ def format_call(
             return
         nbytes = w.value(args[count]) if count is not None else None
         pointee(w, node, text, args[dst], nbytes, "w")
-        for a in args[fmt:]:
+        fmt_node = args[fmt]
+        stores = printf_stores(fmt_node.value if isinstance(fmt_node, c_ast.Constant) else None)
+        for a in args[fmt + 1 :]:
             if is_pointer(w, a):
                 pointee(w, node, text, a, None, "r")
+                if stores:  # %n, or a format the proof cannot read
+                    pointee(w, node, text, a, None, "w")
     else:
         src, fmt = SCANNERS[name]
         if len(args) <= fmt:
