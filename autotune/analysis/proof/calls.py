@@ -15,6 +15,7 @@ from autotune.analysis.names import call_name
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
+from autotune.analysis.proof.formats import printf_stores
 from autotune.analysis.proof.inttypes import ExprTypes
 from autotune.analysis.proof.libcalls import (
     BUILTIN,
@@ -130,7 +131,7 @@ def _io_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_a
         w.facts.effect(reason)
         if not all(same_in_every_iteration(w, a) for a in args):
             w.facts.varying_io.add(reason)
-    elif name in IO_STORES:
+    elif name in IO_STORES or _prints_count(name, args):
         w.facts.effect(
             f"kept as written: {name}() at {where(node)} stores into memory the proof "
             "does not follow"
@@ -140,6 +141,16 @@ def _io_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_a
             if is_pointer(w, a) and not is_stream(w, a):
                 pointee(w, node, f"{name}()", a, None, "r")
     read_args(w, args)
+
+
+def _prints_count(name: str, args: list[c_ast.Node]) -> bool:
+    """``printf("%d%n", x, &count)`` stores through its argument (or may: a format that
+    is not a literal)."""
+    at = {"printf": 0, "fprintf": 1}.get(name)
+    if at is None or at >= len(args):
+        return False
+    fmt = args[at]
+    return printf_stores(fmt.value if isinstance(fmt, c_ast.Constant) else None)
 
 
 def _program_call(
