@@ -204,6 +204,8 @@ TRAPS = {
     "format_traps.c": {14: (BOTH, "writes line (line 15: sprintf()")},
     # a damped peak under a lock: the value stored is not the one compared
     "critical_damped.c": {16: (BOTH, "makes a decision at line 19")},
+    # perror after a loop of roots prints the master's errno
+    "errno_perror.c": {16: (BOTH, "which may set errno, and the program reads errno at")},
     # floating-point exception flags tested after the loop (each thread raises its own)
     "fpe_flags.c": {19: (BOTH, "tests the floating-point exception flags (fetestexcept()")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot
@@ -284,6 +286,9 @@ PATTERNS = {
     "library_patterns.c": {31: set(), 39: set(), 49: set(), 56: set()},
     # reduction(+: hist[:B]), a 2-D section, a pointer section in a helper (OpenMP 4.5)
     "array_reductions.c": {17: set(), 32: set(), 35: set()},
+    # errno cleared before strtol and checked after it, as argument parsing does: no
+    # loop's failing call can reach that check
+    "errno_patterns.c": {31: set()},
     # a threadprivate copied in by the loop's region, a __thread value never stored to
     "thread_local_patterns.c": {18: set()},
     # sscanf of the iteration's record into its elements, snprintf of its label

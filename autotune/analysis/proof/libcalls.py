@@ -31,13 +31,13 @@ from autotune.analysis.proof.library import (
     READS_POINTEES,
     SETS_GLOBAL,
     VALUE_BUILTINS,
-    errno_read,
     library_name,
     sets_errno,
 )
 from autotune.analysis.proof.pointers import is_pointer, pointer_value
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import where
+from autotune.analysis.proof.threadstate import errno_read
 from autotune.analysis.proof.walkstate import COPY_FUNCS, LIBRARY_FUNCS, PtrVal
 
 __all__ = [

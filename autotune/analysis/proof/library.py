@@ -16,12 +16,7 @@ are named; any other builtin is one the proof does not know.
 
 from __future__ import annotations
 
-from pycparser import c_ast
-
 from autotune.analysis.ops import math_name
-from autotune.analysis.proof.program import Program
-from autotune.analysis.proof.syntax import where
-from autotune.analysis.symbols import file_info
 
 # pointer parameters whose object the function reads (a string or a counted block)
 READS_POINTEES: dict[str, tuple[int, ...]] = {
@@ -144,32 +139,3 @@ def sets_errno(name: str) -> bool:
     """A failing call of ``name`` may set the calling thread's ``errno``."""
     base = math_name(name)
     return (base is not None and base not in ERRNO_FREE) or name in ERRNO_PARSERS
-
-
-def errno_read(prog: Program) -> str:
-    """``file:line`` of the first place the program reads ``errno`` (a thread's own
-    variable, which after a loop is the master's); "" when it only sets it or never
-    names it."""
-    key = ("errno read",)
-    if key not in prog.memo:
-        prog.memo[key] = ""
-        for node, _, ast in prog.uses(ERRNO):
-            parents = file_info(ast).parents
-            call = parents.get(id(node))
-            deref = parents.get(id(call)) if isinstance(call, c_ast.FuncCall) else None
-            target = parents.get(id(deref)) if deref is not None else None
-            if isinstance(target, c_ast.Assignment) and target.op == "=":
-                if target.lvalue is deref:
-                    continue  # ``errno = 0``: set, not read
-            prog.memo[key] = where(node)
-            break
-    return prog.memo[key]
-
-
-def flag_test(prog: Program) -> str:
-    """``fetestexcept() at file:line`` where the program first reads the floating-point
-    exception flags; "" when it never does."""
-    for name in sorted(FLAG_TESTS):
-        for site in prog.calls.get(name, []):
-            return f"{name}() at {where(site.node)}"
-    return ""

@@ -30,13 +30,13 @@ from autotune.analysis.proof.facts import (
     Ref,
 )
 from autotune.analysis.proof.iteration import walk_iteration
-from autotune.analysis.proof.library import flag_test
 from autotune.analysis.proof.loopcontext import loop_context
 from autotune.analysis.proof.opaque import unknown_origins
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.sizes_read import judge_sizes_read
 from autotune.analysis.proof.syntax import loop_var_name
+from autotune.analysis.proof.threadstate import flag_test
 from autotune.analysis.proof.walkstate import LoopContext
 
 
