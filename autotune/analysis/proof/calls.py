@@ -15,7 +15,7 @@ from autotune.analysis.names import call_name
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
-from autotune.analysis.proof.formats import printf_stores
+from autotune.analysis.proof.formats import format_text, printf_stores
 from autotune.analysis.proof.inttypes import ExprTypes
 from autotune.analysis.proof.libcalls import (
     BUILTIN,
@@ -149,8 +149,7 @@ def _prints_count(name: str, args: list[c_ast.Node]) -> bool:
     at = {"printf": 0, "fprintf": 1}.get(name)
     if at is None or at >= len(args):
         return False
-    fmt = args[at]
-    return printf_stores(fmt.value if isinstance(fmt, c_ast.Constant) else None)
+    return printf_stores(format_text(args[at]))
 
 
 def _program_call(

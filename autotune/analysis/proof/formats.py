@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from pycparser import c_ast
+
 # name -> (destination, byte count or None, format) / (source, format)
 FORMATTERS: dict[str, tuple[int, int | None, int]] = {
     "sprintf": (0, None, 1),
@@ -48,3 +50,8 @@ def printf_stores(format_literal: str | None) -> bool:
     if format_literal is None or not format_literal.startswith('"'):
         return True
     return bool(_STORES_COUNT.search(format_literal[1:-1].replace("%%", "")))
+
+
+def format_text(node: c_ast.Node | None) -> str | None:
+    """The text of a format argument when it is a string literal, quotes included."""
+    return node.value if isinstance(node, c_ast.Constant) else None

@@ -20,6 +20,7 @@ from autotune.analysis.proof.formats import (
     FORMAT_FUNCS,
     FORMATTERS,
     SCANNERS,
+    format_text,
     printf_stores,
     scanned,
 )
@@ -118,8 +119,8 @@ def pure_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_
         if i < len(args):
             pointee(w, node, f"{name}()", args[i], nbytes, "r")
     for i in outs:
-        if i >= len(args) or _null_pointer(args[i]):
-            continue
+        if i >= len(args) or _constant(args[i]):
+            continue  # NULL: no object to store through
         target = store_one(w, node, args[i])
         if isinstance(target, c_ast.ID):
             into = POINTS_INTO.get(name)
@@ -159,8 +160,7 @@ def format_call(
             return
         nbytes = w.value(args[count]) if count is not None else None
         pointee(w, node, text, args[dst], nbytes, "w")
-        fmt_node = args[fmt]
-        stores = printf_stores(fmt_node.value if isinstance(fmt_node, c_ast.Constant) else None)
+        stores = printf_stores(format_text(args[fmt]))
         for a in args[fmt + 1 :]:
             if is_pointer(w, a):
                 pointee(w, node, text, a, None, "r")
@@ -171,9 +171,7 @@ def format_call(
         if len(args) <= fmt:
             return
         pointee(w, node, text, args[src], None, "r")
-        fmt_node = args[fmt]
-        literal = fmt_node.value if isinstance(fmt_node, c_ast.Constant) else None
-        kinds = scanned(literal)
+        kinds = scanned(format_text(args[fmt]))
         targets = args[fmt + 1 :]
         for i, a in enumerate(targets):
             kind = kinds[i] if kinds is not None and i < len(kinds) else "string"
@@ -243,13 +241,6 @@ def _constant(node: c_ast.Node) -> bool:
     while isinstance(node, c_ast.Cast):
         node = node.expr
     return isinstance(node, c_ast.Constant)
-
-
-def _null_pointer(node: c_ast.Node) -> bool:
-    """``NULL``, ``(void *) 0``, ``0``: no object to store through."""
-    while isinstance(node, c_ast.Cast):
-        node = node.expr
-    return isinstance(node, c_ast.Constant) and node.value in ("0", "0L", "0UL")
 
 
 BYTE_COUNTED = frozenset({"memcpy", "memmove", "memset"})

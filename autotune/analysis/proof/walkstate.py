@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis.proof import poly
+from autotune.analysis.proof.library import READS_POINTEES
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
 from autotune.analysis.symbols import Scope
@@ -23,12 +24,11 @@ STATEFUL_FUNCS = frozenset(
     "gettimeofday clock_gettime setjmp longjmp getenv signal raise".split()
 )
 ENDS_PROGRAM = frozenset("exit abort _exit _Exit quick_exit __assert_fail".split())
+# library functions without hidden state: those reading through a pointer say what in
+# ``library.READS_POINTEES``, the rest take values
 PURE_FUNCS = frozenset(
-    "abs labs llabs strlen strcmp strncmp strchr strrchr strstr memcmp atoi atol atof "
-    "strtol strtod assert toupper tolower isdigit isalpha isspace strtoul strtoll strtoull "
-    "strtof strtold atoll memchr strnlen strspn strcspn strpbrk strcasecmp "
-    "strncasecmp".split()
-)
+    "abs labs llabs assert toupper tolower isdigit isalpha isspace".split()
+) | frozenset(READS_POINTEES)
 ALLOC_FUNCS = frozenset(
     "malloc calloc realloc aligned_alloc valloc free _mm_malloc _mm_free".split()
 )
