@@ -306,20 +306,21 @@ def _sizes_usable(
     return sorted(PARAM_TEXTS[p] for p in guards.usable_at(prog, ast, found, regions, params))
 
 
-def _proves_at(
+def _proof_at(
     found: FoundLoop,
     fixed: dict[str, int],
     regions: list[FoundRegion],
     ast: c_ast.FileAST,
     prog: Program,
     pairs: list[tuple[FoundLoop, LoopRecord]],
-) -> bool:
-    """The loop's own proof at those sizes finds nothing (a cheap first look: the file's
-    whole gate is run again only for a loop that passes it)."""
+) -> tuple[Proof, set[str]]:
+    """The loop's own proof at those sizes (a cheap look: the file's whole gate is run
+    again only where it matters), and the size texts it took as those values."""
     sites = [_site(f, regions, ast) for f, _ in pairs if f.for_node is not None]
     mine = next(s for s in sites if s.for_node is found.for_node)
-    with specialise.at_sizes(id(found.for_node), fixed):
-        return not Prover(prog, PointsTo(prog), sites).prove(mine).order
+    with specialise.at_sizes(id(found.for_node), fixed) as used:
+        proof = Prover(prog, PointsTo(prog), sites).prove(mine)
+    return proof, set(used)
 
 
 def _measured_rows_pass(
@@ -334,7 +335,6 @@ def _measured_rows_pass(
     read at run time leaves them at ``m = 512`` (``a[i][j + 1]`` is ``a[i + 1][0]``).
     At the measured sizes the bounds are numbers and each subscript's range is known:
     one that leaves its row there keeps the loop, whatever else was proven."""
-    sites = None
     for found, record in pairs:
         if found.for_node is None or "schedule" in record.kept or record.guard:
             continue
@@ -342,11 +342,8 @@ def _measured_rows_pass(
         fixed = specialise.fixed_values(record.profile, set(record.proof_sizes) | measured)
         if not fixed:
             continue
-        if sites is None:
-            sites = [_site(f, regions, ast) for f, _ in pairs if f.for_node is not None]
-        mine = next(s for s in sites if s.for_node is found.for_node)
-        with specialise.at_sizes(id(found.for_node), fixed) as used:
-            spills = Prover(prog, PointsTo(prog), sites).prove(mine).overflows
+        proof, used = _proof_at(found, fixed, regions, ast, prog, pairs)
+        spills = proof.overflows
         if spills:
             sizes = specialise.guard_text({t: fixed[t] for t in used} or fixed)
             why = f"at the sizes the profile run measured ({sizes}): {spills[0]}"
@@ -374,7 +371,7 @@ def _specialised_pass(
         fixed = specialise.fixed_values(record.profile, set(record.proof_sizes))
         if not fixed and not unroll.has_pass_loop(found.for_node, prog.funcs):
             continue  # nothing a second proof could know better
-        if not _proves_at(found, fixed, regions, ast, prog, pairs):
+        if _proof_at(found, fixed, regions, ast, prog, pairs)[0].order:
             continue
         first = [guards.snapshot(r) for _, r in pairs]
         for (_, r), saved in zip(pairs, before, strict=True):

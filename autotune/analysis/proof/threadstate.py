@@ -44,7 +44,7 @@ def _sets_errno(node: c_ast.Node, ast: c_ast.FileAST) -> bool:
     call = parents.get(id(node))
     deref = parents.get(id(call)) if isinstance(call, c_ast.FuncCall) else None
     target = parents.get(id(deref)) if deref is not None else None
-    return isinstance(target, c_ast.Assignment) and target.op == "=" and target.lvalue is deref
+    return isinstance(target, c_ast.Assignment) and target.lvalue is deref and _clears(target)
 
 
 def _cleared_before(node: c_ast.Node, ast: c_ast.FileAST, prog: Program) -> bool:
@@ -60,14 +60,15 @@ def _cleared_before(node: c_ast.Node, ast: c_ast.FileAST, prog: Program) -> bool
     items = block.block_items or []
     at = next((k for k, item in enumerate(items) if item is stmt), None)
     for item in reversed(items[:at] if at is not None else []):
-        if isinstance(item, c_ast.Assignment) and _assigns_errno(item, ast):
+        if isinstance(item, c_ast.Assignment) and _clears(item):
             return True
         if _may_run_a_loop(item, prog):
             return False
     return False
 
 
-def _assigns_errno(stmt: c_ast.Assignment, ast: c_ast.FileAST) -> bool:
+def _clears(stmt: c_ast.Assignment) -> bool:
+    """``errno = e``: a plain store to errno (``errno += 1`` reads it first)."""
     lv = stmt.lvalue
     return (
         stmt.op == "="
