@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import program_bootstrap
 import recorded
 import replay
 
@@ -250,6 +251,12 @@ def main() -> int:
         "micro-benchmarks here and fit and rank with them as model inputs",
     )
     ap.add_argument("--per-loop", action="store_true", help="also print every loop's scores")
+    ap.add_argument(
+        "--compare",
+        metavar="FILE",
+        help="an earlier run's --json on the same loops: print each figure's difference "
+        "with a 95%% interval from resampling the programs (paired)",
+    )
     ap.add_argument("--json", metavar="FILE", help="write the per-loop scores and summary")
     args = ap.parse_args()
     scores = recorded_mode(args) if args.recorded else kernels_mode(args)
@@ -262,6 +269,12 @@ def main() -> int:
         where += " (leave one program out)"
     replay.print_summary(rows, f"ranking quality on {where}, budget K = {replay.K}")
     print(GOALS)
+    methods = ["extended", "sequential(extended)"]
+    goals = program_bootstrap.print_goals(scores, methods)
+    compared = None
+    if args.compare:
+        old = json.loads(Path(args.compare).read_text())["loops"]
+        compared = program_bootstrap.print_comparison(scores, old, methods, args.compare)
     shipping = rank_mode(scores, args)
     replay.print_rank_mode(shipping)
     floor = None
@@ -277,6 +290,8 @@ def main() -> int:
             json.dumps(
                 {
                     "summary": rows,
+                    "goals": goals,
+                    "comparison": compared,
                     "rank_mode": shipping,
                     "noise_floor": None if floor is None else floor.__dict__,
                     "loops": [s.__dict__ for s in scores],
