@@ -61,6 +61,7 @@ def analyze_options(
     ast, headers = parse_unit(path, options, cc)
     finder = OmpFinder()
     finder.visit(ast)
+    finder.team_cycles()
     unit = TranslationUnit(path=path, defines=dict(options.defines), headers=headers)
     unit.warnings.extend(finder.problems)
     ids: set[str] = set()
@@ -127,6 +128,7 @@ def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
     if loop_id in ids:  # two loops on one line: disambiguate by column
         loop_id = f"{loop_id}:{column}"
     ids.add(loop_id)
+    cycle = found.team_cycle
     return LoopRecord(
         id=loop_id,
         file=file,
@@ -135,6 +137,8 @@ def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
         function=found.func.decl.name if found.func else "",
         directive=d,
         parallel=found.parallel,
+        team_cycle=[t.clauses.num_threads for t in cycle],
+        team_position=next((i for i, t in enumerate(cycle) if t is found.parallel), -1),
     )
 
 

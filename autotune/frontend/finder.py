@@ -55,6 +55,10 @@ class FoundLoop:
     func: c_ast.FuncDef
     enclosing: list[c_ast.For]
     in_while: bool = False  # some enclosing loop is a while/do: executions unknown
+    # the teams (parallel directives, outermost only) the innermost sequential loop around
+    # this loop's own team starts, in source order, this loop's team among them: each
+    # execution of the loop follows and precedes the others' (``LoopRecord.team_cycle``)
+    team_cycle: list[Directive] = field(default_factory=list)
 
 
 @dataclass
@@ -79,6 +83,10 @@ class OmpFinder(c_ast.NodeVisitor):
         self._whiles = 0
         self._parallel: list[Directive] = []
         self._regions: list[FoundRegion] = []
+        # outermost teams started inside each for statement (by id), and the innermost for
+        # around each such team when it was started
+        self._teams_in: dict[int, list[Directive]] = {}
+        self._team_for: dict[int, c_ast.For] = {}
 
     # -- file and functions -------------------------------------------------
     def visit_FileAST(self, node: c_ast.FileAST) -> None:
@@ -149,6 +157,7 @@ class OmpFinder(c_ast.NodeVisitor):
             self._regions.append(region)
             owns_threads = d.kind.startswith("parallel")
             if owns_threads:
+                self._start_team(d)
                 self._parallel.append(d)
             if rest:
                 self._construct(rest, stmt)
@@ -187,10 +196,28 @@ class OmpFinder(c_ast.NodeVisitor):
             return
         pushed = d.kind.startswith("parallel")
         if pushed:
+            self._start_team(d)
             self._parallel.append(d)
         self.visit(for_node)
         if pushed:
             self._parallel.pop()
+
+    def _start_team(self, d: Directive) -> None:
+        """Note a team started by ``d`` in the sequential loops around it (an outermost
+        team only: a nested one runs inside its parent's threads)."""
+        if self._parallel or not self._fors:
+            return
+        self._team_for[id(d)] = self._fors[-1]
+        for f in self._fors:
+            self._teams_in.setdefault(id(f), []).append(d)
+
+    def team_cycles(self) -> None:
+        """Fill each loop's ``team_cycle`` once the walk has seen every team."""
+        for found in self.loops:
+            owner = found.parallel
+            f = self._team_for.get(id(owner)) if owner is not None else None
+            if f is not None:
+                found.team_cycle = list(self._teams_in.get(id(f), []))
 
 
 def _unwrap_for(stmt: c_ast.Node) -> c_ast.For | None:

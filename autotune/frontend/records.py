@@ -195,6 +195,12 @@ class LoopRecord:
     # the program's own omp_set_schedule() calls ("file:line"): a run-time schedule chosen
     # from the environment would be overridden, so each variant is compiled on its own
     sets_schedule: list[str] = field(default_factory=list)
+    # libgomp starts the threads a team has beyond the team before it, every time (the
+    # ones beyond a smaller team exit): the num_threads text (None: the default) of each
+    # team the innermost sequential loop around this loop's team starts, in source order,
+    # and which of them is this loop's (-1: its team is started once, or by a caller)
+    team_cycle: list[str | None] = field(default_factory=list)
+    team_position: int = -1
     warnings: list[str] = field(default_factory=list)
     # each loop body's weighted ops per execution, with the loops around it (plain headers)
     # and its branch factor: weighted_ops as a formula (analysis.symbolic); not in to_dict

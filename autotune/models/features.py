@@ -22,7 +22,7 @@ from autotune.analysis.loop import per_thread_footprint
 from autotune.frontend.records import LoopRecord, UniformWork
 from autotune.measure.machine import Machine
 from autotune.measure.microbench import RuntimeProfile
-from autotune.models import contention
+from autotune.models import contention, teams
 from autotune.models.schedule_sim import ScheduleResult, normalize_schedule, simulate
 from autotune.variants.space import Variant
 
@@ -181,6 +181,12 @@ def resolve_variant(
     return schedule, chunk, int(threads), notes
 
 
+def _team_size(num_threads: str | None, machine: Machine) -> int:
+    """Threads of a team as written: its constant num_threads, else the default."""
+    value = _int_expr(num_threads)
+    return value if value is not None and value >= 1 else machine.cores
+
+
 def _work_array(record: LoopRecord, n: int) -> np.ndarray | None:
     """Per-iteration work as an array, or None when uniform/unknown (treated uniform)."""
     w = record.work_per_iteration
@@ -324,7 +330,7 @@ def loop_features(
     ops_per_thread_run = total / p
     overhead_ops = overhead_cost_ops(
         schedule, p, sim.dispatches, machine.cores, record.sync_ops or 0.0, profile
-    )
+    ) + teams.start_cost_ops(record, p, machine.cores, lambda text: _team_size(text, machine))
     imbalance = sim.core_imbalance(machine.cores)
     bw_speedup = 1.0
     if profile is not None:
