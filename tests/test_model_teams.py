@@ -77,3 +77,22 @@ def test_a_team_unlike_its_neighbours_pays_its_starts_in_the_features():
     assert extra(32) > 5 * extra(None)
     norm = next(r for r in unit.loops if r.line == 38)  # its team is started once
     assert norm.team_position == -1
+
+
+def test_the_teams_of_a_time_step_are_followed_through_its_calls():
+    """A LULESH-style step calls one function per phase: each phase's loop runs beside
+    the others' teams; a function called from two places has no one neighbourhood."""
+    out = subprocess.run(
+        [sys.executable, "-m", "autotune", "analyze", str(DATA / "leapfrog.c"), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(out.stdout)
+    loops = {lp["function"]: lp for lp in (data if isinstance(data, dict) else data[0])["loops"]}
+    # force, velocity, position (num_threads(4)) from the step's call, energy under its if
+    step = [None, None, "4", None]
+    assert loops["calc_force"]["team_cycle"] == step
+    assert [loops[f]["team_position"] for f in ("calc_force", "calc_velocity")] == [0, 1]
+    assert loops["calc_position"]["team_position"] == 2
+    assert loops["energy"]["team_cycle"] == [] and loops["energy"]["team_position"] == -1

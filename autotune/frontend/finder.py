@@ -15,6 +15,7 @@ from pycparser import c_ast
 from autotune.frontend.preprocess import is_system_file
 from autotune.frontend.records import Directive
 from autotune.frontend.runs import make_directive, pragma_runs
+from autotune.frontend.teamcycle import TeamEvent, team_cycle
 
 WORKSHARING_LOOP_KINDS = {
     "for",
@@ -55,9 +56,9 @@ class FoundLoop:
     func: c_ast.FuncDef
     enclosing: list[c_ast.For]
     in_while: bool = False  # some enclosing loop is a while/do: executions unknown
-    # the teams (parallel directives, outermost only) the innermost sequential loop around
-    # this loop's own team starts, in source order, this loop's team among them: each
-    # execution of the loop follows and precedes the others' (``LoopRecord.team_cycle``)
+    # the teams (parallel directives, outermost only) one step of the innermost sequential
+    # loop around this loop's own team starts, in order, this loop's team among them
+    # (``frontend.teamcycle``, ``LoopRecord.team_cycle``)
     team_cycle: list[Directive] = field(default_factory=list)
 
 
@@ -83,10 +84,8 @@ class OmpFinder(c_ast.NodeVisitor):
         self._whiles = 0
         self._parallel: list[Directive] = []
         self._regions: list[FoundRegion] = []
-        # outermost teams started inside each for statement (by id), and the innermost for
-        # around each such team when it was started
-        self._teams_in: dict[int, list[Directive]] = {}
-        self._team_for: dict[int, c_ast.For] = {}
+        # per function, the teams started and the calls made outside any team, in order
+        self.team_events: dict[str, list[TeamEvent]] = {}
 
     # -- file and functions -------------------------------------------------
     def visit_FileAST(self, node: c_ast.FileAST) -> None:
@@ -202,22 +201,29 @@ class OmpFinder(c_ast.NodeVisitor):
         if pushed:
             self._parallel.pop()
 
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        if isinstance(node.name, c_ast.ID):
+            self._team_event(TeamEvent(self._for_ids(), callee=node.name.name))
+        self.generic_visit(node)
+
     def _start_team(self, d: Directive) -> None:
-        """Note a team started by ``d`` in the sequential loops around it (an outermost
-        team only: a nested one runs inside its parent's threads)."""
-        if self._parallel or not self._fors:
-            return
-        self._team_for[id(d)] = self._fors[-1]
-        for f in self._fors:
-            self._teams_in.setdefault(id(f), []).append(d)
+        self._team_event(TeamEvent(self._for_ids(), team=d))
+
+    def _team_event(self, event: TeamEvent) -> None:
+        """Note a team start or a call outside any team (inside one, a team is nested and
+        runs in its parent's threads)."""
+        if self._func is not None and not self._parallel:
+            self.team_events.setdefault(self._func.decl.name, []).append(event)
+
+    def _for_ids(self) -> tuple[int, ...]:
+        return tuple(id(f) for f in self._fors)
 
     def team_cycles(self) -> None:
-        """Fill each loop's ``team_cycle`` once the walk has seen every team."""
+        """Fill each loop's ``team_cycle`` once the walk has seen every function."""
         for found in self.loops:
-            owner = found.parallel
-            f = self._team_for.get(id(owner)) if owner is not None else None
-            if f is not None:
-                found.team_cycle = list(self._teams_in.get(id(f), []))
+            if found.parallel is not None and found.func is not None:
+                name = found.func.decl.name
+                found.team_cycle = team_cycle(self.team_events, name, found.parallel)
 
 
 def _unwrap_for(stmt: c_ast.Node) -> c_ast.For | None:
