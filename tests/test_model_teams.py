@@ -41,15 +41,20 @@ def test_libgomp_starts_what_the_model_counts(team_starts, a, b):
     assert distinct == 1 + first + (steps - 1) * per_pass
 
 
-def test_the_analysis_finds_the_teams_a_time_step_starts():
+def _analyzed(name: str) -> list[dict]:
+    """The loops ``autotune analyze --json`` reports for a test program."""
     out = subprocess.run(
-        [sys.executable, "-m", "autotune", "analyze", str(DATA / "adi_sweeps.c"), "--json"],
+        [sys.executable, "-m", "autotune", "analyze", str(DATA / name), "--json"],
         capture_output=True,
         text=True,
         check=True,
     )
     data = json.loads(out.stdout)
-    loops = {lp["line"]: lp for lp in (data if isinstance(data, dict) else data[0])["loops"]}
+    return (data if isinstance(data, dict) else data[0])["loops"]
+
+
+def test_the_analysis_finds_the_teams_a_time_step_starts():
+    loops = {lp["line"]: lp for lp in _analyzed("adi_sweeps.c")}
     assert loops[22]["team_cycle"] == [None, "2"] and loops[22]["team_position"] == 0
     assert loops[26]["team_cycle"] == [None, "2"] and loops[26]["team_position"] == 1
     # a worksharing loop in a team started once, outside its sequential loop: no cycle
@@ -82,14 +87,7 @@ def test_a_team_unlike_its_neighbours_pays_its_starts_in_the_features():
 def test_the_teams_of_a_time_step_are_followed_through_its_calls():
     """A LULESH-style step calls one function per phase: each phase's loop runs beside
     the others' teams; a function called from two places has no one neighbourhood."""
-    out = subprocess.run(
-        [sys.executable, "-m", "autotune", "analyze", str(DATA / "leapfrog.c"), "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    data = json.loads(out.stdout)
-    loops = {lp["function"]: lp for lp in (data if isinstance(data, dict) else data[0])["loops"]}
+    loops = {lp["function"]: lp for lp in _analyzed("leapfrog.c")}
     # force, velocity, position (num_threads(4)) from the step's call, energy under its if
     step = [None, None, "4", None]
     assert loops["calc_force"]["team_cycle"] == step
