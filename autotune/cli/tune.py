@@ -236,6 +236,8 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
                 f"sequential search: {len(r.search.steps)} step(s), stopped: {r.search.stopped}",
                 file=out,
             )
+        if r.runtime_build is not None:
+            print(r.runtime_build.text(), file=out)
         pruned = sum(1 for v in r.ranking.variants if v.status == "pruned")
         print(
             f"measured {r.measured_programs} of {len(r.ranking.variants) + 1} programs "

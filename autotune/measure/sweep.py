@@ -153,6 +153,7 @@ class Sweep:
         # output lines dropped before outputs are compared (--check-ignore)
         self.ignore_patterns = [re.compile(p) for p in options.ignore_lines]
         self._freshened: set[tuple[str, str]] = set()  # (loop, variant) forgotten already
+        self._own_binaries: set[str] = set()  # loops whose variants get binaries of their own
 
     @functools.cached_property
     def source(self) -> str:
@@ -197,6 +198,8 @@ class Sweep:
         reps = repetitions or opts.repetitions
         variants = _unique(variants)
         mode = loop_mode(opts.compile_mode, record)
+        if record.key in self._own_binaries:
+            mode = "per-variant"
         result = LoopResult(record.id, None, mode=mode)
         if not record.tunable:
             result.skipped = record.reason or "not tunable"
@@ -226,6 +229,11 @@ class Sweep:
         run.go()
         self._summarise(result, states, variants)
         return result
+
+    def use_own_binaries(self, record) -> None:
+        """Compile ``record``'s variants each with its own clauses from now on (the
+        run-time selection build does not run the loop as the original does)."""
+        self._own_binaries.add(record.key)
 
     # -- summary ------------------------------------------------------------
     def _summarise(

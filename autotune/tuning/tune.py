@@ -20,6 +20,7 @@ from autotune.models.quality import QualityReport, evaluate
 from autotune.tuning.confirm import Choice, Confirmation, ProgramCheck
 from autotune.tuning.ranking import LoopRanking, RankedVariant
 from autotune.tuning.region_threads import RegionResult, tunable_regions, tune_regions
+from autotune.tuning.runtime_build import RuntimeBuildCheck, check_runtime_build
 from autotune.tuning.search import Candidate, SearchResult, SequentialSearch, variant_coords
 from autotune.variants.space import BASELINE, Variant
 
@@ -50,6 +51,8 @@ class LoopTuneResult:
     # the loop's share of the program's run time, when too small for any variant to show
     # a gain on the whole program (its variants were then not measured)
     small_share: float | None = None
+    # the original against the loop as written in the run-time selection build
+    runtime_build: RuntimeBuildCheck | None = None
 
     @property
     def id(self) -> str:
@@ -88,6 +91,7 @@ class LoopTuneResult:
             "compiles": self.compiles,
             "quality": self.quality.to_dict() if self.quality else None,
             "search": self.search.to_dict() if self.search else None,
+            "runtime_build": self.runtime_build.to_dict() if self.runtime_build else None,
             "kept": dict(record.kept),
             "reassociates": list(record.reassociates),
             "equivalent": [e.to_dict() for e in self.ranking.equivalent],
@@ -142,6 +146,8 @@ def tune_loop(
         raise ValueError(f"unknown search {search!r}")
     by_key: dict[str, VariantResult] = {}
     if exhaustive or search == "top":
+        if not _check_build(sweep, result, by_key):
+            return result
         candidates = ranking.variants if exhaustive else ranking.variants[:top]
         measured = sweep.measure_loop(ranking.record, [c.variant for c in candidates])
         if not _take(result, measured, by_key):
@@ -154,7 +160,7 @@ def tune_loop(
         if vr is not None:
             rv.measured_s, rv.status, rv.message = vr.measured_s, vr.status, vr.message
             rv.runs, rv.times_s = len(vr.times_s), list(vr.times_s)
-    result.measured_programs = 1 + len(by_key)
+    result.measured_programs = 1 + len(by_key) + (result.runtime_build is not None)
     result.quality = evaluate(
         [rv.predicted_s for rv in ranking.variants],
         [rv.measured_s if rv.status == "ok" else None for rv in ranking.variants],
@@ -234,6 +240,7 @@ def _search(
     if share is not None and share < min_share:
         result.small_share = share  # no variant can pay for its runs: stop here
         return True
+    _check_build(sweep, result, by_key)
     machine = sweep.machine
     try:
         cands = [
@@ -263,6 +270,24 @@ def _search(
     search = SequentialSearch.under(ranking.search_prior, budget, min_gain=MIN_GAIN)
     found = search.run(origin, base.measured_s, cands, measure)
     result.search = found
+    return True
+
+
+def _check_build(sweep: LoopMeasurer, result: LoopTuneResult, by_key: dict) -> bool:
+    """The original against its twin in the run-time selection build (the original first
+    measured when it was not); False when the loop could not be measured at all."""
+    if getattr(sweep, "use_own_binaries", None) is None:
+        return True  # a measurer without builds to choose
+    record = result.ranking.record
+    if result.baseline is None and not _take(result, sweep.measure_loop(record, []), by_key):
+        return False
+    if result.baseline is None:
+        return True
+    check, measured = check_runtime_build(sweep, record, result.baseline)
+    if check is not None:
+        result.runtime_build = check
+        result.compiles += measured.compiles
+        result.binaries = max(result.binaries, measured.binaries)
     return True
 
 
