@@ -94,10 +94,33 @@ def row_of(p: Program, doc: dict | None, seconds: float, error: str) -> dict:
         "agreement": program.get("agreement") or [],
         "untrusted": sorted((program.get("loop_figures_disagree") or {}).keys()),
         "verified_by": verified_by(p, loops),
+        "runtime_build": runtime_builds(loops),
         "profile": doc.get("profile") or "",
         "seconds": seconds,
         "error": error,
     }
+
+
+def runtime_builds(loops: list[dict]) -> list[dict]:
+    """Each measured loop's original against its twin in the run-time selection build."""
+    out = []
+    for lp in loops:
+        check = lp.get("runtime_build")
+        if check and check.get("original_over_twin"):
+            ratio = 1.0 / check["original_over_twin"]["ratio"]  # twin time / original's
+            out.append(
+                {"loop": lp["id"], "twin_over_original": ratio, "own": check["own_binaries"]}
+            )
+    return out
+
+
+def _twins(r: dict) -> str:
+    checks = r.get("runtime_build") or []
+    if not checks:
+        return "-"
+    own = sum(c["own"] for c in checks)
+    spread = ", ".join(f"{c['twin_over_original']:.2f}x" for c in checks[:4])
+    return f"{own}/{len(checks)} switched ({spread}{', ...' if len(checks) > 4 else ''})"
 
 
 def run_one(p: Program, base: Path, a: argparse.Namespace) -> dict:
@@ -130,13 +153,14 @@ def run_one(p: Program, base: Path, a: argparse.Namespace) -> dict:
 def table(rows: list[dict]) -> str:
     out = [
         "| program | loops | variable | sizes from | measured | shipped | whole program "
-        "[95% interval] | loop figures agree | verified by | tuning time (s) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "[95% interval] | loop figures agree | run-time build (twin / original) | verified by | "
+        "tuning time (s) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         if r.get("error") and "loops" not in r:
             out.append(
-                f"| {r['program']} | error: {r['error']} | | | | | | | | {r['seconds']:.0f} |"
+                f"| {r['program']} | error: {r['error']} | | | | | | | | | {r['seconds']:.0f} |"
             )
             continue
         facts = ", ".join(f"{k} {v}" for k, v in sorted(r["facts"].items()))
@@ -153,7 +177,8 @@ def table(rows: list[dict]) -> str:
             agreed += f"; {len(r['untrusted'])} loop(s) marked untrusted"
         out.append(
             f"| {r['program']} | {r['loops']} | {r['variable']} | {facts} | {r['measured']} | "
-            f"{r['shipped']} | {wp} | {agreed} | {r['verified_by']} | {r['seconds']:.0f} |"
+            f"{r['shipped']} | {wp} | {agreed} | {_twins(r)} | {r['verified_by']} | "
+            f"{r['seconds']:.0f} |"
         )
     return "\n".join(out)
 

@@ -64,7 +64,9 @@ def test_analyze_rank_tune_apply(session, tmp_path):
     tuned = session.tune(src, top=2, search="top", confirm_runs=1)
     doc = tuned.to_dict()
     (lt,) = doc["loops"]
-    assert lt["measured_programs"] == 3 and lt["decision"]
+    # the two variants, the original, and the loop as written through the run-time build
+    assert lt["runtime_build"]["twin"] == "static,-,t-"
+    assert lt["measured_programs"] == 4 and lt["decision"]
     with sqlite3.connect(tmp_path / "api.db") as c:
         stored = c.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
         (outcome,) = c.execute("SELECT doc FROM outcomes WHERE label = 'tune'").fetchall()
