@@ -30,6 +30,10 @@ from autotune.measure.sweep import loop_mode
 from autotune.variants.equivalence import as_written
 from autotune.variants.space import Variant
 
+# runs of the original and of its twin the decision takes at least: a percentile interval
+# of two runs' medians is as narrow as two runs happen to be
+TWIN_RUNS = 3
+
 
 @dataclass
 class RuntimeBuildCheck:
@@ -84,12 +88,14 @@ def check_runtime_build(sweep, record: LoopRecord, baseline: VariantResult):
         return None, None  # one run of each: no interval, nothing to decide on
     if loop_mode(sweep.options.compile_mode, record) != "runtime":
         return None, None
-    measured = sweep.measure_loop(record, [twin])
+    runs = max(TWIN_RUNS, sweep.options.repetitions)
+    measured = sweep.measure_loop(record, [twin], repetitions=runs)
     got = next((vr for vr in measured.variants if vr.key == twin.key), None)
     if got is None or not got.ok:
         status = got.status if got is not None else "not run"
         return RuntimeBuildCheck(twin.key, None, None, False, status), measured
-    interval = ratio_interval(baseline.times_s, got.times_s)
+    base = measured.baseline if measured.baseline is not None else baseline
+    interval = ratio_interval(base.times_s, got.times_s)
     differs = interval is not None and (interval.slower() or interval.faster())
     if differs:
         switch(record)

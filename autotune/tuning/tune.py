@@ -241,6 +241,7 @@ def _search(
         result.small_share = share  # no variant can pay for its runs: stop here
         return True
     _check_build(sweep, result, by_key)
+    base = result.baseline
     machine = sweep.machine
     try:
         cands = [
@@ -288,6 +289,8 @@ def _check_build(sweep: LoopMeasurer, result: LoopTuneResult, by_key: dict) -> b
         result.runtime_build = check
         result.compiles += measured.compiles
         result.binaries = max(result.binaries, measured.binaries)
+        if measured.baseline is not None and measured.baseline.ok:
+            result.baseline = measured.baseline  # with the runs the check added
     return True
 
 
