@@ -32,7 +32,10 @@ def test_tune_chooses_the_regions_thread_count_on_the_whole_program(env, capsys)
         assert all(v["threads"] is None for v in lp["variants"])
     (region,) = f["regions"]
     assert region["region"].endswith("region_dominant.c:17")
-    assert [x["threads"] for x in region["tries"]] == default_thread_counts(detect_machine().cores)
+    cores = detect_machine().cores  # the count as written (no clause): never tried
+    assert [x["threads"] for x in region["tries"]] == [
+        t for t in default_thread_counts(cores) if t != cores
+    ]
     assert all(x["status"] == "ok" for x in region["tries"])
     pragma = out.read_text().splitlines()[16]
     if region["threads"] is None:
@@ -58,3 +61,27 @@ def test_shared_regions_are_marked_for_region_tuning():
         [(loops[0], Variant(None, None, 3)), (loops[1], Variant(None, None, 3))],
     )
     assert "#pragma omp parallel num_threads(3)" in text
+
+
+def test_the_teams_of_a_time_step_get_one_count_together(env, capsys):
+    """Two parallel loops per step: a count for both at once, on the whole program (each
+    loop's own thread variants pay the starts the other team's count causes)."""
+    src = DATA / "teams" / "jacobi_steps.c"
+    out = env / "tuned.c"
+    f = tune_json(capsys, src, apply=out)
+    (step,) = [g for g in f["regions"] if g["kind"] == "step"]
+    assert step["region"].endswith("jacobi_steps.c:15")
+    assert [lp.rsplit(":", 1)[1] for lp in step["loops"]] == ["17", "20"]
+    cores = detect_machine().cores
+    assert [x["threads"] for x in step["tries"]] == [
+        t for t in default_thread_counts(cores) if t != cores
+    ]
+    assert all(x["status"] == "ok" for x in step["tries"]) and step["decision"]
+    lines = out.read_text().splitlines()
+    pragmas = [lines[15].strip(), lines[18].strip()]  # the two loops' directives
+    assert all(p.startswith("#pragma omp parallel for") for p in pragmas)
+    if step["threads"] is None:
+        assert all("num_threads" not in p for p in pragmas)
+    else:  # both teams get the count
+        assert all(p.endswith(f"num_threads({step['threads']})") for p in pragmas)
+    assert output_of(out, env / "t") == output_of(src, env / "o")

@@ -139,6 +139,7 @@ def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
         parallel=found.parallel,
         team_cycle=[t.clauses.num_threads for t in cycle],
         team_position=next((i for i, t in enumerate(cycle) if t is found.parallel), -1),
+        team_step=found.team_step if cycle else "",
     )
 
 

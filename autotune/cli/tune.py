@@ -277,8 +277,7 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
             for t in region.tries
         )
         print(
-            f"parallel region {region.id} (loops {', '.join(str(r.line) for r in region.records)}"
-            f"): {region.decision}"
+            f"{region.label}: {region.decision}"
             + (
                 f" [whole-program speedup over the original by thread count: {tried}]"
                 if tried

@@ -60,6 +60,7 @@ class FoundLoop:
     # loop around this loop's own team starts, in order, this loop's team among them
     # (``frontend.teamcycle``, ``LoopRecord.team_cycle``)
     team_cycle: list[Directive] = field(default_factory=list)
+    team_step: str = ""  # "file:line" of that sequential loop
 
 
 @dataclass
@@ -86,6 +87,7 @@ class OmpFinder(c_ast.NodeVisitor):
         self._regions: list[FoundRegion] = []
         # per function, the teams started and the calls made outside any team, in order
         self.team_events: dict[str, list[TeamEvent]] = {}
+        self._for_nodes: dict[int, c_ast.For] = {}  # by id, for the cycles' step loops
 
     # -- file and functions -------------------------------------------------
     def visit_FileAST(self, node: c_ast.FileAST) -> None:
@@ -128,6 +130,7 @@ class OmpFinder(c_ast.NodeVisitor):
                 self.visit(run.stmt)
 
     def visit_For(self, node: c_ast.For) -> None:
+        self._for_nodes[id(node)] = node
         self._fors.append(node)
         self.generic_visit(node)
         self._fors.pop()
@@ -223,7 +226,11 @@ class OmpFinder(c_ast.NodeVisitor):
         for found in self.loops:
             if found.parallel is not None and found.func is not None:
                 name = found.func.decl.name
-                found.team_cycle = team_cycle(self.team_events, name, found.parallel)
+                teams, step = team_cycle(self.team_events, name, found.parallel)
+                found.team_cycle = teams
+                node = self._for_nodes.get(step) if step is not None else None
+                if node is not None and node.coord is not None:
+                    found.team_step = f"{node.coord.file}:{node.coord.line}"
 
 
 def _unwrap_for(stmt: c_ast.Node) -> c_ast.For | None:

@@ -201,6 +201,7 @@ class LoopRecord:
     # and which of them is this loop's (-1: its team is started once, or by a caller)
     team_cycle: list[str | None] = field(default_factory=list)
     team_position: int = -1
+    team_step: str = ""  # "file:line" of that sequential loop ('' without a cycle)
     warnings: list[str] = field(default_factory=list)
     # each loop body's weighted ops per execution, with the loops around it (plain headers)
     # and its branch factor: weighted_ops as a formula (analysis.symbolic); not in to_dict

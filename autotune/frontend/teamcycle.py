@@ -52,20 +52,22 @@ def _call_sites(events: dict[str, list[TeamEvent]], callee: str) -> list[tuple[s
     return [(f, ev) for f, evs in events.items() for ev in evs if ev.callee == callee]
 
 
-def team_cycle(events: dict[str, list[TeamEvent]], func: str, owner: Directive) -> list[Directive]:
+def team_cycle(
+    events: dict[str, list[TeamEvent]], func: str, owner: Directive
+) -> tuple[list[Directive], int | None]:
     """The teams started by one step of the innermost sequential loop around ``owner``'s
-    team (``owner`` among them), or [] when that team is started once, inside another
-    team, or by functions called from several places."""
+    team (``owner`` among them), and that loop's id; ([], None) when the team is started
+    once, inside another team, or by functions called from several places."""
     start = next((ev for ev in events.get(func, []) if ev.team is owner), None)
     if start is None:
-        return []  # a nested team, or a worksharing loop's team started elsewhere
+        return [], None  # a nested team, or a worksharing loop's team started elsewhere
     depth = 0
     while not start.fors and depth < MAX_CALL_DEPTH:
         sites = _call_sites(events, func)
         if len(sites) != 1:
-            return []  # never called, or from several places: no one order
+            return [], None  # never called, or from several places: no one order
         func, start = sites[0]
         depth += 1
     if not start.fors:
-        return []
-    return _step(events, func, start.fors[-1])
+        return [], None
+    return _step(events, func, start.fors[-1]), start.fors[-1]

@@ -147,7 +147,7 @@ class FileTuneResult:
 
 def planned_runs(ranked: FileRanking, sweep: Sweep, options: TuneOptions) -> int:
     """An upper bound of program runs, for a progress bar."""
-    from autotune.tuning.region_threads import tunable_regions
+    from autotune.tuning.region_threads import step_groups, tunable_regions
 
     runs = sum(
         sweep.planned_runs(
@@ -156,7 +156,8 @@ def planned_runs(ranked: FileRanking, sweep: Sweep, options: TuneOptions) -> int
         for r in ranked.rankings
         if not r.error
     )
-    regions = len(tunable_regions([r.record for r in ranked.rankings]))
+    records = [r.record for r in ranked.rankings]
+    regions = len(tunable_regions(records)) + len(step_groups(records))
     counts = len(default_thread_counts(sweep.machine.cores))
     return runs + 2 * options.confirm_runs * (1 + counts * regions)
 

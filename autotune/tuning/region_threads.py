@@ -46,15 +46,26 @@ class RegionTry:
 class RegionResult:
     """One region: its loops, what was tried, and the count kept (None: as written)."""
 
-    id: str  # the parallel directive's file:line
+    id: str  # the parallel directive's file:line (a time step: its loop's file:line)
     records: list[LoopRecord]
     threads: int | None = None
     tries: list[RegionTry] = field(default_factory=list)
     decision: str = ""
+    # "region": one parallel region's loops; "step": the teams one step of a sequential
+    # loop starts, given one thread count together (``step_groups``)
+    kind: str = "region"
+
+    @property
+    def label(self) -> str:
+        lines = ", ".join(str(r.line) for r in self.records)
+        if self.kind == "step":
+            return f"the teams of the time step at {self.id} (loops {lines})"
+        return f"parallel region {self.id} (loops {lines})"
 
     def to_dict(self) -> dict:
         return {
             "region": self.id,
+            "kind": self.kind,
             "loops": [r.id for r in self.records],
             "threads": self.threads,
             "decision": self.decision,
@@ -70,6 +81,34 @@ def tunable_regions(records: list[LoopRecord]) -> list[RegionResult]:
             key = f"{r.parallel.file}:{r.parallel.line}"
             by_region.setdefault(key, []).append(r)
     return [RegionResult(key, recs) for key, recs in by_region.items()]
+
+
+def step_groups(records: list[LoopRecord]) -> list[RegionResult]:
+    """The loops whose teams one step of a sequential loop starts, one group per step, when
+    every team of the step is one of these loops and each may change its thread count on
+    its own (a combined ``parallel for``). Given one count together, they start no
+    threads between them (``models/teams.py``), which no loop's own variant can show: each
+    alone pays the starts its neighbours' counts cause."""
+    by_step: dict[str, list[LoopRecord]] = {}
+    for r in records:
+        if r.team_step and r.team_position >= 0:
+            by_step.setdefault(r.team_step, []).append(r)
+    groups = []
+    for step, recs in by_step.items():
+        cycle = len(recs[0].team_cycle)
+        positions = sorted(r.team_position for r in recs)
+        eligible = all(
+            r.tunable
+            and "threads" not in r.kept
+            and not r.region_threads
+            and r.parallel is r.directive
+            for r in recs
+        )
+        if eligible and cycle >= 2 and positions == list(range(cycle)):
+            groups.append(
+                RegionResult(step, sorted(recs, key=lambda r: r.team_position), kind="step")
+            )
+    return groups
 
 
 def final_pairs(
@@ -100,6 +139,8 @@ def tune_regions(
         base = final_pairs(confirmation, regions)
         watch = LoadWatch().start()
         for t in default_thread_counts(cores):
+            if _written_threads(region, cores) == {t}:
+                continue  # the program as written: nothing to try
             pairs = [(r, v) for r, v in base if r.id not in {x.id for x in region.records}]
             owned = {r.id: v for r, v in base}
             for r in region.records:
@@ -123,6 +164,22 @@ def tune_regions(
         if region.threads is not None:
             kept = next(x for x in region.tries if x.threads == region.threads)
             reached = kept.interval.ratio if kept.interval else reached
+
+
+def _written_threads(region: RegionResult, cores: int) -> set[int | None]:
+    """The thread counts the region's teams are written with (the default: ``cores``;
+    None for a count not known before the run)."""
+    counts: set[int | None] = set()
+    for r in region.records:
+        text = r.parallel.clauses.num_threads if r.parallel is not None else None
+        if text is None:
+            counts.add(cores)
+            continue
+        try:
+            counts.add(int(text.strip(), 0))
+        except ValueError:
+            counts.add(None)
+    return counts
 
 
 def _decide(region: RegionResult, reached: float) -> str:

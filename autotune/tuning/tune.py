@@ -19,7 +19,12 @@ from autotune.models.features import FeatureError
 from autotune.models.quality import QualityReport, evaluate
 from autotune.tuning.confirm import Choice, Confirmation, ProgramCheck
 from autotune.tuning.ranking import LoopRanking, RankedVariant
-from autotune.tuning.region_threads import RegionResult, tunable_regions, tune_regions
+from autotune.tuning.region_threads import (
+    RegionResult,
+    step_groups,
+    tunable_regions,
+    tune_regions,
+)
 from autotune.tuning.runtime_build import RuntimeBuildCheck, check_runtime_build
 from autotune.tuning.search import Candidate, SearchResult, SequentialSearch, variant_coords
 from autotune.variants.space import BASELINE, Variant
@@ -437,7 +442,7 @@ def confirm_results(
     chosen = [r for r in results if r.best is not None]
     regions = tunable_regions(
         [r.ranking.record for r in results if r.baseline is not None and r.speedup is not None]
-    )
+    ) + step_groups([r.ranking.record for r in results if not r.ranking.error])
     if not chosen and not regions:
         return None, []
     by_id = {r.id: r for r in chosen}
