@@ -25,7 +25,7 @@ from autotune.tuning.region_threads import (
     tunable_regions,
     tune_regions,
 )
-from autotune.tuning.runtime_build import RuntimeBuildCheck, check_runtime_build
+from autotune.tuning.runtime_build import TWIN_RUNS, RuntimeBuildCheck, check_runtime_build
 from autotune.tuning.search import Candidate, SearchResult, SequentialSearch, variant_coords
 from autotune.variants.space import BASELINE, Variant
 
@@ -159,6 +159,9 @@ def tune_loop(
             return result
     elif not _search(sweep, result, top, by_key, min_share):
         return result
+    if result.runtime_build is not None:  # every stored run of the original, the check's too
+        runs = max(TWIN_RUNS, sweep.options.repetitions)
+        _take(result, sweep.measure_loop(ranking.record, [], repetitions=runs), by_key)
     for rv in ranking.variants:
         vr = by_key.get(rv.variant.key)
         rv.status = "pruned"  # not measured: the model (or the search) left it out
