@@ -122,7 +122,7 @@ def test_untrusted_loop_figures_neither_judge_the_model_nor_pass_unmarked(tmp_pa
     from autotune.measure.store import Store
     from autotune.report.html import LoopSection, ReportData, render
     from autotune.tuning.pipeline import RankOptions, TuneOptions, rank_file, tune_file
-    from autotune.tuning.tune import confirm_results
+    from autotune.tuning.program_choice import confirm_results
 
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
     src = tmp_path / "contended.c"

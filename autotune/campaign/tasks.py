@@ -26,9 +26,10 @@ from autotune.textfile import content_hash, read_bytes_text
 from autotune.tuning.confirm import ProgramCheck
 from autotune.tuning.modelchoice import ChosenModel
 from autotune.tuning.pipeline import FileRanking, rank_file
+from autotune.tuning.program_choice import confirm_results
 from autotune.tuning.ranking import LoopRanking
 from autotune.tuning.settings import Settings
-from autotune.tuning.tune import confirm_results, tune_loop
+from autotune.tuning.tune import tune_loop
 
 
 @dataclass

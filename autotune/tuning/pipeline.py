@@ -180,8 +180,9 @@ def tune_file(
     from autotune.measure.sweep import Sweep
     from autotune.tuning.confirm import ProgramCheck
     from autotune.tuning.placement import tune_placement, with_bind
+    from autotune.tuning.program_choice import confirm_results
     from autotune.tuning.region_threads import best_runs, final_pairs
-    from autotune.tuning.tune import SHARE_FLOOR, confirm_results, tune_loop
+    from autotune.tuning.tune import SHARE_FLOOR, tune_loop
 
     sweep = Sweep(
         ranked.path, build, sweep_options, store, on_run=on_run, target=ranked.chosen.target

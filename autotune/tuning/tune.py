@@ -12,19 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autotune.measure.intervals import MARGIN, RatioInterval, difference_interval, ratio_interval
+from autotune.measure.intervals import MARGIN, RatioInterval, ratio_interval
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.measure.sweep import LoopMeasurer
 from autotune.models.features import FeatureError
 from autotune.models.quality import QualityReport, evaluate
-from autotune.tuning.confirm import Choice, Confirmation, ProgramCheck
 from autotune.tuning.ranking import LoopRanking, RankedVariant
-from autotune.tuning.region_threads import (
-    RegionResult,
-    step_groups,
-    tunable_regions,
-    tune_regions,
-)
 from autotune.tuning.runtime_build import TWIN_RUNS, RuntimeBuildCheck, check_runtime_build
 from autotune.tuning.search import Candidate, SearchResult, SequentialSearch, variant_coords
 from autotune.variants.space import BASELINE, Variant
@@ -423,53 +416,5 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
     )
 
 
-def _saving_range(r: LoopTuneResult) -> tuple[float, float] | None:
-    """The 95% interval of the loop time per program run the chosen variant saves."""
-    d = difference_interval(r.baseline.times_s, r.best.times_s) if r.best else None
-    return (d[0], d[2]) if d is not None else None
-
-
 def _interval_dict(iv: RatioInterval | None) -> dict | None:
     return iv.to_dict() if iv is not None else None
-
-
-def confirm_results(
-    check: ProgramCheck, results: list[LoopTuneResult], cores: int
-) -> tuple[Confirmation | None, list[RegionResult]]:
-    """Confirm the per-loop winners as one plain program, undo what it backs off, then
-    choose the thread count of each region shared by several loops on the whole program.
-
-    (None, []) when there is nothing to confirm or choose. A backed-off loop keeps
-    its original, and its decision says why.
-    """
-    chosen = [r for r in results if r.best is not None]
-    regions = tunable_regions(
-        [r.ranking.record for r in results if r.baseline is not None and r.speedup is not None]
-    ) + step_groups([r.ranking.record for r in results if not r.ranking.error])
-    if not chosen and not regions:
-        return None, []
-    by_id = {r.id: r for r in chosen}
-    choices = [
-        Choice(
-            r.ranking.record,
-            r.best.variant,
-            (r.baseline.measured_s or 0.0) - (r.best.measured_s or 0.0),
-            _saving_range(r),
-        )
-        for r in chosen
-    ]
-    confirmation = check.confirm(choices)
-    for loop_id, why in confirmation.disagree.items():
-        # figures the program contradicts neither judge the model nor rank its variants
-        by_id[loop_id].figures_note = why
-        by_id[loop_id].quality = None
-        by_id[loop_id].decision += f"; {why}"
-    for loop_id, why in confirmation.backed_off:
-        r = by_id[loop_id]
-        r.decision = (
-            f"original kept: {r.best.variant.key} backed off ({why}); "
-            f"loop measurement said: {r.decision}"
-        )
-        r.best, r.speedup = None, 1.0
-    tune_regions(check, confirmation, regions, cores)
-    return confirmation, regions
