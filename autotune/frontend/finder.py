@@ -87,7 +87,6 @@ class OmpFinder(c_ast.NodeVisitor):
         self._regions: list[FoundRegion] = []
         # per function, the teams started and the calls made outside any team, in order
         self.team_events: dict[str, list[TeamEvent]] = {}
-        self._for_nodes: dict[int, c_ast.For] = {}  # by id, for the cycles' step loops
 
     # -- file and functions -------------------------------------------------
     def visit_FileAST(self, node: c_ast.FileAST) -> None:
@@ -130,7 +129,6 @@ class OmpFinder(c_ast.NodeVisitor):
                 self.visit(run.stmt)
 
     def visit_For(self, node: c_ast.For) -> None:
-        self._for_nodes[id(node)] = node
         self._fors.append(node)
         self.generic_visit(node)
         self._fors.pop()
@@ -206,20 +204,17 @@ class OmpFinder(c_ast.NodeVisitor):
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         if isinstance(node.name, c_ast.ID):
-            self._team_event(TeamEvent(self._for_ids(), callee=node.name.name))
+            self._team_event(TeamEvent(tuple(self._fors), callee=node.name.name))
         self.generic_visit(node)
 
     def _start_team(self, d: Directive) -> None:
-        self._team_event(TeamEvent(self._for_ids(), team=d))
+        self._team_event(TeamEvent(tuple(self._fors), team=d))
 
     def _team_event(self, event: TeamEvent) -> None:
         """Note a team start or a call outside any team (inside one, a team is nested and
         runs in its parent's threads)."""
         if self._func is not None and not self._parallel:
             self.team_events.setdefault(self._func.decl.name, []).append(event)
-
-    def _for_ids(self) -> tuple[int, ...]:
-        return tuple(id(f) for f in self._fors)
 
     def team_cycles(self) -> None:
         """Fill each loop's ``team_cycle`` once the walk has seen every function."""
@@ -228,9 +223,8 @@ class OmpFinder(c_ast.NodeVisitor):
                 name = found.func.decl.name
                 teams, step = team_cycle(self.team_events, name, found.parallel)
                 found.team_cycle = teams
-                node = self._for_nodes.get(step) if step is not None else None
-                if node is not None and node.coord is not None:
-                    found.team_step = f"{node.coord.file}:{node.coord.line}"
+                if step is not None and step.coord is not None:
+                    found.team_step = f"{step.coord.file}:{step.coord.line}"
 
 
 def _unwrap_for(stmt: c_ast.Node) -> c_ast.For | None:

@@ -15,17 +15,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pycparser import c_ast
+
 from autotune.frontend.records import Directive
 
 MAX_CALL_DEPTH = 8  # how far up callers, and down callees, a cycle is followed
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TeamEvent:
     """A team started (``team``) or a function called (``callee``) outside any team, with
-    the ids of the for statements around it in its function, outermost first."""
+    the for statements around it in its function, outermost first."""
 
-    fors: tuple[int, ...]
+    fors: tuple[c_ast.For, ...]
     team: Directive | None = None
     callee: str = ""
 
@@ -42,9 +44,9 @@ def _expand(events: dict[str, list[TeamEvent]], items: list[TeamEvent], seen: tu
     return teams
 
 
-def _step(events: dict[str, list[TeamEvent]], func: str, loop: int) -> list[Directive]:
+def _step(events: dict[str, list[TeamEvent]], func: str, loop: c_ast.For) -> list[Directive]:
     """The teams one step of for statement ``loop`` (in ``func``) starts."""
-    inside = [ev for ev in events.get(func, []) if loop in ev.fors]
+    inside = [ev for ev in events.get(func, []) if any(f is loop for f in ev.fors)]
     return _expand(events, inside, (func,))
 
 
@@ -54,9 +56,9 @@ def _call_sites(events: dict[str, list[TeamEvent]], callee: str) -> list[tuple[s
 
 def team_cycle(
     events: dict[str, list[TeamEvent]], func: str, owner: Directive
-) -> tuple[list[Directive], int | None]:
+) -> tuple[list[Directive], c_ast.For | None]:
     """The teams started by one step of the innermost sequential loop around ``owner``'s
-    team (``owner`` among them), and that loop's id; ([], None) when the team is started
+    team (``owner`` among them), and that loop; ([], None) when the team is started
     once, inside another team, or by functions called from several places."""
     start = next((ev for ev in events.get(func, []) if ev.team is owner), None)
     if start is None:

@@ -181,10 +181,11 @@ def resolve_variant(
     return schedule, chunk, int(threads), notes
 
 
-def _team_size(num_threads: str | None, machine: Machine) -> int:
-    """Threads of a team as written: its constant num_threads, else the default."""
-    value = _int_expr(num_threads)
-    return value if value is not None and value >= 1 else machine.cores
+def _team_sizes(record: LoopRecord, machine: Machine) -> list[int]:
+    """Threads of each team of the loop's step as written: its constant num_threads,
+    else the default."""
+    values = [_int_expr(text) for text in record.team_cycle]
+    return [v if v is not None and v >= 1 else machine.cores for v in values]
 
 
 def _work_array(record: LoopRecord, n: int) -> np.ndarray | None:
@@ -330,7 +331,7 @@ def loop_features(
     ops_per_thread_run = total / p
     overhead_ops = overhead_cost_ops(
         schedule, p, sim.dispatches, machine.cores, record.sync_ops or 0.0, profile
-    ) + teams.start_cost_ops(record, p, machine.cores, lambda text: _team_size(text, machine))
+    ) + teams.start_cost_ops(record, _team_sizes(record, machine), p, machine.cores)
     imbalance = sim.core_imbalance(machine.cores)
     bw_speedup = 1.0
     if profile is not None:

@@ -20,7 +20,7 @@ oversubscribed region (the new thread waits for a core the others spin on).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from autotune.frontend.records import LoopRecord
 
@@ -38,18 +38,13 @@ def threads_started(teams: Sequence[int]) -> list[tuple[int, int]]:
     return [(b - a, b) for a, b in zip(before, sizes, strict=True) if b > a]
 
 
-def start_cost_ops(
-    record: LoopRecord,
-    threads: int,
-    cores: int,
-    team_size: Callable[[str | None], int],
-) -> float:
+def start_cost_ops(record: LoopRecord, sizes: Sequence[int], threads: int, cores: int) -> float:
     """Thread-start cost of one execution of ``record`` run on ``threads`` threads, the
-    other teams of its sequential loop as written (``team_size`` resolves a num_threads
-    text, None being the default)."""
-    if record.team_position < 0 or len(record.team_cycle) < 2:
+    other teams of its sequential loop as written (``sizes``: each team's thread count,
+    in ``record.team_cycle``'s order)."""
+    if record.team_position < 0 or len(sizes) < 2:
         return 0.0
-    sizes = [team_size(text) for text in record.team_cycle]
+    sizes = list(sizes)
     sizes[record.team_position] = threads
     cost = 0.0
     for started, size in threads_started(sizes):

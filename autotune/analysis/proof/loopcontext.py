@@ -43,13 +43,14 @@ def loop_context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopConte
     for op, name in reduction_items(cl.reduction + (rc.reduction if rc is not None else [])):
         reductions[name] = {"-": "+"}.get(op, op)
     written = _written(site.for_node, prog)
+    element_roots = _element_roots(site.for_node, prog)
     copyin = set(clause_names(cl.copyin + (rc.copyin if rc is not None else [])))
     region = site.region_node if site.region_node is not None else site.for_node
     copied_in = copyin - _written(region, prog) if copyin else set()
     return LoopContext(
         given=_given(site, prog),
-        array_written=_element_roots(site.for_node, prog),
-        entry=_entry_values(site, written, _element_roots(site.for_node, prog)),
+        array_written=element_roots,
+        entry=_entry_values(site, written, element_roots),
         prog=prog,
         pointsto=pointsto,
         func=site.func,
