@@ -588,3 +588,37 @@ def test_scanf_formats_say_what_each_argument_receives():
 
     assert not printf_stores('"%d %5.2f %s 100%%"')
     assert printf_stores('"%d%n"') and printf_stores('"%s%hhn"') and printf_stores(None)
+
+
+def _run_c(src: Path, exe: Path) -> str:
+    subprocess.run(["gcc", "-O1", "-fopenmp", str(src), "-o", str(exe)], check=True)
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+
+
+def test_threadprivate_state_read_in_a_later_region_keeps_every_thread_count(tmp_path, capsys):
+    """Per-thread random streams seeded in one region and drawn in a later one: a loop
+    between them run on fewer threads lets the other threads exit with their streams
+    (libgomp), so its thread count stays as written; its schedules still vary, verified."""
+    name = DATA / "threadprivate_persist_traps.c"
+    expected = _run_c(name, tmp_path / "orig")
+    # the hazard is real on this runtime: the loop on two threads prints another result
+    two = tmp_path / "two.c"
+    text = name.read_text().replace("parallel for num_threads(TEAM)", "parallel for num_threads(2)")
+    two.write_text(text)
+    assert _run_c(two, tmp_path / "two") != expected
+    (lp,) = analyze(name, capsys).values()
+    assert "earlier region may have left" in lp["kept"]["threads"] and "schedule" not in lp["kept"]
+    written = variants(name, tmp_path / "v", capsys, "--threads", "1,2,3,4", "--chunks", "none,7")
+    files = [v for vs in written.values() for v in vs]
+    assert files and all(v["threads"] is None for v in files)
+    for i, v in enumerate(files):
+        assert _run_c(tmp_path / "v" / v["file"], tmp_path / f"x{i}") == expected, v["key"]
+
+
+def test_threadprivate_data_copied_in_or_read_by_the_initial_thread_keeps_thread_counts_free(
+    tmp_path, capsys
+):
+    """NPB EP's way: the scratch is cleared by a parallel loop, read by the initial thread,
+    and copied into the later region (copyin): no region reads a copy left behind."""
+    loops = analyze(DATA / "ep_cleared_scratch.c", capsys)
+    assert "threads" not in loops[20]["kept"]

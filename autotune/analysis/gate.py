@@ -18,6 +18,7 @@ from autotune.analysis.orphan_flow import (
 )
 from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
+from autotune.analysis.proof.persistence import persisted_reads
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, build_program
 from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol
@@ -144,6 +145,7 @@ def apply_gate(
     _guarded_pass(pairs, regions, ast, prog, failures, before)
     _specialised_pass(pairs, regions, ast, prog, before)
     _measured_rows_pass(pairs, regions, ast, prog)
+    _threadprivate_persistence(pairs, regions, prog)
     for _, record in pairs:
         if (record.tunable or record.only_size_unknown) and all(
             dim in record.kept for dim in DIMENSIONS
@@ -151,6 +153,32 @@ def apply_gate(
             legal = "; ".join(dict.fromkeys(record.kept[d] for d in DIMENSIONS))
             record.reason = "; ".join(r for r in (legal, record.reason) if r)
             record.tunable = False
+
+
+def _threadprivate_persistence(
+    pairs: list[tuple[FoundLoop, LoopRecord]], regions: list[FoundRegion], prog: Program
+) -> None:
+    """Keep every team's thread count when the program may read a threadprivate copy an
+    earlier region left (``proof/persistence.py``): it lasts only while the count does."""
+    teams = [(r.directive, r.node) for r in regions if r.directive.kind.startswith("parallel")]
+    teams += [
+        (f.directive, f.for_node)
+        for f, _ in pairs
+        if f.for_node is not None and f.parallel is f.directive
+    ]
+    names = persisted_reads(prog, teams)
+    if not names:
+        return
+    why = (
+        f"the program reads threadprivate data ({', '.join(names[:3])}) an earlier region may "
+        "have left: each thread's copy lasts from one region to the next only while the "
+        "thread count stays as written"
+    )
+    for _, record in pairs:
+        if record.tunable or record.only_size_unknown:
+            if record.region_threads or "threads" not in record.kept:
+                record.kept["threads"] = why  # not tuned for its region either
+            record.region_threads = False
 
 
 def _gate_pass(
