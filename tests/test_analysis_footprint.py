@@ -240,6 +240,23 @@ CASES = [
         [("c", 8, lambda e: e["i"] * 17 + e["k"]), ("d", 8, lambda e: e["i"] * 17 + e["k"])],
         1,
     ),
+    (
+        # Rodinia hotspot3D's cell index: declared, then set in a statement of its own
+        "index_set_apart",
+        """float p[5 * 6 * 7], q[5 * 6 * 7];
+     void f(int nx, int ny, int nz) { int z;
+     #pragma omp parallel for
+     for (z = 0; z < nz; z++) { int y;
+       for (y = 0; y < ny; y++) { int x;
+         for (x = 0; x < nx; x++) { int c;
+           c = x + y * nx + z * nx * ny;
+           q[c] = 0.5f * p[c]; } } } }
+     void g(void) { f(7, 6, 5); }""",
+        [("z", lambda e: range(5)), ("y", lambda e: range(6)), ("x", lambda e: range(7))],
+        [("p", 4, lambda e: e["x"] + 7 * e["y"] + 42 * e["z"])]
+        + [("q", 4, lambda e: e["x"] + 7 * e["y"] + 42 * e["z"])],
+        1,
+    ),
 ]
 
 

@@ -89,6 +89,12 @@ TRAPS = {
     # a "swap" leaving both pointers on one array: in place from the second step on; the
     # failure is bounded by the step loop's own bound, and no test of t is a guard
     "swap_same_array.c": {18: (BOTH, "dependence carried by the loop on u")},
+    # grid pointers each thread holds, exchanged on the master alone, or on thread 0 alone
+    # (firstprivate copies): thread 0 writes the grid the others read
+    "swap_per_thread_traps.c": {
+        38: (BOTH, "dependence carried by the loop on src"),
+        52: (BOTH, "dependence carried by the loop on old"),
+    },
     # nowait across calls: a flux function ending with 'omp for nowait' and no barrier, then
     # loops of the region and of another function reading its rows
     "nowait_across_calls.c": {
@@ -622,3 +628,50 @@ def test_threadprivate_data_copied_in_or_read_by_the_initial_thread_keeps_thread
     and copied into the later region (copyin): no region reads a copy left behind."""
     loops = analyze(DATA / "ep_cleared_scratch.c", capsys)
     assert "threads" not in loops[20]["kept"]
+
+
+def test_grid_pointers_each_thread_swaps_unequally_keep_the_loop(tmp_path, capsys):
+    """Per-thread copies of a double buffer agree only when every thread has swapped them
+    equally often: swapped on thread 0 alone, a schedule that hands thread 0 other
+    iterations writes other cells (the old proof varied the second loop: 20 of its 23
+    variants printed another sum)."""
+    name = DATA / "swap_per_thread_traps.c"
+    expected = _run_c(name, tmp_path / "orig")
+    edited = tmp_path / "static1.c"
+    edited.write_text(
+        name.read_text().replace("#pragma omp for\n", "#pragma omp for schedule(static, 1)\n")
+    )
+    assert _run_c(edited, tmp_path / "static1") != expected  # the hazard, on this runtime
+    loops = analyze(name, capsys)
+    assert all(set(lp["kept"]) == BOTH for lp in loops.values())
+
+
+def test_region_local_grid_pointers_every_thread_swaps_are_one_double_buffer(env, capsys):
+    """Rodinia hotspot3D's time loop: each thread's own grid pointers, swapped by every
+    thread after the worksharing loop, the cell index set apart from its declaration.
+    Proven for every size (not only the measured one), the footprint known, and every
+    measured variant prints what the original prints."""
+    name = DATA / "swap_region_locals.c"
+    (lp,) = analyze(name, capsys, "--args", "24 6").values()
+    assert lp["tunable"] and lp["kept"] == {} and lp["proof_sizes"] == [] and not lp["guard"]
+    assert lp["footprint_bytes"] and not any("footprint unknown" in w for w in lp["warnings"])
+    rc = main(
+        [
+            "measure",
+            str(name),
+            "--args",
+            "24 6",
+            "--schedules",
+            "static,dynamic",
+            "--chunks=-,1",
+            "--threads",
+            "1,3",
+            "--repetitions",
+            "1",
+            "--json",
+        ]
+    )
+    assert rc == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert len(loop["variants"]) >= 6
+    assert {v["status"] for v in loop["variants"]} == {"ok"}

@@ -70,3 +70,20 @@ def local_names(func: c_ast.FuncDef) -> set[str]:
     names = {n.name for n in walk(func.body) if isinstance(n, c_ast.Decl) and n.name}
     params = func.decl.type.args.params if func.decl.type.args else []
     return names | {p.name for p in params if isinstance(p, c_ast.Decl) and p.name}
+
+
+def path_to(root: c_ast.Node, target: c_ast.Node) -> list[c_ast.Node] | None:
+    """The nodes from ``root`` down to ``target``, both included (None: not below)."""
+    path = [root]
+
+    def find(node: c_ast.Node) -> bool:
+        if node is target:
+            return True
+        for _, child in node.children():
+            path.append(child)
+            if find(child):
+                return True
+            path.pop()
+        return False
+
+    return path if find(root) else None

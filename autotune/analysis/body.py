@@ -41,6 +41,15 @@ MAX_INLINE_DEPTH = 6
 UNARY_KIND = {"-": "neg", "!": "logic", "~": "bit"}
 
 
+def region_assignments(region: c_ast.Node) -> dict[str, list[c_ast.Assignment]]:
+    """Every assignment to a plain name in the region, by name."""
+    out: dict[str, list[c_ast.Assignment]] = {}
+    for n in walk(region):
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
+            out.setdefault(n.lvalue.name, []).append(n)
+    return out
+
+
 class Walker(c_ast.NodeVisitor):
     """Builds the LoopNode tree and collects what makes a loop non-tunable."""
 
@@ -55,6 +64,8 @@ class Walker(c_ast.NodeVisitor):
         self.used_fixed: set[str] = set()
         self.region_decls: set[int] = decl_ids(region)
         self.region_writes: set[str] = written_names(region)
+        self.region_sets: dict[str, list[c_ast.Assignment]] = region_assignments(region)
+        self.resolving: set[str] = set()
         self.region = region
         # values measured at the loop's entry by a profile run (run-time sizes)
         self.profiled = ProfiledValues(profiled, self.region_writes)
@@ -121,7 +132,33 @@ class Walker(c_ast.NodeVisitor):
             and (ctx.scope.writes(name, "local") == 0 or name not in self.region_writes)
         ):
             return self.build(ctx, decl.init, decl)
+        assign = self._set_once(ctx, name, decl, kind)
+        if assign is not None:
+            self.resolving.add(name)
+            try:
+                return self.build(ctx, assign.rvalue, assign)
+            finally:
+                self.resolving.discard(name)
         return ctx.scope.constant(name, at)
+
+    def _set_once(
+        self, ctx: Ctx, name: str, decl: c_ast.Decl | None, kind: str
+    ) -> c_ast.Assignment | None:
+        """The one ``name = e;`` of a scalar the region declares without a value
+        (``int c; c = x + y * nx;``, as Rodinia writes an index), else None: its value
+        where it is used, as a declaration's initializer is."""
+        if (
+            decl is None
+            or kind != "local"
+            or decl.init is not None
+            or id(decl) not in self.region_decls
+            or not isinstance(decl.type, c_ast.TypeDecl)
+            or name in self.resolving
+            or ctx.scope.writes(name, "local") != 1
+        ):
+            return None
+        sets = self.region_sets.get(name, [])
+        return sets[0] if len(sets) == 1 and sets[0].op == "=" else None
 
     def build(self, ctx: Ctx, node: c_ast.Node, at: c_ast.Node) -> Expr:
         node = self.profiled.substitute(node)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import path_to
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.facts import Bound
 from autotune.analysis.proof.syntax import assigned, for_header, param_symbol
@@ -22,21 +23,8 @@ from autotune.analysis.proof.syntax import assigned, for_header, param_symbol
 
 def enclosing_fors(body: c_ast.Node, target: c_ast.Node) -> list[c_ast.For]:
     """The ``for`` statements around ``target`` in ``body``, outermost first."""
-    path: list[c_ast.Node] = []
-
-    def find(node: c_ast.Node) -> bool:
-        if node is target:
-            return True
-        for _, child in node.children():
-            path.append(child)
-            if find(child):
-                return True
-            path.pop()
-        return False
-
-    if not find(body):
-        return []
-    return [n for n in path if isinstance(n, c_ast.For) and n is not target]
+    path = path_to(body, target) or []
+    return [n for n in path[1:] if isinstance(n, c_ast.For) and n is not target]
 
 
 def enclosing_bounds(

@@ -217,13 +217,24 @@ def zero_based(
 
 def _is_temp_of(w: IterationWalker, tmp: str, name: str) -> bool:
     """``tmp`` only ever holds copies of the double buffer's pointers."""
-    stores = [s for s in w.ctx.prog.var_stores.get(tmp, []) if s.func is w.frame.func]
+    stores = [
+        s
+        for s in w.ctx.prog.var_stores.get(tmp, [])
+        if s.func is w.frame.func and _stores_pointer(w, tmp, s.node)
+    ]
     gid = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, name)
     return bool(stores) and all(
         isinstance(s.node, c_ast.ID)
         and swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, s.node.name) == gid
         for s in stores
     )
+
+
+def _stores_pointer(w: IterationWalker, name: str, at: c_ast.Node) -> bool:
+    """The store at ``at`` sets a pointer called ``name``, not another variable of that
+    name (hotspot3D's ``int ... t;`` index beside its ``float *t`` swap temporary)."""
+    decl, _ = w.frame.scope.find_decl(name, at)
+    return decl is None or bool(derivations(w.frame.scope, decl.type))
 
 
 def _starts_object(rhs: c_ast.Node, w: IterationWalker) -> bool:
@@ -236,11 +247,10 @@ def _starts_object(rhs: c_ast.Node, w: IterationWalker) -> bool:
         return is_fresh(rhs, w.ctx.prog)
     if isinstance(rhs, c_ast.ID):
         decl, kind = w.frame.scope.find_decl(rhs.name, rhs)
-        return (
-            decl is not None
-            and kind != "param"
-            and (derivations(w.frame.scope, decl.type) or ["?"])[0] == "array"
-        )
+        if kind == "param":  # bound at this call site to the start of an object
+            bound = w.frame.ptrs.get(rhs.name)
+            return bound is not None and bound.base == [poly.const(0)]
+        return decl is not None and (derivations(w.frame.scope, decl.type) or ["?"])[0] == "array"
     if isinstance(rhs, c_ast.UnaryOp) and rhs.op == "&" and isinstance(rhs.expr, c_ast.ArrayRef):
         sub = rhs.expr.subscript
         return isinstance(sub, c_ast.Constant) and sub.value in ("0", "0L", "0UL")
