@@ -95,6 +95,13 @@ TRAPS = {
         38: (BOTH, "dependence carried by the loop on src"),
         52: (BOTH, "dependence carried by the loop on old"),
     },
+    # values each thread sets by testing its number (a weight, a helper's constant, an
+    # offset counted up to it): no thread number flows into them
+    "thread_branch_traps.c": {
+        30: (BOTH, "reads w at line 31"),
+        40: (BOTH, "reads width at line 41"),
+        51: (BOTH, "reads shift at line 52"),
+    },
     # nowait across calls: a flux function ending with 'omp for nowait' and no barrier, then
     # loops of the region and of another function reading its rows
     "nowait_across_calls.c": {
@@ -630,20 +637,20 @@ def test_threadprivate_data_copied_in_or_read_by_the_initial_thread_keeps_thread
     assert "threads" not in loops[20]["kept"]
 
 
-def test_grid_pointers_each_thread_swaps_unequally_keep_the_loop(tmp_path, capsys):
-    """Per-thread copies of a double buffer agree only when every thread has swapped them
-    equally often: swapped on thread 0 alone, a schedule that hands thread 0 other
-    iterations writes other cells (the old proof varied the second loop: 20 of its 23
-    variants printed another sum)."""
-    name = DATA / "swap_per_thread_traps.c"
-    expected = _run_c(name, tmp_path / "orig")
+@pytest.mark.parametrize("name", ["swap_per_thread_traps.c", "thread_branch_traps.c"])
+def test_values_that_differ_between_threads_keep_their_loops(name, tmp_path, capsys):
+    """Per-thread copies that differ by thread without a thread number flowing into them:
+    grid pointers swapped on thread 0 alone (the old proof varied the second loop: 20 of
+    its 23 variants printed another sum), values set under a test of the thread number
+    (60 of 66 variants did). The hazard on this runtime: a schedule handing thread 0
+    other iterations prints another result."""
+    expected = _run_c(DATA / name, tmp_path / "orig")
     edited = tmp_path / "static1.c"
-    edited.write_text(
-        name.read_text().replace("#pragma omp for\n", "#pragma omp for schedule(static, 1)\n")
-    )
-    assert _run_c(edited, tmp_path / "static1") != expected  # the hazard, on this runtime
-    loops = analyze(name, capsys)
-    assert all(set(lp["kept"]) == BOTH for lp in loops.values())
+    text = (DATA / name).read_text()
+    edited.write_text(text.replace("#pragma omp for\n", "#pragma omp for schedule(static, 1)\n"))
+    assert _run_c(edited, tmp_path / "static1") != expected
+    loops = analyze(DATA / name, capsys)
+    assert loops and all(set(lp["kept"]) == BOTH for lp in loops.values())
 
 
 def test_region_local_grid_pointers_every_thread_swaps_are_one_double_buffer(env, capsys):

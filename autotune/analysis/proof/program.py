@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.initlists import init_stores
 from autotune.analysis.symbols import Scope, file_info
@@ -324,11 +325,53 @@ def _taint(prog: Program) -> None:
                         prog.tainted.add(key)
                         changed = True
         for fname, (func, ast) in prog.funcs.items():
+            for key in _set_under_thread_tests(prog, func, ast) - prog.tainted:
+                prog.tainted.add(key)
+                changed = True
             if f"f:{fname}" in prog.tainted:
                 continue
             if any(thread_dependent(r.expr, prog, func, ast) for r in returns(func)):
                 prog.tainted.add(f"f:{fname}")
                 changed = True
+
+
+BRANCHES = (c_ast.If, c_ast.Switch, c_ast.While, c_ast.DoWhile, c_ast.For, c_ast.TernaryOp)
+JUMPS = (c_ast.Break, c_ast.Continue, c_ast.Goto)
+
+
+def _set_under_thread_tests(prog: Program, func: c_ast.FuncDef, ast: c_ast.FileAST) -> set[str]:
+    """Taint keys of the variables ``func`` sets under a test of the thread (``if (tid ==
+    0) scale = 2.0;``: each thread's copy then holds a value that depends on the thread,
+    though no thread query flows into it), and ``f:<name>`` when it returns under one. A
+    jump under such a test may skip any store of the function: all of them then."""
+    out: set[str] = set()
+    for node in walk(func.body):
+        if not isinstance(node, BRANCHES):
+            continue
+        if not thread_dependent(node.cond, prog, func, ast):
+            continue
+        governed = [c for name, c in node.children() if name not in ("cond", "init")]
+        inner = [n for g in governed for n in walk(g)]
+        if any(isinstance(n, c_ast.Return) for n in inner):
+            out.add(f"f:{func.decl.name}")
+        if any(isinstance(n, JUMPS) for n in inner):
+            inner = list(walk(func.body))
+        for n in inner:
+            name = _set_name(n)
+            if name is not None:
+                out.add(taint_key(name, n, func, ast))
+    return out
+
+
+def _set_name(node: c_ast.Node) -> str | None:
+    """The variable a statement sets by name: ``x = e``, ``x += e``, ``x++``, ``T x = e``."""
+    if isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID):
+        return node.lvalue.name
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+        return node.expr.name if isinstance(node.expr, c_ast.ID) else None
+    if isinstance(node, c_ast.Decl) and node.init is not None:
+        return node.name
+    return None
 
 
 def returns(func: c_ast.FuncDef) -> list[c_ast.Return]:
