@@ -102,6 +102,13 @@ TRAPS = {
         40: (BOTH, "reads width at line 41"),
         51: (BOTH, "reads shift at line 52"),
     },
+    # values one thread sets alone in its own copy: a master's weight, a masked thread's
+    # factor, an orphaned worker's master changing its local step
+    "one_thread_copy_traps.c": {
+        18: (BOTH, "reads step at line 19"),
+        33: (BOTH, "reads w at line 34"),
+        46: (BOTH, "reads factor at line 47"),
+    },
     # nowait across calls: a flux function ending with 'omp for nowait' and no barrier, then
     # loops of the region and of another function reading its rows
     "nowait_across_calls.c": {
@@ -637,12 +644,15 @@ def test_threadprivate_data_copied_in_or_read_by_the_initial_thread_keeps_thread
     assert "threads" not in loops[20]["kept"]
 
 
-@pytest.mark.parametrize("name", ["swap_per_thread_traps.c", "thread_branch_traps.c"])
+@pytest.mark.parametrize(
+    "name", ["swap_per_thread_traps.c", "thread_branch_traps.c", "one_thread_copy_traps.c"]
+)
 def test_values_that_differ_between_threads_keep_their_loops(name, tmp_path, capsys):
     """Per-thread copies that differ by thread without a thread number flowing into them:
     grid pointers swapped on thread 0 alone (the old proof varied the second loop: 20 of
     its 23 variants printed another sum), values set under a test of the thread number
-    (60 of 66 variants did). The hazard on this runtime: a schedule handing thread 0
+    (60 of 66 variants did), values a master or masked thread sets in its own copy (104
+    of 110). The hazard on this runtime: a schedule handing thread 0
     other iterations prints another result."""
     expected = _run_c(DATA / name, tmp_path / "orig")
     edited = tmp_path / "static1.c"

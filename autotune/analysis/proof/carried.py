@@ -102,7 +102,8 @@ def judge_scalars(
         if taint_key(name, site.for_node, site.func, site.ast) in prog.tainted:
             out.add(
                 f"reads {name} at line {line}, which holds a value that depends on the thread "
-                "(a thread number, a team size or something computed from one)"
+                "(a thread number, a team size, what is computed from one or set under a test of "
+                "one, or what one thread sets alone in its own copy)"
             )
     for cl in filter(None, [site.clauses, site.region_clauses]):
         for op, name in reduction_items(cl.reduction):

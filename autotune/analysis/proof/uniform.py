@@ -25,9 +25,9 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import path_to, walk
 from autotune.analysis.names import call_name
+from autotune.analysis.proof.perthread import directives_on, per_thread
 from autotune.analysis.proof.program import Program
 from autotune.analysis.symbols import Scope
-from autotune.frontend.records import Directive
 from autotune.frontend.runs import pragma_runs
 
 TEAM_WIDE = ("for", "sections", "single", "barrier")  # met by every thread of a team
@@ -42,7 +42,7 @@ def swap_is_uniform(
     path = path_to(func.body, stmt)
     if path is None:
         return False
-    governed = _directives_on(path)
+    governed = directives_on(path)
     regions = [k for k, d in governed.items() if d.kind.startswith("parallel")]
     if not regions:
         return not orphaned_work(prog, func, {})
@@ -53,7 +53,9 @@ def swap_is_uniform(
     if region.kind != "parallel":
         return False  # a combined construct: the swap is in a worksharing loop's body
     scope = Scope(func, ast)
-    if not any(_per_thread(scope, prog, name, stmt, path[r], region) for name in names):
+    if not any(
+        per_thread(scope, prog.threadprivate, name, stmt, path[r], region) for name in names
+    ):
         return True  # one copy for the whole team
     for k in range(r, len(path) - 1):
         node = path[k]
@@ -104,40 +106,6 @@ def _orphaned_here(prog: Program, func: c_ast.FuncDef, memo: dict[str, bool | No
                 return True
         stack.extend(c for _, c in node.children())
     return False
-
-
-def _directives_on(path: list[c_ast.Node]) -> dict[int, Directive]:
-    """Position on the path -> the first OpenMP directive governing that statement."""
-    out: dict[int, Directive] = {}
-    for k in range(1, len(path)):
-        parent = path[k - 1]
-        if not isinstance(parent, c_ast.Compound):
-            continue
-        for run in pragma_runs(parent.block_items):
-            if run.stmt is path[k] and run.directives:
-                out[k] = run.directives[0]
-    return out
-
-
-def _per_thread(
-    scope: Scope,
-    prog: Program,
-    name: str,
-    at: c_ast.Node,
-    region_stmt: c_ast.Node,
-    region: Directive,
-) -> bool:
-    """Each thread of the region holds its own ``name``."""
-    if name in prog.threadprivate:
-        return True
-    c = region.clauses
-    if name in c.private + c.firstprivate + c.lastprivate or c.default in (
-        "private",
-        "firstprivate",
-    ):
-        return True
-    decl, _ = scope.find_decl(name, at)
-    return decl is None or any(n is decl for n in walk(region_stmt))
 
 
 def _team_wide_loop(loop: c_ast.For | c_ast.While | c_ast.DoWhile) -> bool:
