@@ -105,9 +105,10 @@ TRAPS = {
     # values one thread sets alone in its own copy: a master's weight, a masked thread's
     # factor, an orphaned worker's master changing its local step
     "one_thread_copy_traps.c": {
-        18: (BOTH, "reads step at line 19"),
-        33: (BOTH, "reads w at line 34"),
-        46: (BOTH, "reads factor at line 47"),
+        19: (BOTH, "reads step at line 20"),
+        36: (BOTH, "reads w at line 37"),
+        49: (BOTH, "reads factor at line 50"),
+        64: (BOTH, "reads src at line 65"),  # the master's copy points at another array
     },
     # nowait across calls: a flux function ending with 'omp for nowait' and no barrier, then
     # loops of the region and of another function reading its rows
@@ -287,6 +288,8 @@ PATTERNS = {
     "pingpong_calls.c": {10: set()},
     # the same swap with its temporary declared before the loop as NULL
     "pingpong_tmp_null.c": {8: set()},
+    # a single's copyprivate and a master's shared store: one value for every thread
+    "broadcast_patterns.c": {27: set(), 38: set()},
     # cache-blocked loops whose tiles MIN clips at the edge (and MAX at the start)
     "tiled_transpose.c": {18: set(), 25: set()},
     # red-black SOR: each colour's points start at 1 + ((i + colour) & 1), step 2
@@ -449,6 +452,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "sort_patterns.c",
         "format_patterns.c",
         "thread_local_patterns.c",
+        "broadcast_patterns.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -652,8 +656,8 @@ def test_values_that_differ_between_threads_keep_their_loops(name, tmp_path, cap
     grid pointers swapped on thread 0 alone (the old proof varied the second loop: 20 of
     its 23 variants printed another sum), values set under a test of the thread number
     (60 of 66 variants did), values a master or masked thread sets in its own copy (104
-    of 110). The hazard on this runtime: a schedule handing thread 0
-    other iterations prints another result."""
+    of 110), a source pointer the master points elsewhere in its own copy. The hazard on
+    this runtime: a schedule handing thread 0 other iterations prints another result."""
     expected = _run_c(DATA / name, tmp_path / "orig")
     edited = tmp_path / "static1.c"
     text = (DATA / name).read_text()

@@ -226,13 +226,16 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
     if isinstance(node, c_ast.UnaryOp):  # *p
         ptr = w.pointer(node.expr)
         w._read_only(node.expr) if not isinstance(node.expr, c_ast.ID) else None
+        _through(w, node.expr)
         return _at(ptr, [])
     if isinstance(node, c_ast.StructRef):  # p->f: the struct p points at
         ptr = w.pointer(node.name)
         if not isinstance(node.name, c_ast.ID):
             w._address_operands(node.name)
+        _through(w, node.name)
         return _at(ptr, [])
     root, subs = chain(node)
+    _through(w, root)
     for s in subs:
         w._read_only(s)
     values = [w.value(s) for s in subs]
@@ -266,6 +269,17 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
         else:
             index = None
     return objects, index, owner, name, group
+
+
+def _through(w: IterationWalker, node: c_ast.Node) -> None:
+    """An access through a pointer variable set outside the iteration reads that pointer:
+    a copy of a thread's own that points elsewhere on another thread (a master's) makes
+    what the iteration touches depend on the thread (``carried.py`` checks the taint)."""
+    if not isinstance(node, c_ast.ID) or w._key(node.name) in w.env:
+        return
+    decl, _ = w._decl(node.name, node)
+    if decl is not None and derivations(w.frame.scope, decl.type)[:1] == ["ptr"]:
+        w.facts.invariant_reads.setdefault(node.name, _line(node))
 
 
 def _at(ptr: PtrVal | None, extra: list) -> tuple | None:

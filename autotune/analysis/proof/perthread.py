@@ -59,11 +59,22 @@ def per_thread(
     return decl is None or any(n is decl for n in walk(region_stmt))
 
 
+def broadcast(d: Directive) -> set[str]:
+    """The names a ``single``'s ``copyprivate`` hands to every thread of the team."""
+    out: set[str] = set()
+    for item in d.clauses.other:
+        head, _, rest = item.partition("(")
+        if head.strip() == "copyprivate":
+            out |= {n.strip() for n in rest.rstrip(")").split(",") if n.strip()}
+    return out
+
+
 def one_thread_statements(
     func: c_ast.FuncDef,
-) -> Iterator[tuple[c_ast.Node, c_ast.Node | None, Directive | None]]:
+) -> Iterator[tuple[c_ast.Node, c_ast.Node | None, Directive | None, set[str]]]:
     """(a statement one thread of the team runs alone, the statement of the parallel
-    region around it and that region's directive; None, None for an orphaned one)."""
+    region around it and that region's directive, None, None for an orphaned one; the
+    names its ``copyprivate`` gives every thread after it)."""
     for node in walk(func.body):
         if not isinstance(node, c_ast.Compound):
             continue
@@ -74,7 +85,8 @@ def one_thread_statements(
             path = path_to(func.body, run.stmt) or []
             on = directives_on(path)
             regions = [k for k, d in on.items() if d.kind.startswith("parallel")]
+            handed = set().union(*(broadcast(d) for d in run.directives))
             if regions:
-                yield run.stmt, path[regions[-1]], on[regions[-1]]
+                yield run.stmt, path[regions[-1]], on[regions[-1]], handed
             else:
-                yield run.stmt, None, None
+                yield run.stmt, None, None, handed

@@ -363,10 +363,12 @@ def _set_under_thread_tests(prog: Program, func: c_ast.FuncDef, ast: c_ast.FileA
             if name is not None:
                 out.add(taint_key(name, n, func, ast))
     scope = Scope(func, ast)
-    for stmt, region_stmt, region in one_thread_statements(func):
+    for stmt, region_stmt, region, handed in one_thread_statements(func):
         for n in walk(stmt):  # the copy of the one thread that runs it (a master's weight)
             name = _set_name(n)
-            if name and per_thread(scope, prog.threadprivate, name, n, region_stmt, region):
+            if name in handed or not name:
+                continue  # single copyprivate(w): every thread's copy gets the value
+            if per_thread(scope, prog.threadprivate, name, n, region_stmt, region):
                 out.add(taint_key(name, n, func, ast))
     return out
 

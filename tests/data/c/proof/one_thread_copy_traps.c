@@ -1,13 +1,14 @@
 /* Values one thread sets alone in its own copy: the master halves its weight (its
    share holds the boundary), thread 1 alone (masked) scales its own factor, and a
    worker called by every thread of the team lets its master change the step of its
-   own local before the orphaned loop. Which thread runs an iteration decides what it
+   own local before the orphaned loop; the master points its own copy of the source at
+   another array. Which thread runs an iteration decides what it
    writes: another schedule prints another checksum. */
 #include <stdio.h>
 
 #define N 4000
 
-static double a[N], b[N];
+static double a[N], b[N], c[N];
 
 static void relax(double *out, const double *in)
 {
@@ -21,8 +22,10 @@ static void relax(double *out, const double *in)
 
 int main(void)
 {
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < N; i++) {
         b[i] = i % 17;
+        c[i] = i % 4;
+    }
     double s = 0.0;
 #pragma omp parallel
     {
@@ -52,6 +55,17 @@ int main(void)
     relax(a, b);
     for (int i = 0; i < N; i++)
         s += a[i] * (i % 3 + 1);
+#pragma omp parallel
+    {
+        const double *src = b;
+#pragma omp master
+        src = c;
+#pragma omp for
+        for (int i = 0; i < N; i++)
+            a[i] = 2.0 * src[i];
+    }
+    for (int i = 0; i < N; i++)
+        s += a[i] * (i % 11 + 1);
     printf("%.1f\n", s);
     return 0;
 }
