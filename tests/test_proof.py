@@ -110,6 +110,14 @@ TRAPS = {
         49: (BOTH, "reads factor at line 50"),
         64: (BOTH, "reads src at line 65"),  # the master's copy points at another array
     },
+    # what each thread's iterations left in its copy, read by a later loop: a count of the
+    # cells each updated, the last row each touched
+    "thread_leftover_traps.c": {
+        20: (BOTH, "mine accumulates"),
+        25: (BOTH, "reads mine at line 26, which holds what each thread's own iterations"),
+        35: (BOTH, "last, set at line 36"),
+        38: (BOTH, "reads last at line 39, which holds what each thread's own iterations"),
+    },
     # nowait across calls: a flux function ending with 'omp for nowait' and no barrier, then
     # loops of the region and of another function reading its rows
     "nowait_across_calls.c": {
@@ -649,14 +657,21 @@ def test_threadprivate_data_copied_in_or_read_by_the_initial_thread_keeps_thread
 
 
 @pytest.mark.parametrize(
-    "name", ["swap_per_thread_traps.c", "thread_branch_traps.c", "one_thread_copy_traps.c"]
+    "name",
+    [
+        "swap_per_thread_traps.c",
+        "thread_branch_traps.c",
+        "one_thread_copy_traps.c",
+        "thread_leftover_traps.c",
+    ],
 )
 def test_values_that_differ_between_threads_keep_their_loops(name, tmp_path, capsys):
     """Per-thread copies that differ by thread without a thread number flowing into them:
     grid pointers swapped on thread 0 alone (the old proof varied the second loop: 20 of
     its 23 variants printed another sum), values set under a test of the thread number
     (60 of 66 variants did), values a master or masked thread sets in its own copy (104
-    of 110), a source pointer the master points elsewhere in its own copy. The hazard on
+    of 110), a source pointer the master points elsewhere in its own copy, what each
+    thread's iterations of an earlier loop left in its copy (40 of 44). The hazard on
     this runtime: a schedule handing thread 0 other iterations prints another result."""
     expected = _run_c(DATA / name, tmp_path / "orig")
     edited = tmp_path / "static1.c"

@@ -87,3 +87,13 @@ def path_to(root: c_ast.Node, target: c_ast.Node) -> list[c_ast.Node] | None:
         return False
 
     return path if find(root) else None
+
+
+def loop_var_name(node: c_ast.For) -> str | None:
+    """The variable a ``for`` header starts: ``i`` of ``i = 0`` or ``int i = 0``."""
+    init = node.init
+    if isinstance(init, c_ast.DeclList) and init.decls:
+        return init.decls[0].name
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return init.lvalue.name
+    return None

@@ -250,8 +250,21 @@ def judge_private_scalars_after(
     iteration that thread ran, which another schedule or thread count changes. The
     loop's own private, firstprivate, lastprivate and linear copies do not outlive it
     (or have a value OpenMP fixes)."""
+    for name, (line, used) in _leftover_uses(rewrites, site, ctx, facts).items():
+        out.add(
+            f"{name}, set at line {line}, keeps the value of the last iteration each "
+            f"thread ran after the loop, and {used}"
+        )
+
+
+def _leftover_uses(
+    rewrites: Rewrites, site: LoopSite, ctx: LoopContext, facts: IterationFacts
+) -> dict[str, tuple[int, str]]:
+    """A thread's own scalar the loop sets and something after it reads: name -> (the
+    line setting it, where it is read)."""
     cl = site.clauses
     own = set(clause_names(cl.private + cl.firstprivate + cl.lastprivate)) | set(ctx.linear)
+    out: dict[str, tuple[int, str]] = {}
     for name, line in facts.plain.items():
         if name in own or name in ctx.reductions:
             continue
@@ -261,10 +274,24 @@ def judge_private_scalars_after(
             seen = leftover_read(rewrites, site, name)
             used = f"is read at line {seen}" if seen else ""
         if used:
-            out.add(
-                f"{name}, set at line {line}, keeps the value of the last iteration each "
-                f"thread ran after the loop, and {used}"
-            )
+            out[name] = (line, used)
+    return out
+
+
+def observed_leftovers(
+    rewrites: Rewrites, site: LoopSite, ctx: LoopContext, facts: IterationFacts
+) -> set[str]:
+    """The thread's own scalars this loop leaves something in that the program reads
+    after it: the last value its iterations set, or what they accumulated. Each thread's
+    copy then holds what its own iterations left, so another loop reading one reads a
+    value that depends on the thread (a count of the iterations each thread ran)."""
+    out = set(_leftover_uses(rewrites, site, ctx, facts))
+    for name, ops in facts.updates.items():
+        if name in ctx.reductions or name in facts.exposed or name in facts.plain:
+            continue
+        if len(ops) == 1 and _accumulator_use(site, name, ctx.prog):
+            out.add(name)
+    return out
 
 
 def _used_elsewhere(

@@ -18,9 +18,8 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import walk
+from autotune.analysis.astutil import loop_var_name, walk
 from autotune.analysis.proof.facts import LoopSite
-from autotune.analysis.proof.syntax import loop_var_name
 from autotune.analysis.symbols import file_info
 
 Rewrites = Callable[[c_ast.Node, str], bool]

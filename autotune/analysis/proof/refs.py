@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import loop_var_name
 from autotune.analysis.names import is_floating, names_in
 from autotune.analysis.proof import poly, specialise, unroll
 from autotune.analysis.proof.constructs import walk_construct
@@ -30,7 +31,6 @@ from autotune.analysis.proof.syntax import (
     for_header,
     jumps,
     line_of,
-    loop_var_name,
     meet,
     single_for,
     where,

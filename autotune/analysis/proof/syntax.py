@@ -54,15 +54,6 @@ def constant_text(node: c_ast.Node) -> str | None:
     return node.value if isinstance(node, c_ast.Constant) else None
 
 
-def loop_var_name(node: c_ast.For) -> str | None:
-    init = node.init
-    if isinstance(init, c_ast.DeclList) and init.decls:
-        return init.decls[0].name
-    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
-        return init.lvalue.name
-    return None
-
-
 def jumps(stmt: c_ast.Node | None) -> bool:
     """A continue, break, return or goto that leaves part of ``stmt``'s body unrun
     (jumps inside loops nested in it belong to those loops)."""

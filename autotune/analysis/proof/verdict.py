@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import walk
+from autotune.analysis.astutil import loop_var_name, walk
 from autotune.analysis.proof import coverage, deps
 from autotune.analysis.proof.carried import (
     judge_private_arrays,
     judge_private_scalars_after,
     judge_scalars,
+    observed_leftovers,
 )
 from autotune.analysis.proof.contexts import calling_contexts
 from autotune.analysis.proof.facts import (
@@ -35,7 +36,6 @@ from autotune.analysis.proof.opaque import unknown_origins
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.sizes_read import judge_sizes_read
-from autotune.analysis.proof.syntax import loop_var_name
 from autotune.analysis.proof.threadstate import flag_test
 from autotune.analysis.proof.walkstate import LoopContext
 
@@ -55,6 +55,7 @@ class Prover:
         self._covered: dict[int, set[str]] = {}
         self._all_refs: dict[int, list[Ref] | None] = {}
         self._walked: dict[int, list[tuple[LoopContext, IterationFacts]] | None] = {}
+        self._leftovers: dict[int, set[str]] = {}
 
     def prove(self, site: LoopSite) -> Proof:
         """Judge the walk of the loop in every calling context of its function."""
@@ -65,8 +66,36 @@ class Prover:
         for ctx, facts in walks or []:
             self._judge(site, ctx, facts, out)
             out.sizes |= facts.params
+            self._reads_leftovers(site, facts, out)
         _non_rectangular(site, out)
         return out
+
+    def _reads_leftovers(self, site: LoopSite, facts: IterationFacts, out: Proof) -> None:
+        """A read of what another loop of the function left in each thread's own copy
+        (``mine++`` counted per thread, then ``a[i] = b[i] + mine``): which thread runs
+        an iteration decides the value it reads."""
+        for name, line in facts.invariant_reads.items():
+            for other in self.sites:
+                if other is site or other.func is not site.func:
+                    continue
+                if name in self._left_by(other):
+                    out.add(
+                        f"reads {name} at line {line}, which holds what each thread's own "
+                        f"iterations of the loop at line {_line(other.for_node)} left in its "
+                        "copy: it differs between threads"
+                    )
+                    break
+
+    def _left_by(self, site: LoopSite) -> set[str]:
+        key = id(site.for_node)
+        if key not in self._leftovers:
+            self._leftovers[key] = set().union(
+                *(
+                    observed_leftovers(self.rewrites_before_reading, site, ctx, facts)
+                    for ctx, facts in self._walks(site) or []
+                )
+            )
+        return self._leftovers[key]
 
     def _walks(self, site: LoopSite) -> list[tuple[LoopContext, IterationFacts]] | None:
         """One walk per calling context, made once (the loop's own proof, a chain's
