@@ -98,9 +98,10 @@ TRAPS = {
     # values each thread sets by testing its number (a weight, a helper's constant, an
     # offset counted up to it): no thread number flows into them
     "thread_branch_traps.c": {
-        30: (BOTH, "reads w at line 31"),
-        40: (BOTH, "reads width at line 41"),
-        51: (BOTH, "reads shift at line 52"),
+        35: (BOTH, "reads w at line 36"),
+        45: (BOTH, "reads width at line 46"),
+        56: (BOTH, "reads shift at line 57"),
+        67: (BOTH, "reads opts at line 68"),  # a member set: the struct is the thread's
     },
     # values one thread sets alone in its own copy: a master's weight, a masked thread's
     # factor, an orphaned worker's master changing its local step

@@ -374,9 +374,13 @@ def _set_under_thread_tests(prog: Program, func: c_ast.FuncDef, ast: c_ast.FileA
 
 
 def _set_name(node: c_ast.Node) -> str | None:
-    """The variable a statement sets by name: ``x = e``, ``x += e``, ``x++``, ``T x = e``."""
-    if isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID):
-        return node.lvalue.name
+    """The variable a statement sets by name: ``x = e``, ``x += e``, ``x++``, ``T x = e``,
+    ``c.scale = e`` (a member of the struct ``c``)."""
+    if isinstance(node, c_ast.Assignment):
+        lv = node.lvalue
+        while isinstance(lv, c_ast.StructRef) and lv.type == ".":
+            lv = lv.name  # c.scale = 0.5 sets the struct c
+        return lv.name if isinstance(lv, c_ast.ID) else None
     if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
         return node.expr.name if isinstance(node.expr, c_ast.ID) else None
     if isinstance(node, c_ast.Decl) and node.init is not None:

@@ -1,7 +1,7 @@
 /* Values each thread sets by testing its own number, with no thread number flowing
    into them: a weight the first thread halves (its share holds the boundary), a helper
-   returning another constant on thread 0, and an offset advanced once per lower thread.
-   Which thread runs an iteration decides what it writes: another schedule prints
+   returning another constant on thread 0, an offset advanced once per lower thread, and
+   a member of an options struct. Which thread runs an iteration decides what it writes: another schedule prints
    another checksum. */
 #include <stdio.h>
 #include <omp.h>
@@ -9,6 +9,11 @@
 #define N 4000
 
 static double a[N], b[N];
+
+struct sweep_opts {
+    double relax;
+    int halo;
+};
 
 static int lanes(void)
 {
@@ -53,6 +58,17 @@ int main(void)
     }
     for (int i = 0; i < N; i++)
         s += a[i] * (i % 3 + 1);
+#pragma omp parallel
+    {
+        struct sweep_opts opts = {1.0, 1};
+        if (omp_get_thread_num() == 0)
+            opts.relax = 0.8;
+#pragma omp for
+        for (int i = 0; i < N; i++)
+            a[i] = opts.relax * b[i] + opts.halo;
+    }
+    for (int i = 0; i < N; i++)
+        s += a[i] * (i % 11 + 1);
     printf("%.1f\n", s);
     return 0;
 }
