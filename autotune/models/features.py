@@ -11,7 +11,6 @@ the same way. Precise definitions are in ``docs/model.md``.
 
 from __future__ import annotations
 
-import ast
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -19,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from autotune.analysis.loop import per_thread_footprint
+from autotune.frontend.constants import int_constant
 from autotune.frontend.records import LoopRecord, UniformWork
 from autotune.measure.machine import Machine
 from autotune.measure.microbench import RuntimeProfile
@@ -113,38 +113,6 @@ class LoopFeatures:
         return asdict(self)
 
 
-def _int_expr(text: str | None) -> int | None:
-    """Value of an integer constant expression such as ``16`` or ``(4*8)``; else None."""
-    if text is None:
-        return None
-    try:
-        tree = ast.parse(text.strip().rstrip("uUlL"), mode="eval")
-    except SyntaxError:
-        return None
-
-    def ev(node: ast.AST) -> int:
-        if isinstance(node, ast.Expression):
-            return ev(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-            v = ev(node.operand)
-            return -v if isinstance(node.op, ast.USub) else v
-        if isinstance(node, ast.BinOp):
-            a, b = ev(node.left), ev(node.right)
-            ops = {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}
-            if type(node.op) in ops:
-                return ops[type(node.op)]
-            if isinstance(node.op, ast.Div | ast.FloorDiv) and b != 0:
-                return int(a / b)  # C truncating division
-        raise ValueError("not an integer constant")
-
-    try:
-        return ev(tree)
-    except (ValueError, RecursionError):
-        return None
-
-
 def resolve_variant(
     record: LoopRecord, variant: Variant, machine: Machine
 ) -> tuple[str, int | None, int, list[str]]:
@@ -161,7 +129,7 @@ def resolve_variant(
     if sched_text and sched_text.strip().lower().split(":")[-1] == "runtime":
         notes.append("schedule(runtime) assumed libgomp default dynamic,1")
     if variant.is_baseline or variant.schedule is None:
-        chunk = _int_expr(clauses.chunk)
+        chunk = int_constant(clauses.chunk)
         if clauses.chunk is not None and chunk is None:
             notes.append(f"chunk {clauses.chunk!r} not a constant; schedule default assumed")
     else:
@@ -173,7 +141,7 @@ def resolve_variant(
         written = clauses.num_threads
         if written is None and record.parallel is not None:
             written = record.parallel.clauses.num_threads
-        threads = _int_expr(written)
+        threads = int_constant(written)
         if threads is None or threads < 1:
             if written is not None:
                 notes.append(f"num_threads({written}) not a constant; {machine.cores} assumed")
@@ -184,7 +152,7 @@ def resolve_variant(
 def _team_sizes(record: LoopRecord, machine: Machine) -> list[int]:
     """Threads of each team of the loop's step as written: its constant num_threads,
     else the default."""
-    values = [_int_expr(text) for text in record.team_cycle]
+    values = [int_constant(text) for text in record.team_cycle]
     return [v if v is not None and v >= 1 else machine.cores for v in values]
 
 

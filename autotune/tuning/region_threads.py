@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from autotune.frontend.constants import int_constant
 from autotune.frontend.records import LoopRecord
 from autotune.measure.intervals import MARGIN, RatioInterval, ratio_interval
 from autotune.measure.machine_state import LoadWatch
@@ -172,13 +173,7 @@ def _written_threads(region: RegionResult, cores: int) -> set[int | None]:
     counts: set[int | None] = set()
     for r in region.records:
         text = r.parallel.clauses.num_threads if r.parallel is not None else None
-        if text is None:
-            counts.add(cores)
-            continue
-        try:
-            counts.add(int(text.strip(), 0))
-        except ValueError:
-            counts.add(None)
+        counts.add(cores if text is None else int_constant(text))
     return counts
 
 

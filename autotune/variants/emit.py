@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from autotune.frontend.constants import int_constant
 from autotune.frontend.records import LoopRecord
 from autotune.variants import cscan, instrument
 from autotune.variants.directive import ClauseEdit, Pragma, flat_text, parse_pragma, rewrite
@@ -303,14 +304,13 @@ def runtime_env(variant: Variant, record: LoopRecord | None = None) -> dict[str,
             return env
         chunk_text = written.chunk if written else None
         if chunk_text is not None:
-            try:
-                chunk = int(chunk_text.strip(), 0)
-            except ValueError:
+            chunk = int_constant(chunk_text)
+            if chunk is None:
                 raise EmitError(
                     f"the written chunk {chunk_text!r} is not a number; "
                     "build this variant with emit_variant",
                     _location(record) if record else None,
-                ) from None
+                )
     env = {"OMP_SCHEDULE": sched if chunk is None else f"{sched},{chunk}"}
     if variant.threads is not None:
         env["AUTOTUNE_NUM_THREADS"] = str(variant.threads)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from autotune.frontend.constants import int_constant
 from autotune.frontend.records import LoopRecord
 from autotune.variants.space import BASELINE, Variant
 
@@ -114,18 +115,13 @@ def as_written(record: LoopRecord) -> Variant | None:
     sched = c.schedule or "static"
     if sched not in ("static", "dynamic", "guided", "auto"):
         return None
-    chunk = None
-    if c.chunk is not None:
-        try:
-            chunk = int(c.chunk.strip(), 0)
-        except ValueError:
-            return None
+    chunk = int_constant(c.chunk)
+    if c.chunk is not None and chunk is None:
+        return None
     threads = None
     written = record.parallel.clauses.num_threads if record.parallel is not None else None
     if written is not None:
-        try:
-            threads = int(written.strip(), 0)
-        except ValueError:
-            threads = -1  # an expression: no literal count matches it
+        value = int_constant(written)
+        threads = value if value is not None else -1  # a variable: no count matches it
     canon, _ = canonical(Variant(sched, chunk, None), record.trip_count)
     return Variant(canon.schedule, canon.chunk, threads)
