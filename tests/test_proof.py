@@ -106,10 +106,11 @@ TRAPS = {
     # values one thread sets alone in its own copy: a master's weight, a masked thread's
     # factor, an orphaned worker's master changing its local step
     "one_thread_copy_traps.c": {
-        19: (BOTH, "reads step at line 20"),
-        36: (BOTH, "reads w at line 37"),
-        49: (BOTH, "reads factor at line 50"),
-        64: (BOTH, "reads src at line 65"),  # the master's copy points at another array
+        24: (BOTH, "reads step at line 25"),
+        41: (BOTH, "reads w at line 42"),
+        54: (BOTH, "reads factor at line 55"),
+        69: (BOTH, "reads src at line 70"),  # the master's copy points at another array
+        80: (BOTH, "reads in at line 81"),  # the same pointer held in a struct
     },
     # what each thread's iterations left in its copy, read by a later loop: a count of the
     # cells each updated, the last row each touched

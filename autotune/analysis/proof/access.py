@@ -272,13 +272,16 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
 
 
 def _through(w: IterationWalker, node: c_ast.Node) -> None:
-    """An access through a pointer variable set outside the iteration reads that pointer:
-    a copy of a thread's own that points elsewhere on another thread (a master's) makes
-    what the iteration touches depend on the thread (``carried.py`` checks the taint)."""
+    """An access through a pointer variable set outside the iteration reads that pointer
+    (or the struct holding it: ``s.p[i]``): a copy of a thread's own that points elsewhere
+    on another thread (a master's) makes what the iteration touches depend on the thread
+    (``carried.py`` checks the taint)."""
+    while isinstance(node, c_ast.StructRef | c_ast.Cast):  # s.p[i], ps->rows[i]: s, ps
+        node = node.name if isinstance(node, c_ast.StructRef) else node.expr
     if not isinstance(node, c_ast.ID) or w._key(node.name) in w.env:
         return
     decl, _ = w._decl(node.name, node)
-    if decl is not None and derivations(w.frame.scope, decl.type)[:1] == ["ptr"]:
+    if decl is not None and derivations(w.frame.scope, decl.type)[:1] != ["array"]:
         w.facts.invariant_reads.setdefault(node.name, _line(node))
 
 

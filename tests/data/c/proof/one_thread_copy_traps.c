@@ -2,13 +2,18 @@
    share holds the boundary), thread 1 alone (masked) scales its own factor, and a
    worker called by every thread of the team lets its master change the step of its
    own local before the orphaned loop; the master points its own copy of the source at
-   another array. Which thread runs an iteration decides what it
-   writes: another schedule prints another checksum. */
+   another array, directly and in a struct. Which thread runs an iteration decides what
+   it writes: another schedule prints another checksum. */
 #include <stdio.h>
 
 #define N 4000
 
 static double a[N], b[N], c[N];
+
+struct view {
+    const double *data;
+    int n;
+};
 
 static void relax(double *out, const double *in)
 {
@@ -66,6 +71,17 @@ int main(void)
     }
     for (int i = 0; i < N; i++)
         s += a[i] * (i % 11 + 1);
+#pragma omp parallel
+    {
+        struct view in = {b, N};
+#pragma omp master
+        in.data = c;
+#pragma omp for
+        for (int i = 0; i < N; i++)
+            a[i] = in.data[i] + 1.0;
+    }
+    for (int i = 0; i < N; i++)
+        s += a[i] * (i % 13 + 1);
     printf("%.1f\n", s);
     return 0;
 }
