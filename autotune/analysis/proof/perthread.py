@@ -82,11 +82,18 @@ def one_thread_statements(
             words = {w for d in run.directives for w in d.kind.split()}
             if run.stmt is None or not words & set(ONE_THREAD):
                 continue
-            path = path_to(func.body, run.stmt) or []
-            on = directives_on(path)
-            regions = [k for k, d in on.items() if d.kind.startswith("parallel")]
             handed = set().union(*(broadcast(d) for d in run.directives))
-            if regions:
-                yield run.stmt, path[regions[-1]], on[regions[-1]], handed
-            else:
-                yield run.stmt, None, None, handed
+            yield run.stmt, *region_around(func, run.stmt), handed
+
+
+def region_around(
+    func: c_ast.FuncDef, node: c_ast.Node
+) -> tuple[c_ast.Node | None, Directive | None]:
+    """The statement and directive of the innermost parallel region of ``func`` around
+    ``node`` (None, None: none in this function)."""
+    path = path_to(func.body, node) or []
+    on = directives_on(path)
+    regions = [k for k, d in on.items() if d.kind.startswith("parallel")]
+    if not regions:
+        return None, None
+    return path[regions[-1]], on[regions[-1]]

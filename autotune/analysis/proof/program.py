@@ -15,7 +15,7 @@ from pycparser import c_ast
 from autotune.analysis.astutil import walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.initlists import init_stores
-from autotune.analysis.proof.perthread import one_thread_statements, per_thread
+from autotune.analysis.proof.perthread import one_thread_statements, per_thread, region_around
 from autotune.analysis.symbols import Scope, file_info
 
 # the OpenMP queries whose answer cannot depend on the schedule or the thread count
@@ -341,12 +341,14 @@ JUMPS = (c_ast.Break, c_ast.Continue, c_ast.Goto)
 
 
 def _set_under_thread_tests(prog: Program, func: c_ast.FuncDef, ast: c_ast.FileAST) -> set[str]:
-    """Taint keys of the variables ``func`` sets under a test of the thread (``if (tid ==
-    0) scale = 2.0;``: each thread's copy then holds a value that depends on the thread,
-    though no thread query flows into it), and ``f:<name>`` when it returns under one. A
-    jump under such a test may skip any store of the function: all of them then. So do
-    the copies of their own that a master, single or section sets: one thread's."""
+    """Taint keys of the copies of its own a thread sets under a test of the thread
+    (``if (tid == 0) scale = 2.0;`` on a region's local: each thread's copy then holds a
+    value that depends on the thread, though no thread query flows into it), and
+    ``f:<name>`` when ``func`` returns under one. A jump under such a test may skip any
+    store of the function: all of them then. So do the copies of their own that a
+    master, single or section sets: one thread's."""
     out: set[str] = set()
+    scope = Scope(func, ast)
     for node in walk(func.body):
         if not isinstance(node, BRANCHES):
             continue
@@ -360,9 +362,12 @@ def _set_under_thread_tests(prog: Program, func: c_ast.FuncDef, ast: c_ast.FileA
             inner = list(walk(func.body))
         for n in inner:
             name = _set_name(n)
-            if name is not None:
+            # a shared variable one thread sets is one value for the team after a barrier
+            # (before it, a race of the program's own): only each thread's own copies
+            if name is not None and per_thread(
+                scope, prog.threadprivate, name, n, *region_around(func, n)
+            ):
                 out.add(taint_key(name, n, func, ast))
-    scope = Scope(func, ast)
     for stmt, region_stmt, region, handed in one_thread_statements(func):
         for n in walk(stmt):  # the copy of the one thread that runs it (a master's weight)
             name = _set_name(n)

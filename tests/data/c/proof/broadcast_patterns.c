@@ -1,7 +1,9 @@
 /* One thread reads a setting and hands it to the team: a single with copyprivate (every
-   thread's copy gets the value), and a master storing into a shared variable the team
-   reads after the barrier. Both are one value for every thread: the loops are free. */
+   thread's copy gets the value), a master storing into a shared variable the team reads
+   after the barrier, and thread 0 doing the same under a test of its number. Each is one
+   value for every thread: the loops' schedules are free. */
 #include <stdio.h>
+#include <omp.h>
 
 #define N 6000
 
@@ -40,6 +42,18 @@ int main(void)
     }
     for (int i = 0; i < N; i++)
         s += a[i] * (i % 5 + 1);
+    double offset = 0.0;
+#pragma omp parallel
+    {
+        if (omp_get_thread_num() == 0)
+            offset = read_setting() * 4.0;
+#pragma omp barrier
+#pragma omp for
+        for (int i = 0; i < N; i++)
+            a[i] = b[i] + offset;
+    }
+    for (int i = 0; i < N; i++)
+        s += a[i] * (i % 3 + 1);
     printf("%.2f\n", s);
     return 0;
 }
