@@ -80,8 +80,11 @@ def test_the_teams_of_a_time_step_get_one_count_together(env, capsys):
     lines = out.read_text().splitlines()
     pragmas = [lines[15].strip(), lines[18].strip()]  # the two loops' directives
     assert all(p.startswith("#pragma omp parallel for") for p in pragmas)
-    if step["threads"] is None:
-        assert all("num_threads" not in p for p in pragmas)
-    else:  # both teams get the count
+    if step["threads"] is not None:  # both teams get the count
         assert all(p.endswith(f"num_threads({step['threads']})") for p in pragmas)
+    else:  # each loop keeps its clause, or gets its own winner's count (guided,1024,t2)
+        for p, loop in zip(pragmas, f["loops"], strict=True):
+            threads = (loop["best"] or {}).get("threads")
+            assert ("num_threads" in p) == (threads is not None), (p, loop["best"])
+            assert threads is None or p.endswith(f"num_threads({threads})")
     assert output_of(out, env / "t") == output_of(src, env / "o")
