@@ -24,13 +24,14 @@ from pycparser import c_ast
 
 from autotune.analysis import cexpr, exprs
 from autotune.analysis.arrayref import array_of, subscripts
-from autotune.analysis.astutil import decl_ids, deref_as_arrayref, local_names, walk, written_names
+from autotune.analysis.astutil import deref_as_arrayref, local_names, walk
 from autotune.analysis.copies import copy_loop
 from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.loopnode import Access, Ctx, LoopNode
 from autotune.analysis.ops import BINOP_KIND, math_name
 from autotune.analysis.profiled import ProfiledValues
+from autotune.analysis.regionlocals import RegionLocals
 from autotune.analysis.symbols import ArrayInfo, Scope, _params
 from autotune.analysis.tripcount import Header, NotCanonical, parse_header
 
@@ -39,15 +40,6 @@ __all__ = ["THREAD_API", "Access", "Ctx", "LoopNode", "Walker"]
 THREAD_API = ("omp_get_thread_num", "omp_get_num_threads")
 MAX_INLINE_DEPTH = 6
 UNARY_KIND = {"-": "neg", "!": "logic", "~": "bit"}
-
-
-def region_assignments(region: c_ast.Node) -> dict[str, list[c_ast.Assignment]]:
-    """Every assignment to a plain name in the region, by name."""
-    out: dict[str, list[c_ast.Assignment]] = {}
-    for n in walk(region):
-        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
-            out.setdefault(n.lvalue.name, []).append(n)
-    return out
 
 
 class Walker(c_ast.NodeVisitor):
@@ -62,13 +54,11 @@ class Walker(c_ast.NodeVisitor):
         self.stack: list[str] = []
         self.in_switch = 0
         self.used_fixed: set[str] = set()
-        self.region_decls: set[int] = decl_ids(region)
-        self.region_writes: set[str] = written_names(region)
-        self.region_sets: dict[str, list[c_ast.Assignment]] = region_assignments(region)
-        self.resolving: set[str] = set()
+        self.locals = RegionLocals(region)
+        self.resolving: set[str] = set()  # names whose definition is being built
         self.region = region
         # values measured at the loop's entry by a profile run (run-time sizes)
-        self.profiled = ProfiledValues(profiled, self.region_writes)
+        self.profiled = ProfiledValues(profiled, self.locals.written)
         # where the walk is: set by _walk for each sub-walk
         self.ln: LoopNode | None = None
         self.ctx: Ctx | None = None
@@ -121,44 +111,16 @@ class Walker(c_ast.NodeVisitor):
                 raise v
             return v
         decl, kind = ctx.scope.find_decl(name, at)
-        if (
-            decl is not None
-            and kind == "local"
-            and id(decl) in self.region_decls
-            and decl.init is not None
-            and isinstance(decl.type, c_ast.TypeDecl)
-            # declared in the region and never assigned there: the function may reuse
-            # the name elsewhere (``for (int k ...)`` before the region) without harm
-            and (ctx.scope.writes(name, "local") == 0 or name not in self.region_writes)
-        ):
-            return self.build(ctx, decl.init, decl)
-        assign = self._set_once(ctx, name, decl, kind)
-        if assign is not None:
+        found = (
+            None if name in self.resolving else self.locals.definition(ctx.scope, name, decl, kind)
+        )
+        if found is not None:
             self.resolving.add(name)
             try:
-                return self.build(ctx, assign.rvalue, assign)
+                return self.build(ctx, *found)
             finally:
                 self.resolving.discard(name)
         return ctx.scope.constant(name, at)
-
-    def _set_once(
-        self, ctx: Ctx, name: str, decl: c_ast.Decl | None, kind: str
-    ) -> c_ast.Assignment | None:
-        """The one ``name = e;`` of a scalar the region declares without a value
-        (``int c; c = x + y * nx;``, as Rodinia writes an index), else None: its value
-        where it is used, as a declaration's initializer is."""
-        if (
-            decl is None
-            or kind != "local"
-            or decl.init is not None
-            or id(decl) not in self.region_decls
-            or not isinstance(decl.type, c_ast.TypeDecl)
-            or name in self.resolving
-            or ctx.scope.writes(name, "local") != 1
-        ):
-            return None
-        sets = self.region_sets.get(name, [])
-        return sets[0] if len(sets) == 1 and sets[0].op == "=" else None
 
     def build(self, ctx: Ctx, node: c_ast.Node, at: c_ast.Node) -> Expr:
         node = self.profiled.substitute(node)
@@ -393,7 +355,7 @@ class Walker(c_ast.NodeVisitor):
             return
         moved = (
             isinstance(base, c_ast.ID)
-            and base.name in self.region_writes
+            and base.name in self.locals.written
             and info.derivs[0][0] == "ptr"
         )
         subs, why, csr_var = subscripts(subs_nodes, ctx, moved, lambda n: self.build(ctx, n, at))
@@ -457,7 +419,7 @@ class Walker(c_ast.NodeVisitor):
                 fixed[p.name] = self.build(ctx, a, at)
             except Symbolic as exc:
                 fixed[p.name] = exc
-        self.region_decls |= decl_ids(callee.body)
+        self.locals.include(callee.body)
         inner = Ctx(Scope(callee, ctx.scope.ast), {}, fixed, aliases, f"{name}.", ctx.depth + 1)
         inner.caller_texts = _caller_texts(callee, args, ctx)
         self.stack.append(name)

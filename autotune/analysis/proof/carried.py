@@ -54,7 +54,8 @@ def judge_scalars(
             f"private variable {name} is read at line {line} before every path of the "
             "iteration has set it: its value carries over between the iterations one thread runs"
         )
-    for name, ops in facts.updates.items():
+    accumulators = _accumulators(site, ctx, facts)
+    for name in facts.updates:
         if name in ctx.reductions:
             if name in facts.plain and not _dead_after(site, name):
                 out.add(
@@ -68,9 +69,9 @@ def judge_scalars(
                     f"reduction (line {facts.plain[name]})"
                 )
             continue
-        if name in facts.exposed or name in facts.plain or len(ops) != 1:
+        if name not in accumulators:
             continue  # already a reason (exposed), or set in the iteration: not carried
-        why = _accumulator_use(site, name, prog)
+        why = accumulators[name]
         if why:
             out.add(
                 f"private variable {name} accumulates over the iterations a thread runs and "
@@ -286,12 +287,20 @@ def observed_leftovers(
     copy then holds what its own iterations left, so another loop reading one reads a
     value that depends on the thread (a count of the iterations each thread ran)."""
     out = set(_leftover_uses(rewrites, site, ctx, facts))
-    for name, ops in facts.updates.items():
-        if name in ctx.reductions or name in facts.exposed or name in facts.plain:
-            continue
-        if len(ops) == 1 and _accumulator_use(site, name, ctx.prog):
-            out.add(name)
-    return out
+    return out | {name for name, why in _accumulators(site, ctx, facts).items() if why}
+
+
+def _accumulators(site: LoopSite, ctx: LoopContext, facts: IterationFacts) -> dict[str, str]:
+    """A thread's own scalar each iteration only updates (``acc += x``), not a reduction:
+    name -> what else uses it after the loop ('' when only a combining update does)."""
+    return {
+        name: _accumulator_use(site, name, ctx.prog)
+        for name, ops in facts.updates.items()
+        if name not in ctx.reductions
+        and name not in facts.exposed
+        and name not in facts.plain
+        and len(ops) == 1
+    }
 
 
 def _used_elsewhere(

@@ -358,14 +358,16 @@ def _set_under_thread_tests(prog: Program, func: c_ast.FuncDef, ast: c_ast.FileA
         inner = [n for g in governed for n in walk(g)]
         if any(isinstance(n, c_ast.Return) for n in inner):
             out.add(f"f:{func.decl.name}")
-        if any(isinstance(n, JUMPS) for n in inner):
+        jumps = any(isinstance(n, JUMPS) for n in inner)
+        if jumps:
             inner = list(walk(func.body))
+        around = region_around(func, node)
         for n in inner:
             name = _set_name(n)
             # a shared variable one thread sets is one value for the team after a barrier
             # (before it, a race of the program's own): only each thread's own copies
             if name is not None and per_thread(
-                scope, prog.threadprivate, name, n, *region_around(func, n)
+                scope, prog.threadprivate, name, n, *(region_around(func, n) if jumps else around)
             ):
                 out.add(taint_key(name, n, func, ast))
     for stmt, region_stmt, region, handed in one_thread_statements(func):

@@ -34,7 +34,7 @@ def swap_group(pts: PointsTo, func: c_ast.FuncDef, ast: c_ast.FileAST, name: str
 def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, int]:
     """Rotating pointers of ``func``: name -> group id (temporaries left out)."""
     triples: list[tuple[str, str, str]] = []
-    where: list[c_ast.Node] = []  # the statement each triple starts at (its scope)
+    heads: list[c_ast.Node] = []  # the statement each triple starts at (its scope)
     stack: list[c_ast.Node] = [func.body]
     while stack:
         n = stack.pop()
@@ -46,7 +46,7 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
                 b = _copy_of(items[k + 2])
                 if t and a and b and t[1] == a[0] and a[1] == b[0] and b[1] == t[0]:
                     triples.append((t[0], a[0], b[0]))
-                    where.append(items[k])
+                    heads.append(items[k])
         stack.extend(c for _, c in n.children())
     if not triples:
         return {}
@@ -96,10 +96,10 @@ def _swap_groups(func: c_ast.FuncDef, site: Site, pts: PointsTo) -> dict[str, in
         ob = pts.objects(starts[b][0], site)
         if oa is None or ob is None or not oa or not ob or oa & ob:
             continue
-        if not swap_is_uniform(pts.prog, func, site.ast, where[gid], [a, b]):
+        if not swap_is_uniform(pts.prog, func, site.ast, heads[gid], [a, b]):
             continue  # threads' own copies that may have swapped unequally often
         for name in (a, b):  # declared where the swap sees them (a region's own locals)
-            decl, kind = scope.find_decl(name, where[gid])
+            decl, kind = scope.find_decl(name, heads[gid])
             if kind == "local":
                 out[name] = gid
     return out
