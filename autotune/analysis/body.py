@@ -31,6 +31,7 @@ from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.loopnode import Access, Ctx, LoopNode
 from autotune.analysis.ops import BINOP_KIND, math_name
 from autotune.analysis.profiled import ProfiledValues
+from autotune.analysis.reaching import ReachingValues
 from autotune.analysis.regionlocals import RegionLocals
 from autotune.analysis.symbols import ArrayInfo, Scope, _params
 from autotune.analysis.tripcount import Header, NotCanonical, parse_header
@@ -56,6 +57,7 @@ class Walker(c_ast.NodeVisitor):
         self.used_fixed: set[str] = set()
         self.locals = RegionLocals(region)
         self.resolving: set[str] = set()  # names whose definition is being built
+        self.reaching: dict[int, ReachingValues] = {}  # per function (callees inlined)
         self.region = region
         # values measured at the loop's entry by a profile run (run-time sizes)
         self.profiled = ProfiledValues(profiled, self.locals.written)
@@ -114,13 +116,29 @@ class Walker(c_ast.NodeVisitor):
         found = (
             None if name in self.resolving else self.locals.definition(ctx.scope, name, decl, kind)
         )
-        if found is not None:
-            self.resolving.add(name)
+        if found is None:
             try:
-                return self.build(ctx, *found)
-            finally:
-                self.resolving.discard(name)
-        return ctx.scope.constant(name, at)
+                return ctx.scope.constant(name, at)
+            except Symbolic:
+                found = self._reaching_value(ctx.scope, name, decl, kind, at)
+                if found is None:
+                    raise
+        self.resolving.add(name)
+        try:
+            return self.build(ctx, *found)
+        finally:
+            self.resolving.discard(name)
+
+    def _reaching_value(
+        self, scope: Scope, name: str, decl: c_ast.Decl | None, kind: str, at: c_ast.Node
+    ) -> tuple[c_ast.Node, c_ast.Node] | None:
+        """What a local assigned more than once holds where it is read (reaching.py)."""
+        if kind != "local" or name in self.resolving:
+            return None
+        key = id(scope.func)
+        if key not in self.reaching:
+            self.reaching[key] = ReachingValues(scope)
+        return self.reaching[key].value(name, decl, at)
 
     def build(self, ctx: Ctx, node: c_ast.Node, at: c_ast.Node) -> Expr:
         node = self.profiled.substitute(node)

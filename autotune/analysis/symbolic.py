@@ -115,6 +115,8 @@ class _Sizes:
         for dom in domains:
             for lv in dom:
                 self._learn(lv)
+        for acc in (ac for a in record.arrays for ac in a["accesses"]):
+            self._learn_subscripts(acc)
         for text, value in (record.profile.get("values") or {}).items():
             if isinstance(value, int) and _WORD.fullmatch(_plain(text)):
                 self.values.setdefault(isl_name(text), value)
@@ -130,6 +132,25 @@ class _Sizes:
                 and isinstance(resolved, int)
             ):
                 self.values.setdefault(isl_name(text), resolved)
+
+    def _learn_subscripts(self, acc: dict) -> None:
+        """A subscript written as one name the analysis knows the value of (``i = 1;``
+        before an NPB plane loop): that value, as a bound's name gives its own."""
+        try:
+            node = _parse(acc.get("text") or "")
+        except NotAffine:
+            return
+        subs = []
+        while isinstance(node, c_ast.ArrayRef):
+            subs.insert(0, node.subscript)
+            node = node.name
+        for sub, resolved in zip(subs, acc.get("index_exprs") or [], strict=False):
+            if (
+                isinstance(sub, c_ast.ID)
+                and sub.name not in self.loop_vars
+                and isinstance(resolved, int)
+            ):
+                self.values.setdefault(isl_name(sub.name), resolved)
 
     def usable(self, names: set[str]) -> bool:
         return not names & self.banned
