@@ -43,7 +43,7 @@ from autotune.measure.sweep import Sweep, SweepOptions
 from autotune.models.defaults import load_model
 from autotune.models.powerlaw import make_model
 from autotune.tuning import calibrate as cal
-from autotune.tuning.search_prior import SearchPrior
+from autotune.tuning.search_prior import SearchPrior, twin_log_ratios
 from autotune.tuning.ship_rule import ShipRule
 from autotune.variants.space import BASELINE, default_space, default_thread_counts
 
@@ -190,7 +190,9 @@ def _nested_prior(
     for inner, inner_train, _ in cal.held_out_splits(train):
         model = _fit(inner_train, machine, name, profile)
         pairs += [replay.log_pairs(lp, model, machine, profile) for lp in by_program[inner]]
-    return SearchPrior.fit(pairs)
+    programs = sorted({s.kernel for s in train})
+    loops = [lp for p in programs for lp in by_program.get(p, [])]
+    return SearchPrior.fit(pairs, [r for lp in loops for r in twin_log_ratios(lp.record, lp.times)])
 
 
 def _nested_rule(train: list, by_program: dict[str, list], machine, profile=None) -> ShipRule:
@@ -264,7 +266,8 @@ def main() -> int:
         for s in scores:
             print(s)
     rows = replay.summarize(scores)
-    where = args.recorded or f"{args.kernels} (leave one kernel out, measured here)"
+    fitted = f"coefficients {args.coefficients}" if args.coefficients else "leave one kernel out"
+    where = args.recorded or f"{args.kernels} ({fitted}, measured here)"
     if args.recorded and args.lopo:
         where += " (leave one program out)"
     replay.print_summary(rows, f"ranking quality on {where}, budget K = {replay.K}")

@@ -27,7 +27,7 @@ import replay
 
 from autotune.models.defaults import DEFAULT_PATH, MANY_CORE_PATH, machine_label
 from autotune.tuning import calibrate as cal
-from autotune.tuning.search_prior import SearchPrior
+from autotune.tuning.search_prior import SearchPrior, twin_log_ratios
 from autotune.tuning.ship_rule import ShipRule
 
 
@@ -43,7 +43,8 @@ def held_out(machine, loops: list, name: str) -> tuple[SearchPrior, ShipRule]:
             pick = rq.first_pick_gains(loop, model, machine, name)
             if pick is not None:
                 picks.append(pick)
-    return SearchPrior.fit(pairs), ShipRule.fit(picks)
+    twins = [r for lp in loops for r in twin_log_ratios(lp.record, lp.times)]
+    return SearchPrior.fit(pairs, twins), ShipRule.fit(picks)
 
 
 def main() -> int:

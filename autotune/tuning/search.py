@@ -32,15 +32,18 @@ import numpy as np
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 from autotune.models.features import loop_features
-from autotune.tuning.search_prior import SLOPE_VARIANCE, VARIANT_VARIANCE, SearchPrior
+from autotune.tuning.search_prior import (
+    NOISE_VARIANCE,
+    SLOPE_VARIANCE,
+    VARIANT_VARIANCE,
+    SearchPrior,
+)
 from autotune.variants.space import Variant
 
 # Prior variances in squared log units: the level (how far the model's absolute time is
 # off for this loop) is unknown to a factor of several; what the model misses between
-# variants and the slope are fitted (``search_prior``). A median of three runs is good
-# to a few percent.
+# variants, the slope and a measurement's noise are fitted (``search_prior``).
 LEVEL_VARIANCE = 4.0
-NOISE_VARIANCE = 0.003
 # Length scales of the residual: a thread count that doubles (log2 units), a
 # different schedule kind (0/1 indicators), a chunk that grows by a factor of
 # the loop's trip count ** 0.5 (log of chunk over log of trip count).
@@ -147,6 +150,7 @@ class SequentialSearch:
             budget,
             variant_variance=prior.variant_variance,
             slope_variance=prior.slope_variance,
+            noise_variance=prior.noise_variance,
             **options,
         )
 
