@@ -156,3 +156,76 @@ def test_the_wavefront_program_is_proven_and_its_variants_print_its_result(capsy
     for loop in measured:
         assert len(loop["variants"]) >= 6
         assert {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+def _chain(rng) -> list[str]:
+    """A random straight-line history of the locals a, b and x, as C statements."""
+    c = lambda: rng.randint(0, 40)  # noqa: E731
+    forms = [
+        lambda: f"x = {c()};",
+        lambda: f"x = a + {c()};",
+        lambda: f"x = (a - {c()}) / 3;",
+        lambda: f"x = b * 2 - {c()};",
+        lambda: f"if (x > {c()}) x = {c()};",
+        lambda: f"if (x < {c()}) x = a;",
+        lambda: f"if (a > {c()}) x = {c()}; else x = b + 1;",
+        lambda: f"x += {c()};",
+        lambda: "x -= b;",
+        lambda: "x *= 2;",
+        lambda: f"a = a + {c()};",
+        lambda: "b = x % 7;",
+        lambda: "{ int x = 3; b += x; }",
+        lambda: "for (t = 0; t < 3; t++) a += t;",
+        lambda: f"if (b > {c()}) {{ a = 1; }}",
+    ]
+    return [rng.choice(forms)() for _ in range(rng.randint(1, 7))]
+
+
+def test_the_values_agree_with_the_compiled_program(tmp_path):
+    """Random histories of a few locals before a loop bounded by one of them: wherever
+    the analysis gives a trip count it is the count the compiled program runs (gcc is the
+    oracle), and most of them are given."""
+    import random
+    import subprocess
+
+    from autotune.analysis import analyze_file
+
+    rng = random.Random(20261128)
+    funcs, calls = [], []
+    for k in range(80):
+        body = "\n    ".join(_chain(rng))
+        funcs.append(
+            f"""static void f{k}(void)
+{{
+    int t, i, a = {rng.randint(0, 30)}, b = {rng.randint(0, 30)}, x = {rng.randint(0, 30)};
+    {body}
+    printf("{k} %d\\n", x);
+#pragma omp parallel for
+    for (i = 0; i < x; i++)
+        out[i] = i + a + b;
+}}"""
+        )
+        calls.append(f"    f{k}();")
+    src = tmp_path / "chains.c"
+    src.write_text(
+        "#include <stdio.h>\nstatic int out[100000];\n"
+        + "\n".join(funcs)
+        + "\nint main(void)\n{\n"
+        + "\n".join(calls)
+        + "\n    return 0;\n}\n"
+    )
+    exe = tmp_path / "chains"
+    subprocess.run(["gcc", "-O0", "-fopenmp", str(src), "-o", str(exe)], check=True)
+    ran = dict(
+        tuple(int(v) for v in line.split())
+        for line in subprocess.run([str(exe)], capture_output=True, text=True).stdout.split("\n")
+        if line
+    )
+    loops = {r.function: r for r in analyze_file(str(src), threads=2).loops}
+    known = 0
+    for k in range(80):
+        trips = loops[f"f{k}"].trip_count
+        if trips is not None:
+            known += 1
+            assert trips == max(ran[k], 0), f"f{k}"
+    assert known >= 40
