@@ -229,3 +229,31 @@ def test_the_values_agree_with_the_compiled_program(tmp_path):
             known += 1
             assert trips == max(ran[k], 0), f"f{k}"
     assert known >= 40
+
+
+def test_a_trip_count_that_differs_between_runs_claims_no_equivalence_it_rests_on():
+    """LU's row loop ``j = i .. n`` runs 400 iterations at i = 0 and 201 at the middle
+    row the analysis counts. At 201, chunks of 256 and 512 are both one chunk; at 400
+    they are two chunks and one: not the same run, so they are measured apart. Rules
+    that need no trip count (``dynamic`` without a chunk is ``dynamic,1``) still hold."""
+    from autotune.variants.equivalence import collapse
+    from autotune.variants.space import Variant
+
+    code = """double a[400][400];
+    void f(void) { int i, j, k;
+      for (i = 0; i < 400; i++) {
+    #pragma omp parallel for private(k)
+        for (j = i; j < 400; j++)
+          for (k = 0; k < i; k++) a[i][j] -= a[i][k] * a[k][j];
+      } }"""
+    r = analyze(code)
+    assert r.trip_count == 201 and r.trip_varies
+    pair = [Variant("dynamic", 256, 2), Variant("dynamic", 512, 2)]
+    keep, same = collapse(r, pair, "libgomp")
+    assert keep == pair and same == []
+    keep, same = collapse(r, [Variant("dynamic", None, 2), Variant("dynamic", 1, 2)], "libgomp")
+    assert len(keep) == 1 and len(same) == 1
+    fixed = analyze(code.replace("j = i;", "j = 0;"))
+    assert not fixed.trip_varies
+    whole = [Variant("dynamic", 512, 2), Variant("dynamic", 1024, 2)]
+    assert len(collapse(fixed, whole, "libgomp")[0]) == 1  # one chunk of 400 every time

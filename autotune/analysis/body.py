@@ -58,6 +58,7 @@ class Walker(c_ast.NodeVisitor):
         self.locals = RegionLocals(region)
         self.resolving: set[str] = set()  # names whose definition is being built
         self.reaching: dict[int, ReachingValues] = {}  # per function (callees inlined)
+        self.header_uses: set[str] | None = None  # enclosing variables a header being read reads
         self.region = region
         # values measured at the loop's entry by a profile run (run-time sizes)
         self.profiled = ProfiledValues(profiled, self.locals.written)
@@ -108,6 +109,8 @@ class Walker(c_ast.NodeVisitor):
         if name in ctx.fixed:
             if ctx.depth == 0:
                 self.used_fixed.add(name)
+            if self.header_uses is not None:
+                self.header_uses.add(name)
             v = ctx.fixed[name]
             if isinstance(v, Symbolic):
                 raise v
@@ -153,6 +156,7 @@ class Walker(c_ast.NodeVisitor):
         Array reads in its bounds (``rowptr[i]``) are accesses of ``parent``.
         """
         line = node.coord.line if node.coord else 0
+        outer, self.header_uses = self.header_uses, set()
         try:
             header = parse_header(node, lambda n: self.build(ctx, n, node))
         except NotCanonical as exc:
@@ -161,6 +165,8 @@ class Walker(c_ast.NodeVisitor):
             self._walk(node.cond, ln=ln, ctx=ctx, f=1.0)
             self._walk(node.stmt, ln=ln, ctx=ctx, f=1.0)
             return ln, ctx
+        finally:
+            reads, self.header_uses = self.header_uses, outer
         if parent is not None:
             self._walk(header.start_node, ln=parent, ctx=ctx, f=1.0, index=True)
             self._walk(header.limit_node, ln=parent, ctx=ctx, f=1.0, index=True)
@@ -169,7 +175,7 @@ class Walker(c_ast.NodeVisitor):
         if ctx.prefix:  # a loop of a called function: its bounds in the caller's terms
             header.lower_text = ctx.in_caller_terms(header.lower_text)
             header.upper_text = ctx.in_caller_terms(header.upper_text)
-        ln = LoopNode(header, "for", line)
+        ln = LoopNode(header, "for", line, reads_enclosing=reads)
         for extra in header.extra:
             self._walk(extra, ln=ln, ctx=ctx, f=1.0)
             self.warn(

@@ -60,6 +60,7 @@ def analyze_loop(
     if trip is None and root.header is not None and len(chain) >= collapse:
         reasons.append(f"trip count of the parallel loop is unknown ({why})")
     record.trip_count = trip
+    record.trip_varies = any(node.reads_enclosing for node in chain)
     counts = count(root, collapse, trip is not None and trip <= WORK_CAP, trip)
     deepest = _fill_nest(record, root, counts.executions)
     _fill_ops(record, root, deepest, counts, weights)

@@ -40,6 +40,9 @@ class LoopNode:
     estimate: float = 1.0  # trips per execution when the header is unknown
     csr: str | None = None  # data-dependent bounds P[e] .. P[e+1]
     csr_total: float | None = None  # total trips over all executions (CSR estimate)
+    # enclosing loops' variables its bounds read (fixed at their middle value): its trip
+    # count differs between the runs of the parallel loop
+    reads_enclosing: set[str] = field(default_factory=set)
 
     @property
     def var(self) -> str | None:

@@ -154,6 +154,9 @@ class LoopRecord:
     trip_count: int | None = None  # iterations distributed over threads (after collapse)
     iterations: int | None = None  # total innermost-body executions of one loop run
     executions: int | None = None  # times the parallel loop runs (product of enclosing trips)
+    # the distributed trip count differs between those runs (its bounds read an enclosing
+    # loop's variable): trip_count is one run's, at that variable's middle value
+    trip_varies: bool = False
     ops_per_iteration: OpCounts = field(default_factory=OpCounts)  # innermost body
     weighted_ops: float | None = None  # total weighted ops for one loop run
     ops: dict[str, float] = field(default_factory=dict)  # total op counts for one loop run

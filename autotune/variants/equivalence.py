@@ -19,7 +19,8 @@ runtime by recording which thread runs which iteration:
   a variant equal to the loop as written is the original itself.
 
 Nothing is collapsed for another runtime (LLVM's libomp deals differently),
-for an unknown trip count, or for a thread count left as written.
+or for a thread count left as written; the rules that use the trip count are not
+applied to an unknown one, nor to one that differs between the loop's runs.
 """
 
 from __future__ import annotations
@@ -90,16 +91,17 @@ def collapse(
     same: list[Equivalent] = []
     first: dict[Variant, Variant] = {}
     written = as_written(record)
+    trips = constant_trips(record)
     for v in variants:
         if written is not None:
             threads = v.threads
             if threads is not None and written.threads == threads:
                 threads = None  # num_threads(N) as written
-            mine = canonical(Variant(v.schedule, v.chunk, None), record.trip_count)[0]
+            mine = canonical(Variant(v.schedule, v.chunk, None), trips)[0]
             if threads is None and mine == Variant(written.schedule, written.chunk, None):
                 same.append(Equivalent(v, BASELINE, "the loop as written"))
                 continue
-        canon, rule = canonical(v, record.trip_count)
+        canon, rule = canonical(v, trips)
         if canon in first:
             same.append(Equivalent(v, first[canon], rule or "identical clauses"))
         else:
@@ -123,5 +125,13 @@ def as_written(record: LoopRecord) -> Variant | None:
     if written is not None:
         value = int_constant(written)
         threads = value if value is not None else -1  # a variable: no count matches it
-    canon, _ = canonical(Variant(sched, chunk, None), record.trip_count)
+    canon, _ = canonical(Variant(sched, chunk, None), constant_trips(record))
     return Variant(canon.schedule, canon.chunk, threads)
+
+
+def constant_trips(record: LoopRecord) -> int | None:
+    """The trip count every run of the loop has, or None: a loop whose bounds read an
+    enclosing loop's variable (LU's ``j = i .. n``, a wavefront's diagonal) runs other
+    counts than the one analysed, and a rule that holds at one count (a chunk of at least
+    the trip count) need not hold at the others."""
+    return None if record.trip_varies else record.trip_count
