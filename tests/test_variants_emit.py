@@ -302,3 +302,21 @@ def test_time_steps_inside_a_region_count_executions(tmp_path: Path) -> None:
         assert run(build(tmp_path, timed, "v"), timing) == expected
     assert [(x[0], x[3]) for x in timing_lines(timing)] == [(r.id, 9) for r in recs]
     assert all(0 < x[1] < 60 for x in timing_lines(timing))
+
+
+def test_the_timed_window_opens_after_the_cpu_clock_is_read(tmp_path: Path) -> None:
+    """clock() is a system call of about half a microsecond: read inside the window, it
+    was counted as loop time at every run of the loop, most of what was measured for a
+    wavefront's diagonal (1 us, 120,000 runs). Every window of every timing mode starts
+    with the CPU clock read and then the wall clock, and ends the other way round, so
+    neither clock() call falls inside the wall-time window."""
+    path, src, recs = _setup(tmp_path, COMBINED_C)
+    text = emit_variant(src, recs[0], Variant("dynamic", 64, 3))
+    start = text[text.index("static void autotune_start_(struct autotune_mark_ *autotune_m)\n") :]
+    start = start[: start.index("\n}\n")]
+    assert start.index("clock()") < start.index("omp_get_wtime()")
+    end = text[text.index("static void autotune_now_(struct autotune_mark_ *autotune_m)\n") :]
+    end = end[: end.index("\n}\n")]
+    assert end.index("omp_get_wtime()") < end.index("clock()")
+    opened = [line for line in text.splitlines() if "autotune_mark" in line and "_(&" in line]
+    assert opened and all("autotune_start_(" in line for line in opened if "_add_" not in line)
