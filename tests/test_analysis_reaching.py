@@ -112,6 +112,13 @@ REFUSED = {
         for (i = 0; i < hi; i++) a[i] += 1.0;
         hi += 20;
       } }""",
+    # volatile: something outside the program's flow may change it
+    "volatile": """double a[200];
+    void f(void) { int i; volatile int hi;
+      hi = 150;
+      if (hi > 120) hi = 120;
+    #pragma omp parallel for
+      for (i = 0; i < hi; i++) a[i] = 1.0; }""",
     # a function may change it through the pointer
     "address taken": """double a[200];
     void shrink(int *p);

@@ -52,8 +52,9 @@ class ReachingValues:
             or not isinstance(decl.type, c_ast.TypeDecl)
             or name in self.addressed
             or "static" in (decl.storage or [])
+            or "volatile" in (decl.quals or []) + (decl.type.quals or [])
         ):
-            return None
+            return None  # a volatile may change between the assignment and the read
         found = self._scan(name, at)
         if found is None:
             return None
