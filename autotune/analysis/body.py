@@ -22,17 +22,15 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis import cexpr, exprs
+from autotune.analysis import exprs
 from autotune.analysis.arrayref import array_of, subscripts
 from autotune.analysis.astutil import deref_as_arrayref, local_names, walk
 from autotune.analysis.copies import copy_loop
 from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.loopnode import Access, Ctx, LoopNode
+from autotune.analysis.nameresolve import NameResolver
 from autotune.analysis.ops import BINOP_KIND, math_name
-from autotune.analysis.profiled import ProfiledValues
-from autotune.analysis.reaching import ReachingValues
-from autotune.analysis.regionlocals import RegionLocals
 from autotune.analysis.symbols import ArrayInfo, Scope, _params
 from autotune.analysis.tripcount import Header, NotCanonical, parse_header
 
@@ -54,14 +52,11 @@ class Walker(c_ast.NodeVisitor):
         self.early_exit: list[int] = []
         self.stack: list[str] = []
         self.in_switch = 0
-        self.used_fixed: set[str] = set()
-        self.locals = RegionLocals(region)
-        self.resolving: set[str] = set()  # names whose definition is being built
-        self.reaching: dict[int, ReachingValues] = {}  # per function (callees inlined)
-        self.header_uses: set[str] | None = None  # enclosing variables a header being read reads
+        self.names = NameResolver(region, profiled)
+        self.locals = self.names.locals
+        self.profiled = self.names.profiled  # values a profile run measured at the loop
+        self.used_fixed = self.names.used_fixed
         self.region = region
-        # values measured at the loop's entry by a profile run (run-time sizes)
-        self.profiled = ProfiledValues(profiled, self.locals.written)
         # where the walk is: set by _walk for each sub-walk
         self.ln: LoopNode | None = None
         self.ctx: Ctx | None = None
@@ -100,52 +95,9 @@ class Walker(c_ast.NodeVisitor):
         """Nodes without a rule (constants, types, empty statements) are not work."""
 
     # ---- names ---------------------------------------------------------------
-    def resolve(self, ctx: Ctx, name: str, at: c_ast.Node) -> Expr:
-        if name in ctx.loopvars:
-            var = ctx.loopvars[name]
-            if var is None:
-                raise Symbolic(f"{name} (loop variable with unknown bounds)")
-            return var
-        if name in ctx.fixed:
-            if ctx.depth == 0:
-                self.used_fixed.add(name)
-            if self.header_uses is not None:
-                self.header_uses.add(name)
-            v = ctx.fixed[name]
-            if isinstance(v, Symbolic):
-                raise v
-            return v
-        decl, kind = ctx.scope.find_decl(name, at)
-        found = (
-            None if name in self.resolving else self.locals.definition(ctx.scope, name, decl, kind)
-        )
-        if found is None:
-            try:
-                return ctx.scope.constant(name, at)
-            except Symbolic:
-                found = self._reaching_value(ctx.scope, name, decl, kind, at)
-                if found is None:
-                    raise
-        self.resolving.add(name)
-        try:
-            return self.build(ctx, *found)
-        finally:
-            self.resolving.discard(name)
-
-    def _reaching_value(
-        self, scope: Scope, name: str, decl: c_ast.Decl | None, kind: str, at: c_ast.Node
-    ) -> tuple[c_ast.Node, c_ast.Node] | None:
-        """What a local assigned more than once holds where it is read (reaching.py)."""
-        if kind != "local" or name in self.resolving:
-            return None
-        key = id(scope.func)
-        if key not in self.reaching:
-            self.reaching[key] = ReachingValues(scope)
-        return self.reaching[key].value(name, decl, at)
-
     def build(self, ctx: Ctx, node: c_ast.Node, at: c_ast.Node) -> Expr:
-        node = self.profiled.substitute(node)
-        return cexpr.build(node, lambda n: self.resolve(ctx, n, at), ctx.scope.sizeof)
+        """``node`` as an Expr of loop variables and program constants (nameresolve.py)."""
+        return self.names.build(ctx, node, at)
 
     # ---- loops ---------------------------------------------------------------
     def loop(
@@ -156,7 +108,7 @@ class Walker(c_ast.NodeVisitor):
         Array reads in its bounds (``rowptr[i]``) are accesses of ``parent``.
         """
         line = node.coord.line if node.coord else 0
-        outer, self.header_uses = self.header_uses, set()
+        outer, self.names.header_uses = self.names.header_uses, set()
         try:
             header = parse_header(node, lambda n: self.build(ctx, n, node))
         except NotCanonical as exc:
@@ -166,7 +118,7 @@ class Walker(c_ast.NodeVisitor):
             self._walk(node.stmt, ln=ln, ctx=ctx, f=1.0)
             return ln, ctx
         finally:
-            reads, self.header_uses = self.header_uses, outer
+            reads, self.names.header_uses = self.names.header_uses, outer
         if parent is not None:
             self._walk(header.start_node, ln=parent, ctx=ctx, f=1.0, index=True)
             self._walk(header.limit_node, ln=parent, ctx=ctx, f=1.0, index=True)
