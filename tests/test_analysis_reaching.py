@@ -82,6 +82,12 @@ def test_an_if_else_that_sets_the_bound_either_way_is_its_value():
     #pragma omp parallel for
         for (i = 0; i < hi; i++) a[i] = 1.0; } }"""
     assert analyze(code).trip_count == 20  # the inner hi, not the outer one
+    code = """double a[100];
+    void f(void) { int i, hi = 100;
+      hi = hi / 3.0;
+    #pragma omp parallel for
+      for (i = 0; i < hi; i++) a[i] = 1.0; }"""
+    assert analyze(code).trip_count == 33  # an int holds 33, not 33.3 (which runs 34)
 
 
 def test_a_blocked_loop_counts_its_short_last_block():
@@ -117,6 +123,21 @@ REFUSED = {
     void f(void) { int i; volatile int hi;
       hi = 150;
       if (hi > 120) hi = 120;
+    #pragma omp parallel for
+      for (i = 0; i < hi; i++) a[i] = 1.0; }""",
+    # a goto reaches the loop past the assignment: 10 on that path, 50 on the other
+    "goto": """double a[200];
+    void f(int k) { int i, hi = 10;
+      if (k) goto run;
+      hi = 50;
+    run:
+      k = 0;
+    #pragma omp parallel for
+      for (i = 0; i < hi; i++) a[i] = 1.0; }""",
+    # unsigned char wraps: 200 + 100 is 44, not 300
+    "narrow and unsigned": """double a[400];
+    void f(void) { int i; unsigned char hi = 200;
+      hi += 100;
     #pragma omp parallel for
       for (i = 0; i < hi; i++) a[i] = 1.0; }""",
     # a function may change it through the pointer

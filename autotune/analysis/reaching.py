@@ -42,6 +42,8 @@ class ReachingValues:
             for n in walk(scope.func.body)
             if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)
         }
+        # a goto may reach the read from a path that skips the assignment
+        self.jumps = any(isinstance(n, c_ast.Goto) for n in walk(scope.func.body))
 
     def value(
         self, name: str, decl: c_ast.Decl | None, at: c_ast.Node
@@ -49,7 +51,9 @@ class ReachingValues:
         """(the expression ``name`` holds at ``at``, the node to read its names at)."""
         if (
             decl is None
+            or self.jumps
             or not isinstance(decl.type, c_ast.TypeDecl)
+            or not _plain_arithmetic(decl.type)
             or name in self.addressed
             or "static" in (decl.storage or [])
             or "volatile" in (decl.quals or []) + (decl.type.quals or [])
@@ -59,6 +63,8 @@ class ReachingValues:
         if found is None:
             return None
         expr, origin, between, crossed = found
+        if _integer(decl.type):  # each assignment converts to the variable's type: truncates
+            expr = c_ast.Cast(c_ast.Typename(None, [], None, decl.type), expr, expr.coord)
         if name in written_names(crossed):
             return None  # a loop around the read changes it between runs
         used = {n.name for n in walk(expr) if isinstance(n, c_ast.ID)}
@@ -105,6 +111,25 @@ class ReachingValues:
 
 
 STOPS = (c_ast.FuncDef, c_ast.Switch, c_ast.Case, c_ast.Default, c_ast.Label)
+
+
+SIGNED = frozenset({"int", "long", "signed"})  # what every assignment can be read as, exactly
+FLOATING = frozenset({"float", "double"})
+
+
+def _type_names(t: c_ast.TypeDecl) -> set[str]:
+    return set(t.type.names) if isinstance(t.type, c_ast.IdentifierType) else set()
+
+
+def _plain_arithmetic(t: c_ast.TypeDecl) -> bool:
+    """A signed integer of at least ``int``'s width, or a floating type: an unsigned or
+    narrow one wraps where the expression would not (a typedef's width is not known)."""
+    names = _type_names(t)
+    return bool(names) and (names <= SIGNED or names <= FLOATING | {"long"})
+
+
+def _integer(t: c_ast.TypeDecl) -> bool:
+    return bool(_type_names(t)) and _type_names(t) <= SIGNED
 
 
 def _step(stmt: c_ast.Node, name: str) -> object:
