@@ -21,15 +21,10 @@ sizes where every inner subscript stays in bounds.
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 
 import islpy as isl
-from pycparser import c_ast, c_parser
 
-from autotune.analysis import exprs
-from autotune.analysis.cexpr import build
-from autotune.analysis.exprs import Symbolic
 from autotune.analysis.footprint import footprint, thread_chunks
 from autotune.analysis.formulas import (
     NotAffine,
@@ -37,12 +32,11 @@ from autotune.analysis.formulas import (
     evaluate,
     isl_name,
     nest_formulas,
-    size_text,
     value_at,
 )
+from autotune.analysis.formulasizes import WORD, Sizes, consistent, parse, written_subscripts
 from autotune.frontend.records import LoopRecord
 
-_WORD = re.compile(r"[A-Za-z_]\w*")
 _ISL_WORDS = {"and", "or", "not", "exists", "floor", "mod"}
 
 
@@ -52,8 +46,8 @@ def loop_formulas(record: LoopRecord, per_thread: bool = False) -> dict:
     array, ``footprint_bytes``, and ``footprint_bytes_per_thread`` (static, first and
     last thread of ``threads``, when ``per_thread``: the costly part); ``sizes``: the
     values the analysis knows."""
-    sizes = _Sizes(record)
-    named = {w for lv in record.nest for w in _WORD.findall(f"{lv.lower} {lv.upper}")}
+    sizes = Sizes(record)
+    named = {w for lv in record.nest for w in WORD.findall(f"{lv.lower} {lv.upper}")}
     if not sizes.usable(named):
         return {}  # a bound the body changes (or declares) is no size
     out = _counts(record, sizes, per_thread)
@@ -62,7 +56,7 @@ def loop_formulas(record: LoopRecord, per_thread: bool = False) -> dict:
     return out
 
 
-def _counts(record: LoopRecord, sizes: _Sizes, per_thread: bool) -> dict:
+def _counts(record: LoopRecord, sizes: Sizes, per_thread: bool) -> dict:
     collapse = max(1, record.directive.clauses.collapse or 1)
     out: dict = dict(nest_formulas(record.nest, collapse))
     if collapse != 1 or not sizes.open:
@@ -82,7 +76,7 @@ def _counts(record: LoopRecord, sizes: _Sizes, per_thread: bool) -> dict:
     return out
 
 
-def _thread_formulas(record: LoopRecord, sizes: _Sizes) -> dict | None:
+def _thread_formulas(record: LoopRecord, sizes: Sizes) -> dict | None:
     """The first and the last thread's bytes under a static schedule, as formulas."""
     first, last = 0, max(1, record.threads) - 1
     threads = {}
@@ -100,64 +94,8 @@ def _thread_formulas(record: LoopRecord, sizes: _Sizes) -> dict | None:
     }
 
 
-class _Sizes:
-    """The names a loop's bounds and subscripts may use as sizes, their isl names, and
-    their values where the analysis knows them."""
-
-    def __init__(self, record: LoopRecord) -> None:
-        domains = [ac["domain"] for a in record.arrays for ac in a["accesses"]]
-        domains += [body["levels"] for body in record.op_bodies]
-        self.loop_vars = {lv["var"] for dom in domains for lv in dom}
-        self.loop_vars |= {lv.var for lv in record.nest}
-        self.banned = (set(record.nest_locals) | set(record.nest_written)) - self.loop_vars
-        self.values: dict[str, int] = {}
-        self.open = False
-        for dom in domains:
-            for lv in dom:
-                self._learn(lv)
-        for acc in (ac for a in record.arrays for ac in a["accesses"]):
-            self._learn_subscripts(acc)
-        for text, value in (record.profile.get("values") or {}).items():
-            if isinstance(value, int) and _WORD.fullmatch(_plain(text)):
-                self.values.setdefault(isl_name(text), value)
-
-    def _learn(self, lv: dict) -> None:
-        for key, resolved in (("lower", lv.get("start")), ("upper", lv.get("limit"))):
-            text = (lv.get(key) or "").strip()
-            if set(_WORD.findall(text)) - self.loop_vars:
-                self.open = True
-            if (
-                _WORD.fullmatch(_plain(text))
-                and text not in self.loop_vars
-                and isinstance(resolved, int)
-            ):
-                self.values.setdefault(isl_name(text), resolved)
-
-    def _learn_subscripts(self, acc: dict) -> None:
-        """A subscript written as one name the analysis knows the value of (``i = 1;``
-        before an NPB plane loop): that value, as a bound's name gives its own."""
-        try:
-            node = _parse(acc.get("text") or "")
-        except NotAffine:
-            return
-        subs = []
-        while isinstance(node, c_ast.ArrayRef):
-            subs.insert(0, node.subscript)
-            node = node.name
-        for sub, resolved in zip(subs, acc.get("index_exprs") or [], strict=False):
-            if (
-                isinstance(sub, c_ast.ID)
-                and sub.name not in self.loop_vars
-                and isinstance(resolved, int)
-            ):
-                self.values.setdefault(isl_name(sub.name), resolved)
-
-    def usable(self, names: set[str]) -> bool:
-        return not names & self.banned
-
-
 def _footprint(
-    record: LoopRecord, sizes: _Sizes, thread: int | None
+    record: LoopRecord, sizes: Sizes, thread: int | None
 ) -> tuple[dict[str, isl.PwQPolynomial], isl.PwQPolynomial] | None:
     """Per-array element counts and the byte total, for every iteration or for static
     thread ``thread``; None when an access or bound is not affine, or a formula evaluated
@@ -181,7 +119,7 @@ def _footprint(
     return counts, total
 
 
-def _weighted_ops(record: LoopRecord, sizes: _Sizes) -> isl.PwQPolynomial | None:
+def _weighted_ops(record: LoopRecord, sizes: Sizes) -> isl.PwQPolynomial | None:
     """Sum over the loop's bodies of their weighted ops per execution times the count of
     their executions (the points of the loops around them, times a branch factor);
     None when a bound is not affine or the sum at the known sizes is not the
@@ -193,7 +131,7 @@ def _weighted_ops(record: LoopRecord, sizes: _Sizes) -> isl.PwQPolynomial | None
             return None
         conj, dims = nest
         text = " and ".join(conj)
-        params = sorted(set(_WORD.findall(text)) - set(dims) - _ISL_WORDS)
+        params = sorted(set(WORD.findall(text)) - set(dims) - _ISL_WORDS)
         try:
             card = isl.Set(f"[{', '.join(params)}] -> {{ [{', '.join(dims)}] : {text} }}").card()
         except isl.Error:
@@ -217,13 +155,13 @@ def _rational(qp: isl.PwQPolynomial, values: dict[str, int]) -> Fraction | None:
     return None if value is None else Fraction(str(value))
 
 
-def _agrees(qp: isl.PwQPolynomial, sizes: _Sizes, figure: int | None) -> bool:
+def _agrees(qp: isl.PwQPolynomial, sizes: Sizes, figure: int | None) -> bool:
     """The formula gives the analysis's figure at the known sizes (nothing to compare
     when the analysis has no figure: its sizes are unknown until a profile run)."""
     return figure is None or evaluate(str(qp), sizes.values) == figure
 
 
-def _per_thread_agrees(record: LoopRecord, sizes: _Sizes, threads: dict) -> bool:
+def _per_thread_agrees(record: LoopRecord, sizes: Sizes, threads: dict) -> bool:
     """Each thread's formula gives what counting that thread's iterations gives."""
     if record.trip_count is None or record.footprint_bytes is None:
         return True
@@ -244,7 +182,7 @@ def _params(qp: isl.PwQPolynomial) -> set[str]:
 
 
 def _array_card(
-    arr: dict, record: LoopRecord, sizes: _Sizes, thread: int | None
+    arr: dict, record: LoopRecord, sizes: Sizes, thread: int | None
 ) -> isl.PwQPolynomial | None:
     dims = arr.get("dims") or []
     union = None
@@ -263,7 +201,7 @@ def _array_card(
 
 
 def _access_set(
-    acc: dict, ndims: int, record: LoopRecord, sizes: _Sizes, thread: int | None
+    acc: dict, ndims: int, record: LoopRecord, sizes: Sizes, thread: int | None
 ) -> str | None:
     """``[sizes] -> { [e...] : exists loop variables : bounds and e = subscripts }``."""
     if acc.get("kind") not in ("affine", "whole"):  # whole: perhaps only the sizes unknown
@@ -283,13 +221,13 @@ def _access_set(
     elems = [f"_e{d}" for d in range(len(subs))]
     conj += [f"{e} = {s}" for e, s in zip(elems, subs, strict=True)]
     body = " and ".join(conj)
-    params = sorted(set(_WORD.findall(body)) - {*inner, *elems, "_it", "_q"} - _ISL_WORDS)
+    params = sorted(set(WORD.findall(body)) - {*inner, *elems, "_it", "_q"} - _ISL_WORDS)
     head = f"[{', '.join(params)}] -> " if params else ""
     exists = f"exists ({', '.join(inner)} : {body})" if inner else body
     return f"{head}{{ [{', '.join(elems)}] : {exists} }}"
 
 
-def _nest(levels: list[dict], sizes: _Sizes) -> tuple[list[str], list[str]] | None:
+def _nest(levels: list[dict], sizes: Sizes) -> tuple[list[str], list[str]] | None:
     """(constraints, loop variables' isl names) of loops from the outermost in."""
     conj: list[str] = []
     names: list[str] = []
@@ -302,7 +240,7 @@ def _nest(levels: list[dict], sizes: _Sizes) -> tuple[list[str], list[str]] | No
     return conj, names
 
 
-def _level(lv: dict, sizes: _Sizes) -> list[str] | None:
+def _level(lv: dict, sizes: Sizes) -> list[str] | None:
     """One level's constraints from its bounds as written, each checked against the
     analysis's value where both are known."""
     step, op = lv.get("step"), lv.get("op")
@@ -327,29 +265,22 @@ def _level(lv: dict, sizes: _Sizes) -> list[str] | None:
     return out
 
 
-def _bound(text: str, resolved, sizes: _Sizes) -> str | None:
+def _bound(text: str, resolved, sizes: Sizes) -> str | None:
     try:
-        node = _parse(text)
+        node = parse(text)
         isl_text = affine_node(node)
     except NotAffine:
         return None
-    if not _consistent(node, resolved, sizes):
+    if not consistent(node, resolved, sizes):
         return None
     return isl_text
 
 
-def _subscripts(text: str, ndims: int, resolved: list, sizes: _Sizes) -> list[str] | None:
+def _subscripts(text: str, ndims: int, resolved: list, sizes: Sizes) -> list[str] | None:
     """The access's subscripts as written (one per dimension, or one flat subscript of a
     one-dimensional array), each affine and consistent with the analysis's subscript."""
-    try:
-        node = _parse(text)
-    except NotAffine:
-        return None
-    subs: list[c_ast.Node] = []
-    while isinstance(node, c_ast.ArrayRef):
-        subs.insert(0, node.subscript)
-        node = node.name
-    if len(subs) != max(1, ndims) or len(resolved) != len(subs):
+    subs = written_subscripts(text)
+    if subs is None or len(subs) != max(1, ndims) or len(resolved) != len(subs):
         return None
     out = []
     for sub, res in zip(subs, resolved, strict=True):
@@ -357,65 +288,13 @@ def _subscripts(text: str, ndims: int, resolved: list, sizes: _Sizes) -> list[st
             isl_text = affine_node(sub)
         except NotAffine:
             return None
-        if not _consistent(sub, res, sizes):
+        if not consistent(sub, res, sizes):
             return None
         out.append(isl_text)
     return out
 
 
-def _consistent(node: c_ast.Node, resolved, sizes: _Sizes) -> bool:
-    """The expression as written names only loop variables and usable sizes, and with the
-    known sizes' values it is the analysis's resolved expression (so a local computed in
-    the nest is never taken for a size)."""
-    names = _names(node)
-    if not sizes.usable(names):
-        return False
-    free = names - sizes.loop_vars
-    if not free:
-        return True
-    if resolved is None or not all(isl_name(n) in sizes.values for n in free):
-        return resolved is None and all(isl_name(n) not in sizes.values for n in free)
-    mine = _expr(node, {n: sizes.values[isl_name(n)] for n in free})
-    return (
-        mine is not None
-        and exprs.affine(mine) is not None
-        and exprs.affine(mine) == exprs.affine(resolved)
-    )
-
-
-def _names(node: c_ast.Node) -> set[str]:
-    """The names (variables, member chains, elements at constant subscripts) in
-    ``node``, by their C text."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.StructRef | c_ast.ArrayRef):
-            try:
-                found.add(size_text(n))
-                continue
-            except NotAffine:
-                pass
-        if isinstance(n, c_ast.ID):
-            found.add(n.name)
-        stack.extend(child for _, child in n.children())
-    return found
-
-
-def _expr(node: c_ast.Node, values: dict[str, int]):
-    """``node`` as an analysis Expr with the sizes' values in (affine nodes only): the
-    sizes' C text replaced by their values, longest first."""
-    text = exprs.to_c_node(node)
-    for name in sorted(values, key=len, reverse=True):
-        pattern = rf"(?<![\w.>\]]){re.escape(name)}(?![\w\[])"
-        text = re.sub(pattern, f"({values[name]})", text)
-    try:
-        return build(_parse(text), lambda name: name, lambda _t: None)
-    except (Symbolic, NotAffine):
-        return None
-
-
-def _static_thread(outer: dict, record: LoopRecord, thread: int, sizes: _Sizes) -> str | None:
+def _static_thread(outer: dict, record: LoopRecord, thread: int, sizes: Sizes) -> str | None:
     """libgomp's static block of the first or the last thread, in iteration numbers of
     the outer level: the first ``ceil(T / p)`` iterations (``p * it < T``), the last
     ``floor(T / p)`` (the last thread is never one of the ``T % p`` that get one more)."""
@@ -442,17 +321,3 @@ def _static_thread(outer: dict, record: LoopRecord, thread: int, sizes: _Sizes) 
         last = f"{p} * _q <= {trip} < {p} * _q + {p} and _it + _q >= {trip}"
         return f"exists (_it, _q : {where} and {last})"
     return None
-
-
-def _plain(text: str) -> str:
-    """A member chain or constant element as one word (``g->nx`` -> ``g_nx``,
-    ``grid_points[0]`` -> ``grid_points_0_``), to tell a bare size."""
-    return text.replace("->", "_").replace(".", "_").replace("[", "_").replace("]", "_")
-
-
-def _parse(text: str) -> c_ast.Node:
-    try:
-        ast = c_parser.CParser().parse(f"long __autotune_f(void) {{ return ({text}); }}")
-    except Exception as exc:  # pycparser raises several kinds
-        raise NotAffine(f"cannot read {text!r}") from exc
-    return ast.ext[0].body.block_items[0].expr
