@@ -16,6 +16,7 @@ from autotune.models.features import feature_matrix, loop_features
 from autotune.tuning import calibrate as cal
 from autotune.tuning.modelchoice import choose_model
 from autotune.tuning.ranking import rank_loop
+from autotune.tuning.search_prior import NOISE_VARIANCE
 from autotune.variants.space import Variant, default_space
 
 KERNEL = r"""#include <stdio.h>
@@ -80,6 +81,9 @@ def test_calibrate_fits_stores_and_rank_uses_it(tmp_path, monkeypatch, capsys):
     # the model; the ranking (and so tune's search) carries it
     prior = data["search_prior"][chosen.name]
     assert prior["loops"] == 3 and prior["variant_variance"] > 0
+    # calibration measures no two variants the runtime runs identically (one stands for
+    # the other), so the measurement noise is the default, fitted on the recorded sweeps
+    assert prior["twins"] == 0 and prior["noise_variance"] == NOISE_VARIANCE
     assert chosen.model.metadata_["search_prior"] == prior
     (record,) = analyze_file(str(kdir / "light.c"), threads=2).loops
     ranked = rank_loop(record, default_space(record, 2), chosen, detect_machine())
