@@ -22,7 +22,7 @@ from autotune.models.features import FeatureError, feature_matrix
 from autotune.models.powerlaw import make_model
 from autotune.models.quality import evaluate, geomean_regret
 from autotune.tuning.modelchoice import PREFERENCE, choose_model
-from autotune.tuning.search_prior import SearchPrior, twin_log_ratios
+from autotune.tuning.search_prior import SearchPrior
 from autotune.tuning.ship_rule import ShipRule, first_pick
 from autotune.variants.space import BASELINE, Variant
 
@@ -218,18 +218,6 @@ def _first_pick_gains(
     return gain, float(measured[b]) / float(measured[others[k]])
 
 
-def _twins(samples: list[Sample]) -> list[float]:
-    """Log ratios of the measured variants the runtime runs identically (the search's
-    measurement noise, ``search_prior.twin_log_ratios``), loop by loop."""
-    by_loop: dict[str, tuple[LoopRecord, dict[Variant, float]]] = {}
-    for s in samples:
-        record, times = by_loop.setdefault(s.record.id, (s.record, {}))
-        if s.variant.is_baseline or not s.wall_s:
-            continue
-        times[s.variant] = s.wall_s
-    return [r for record, times in by_loop.values() for r in twin_log_ratios(record, times)]
-
-
 def leave_one_kernel_out(
     samples: list[Sample], machine: Machine, result: CalibrationResult, k: int = 5
 ) -> None:
@@ -267,8 +255,8 @@ def leave_one_kernel_out(
                 )
                 result.held_out.append(h)
                 scores[name].append(h)
-    twins = _twins(samples)
-    result.search_priors = {n: SearchPrior.fit(pairs[n], twins) for n in names if pairs[n]}
+    # its samples hold one variant of each set of twins: the noise stays the default
+    result.search_priors = {n: SearchPrior.fit(pairs[n]) for n in names if pairs[n]}
     result.ship_rules = {n: ShipRule.fit(picks[n]) for n in names if picks[n]}
     summary = {}
     for name, hs in scores.items():
