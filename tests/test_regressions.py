@@ -3,6 +3,7 @@ a user runs: no traceback, and a tuned program that computes what the original d
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -83,3 +84,29 @@ def test_tune_mode_build_gives_a_program_with_the_same_output(name, tmp_path):
     assert got == expected
     log = (tmp_path / "results.tune.log").read_text(errors="replace")
     assert log.count(f" tune {name} ") == 1 and "Traceback" not in log
+
+
+def test_a_program_calling_time_without_its_header_is_profiled_and_measured(env, capsys):
+    """The timing helpers appended after the user's code include no system header: one
+    included there conflicted with the user's implicit ``int time()`` and neither the
+    profile build (run-time trip counts) nor any timed variant compiled."""
+    import json
+
+    src = DATA / "implicit_time.c"
+    argv = ["measure", str(src), "--variants", "dynamic,8,t2", "--repetitions", "1", "--json"]
+    assert main([*argv, "--quiet"]) == 0, capsys.readouterr().err
+    loops = json.loads(capsys.readouterr().out)["loops"]
+    assert len(loops) == 2  # both trip counts come from the profile run (n is argv's)
+    for loop in loops:
+        assert loop["baseline"]["status"] == "ok"
+        assert [v["status"] for v in loop["variants"]] == ["ok"]
+
+
+def test_the_structure_timing_compiles_with_a_users_implicit_declarations(env, capsys):
+    src = DATA / "implicit_time.c"
+    argv = ["structure", str(src), "--measure", "--threads", "1", "--repetitions", "1"]
+    assert main([*argv, "--json", "--quiet"]) == 0, capsys.readouterr().err
+    tree = json.loads(capsys.readouterr().out)["tree"]
+    timed = [tree, *tree["children"]]
+    assert len(timed) == 3  # the program and its two loops, each timed
+    assert all(node["measured"]["1"]["total_s"] > 0 for node in timed)

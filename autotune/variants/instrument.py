@@ -135,11 +135,11 @@ _DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILIN
 
 
 def user_macros(source: str) -> list[str]:
-    """Macro names the user's file defines: the helpers' headers must not see them.
-
-    ``#define abs(a) ...`` (as in STREAM) breaks ``<stdlib.h>`` included after it;
-    the user's code is above the helpers, so undefining its macros there
-    changes nothing the user wrote.
+    """Macro names the user's file defines: the helpers appended after it must not
+    see them (STREAM's ``#define abs(a) ...`` broke ``<stdlib.h>`` when the helpers
+    included it; they include no header now, ``templates/library_decls.c.j2``). The
+    user's code is above the helpers, so undefining its macros there changes nothing
+    the user wrote.
     """
     return sorted(set(_DEFINE_RE.findall(source)))
 
