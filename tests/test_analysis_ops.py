@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 
 import pytest
 from analysis_support import analyze
 
-from autotune.analysis.ops import DEFAULT_WEIGHTS, WeightTable, math_name
+from autotune.analysis.ops import DEFAULT_WEIGHTS, POW_FOLDED, WeightTable, math_name
 
 
 def one_loop(body: str, decls: str = "", n: int = 10) -> str:
@@ -27,9 +29,13 @@ HAND = [
     ("a[idx[i] + 1] = -b[i] * 2.0;", {"neg": 1, "mul": 1}),
     ("x *= 2.0; x -= b[i]; y /= x; k = i % 3;", {"mul": 1, "sub": 1, "div": 1, "mod": 1}),
     (
-        "a[i] = (b[i] > 0.0 && c[i] < 1.0) ? exp(b[i]) : pow(c[i], 2.0);",
+        "a[i] = (b[i] > 0.0 && c[i] < 1.0) ? exp(b[i]) : pow(c[i], 1.5);",
         {"cmp": 2, "logic": 1, "exp": 0.5, "pow": 0.5},
     ),
+    # pow with an exponent gcc folds exactly (-O1 and above) is what it becomes
+    ("a[i] = pow(b[i] - 100, 2) - pow(b[i] - 228, 2.0);", {"sub": 3, "mul": 2}),
+    ("a[i] = pow(b[i], -1.0) + pow(c[i], 1) * pow(d[i], 0.);", {"div": 1, "add": 1, "mul": 1}),
+    ("a[i] = pow(b[i], 3.0) + pow(c[i], s);", {"pow": 2, "add": 1}),
     (
         "if (b[i] < s) { a[i] = b[i] + 1.0; } else { a[i] = b[i] * b[i] * b[i]; }",
         {"cmp": 1, "add": 0.5, "mul": 1.0},
@@ -154,3 +160,24 @@ def test_recursive_function_not_inlined():
     r = analyze(code)
     assert r.tunable and r.ops.get("call", 0) > 0
     assert any("recursive" in w for w in r.warnings)
+
+
+def test_the_pow_exponents_counted_as_arithmetic_are_those_gcc_folds(tmp_path):
+    """The analysis counts pow(x, c) as what gcc -O2 makes of it for the exponents in
+    POW_FOLDED and as a library call otherwise: the compiler's own output agrees."""
+    exponents = [*POW_FOLDED, 3.0, 0.5, -2.0]
+    src = tmp_path / "pows.c"
+    src.write_text(
+        "double pow(double, double);\n"
+        + "".join(
+            f"double p{k}(double x) {{ return pow(x, {e!r}); }}\n" for k, e in enumerate(exponents)
+        )
+    )
+    asm = subprocess.run(
+        ["gcc", "-O2", "-S", "-o", "-", str(src)], capture_output=True, text=True, check=True
+    ).stdout
+    bodies = re.split(r"^p(\d+):$", asm, flags=re.MULTILINE)[1:]
+    calls = {
+        exponents[int(k)]: "pow" in body for k, body in zip(bodies[::2], bodies[1::2], strict=True)
+    }
+    assert calls == {e: e not in POW_FOLDED for e in exponents}

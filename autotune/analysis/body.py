@@ -30,7 +30,7 @@ from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.loopnode import Access, Ctx, LoopNode
 from autotune.analysis.nameresolve import NameResolver
-from autotune.analysis.ops import BINOP_KIND, math_name
+from autotune.analysis.ops import BINOP_KIND, literal_value, math_name, math_ops
 from autotune.analysis.symbols import ArrayInfo, Scope, _params
 from autotune.analysis.tripcount import Header, NotCanonical, parse_header
 
@@ -362,7 +362,8 @@ class Walker(c_ast.NodeVisitor):
             return
         base = math_name(name)
         if base is not None:
-            self.ln.ops[base] += self.f
+            for kind, n in math_ops(base, _constant_exponent(args)).items():
+                self.ln.ops[kind] += n * self.f
             return
         callee = self.ctx.scope.info.funcs.get(name)
         if callee is None:
@@ -419,3 +420,18 @@ def _caller_texts(callee: c_ast.FuncDef, args: list, ctx: Ctx) -> dict[str, str 
         if texts[p.name] == "?":
             texts[p.name] = None
     return texts
+
+
+def _constant_exponent(args: list) -> float | None:
+    """A two-argument math call's second argument when it is a literal (``pow(v, 2)``)."""
+    if len(args) != 2:
+        return None
+    e, sign = args[1], 1.0
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    if isinstance(e, c_ast.UnaryOp) and e.op == "-":
+        e, sign = e.expr, -1.0
+    if not isinstance(e, c_ast.Constant) or e.type in ("char", "string"):
+        return None
+    value = literal_value(e.value)
+    return None if value is None else sign * value

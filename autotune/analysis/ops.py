@@ -122,6 +122,38 @@ SOURCE = (
 )
 
 
+# pow(x, c) for the exponents gcc folds exactly at -O1 and above: x * x, 1 / x, x and 1.
+# Any other constant stays a library call unless -ffast-math is given (Rodinia's
+# particle filter squares with pow(v, 2): 66 weighted ops each counted, one multiply run).
+POW_FOLDED: dict[float, dict[str, float]] = {
+    2.0: {"mul": 1.0},
+    -1.0: {"div": 1.0},
+    1.0: {},
+    0.0: {},
+}
+
+
+def literal_value(text: str) -> float | None:
+    """The value of a C integer or floating literal (``2``, ``2.0``, ``2.f``, ``0x2``)."""
+    digits = text.rstrip("uUlLfF") if not text.lower().startswith("0x") else text.rstrip("uUlL")
+    try:
+        return (
+            float(int(digits, 0))
+            if digits.isdigit() or digits.lower().startswith("0x")
+            else float(digits)
+        )
+    except ValueError:
+        return None
+
+
+def math_ops(base: str, exponent: float | None = None) -> dict[str, float]:
+    """The operations one call of math function ``base`` costs; ``exponent``: a
+    ``pow`` call's constant second argument, when it has one."""
+    if base == "pow" and exponent is not None and exponent in POW_FOLDED:
+        return POW_FOLDED[exponent]
+    return {base: 1.0}
+
+
 def math_name(name: str) -> str | None:
     """The math-library base name of a call (``sqrtf`` -> ``sqrt``), else None."""
     if name.startswith("__builtin_"):
