@@ -587,6 +587,26 @@ def test_rows_of_a_variable_length_array_are_checked_against_its_length(env, cap
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_a_subscript_below_its_row_at_any_size_is_kept(env, capsys):
+    """``b[i][j - 1]`` with ``j`` from 0 in a row of 256, the loops bounded by sizes a
+    function receives (DataRaceBench's DRB014): at ``j = 0`` it is the previous row's
+    last element, which the previous iteration writes, whatever the sizes are. The old
+    proof checked a constant row only against constant loop bounds and proved it; the
+    sweep that starts at ``j = 1`` stays proven, its variants verified."""
+    src = DATA / "row_before.c"
+    loops = analyze(src, capsys)
+    assert loops[16]["kept"] == {} and loops[16]["tunable"]
+    assert set(loops[25]["kept"]) == BOTH
+    assert "b[i][j - 1]" in loops[25]["kept"]["schedule"]
+    assert "leaves its row" in loops[25]["kept"]["schedule"]
+    args = ["measure", str(src), "--loop", "row_before.c:16", "--json", "--repetitions", "1"]
+    args += ["--schedules", "dynamic,static", "--chunks", "1,7", "--threads", "1,3"]
+    assert main([*args, "--quiet"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
 def test_rows_are_checked_at_the_sizes_the_profile_run_measured(env, capsys):
     """``double a[512][512]`` swept to an ``m`` read from the command line: under bounds in
     the sizes subscripts are taken to stay in their rows, so the pass reading a[i][j + 1]

@@ -52,7 +52,7 @@ class Conflict:
             r = self.a if leaves_row(self.a) else self.b
             return (
                 f"{what} {name} (line {r.line}: {r.text}) with a subscript that leaves its "
-                "row (C calls it undefined; the memory is the next row's): "
+                "row (C calls it undefined; the memory is a neighbouring row's): "
                 "the proof compares subscripts row by row and cannot here"
             )
         if self.why == "unanalysable":

@@ -39,7 +39,29 @@ def leaves_row(r: Ref) -> bool:
         span = _span(sub, ranges)
         if span is not None and (span[0] < 0 or span[1] > size - 1):
             return True
+        if span is None and _below_whenever_run(r, sub):
+            return True  # ``b[i][j - 1]`` from ``j = 0``, ``j < m``: the row before, at any m
     return False
+
+
+def _below_whenever_run(r: Ref, sub: poly.Poly) -> bool:
+    """The subscript is negative at some iteration for every value of the sizes at which
+    the loops around it run: ``j - 1`` for ``j`` from 0 (the previous row's last element,
+    whatever ``m`` bounds ``j``). A lower bound in the sizes (``j`` from ``lo``) is taken
+    to keep it in the row, as C requires; so is the upper end of a constant-length row
+    against bounds in the sizes (``j < m`` in a row of 100)."""
+    names = Names("")
+    expr = poly.to_isl(sub, names)
+    runs = domain_text(r.domain, names, r.given)
+    params, dims = ", ".join(sorted(names.params)), ", ".join(names.dims)
+    where = f" : {runs}" if runs else ""
+    below = f" : {runs + ' and ' if runs else ''}{expr} < 0"
+    try:
+        run = isl.Set(f"[{params}] -> {{ [{dims}]{where} }}").params()
+        neg = isl.Set(f"[{params}] -> {{ [{dims}]{below} }}").params()
+    except isl.Error:
+        return False
+    return not run.is_empty() and run.is_subset(neg)
 
 
 def _may_leave(r: Ref, sub: poly.Poly, size: int | poly.Poly) -> bool:
