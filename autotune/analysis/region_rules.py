@@ -6,7 +6,11 @@ Two facts of OpenMP decide what a region allows:
   (before the next barrier) that reads what the first wrote is correct only
   because both loops map the same iterations to the same threads, which
   OpenMP guarantees only for static schedules with the same trip count and
-  chunk in one region. Every loop of such a chain keeps its schedule.
+  chunk in one region. Every loop of such a chain keeps its schedule. Code in
+  the chain that is not a loop (a ``master`` or ``single`` reading what the
+  loop wrote) has no such mapping: it sees the iterations its own thread has
+  run, which the team size decides, so the chain's loops keep their thread
+  count too (DataRaceBench DRB013).
 - ``num_threads`` belongs to the region, not to one loop. When the region
   holds several loops, or runs code of its own on every thread (a print, a
   shared update, a thread-id call), its thread count is not varied per loop.
@@ -243,11 +247,20 @@ def region_facts(
     for group in chains:
         lines = sorted({e.line for e in group})
         text = ", ".join(str(x) for x in lines)
+        other = next((e for e in group if e.kind != "loop"), None)
         for e in group:
-            if e.kind == "loop":
-                facts.schedule_kept[id(e.for_node)] = (
+            if e.kind != "loop":
+                continue
+            facts.schedule_kept[id(e.for_node)] = (
+                f"in a nowait chain with lines {text} of the parallel region at {where}: "
+                "the loops rely on the same static iteration-to-thread mapping"
+            )
+            if other is not None:  # no mapping holds for it: keep the team as written too
+                facts.threads_kept[id(e.for_node)] = (
                     f"in a nowait chain with lines {text} of the parallel region at {where}: "
-                    "the loops rely on the same static iteration-to-thread mapping"
+                    f"line {other.line} uses what the loop writes before any barrier, where "
+                    "only the iterations of the thread running it are sure to be done: which "
+                    "those are depends on the team"
                 )
     for e in events:
         used = sorted(_loop_reads(e) & walker.thread_ids) if e.kind == "loop" else []
