@@ -22,6 +22,11 @@ EXPECTED = {
     # thread's static share holds it, which the team size decides
     "nowait_probe.c": {23: (False, {"schedule", "threads"}, "line 25 uses what the loop writes")},
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
+    # a static local of the region is one object for the team; the automatic one is not
+    "static_scratch.c": {
+        22: (False, {"schedule", "threads"}, "same element of norm"),
+        32: (True, set(), ""),
+    },
     "critical_append.c": {15: (False, {"schedule", "threads"}, "critical section at line 17")},
     "counter_index.c": {12: (False, {"schedule", "threads"}, "atomic capture")},
     "thread_id.c": {13: (False, {"schedule", "threads"}, "omp_get_thread_num()")},

@@ -68,11 +68,14 @@ def loop_context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopConte
 
 
 def _decls(node: c_ast.Node) -> list[c_ast.Decl]:
+    """The variables ``node`` declares that each thread has its own copy of: not a
+    ``static`` or ``extern`` one (one object for the whole team, DataRaceBench DRB090)."""
     out = []
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, c_ast.Decl) and not isinstance(n.type, c_ast.FuncDecl):
+        shared = {"static", "extern"} & set(n.storage or []) if isinstance(n, c_ast.Decl) else ()
+        if isinstance(n, c_ast.Decl) and not isinstance(n.type, c_ast.FuncDecl) and not shared:
             out.append(n)
         if isinstance(n, c_ast.FuncDef):
             continue
