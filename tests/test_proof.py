@@ -595,11 +595,11 @@ def test_a_subscript_below_its_row_at_any_size_is_kept(env, capsys):
     sweep that starts at ``j = 1`` stays proven, its variants verified."""
     src = DATA / "row_before.c"
     loops = analyze(src, capsys)
-    assert loops[16]["kept"] == {} and loops[16]["tunable"]
-    assert set(loops[25]["kept"]) == BOTH
-    assert "b[i][j - 1]" in loops[25]["kept"]["schedule"]
-    assert "leaves its row" in loops[25]["kept"]["schedule"]
-    args = ["measure", str(src), "--loop", "row_before.c:16", "--json", "--repetitions", "1"]
+    assert loops[17]["kept"] == {} and loops[17]["tunable"]
+    assert set(loops[26]["kept"]) == BOTH
+    assert "b[i][j - 1]" in loops[26]["kept"]["schedule"]
+    assert "leaves its row" in loops[26]["kept"]["schedule"]
+    args = ["measure", str(src), "--loop", "row_before.c:17", "--json", "--repetitions", "1"]
     args += ["--schedules", "dynamic,static", "--chunks", "1,7", "--threads", "1,3"]
     assert main([*args, "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
