@@ -24,8 +24,8 @@ EXPECTED = {
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
     # a static local of the region is one object for the team; the automatic one is not
     "static_scratch.c": {
-        22: (False, {"schedule", "threads"}, "same element of norm"),
-        32: (True, set(), ""),
+        23: (False, {"schedule", "threads"}, "same element of norm"),
+        33: (True, set(), ""),
     },
     "critical_append.c": {15: (False, {"schedule", "threads"}, "critical section at line 17")},
     "counter_index.c": {12: (False, {"schedule", "threads"}, "atomic capture")},
