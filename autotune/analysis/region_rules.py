@@ -10,7 +10,10 @@ Two facts of OpenMP decide what a region allows:
   the chain that is not a loop (a ``master`` or ``single`` reading what the
   loop wrote) has no such mapping: it sees the iterations its own thread has
   run, which the team size decides, so the chain's loops keep their thread
-  count too (DataRaceBench DRB013).
+  count too (DataRaceBench DRB013). A ``master`` (or ``single nowait``) starts
+  such a chain as a ``nowait`` loop does: a loop after it, before any barrier,
+  that touches what it writes (a reduction's variable it resets, DRB140) races
+  with it.
 - ``num_threads`` belongs to the region, not to one loop. When the region
   holds several loops, or runs code of its own on every thread (a print, a
   shared update, a thread-id call), its thread count is not varied per loop.
@@ -105,6 +108,8 @@ class RegionEvents(c_ast.NodeVisitor):
             if isinstance(loop, c_ast.For):
                 own |= _loop_var(loop)
             self._add(Event("loop", _line(loop) or line, loop, c.nowait), stmt, own)
+            # the shared copy a reduction combines into is written at the loop's end
+            self.events[-1].writes |= {name for _, name in reduction_items(c.reduction)}
             if not c.nowait:
                 self.events.append(Event("barrier", line))
         elif d.kind in ONCE_WITH_BARRIER or d.kind in ONCE_NO_BARRIER:
@@ -118,7 +123,8 @@ class RegionEvents(c_ast.NodeVisitor):
                     f"runs '#pragma {d.text}' at line {line}, whose {wait} may hand data to "
                     "or wait for another thread: with fewer threads it may wait for ever"
                 )
-            self._add(Event("once", line, why=why), stmt)
+            alone = d.kind in ONCE_NO_BARRIER or bool(d.clauses.nowait)  # no barrier after
+            self._add(Event("once", line, nowait=alone, why=why), stmt)
             if d.kind in ONCE_WITH_BARRIER and not d.clauses.nowait:
                 self.events.append(Event("barrier", line))
         else:  # critical, atomic, task, a nested parallel ... : run by every thread
@@ -242,26 +248,20 @@ def region_facts(
             facts.threads_kept[key] = why
         return facts
     kinds = Aliasing(scope, region.node, objects)
-    chains = _chains(events, kinds, touch)
+    # chains of code alone (a master waiting on what a single sets) are _once_waits' part
+    chains = [g for g in _chains(events, kinds, touch) if any(e.kind == "loop" for e in g)]
+    racy = next((g for g in chains if any(e.kind != "loop" for e in g)), None)
+    if racy is not None:
+        _keep_racy_region(facts, mine, racy, where)
+        return facts
     chained = bool(chains)  # a chain may rely on its loops' equal trip counts: keep it all
     for group in chains:
-        lines = sorted({e.line for e in group})
-        text = ", ".join(str(x) for x in lines)
-        other = next((e for e in group if e.kind != "loop"), None)
+        text = ", ".join(str(x) for x in sorted({e.line for e in group}))
         for e in group:
-            if e.kind != "loop":
-                continue
             facts.schedule_kept[id(e.for_node)] = (
                 f"in a nowait chain with lines {text} of the parallel region at {where}: "
                 "the loops rely on the same static iteration-to-thread mapping"
             )
-            if other is not None:  # no mapping holds for it: keep the team as written too
-                facts.threads_kept[id(e.for_node)] = (
-                    f"in a nowait chain with lines {text} of the parallel region at {where}: "
-                    f"line {other.line} uses what the loop writes before any barrier, where "
-                    "only the iterations of the thread running it are sure to be done: which "
-                    "those are depends on the team"
-                )
     for e in events:
         used = sorted(_loop_reads(e) & walker.thread_ids) if e.kind == "loop" else []
         if used:
@@ -291,6 +291,26 @@ def region_facts(
     return facts
 
 
+def _keep_racy_region(facts: RegionFacts, mine: dict, group: list[Event], where: str) -> None:
+    """A chain holding code that is not a loop (a ``master`` resetting what the loop after
+    it sums, a ``single`` reading what a ``nowait`` loop before it wrote) is a race: no
+    iteration-to-thread mapping orders it, so what it computes follows the threads'
+    timing, which any change in how the region's threads run moves (a schedule variant of
+    another loop of the region made one such race print another result). Every loop of
+    the region is kept as written."""
+    text = ", ".join(str(x) for x in sorted({e.line for e in group}))
+    other = next(e for e in group if e.kind != "loop")
+    why = (
+        f"lines {text} of the parallel region at {where} share data with no barrier between "
+        f"them, and line {other.line} is code a thread runs on its own: what it sees of the "
+        "loop's data, or the loop of its, depends on which thread runs which iterations, "
+        "and when; any change in how the region's threads run may change it"
+    )
+    for key in mine:
+        facts.schedule_kept[key] = why
+        facts.threads_kept[key] = why
+
+
 def _once_waits(events: list[Event]) -> None:
     """Code one thread runs that reads what code after it writes before any barrier (a
     master spinning on a flag a later single sets): it can see the value only while
@@ -302,7 +322,7 @@ def _once_waits(events: list[Event]) -> None:
         for later in events[k + 1 :]:
             if later.kind == "barrier":
                 break
-            shared = sorted(e.reads & later.writes)
+            shared = sorted((e.reads - e.writes) & later.writes)  # read, not only set
             if shared:
                 e.why = (
                     f"runs code one thread runs at line {e.line} that reads {shared[0]}, "
@@ -436,7 +456,7 @@ def _chains(
                     first.take(x)
                 open_.remove(other)
             first.take(e)
-        elif e.kind == "loop" and e.nowait:
+        elif e.kind in ("loop", "once") and e.nowait:
             open_.append(_Chain([e], set(e.reads), set(e.writes)))
     out += [c.events for c in open_ if len(c.events) > 1]
     return out
