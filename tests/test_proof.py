@@ -590,15 +590,20 @@ def test_rows_of_a_variable_length_array_are_checked_against_its_length(env, cap
 def test_a_subscript_below_its_row_at_any_size_is_kept(env, capsys):
     """``b[i][j - 1]`` with ``j`` from 0 in a row of 256, the loops bounded by sizes a
     function receives (DataRaceBench's DRB014): at ``j = 0`` it is the previous row's
-    last element, which the previous iteration writes, whatever the sizes are. The old
-    proof checked a constant row only against constant loop bounds and proved it; the
-    sweep that starts at ``j = 1`` stays proven, its variants verified."""
+    last element, which the previous iteration writes, whatever the sizes are; so in a
+    row whose length the analysis does not know (DRB015). The old proof checked a
+    constant row only against constant loop bounds, and a row of unknown length not at
+    all, and proved both; the sweep that starts at ``j = 1`` stays proven, its variants
+    verified."""
     src = DATA / "row_before.c"
     loops = analyze(src, capsys)
     assert loops[17]["kept"] == {} and loops[17]["tunable"]
     assert set(loops[26]["kept"]) == BOTH
     assert "b[i][j - 1]" in loops[26]["kept"]["schedule"]
     assert "leaves its row" in loops[26]["kept"]["schedule"]
+    # the same on a grid sized at run time (double (*b)[n]): a row of unknown length
+    (loop,) = analyze(DATA / "row_before_runtime.c", capsys, "--args", "100 sweep").values()
+    assert set(loop["kept"]) == BOTH and "leaves its row" in loop["kept"]["schedule"]
     args = ["measure", str(src), "--loop", "row_before.c:17", "--json", "--repetitions", "1"]
     args += ["--schedules", "dynamic,static", "--chunks", "1,7", "--threads", "1,3"]
     assert main([*args, "--quiet"]) == 0

@@ -21,12 +21,17 @@ def leaves_row(r: Ref) -> bool:
     with ``j < M``. Subscripts are compared dimension by dimension, which holds only while
     each stays in its row. Decided where the loops around it have constant bounds (the
     subscript's least and greatest values then bound it exactly); with bounds in the sizes
-    the subscripts are taken to stay in their rows, as C requires."""
+    the subscripts are taken to stay in their rows, as C requires, unless one is below 0
+    at every size (``j - 1`` from ``j = 0``), whatever the row's length."""
     if not r.inner or r.index is None:
         return False
     ranges = _constant_ranges(r.domain)
     for sub, size in zip(r.index[1:], r.inner, strict=False):
-        if sub is None or size is None or not poly.is_affine(sub):
+        if sub is None or not poly.is_affine(sub):
+            continue
+        if size is None:  # a row of unknown length: below 0 is out of it all the same
+            if _below_whenever_run(r, sub):
+                return True
             continue
         if not isinstance(size, int):  # ``a[i][j + 1]`` of a ``double a[n][n]``, j < n
             if _may_leave(r, sub, size):
