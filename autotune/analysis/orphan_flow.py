@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis.names import POINTER_CALL
-from autotune.analysis.region_rules import Event, RegionEvents
+from autotune.analysis.region_events import Event, RegionEvents
 
 MAX_ROUNDS = 32  # the fixpoint over calls (recursion settles in a few)
 

@@ -1,26 +1,23 @@
 """The legality gate for a parallel region: ``nowait`` chains and the thread count.
 
-Two facts of OpenMP decide what a region allows:
+Two facts of OpenMP decide what a region allows (its body read as events,
+``region_events``):
 
 - After a loop with ``nowait``, threads run on without waiting. A later loop
   (before the next barrier) that reads what the first wrote is correct only
   because both loops map the same iterations to the same threads, which
   OpenMP guarantees only for static schedules with the same trip count and
-  chunk in one region. Every loop of such a chain keeps its schedule. Code in
-  the chain that is not a loop (a ``master`` or ``single`` reading what the
-  loop wrote) has no such mapping: it sees the iterations its own thread has
-  run, which the team size decides, so the chain's loops keep their thread
-  count too (DataRaceBench DRB013). A ``master`` (or ``single nowait``) starts
-  such a chain as a ``nowait`` loop does: a loop after it, before any barrier,
-  that touches what it writes (a reduction's variable it resets, DRB140) races
-  with it.
+  chunk in one region. Every loop of such a chain keeps its schedule.
+- Code that is not a loop has no such mapping. A ``master`` or ``single``
+  reading what a ``nowait`` loop wrote sees the iterations its own thread has
+  run (DataRaceBench DRB013); a ``master`` (or ``single nowait``) starts a
+  chain as a ``nowait`` loop does, so a loop after it that sums into what it
+  resets races with it (DRB140). Such a race follows the threads' timing,
+  which any variant of any loop of the region moves: every loop of the
+  region is kept as written.
 - ``num_threads`` belongs to the region, not to one loop. When the region
   holds several loops, or runs code of its own on every thread (a print, a
   shared update, a thread-id call), its thread count is not varied per loop.
-
-The region's body is read as a sequence of events (loop, barrier, code run
-by every thread, code run once); a sequential loop inside the region is read
-twice so a chain that wraps around to its next iteration is seen.
 """
 
 from __future__ import annotations
@@ -30,36 +27,17 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import walk
-from autotune.analysis.names import assigned_names, names_in, written_root
-from autotune.analysis.proof.facts import reduction_items
-from autotune.analysis.region_code import (
-    calls_thread_api,
-    cancels_region,
-    sections_handoff,
-    team_query,
-    thread_dependence,
-    waits_for_another,
+from autotune.analysis.names import names_in
+from autotune.analysis.region_code import cancels_region
+from autotune.analysis.region_events import (
+    Event,
+    RegionEvents,
+    clause_names,
+    node_line,
+    unwrap,
 )
 from autotune.analysis.symbols import Scope
-from autotune.frontend.finder import WORKSHARING_LOOP_KINDS, FoundLoop, FoundRegion
-from autotune.frontend.records import Directive
-from autotune.frontend.runs import block_items, pragma_runs
-
-ONCE_WITH_BARRIER = {"single", "sections", "workshare"}
-ONCE_NO_BARRIER = {"master", "masked"}
-
-
-@dataclass
-class Event:
-    kind: str  # "loop" | "barrier" | "code" | "once"
-    line: int
-    for_node: c_ast.Node | None = None
-    nowait: bool = False
-    why: str = ""  # for "code": what makes it depend on the thread count ('' if nothing)
-    reads: set[str] = field(default_factory=set)  # shared names read (privates left out)
-    writes: set[str] = field(default_factory=set)  # shared names written
-    calls: set[str] = field(default_factory=set)  # functions it calls, by name
+from autotune.frontend.finder import FoundLoop, FoundRegion
 
 
 @dataclass
@@ -74,145 +52,9 @@ class RegionFacts:
     events: list[Event] = field(default_factory=list)  # its body, read in order
 
 
-class RegionEvents(c_ast.NodeVisitor):
-    """The events of one region body, in program order."""
-
-    def __init__(self, private: set[str], funcs: dict | None = None) -> None:
-        self.events: list[Event] = []
-        self.private = set(private)
-        self.funcs = funcs or {}  # the program's functions: name -> (FuncDef, FileAST)
-        # names holding a thread number or count (int tid = omp_get_thread_num();): a loop
-        # that reads one depends on which thread runs which iteration
-        self.thread_ids: set[str] = set()
-
-    def visit_Compound(self, node: c_ast.Compound) -> None:
-        for run in pragma_runs(node.block_items):
-            self._run(run.directives, run.stmt)
-
-    def _run(self, directives: list[Directive], stmt: c_ast.Node | None) -> None:
-        line = directives[0].line if directives else _line(stmt)
-        if stmt is None:
-            if directives and directives[0].kind == "barrier":
-                self.events.append(Event("barrier", line))
-            return
-        if not directives:
-            self._statement(stmt)
-            return
-        d = directives[0]
-        if d.kind in WORKSHARING_LOOP_KINDS and not d.kind.startswith("parallel"):
-            loop = _unwrap(stmt)
-            c = d.clauses
-            own = _clause_names(c.private + c.firstprivate + c.lastprivate) | {
-                name for _, name in reduction_items(c.reduction)
-            }
-            if isinstance(loop, c_ast.For):
-                own |= _loop_var(loop)
-            self._add(Event("loop", _line(loop) or line, loop, c.nowait), stmt, own)
-            # the shared copy a reduction combines into is written at the loop's end
-            self.events[-1].writes |= {name for _, name in reduction_items(c.reduction)}
-            if not c.nowait:
-                self.events.append(Event("barrier", line))
-        elif d.kind in ONCE_WITH_BARRIER or d.kind in ONCE_NO_BARRIER:
-            query = team_query(stmt, self.funcs)
-            wait = waits_for_another(stmt)
-            if not wait and d.kind == "sections":
-                wait = sections_handoff(stmt)
-            why = f"runs '#pragma {d.text}' at line {line}, which {query}" if query else ""
-            if wait and not why:
-                why = (
-                    f"runs '#pragma {d.text}' at line {line}, whose {wait} may hand data to "
-                    "or wait for another thread: with fewer threads it may wait for ever"
-                )
-            alone = d.kind in ONCE_NO_BARRIER or bool(d.clauses.nowait)  # no barrier after
-            self._add(Event("once", line, nowait=alone, why=why), stmt)
-            if d.kind in ONCE_WITH_BARRIER and not d.clauses.nowait:
-                self.events.append(Event("barrier", line))
-        else:  # critical, atomic, task, a nested parallel ... : run by every thread
-            why = f"runs '#pragma {d.text}' at line {line} on every thread"
-            self._add(Event("code", line, why=why), stmt)
-            if d.kind.startswith("parallel"):  # a team of its own, ended by its barrier
-                self.events[-1].calls = set()
-
-    def _add(self, event: Event, node: c_ast.Node, own: set[str] = frozenset()) -> None:
-        """Append ``event`` with the shared names ``node`` reads and writes."""
-        local = _declared(node) | own | self.private
-        reads = names_in(node)
-        event.reads = reads.names - local
-        event.writes = assigned_names(node) - local
-        event.calls = set(reads.calls)
-        self.events.append(event)
-
-    def _statement(self, stmt: c_ast.Node) -> None:
-        if isinstance(stmt, c_ast.Compound):
-            self.visit_Compound(stmt)
-        elif isinstance(stmt, c_ast.For | c_ast.While | c_ast.DoWhile):
-            self._sequential(stmt)
-        elif isinstance(stmt, c_ast.If):
-            self._code(stmt.cond, _line(stmt))
-            for branch in (stmt.iftrue, stmt.iffalse):
-                if branch is not None:
-                    self._statement(branch)
-        elif isinstance(stmt, c_ast.Decl):
-            self.private.add(stmt.name)
-            if stmt.init is not None and calls_thread_api(stmt.init, self.thread_ids):
-                self.thread_ids.add(stmt.name)
-            self._code(stmt.init, _line(stmt))
-        else:
-            self._code(stmt, _line(stmt))
-
-    def _sequential(self, loop: c_ast.Node) -> None:
-        """A loop every thread runs: its header is code, its body is read twice."""
-        if isinstance(loop, c_ast.For):
-            if isinstance(loop.init, c_ast.DeclList):
-                self.private.update(d.name for d in loop.init.decls)
-            for part in (loop.init, loop.cond, loop.next):
-                self._code(part, _line(loop))
-        else:
-            self._code(loop.cond, _line(loop))
-        for _ in range(2):
-            self._statement(loop.stmt)
-
-    def _code(self, node: c_ast.Node | None, line: int) -> None:
-        if node is None:
-            return
-        for n in walk(node):
-            if isinstance(n, c_ast.Assignment) and calls_thread_api(n.rvalue, self.thread_ids):
-                name = written_root(n.lvalue)
-                if name:
-                    self.thread_ids.add(name)
-        self._add(Event("code", line, why=thread_dependence(node, self.private, line)), node)
-
-
-def _clause_names(items: list[str]) -> set[str]:
-    return {n.strip() for item in items for n in item.split(",") if n.strip()}
-
-
-def _loop_var(loop: c_ast.For) -> set[str]:
-    init = loop.init
-    if isinstance(init, c_ast.DeclList):
-        return {d.name for d in init.decls}
-    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
-        return {init.lvalue.name}
-    return set()
-
-
-def _declared(node: c_ast.Node) -> set[str]:
-    return {n.name for n in walk(node) if isinstance(n, c_ast.Decl) and n.name}
-
-
 def _loop_reads(e: Event) -> set[str]:
     """Every name the loop mentions, privates included (a thread number is private)."""
     return names_in(e.for_node).names if e.for_node is not None else set()
-
-
-def _line(node: c_ast.Node | None) -> int:
-    return int(node.coord.line) if node is not None and node.coord else 0
-
-
-def _unwrap(stmt: c_ast.Node) -> c_ast.Node:
-    while isinstance(stmt, c_ast.Compound) and len(block_items(stmt)) == 1:
-        stmt = block_items(stmt)[0]
-    return stmt
 
 
 def region_facts(
@@ -227,7 +69,7 @@ def region_facts(
     facts = RegionFacts()
     d = region.directive
     c = d.clauses
-    private = _clause_names(c.private + c.firstprivate)
+    private = clause_names(c.private + c.firstprivate)
     walker = RegionEvents(private, funcs)
     walker._statement(region.node)
     events = walker.events
@@ -235,7 +77,7 @@ def region_facts(
     facts.members = set(mine)
     facts.events = events
     where = f"{d.file}:{d.line}"
-    if id(_unwrap(region.node)) in mine:  # "parallel" and "for" stacked on one loop
+    if id(unwrap(region.node)) in mine:  # "parallel" and "for" stacked on one loop
         return facts
     cancel = cancels_region(region.node)
     if cancel is not None:
@@ -280,7 +122,7 @@ def region_facts(
                 f"the parallel region at {where} {code.why}: its effect depends on the thread count"
             )
         elif len(loop_lines) > 1:
-            others = ", ".join(str(x) for x in loop_lines if x != _line(found.for_node))
+            others = ", ".join(str(x) for x in loop_lines if x != node_line(found.for_node))
             facts.threads_kept[key] = (
                 f"the thread count belongs to the parallel region at "
                 f"{where}, which also runs the loops at lines {others}: it is tuned for the "

@@ -1,0 +1,180 @@
+"""A parallel region's body read as events, in program order: worksharing loops,
+barriers, code one thread runs (``single``, ``master``) and code every thread runs.
+
+``region_rules`` decides from them what a region allows; ``orphan_flow`` reads the
+functions holding orphaned loops the same way. Each event carries the shared names it
+reads and writes (the region's privates left out), so the rules can ask which events
+touch each other's data before a barrier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from autotune.analysis.astutil import walk
+from autotune.analysis.names import assigned_names, names_in, written_root
+from autotune.analysis.proof.facts import reduction_items
+from autotune.analysis.region_code import (
+    calls_thread_api,
+    sections_handoff,
+    team_query,
+    thread_dependence,
+    waits_for_another,
+)
+from autotune.frontend.finder import WORKSHARING_LOOP_KINDS
+from autotune.frontend.records import Directive
+from autotune.frontend.runs import block_items, pragma_runs
+
+ONCE_WITH_BARRIER = {"single", "sections", "workshare"}
+ONCE_NO_BARRIER = {"master", "masked"}
+
+
+@dataclass
+class Event:
+    kind: str  # "loop" | "barrier" | "code" | "once"
+    line: int
+    for_node: c_ast.Node | None = None
+    nowait: bool = False
+    why: str = ""  # for "code": what makes it depend on the thread count ('' if nothing)
+    reads: set[str] = field(default_factory=set)  # shared names read (privates left out)
+    writes: set[str] = field(default_factory=set)  # shared names written
+    calls: set[str] = field(default_factory=set)  # functions it calls, by name
+
+
+class RegionEvents(c_ast.NodeVisitor):
+    """The events of one region body, in program order."""
+
+    def __init__(self, private: set[str], funcs: dict | None = None) -> None:
+        self.events: list[Event] = []
+        self.private = set(private)
+        self.funcs = funcs or {}  # the program's functions: name -> (FuncDef, FileAST)
+        # names holding a thread number or count (int tid = omp_get_thread_num();): a loop
+        # that reads one depends on which thread runs which iteration
+        self.thread_ids: set[str] = set()
+
+    def visit_Compound(self, node: c_ast.Compound) -> None:
+        for run in pragma_runs(node.block_items):
+            self._run(run.directives, run.stmt)
+
+    def _run(self, directives: list[Directive], stmt: c_ast.Node | None) -> None:
+        line = directives[0].line if directives else node_line(stmt)
+        if stmt is None:
+            if directives and directives[0].kind == "barrier":
+                self.events.append(Event("barrier", line))
+            return
+        if not directives:
+            self._statement(stmt)
+            return
+        d = directives[0]
+        if d.kind in WORKSHARING_LOOP_KINDS and not d.kind.startswith("parallel"):
+            loop = unwrap(stmt)
+            c = d.clauses
+            own = clause_names(c.private + c.firstprivate + c.lastprivate) | {
+                name for _, name in reduction_items(c.reduction)
+            }
+            if isinstance(loop, c_ast.For):
+                own |= _loop_var(loop)
+            self._add(Event("loop", node_line(loop) or line, loop, c.nowait), stmt, own)
+            # the shared copy a reduction combines into is written at the loop's end
+            self.events[-1].writes |= {name for _, name in reduction_items(c.reduction)}
+            if not c.nowait:
+                self.events.append(Event("barrier", line))
+        elif d.kind in ONCE_WITH_BARRIER or d.kind in ONCE_NO_BARRIER:
+            query = team_query(stmt, self.funcs)
+            wait = waits_for_another(stmt)
+            if not wait and d.kind == "sections":
+                wait = sections_handoff(stmt)
+            why = f"runs '#pragma {d.text}' at line {line}, which {query}" if query else ""
+            if wait and not why:
+                why = (
+                    f"runs '#pragma {d.text}' at line {line}, whose {wait} may hand data to "
+                    "or wait for another thread: with fewer threads it may wait for ever"
+                )
+            alone = d.kind in ONCE_NO_BARRIER or bool(d.clauses.nowait)  # no barrier after
+            self._add(Event("once", line, nowait=alone, why=why), stmt)
+            if d.kind in ONCE_WITH_BARRIER and not d.clauses.nowait:
+                self.events.append(Event("barrier", line))
+        else:  # critical, atomic, task, a nested parallel ... : run by every thread
+            why = f"runs '#pragma {d.text}' at line {line} on every thread"
+            self._add(Event("code", line, why=why), stmt)
+            if d.kind.startswith("parallel"):  # a team of its own, ended by its barrier
+                self.events[-1].calls = set()
+
+    def _add(self, event: Event, node: c_ast.Node, own: set[str] = frozenset()) -> None:
+        """Append ``event`` with the shared names ``node`` reads and writes."""
+        local = _declared(node) | own | self.private
+        reads = names_in(node)
+        event.reads = reads.names - local
+        event.writes = assigned_names(node) - local
+        event.calls = set(reads.calls)
+        self.events.append(event)
+
+    def _statement(self, stmt: c_ast.Node) -> None:
+        if isinstance(stmt, c_ast.Compound):
+            self.visit_Compound(stmt)
+        elif isinstance(stmt, c_ast.For | c_ast.While | c_ast.DoWhile):
+            self._sequential(stmt)
+        elif isinstance(stmt, c_ast.If):
+            self._code(stmt.cond, node_line(stmt))
+            for branch in (stmt.iftrue, stmt.iffalse):
+                if branch is not None:
+                    self._statement(branch)
+        elif isinstance(stmt, c_ast.Decl):
+            if not {"static", "extern"} & set(stmt.storage or []):  # else one for the team
+                self.private.add(stmt.name)
+            if stmt.init is not None and calls_thread_api(stmt.init, self.thread_ids):
+                self.thread_ids.add(stmt.name)
+            self._code(stmt.init, node_line(stmt))
+        else:
+            self._code(stmt, node_line(stmt))
+
+    def _sequential(self, loop: c_ast.Node) -> None:
+        """A loop every thread runs: its header is code, its body is read twice."""
+        if isinstance(loop, c_ast.For):
+            if isinstance(loop.init, c_ast.DeclList):
+                self.private.update(d.name for d in loop.init.decls)
+            for part in (loop.init, loop.cond, loop.next):
+                self._code(part, node_line(loop))
+        else:
+            self._code(loop.cond, node_line(loop))
+        for _ in range(2):
+            self._statement(loop.stmt)
+
+    def _code(self, node: c_ast.Node | None, line: int) -> None:
+        if node is None:
+            return
+        for n in walk(node):
+            if isinstance(n, c_ast.Assignment) and calls_thread_api(n.rvalue, self.thread_ids):
+                name = written_root(n.lvalue)
+                if name:
+                    self.thread_ids.add(name)
+        self._add(Event("code", line, why=thread_dependence(node, self.private, line)), node)
+
+
+def clause_names(items: list[str]) -> set[str]:
+    return {n.strip() for item in items for n in item.split(",") if n.strip()}
+
+
+def _loop_var(loop: c_ast.For) -> set[str]:
+    init = loop.init
+    if isinstance(init, c_ast.DeclList):
+        return {d.name for d in init.decls}
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return {init.lvalue.name}
+    return set()
+
+
+def _declared(node: c_ast.Node) -> set[str]:
+    return {n.name for n in walk(node) if isinstance(n, c_ast.Decl) and n.name}
+
+
+def node_line(node: c_ast.Node | None) -> int:
+    return int(node.coord.line) if node is not None and node.coord else 0
+
+
+def unwrap(stmt: c_ast.Node) -> c_ast.Node:
+    while isinstance(stmt, c_ast.Compound) and len(block_items(stmt)) == 1:
+        stmt = block_items(stmt)[0]
+    return stmt
