@@ -134,6 +134,35 @@ def test_a_sample_that_never_varies_the_schedule_cannot_be_fitted(tmp_path):
     assert ("extended", "wall") not in result.models and "extended" in result.refused
 
 
+def test_a_sample_with_every_schedule_kind_fits_the_extended_model(tmp_path):
+    """Three loops measured with static, dynamic and guided variants at every thread count:
+    the schedule indicators vary, so the extended model is identifiable and fitted. The
+    check once took the indicators' logarithm (0 for both kinds), found them never
+    varying in any sample, and refused the extended model on every machine."""
+    machine = detect_machine()
+    samples = []
+    for n, body in ((30000, "i * 0.5"), (90000, "sqrt(i * 1.5)"), (50000, "i * 0.5 + 1.0")):
+        src = tmp_path / f"k{n}.c"
+        src.write_text(KERNEL.format(n=n, body=body))
+        (record,) = analyze_file(str(src), threads=2).loops
+        for v in [
+            Variant(s, c, t)
+            for s in ("static", "dynamic", "guided")
+            for c in (None, 4, 64)
+            for t in (1, 2, 3, 4)
+        ]:
+            slow = {"static": 1.0, "dynamic": 1.3, "guided": 1.1}[v.schedule] * (
+                1 + 4 / (v.chunk or 8)
+            )
+            samples.append(
+                cal.Sample(src.name, record, v, n * 1e-8 * slow / min(v.threads, 2), None)
+            )
+    assert cal.unidentifiable(samples, machine, "extended") == ""
+    result = cal.CalibrationResult()
+    cal.fit_models(samples, machine, result)
+    assert ("extended", "wall") in result.models and "extended" not in result.refused
+
+
 def test_stragglers_are_dropped_and_noisy_variants_left_out():
     assert cal.robust_time([0.17, 298.0, 0.18]) == (0.18, 1)
     assert cal.robust_time([0.17]) == (0.17, 0)

@@ -18,7 +18,8 @@ import numpy as np
 from autotune.frontend.records import LoopRecord
 from autotune.measure.machine import Machine
 from autotune.measure.microbench import PROFILE_NAME, RuntimeProfile
-from autotune.models.features import FeatureError, feature_matrix
+from autotune.models.features import LOOP_LEVEL_FEATURES, FeatureError, feature_matrix
+from autotune.models.fitted import design
 from autotune.models.powerlaw import make_model
 from autotune.models.quality import evaluate, geomean_regret
 from autotune.tuning.modelchoice import PREFERENCE, choose_model
@@ -125,19 +126,39 @@ def unidentifiable(
 
     Every exponent needs its feature to vary independently of the others:
     a sample of static variants only, say, leaves the schedule factors
-    undetermined and the fit extrapolates wildly.
+    undetermined and the fit extrapolates wildly. Checked on the columns the fit
+    sees: logs, 0/1 schedule indicators as they are; for a model fitted within loops
+    (the extended one), the variant features as they vary within each loop (the
+    loop-level features, and a loop's work split over its threads, which they and the
+    thread count determine, are the across-loop stage's).
     """
-    X, y, names, _ = _xy(samples, machine, name, "wall", profile)
+    X, y, names, groups = _xy(samples, machine, name, "wall", profile)
     if len(y) < 2 * (len(names) + 1):
         return f"{len(y)} measured variants, at least {2 * (len(names) + 1)} needed"
-    logs = np.log(np.where(X > 0, X, 1.0))
-    flat = [n for n, col in zip(names, logs.T, strict=True) if np.ptp(col) == 0]
+    columns = design(X, list(names))  # a logged indicator is 0 for both kinds
+    flat = [n for n, col in zip(names, columns.T, strict=True) if np.ptp(col) == 0]
     if flat:
         return f"{', '.join(flat)} never varied in the sample"
-    design = np.column_stack([np.ones(len(y)), logs])
-    if np.linalg.matrix_rank(design) < design.shape[1]:
+    if make_model(name)._fit_mode() == "within":
+        # within a loop, its work per thread is its work over the thread count: the fit
+        # determines their joint effect, which is all a prediction uses
+        joint = {"x2_ops_per_thread"} if "x4_threads" in names else set()
+        keep = [i for i, n in enumerate(names) if n not in LOOP_LEVEL_FEATURES | joint]
+        full = _within_loops(columns[:, keep], np.asarray(groups))
+    else:
+        full = np.column_stack([np.ones(len(y)), columns])
+    if np.linalg.matrix_rank(full) < full.shape[1]:
         return "features vary together in the sample (measure more variants per loop)"
     return ""
+
+
+def _within_loops(columns: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each column minus its mean over the samples of the same loop."""
+    _, inverse = np.unique(groups, return_inverse=True)
+    sums = np.zeros((inverse.max() + 1, columns.shape[1]))
+    np.add.at(sums, inverse, columns)
+    means = sums / np.bincount(inverse)[:, None]
+    return columns - means[inverse]
 
 
 def _xy(
