@@ -23,6 +23,7 @@ from autotune.models.fitted import design
 from autotune.models.powerlaw import make_model
 from autotune.models.quality import evaluate, geomean_regret
 from autotune.tuning.modelchoice import PREFERENCE, choose_model
+from autotune.tuning.preference import prefer
 from autotune.tuning.search_prior import SearchPrior
 from autotune.tuning.ship_rule import ShipRule, first_pick
 from autotune.variants.space import BASELINE, Variant
@@ -279,25 +280,12 @@ def leave_one_kernel_out(
     # its samples hold one variant of each set of twins: the noise stays the default
     result.search_priors = {n: SearchPrior.fit(pairs[n]) for n in names if pairs[n]}
     result.ship_rules = {n: ShipRule.fit(picks[n]) for n in names if picks[n]}
-    summary = {}
-    for name, hs in scores.items():
-        taus = [h.tau for h in hs if h.tau is not None]
-        summary[name] = (
-            geomean_regret([h.regret5 for h in hs]) or 0.0,
-            -float(np.mean(taus)) if taus else 0.0,
-        )
     if len(names) == 1:
         result.preferred = names[0]
         result.reason = f"the only model the sample could fit ({', '.join(result.refused)} not)"
     elif all(scores.values()):
-        result.preferred = min(summary, key=lambda n: summary[n])
-        r5, tau = summary[result.preferred]
-        other = [n for n in MODEL_NAMES if n != result.preferred][0]
-        o_r5, o_tau = summary[other]
-        result.reason = (
-            f"ranked held-out kernels better (geomean regret@5 {r5:.1%} vs "
-            f"{o_r5:.1%}, mean tau {-tau:.2f} vs {-o_tau:.2f})"
-        )
+        by_loop = {n: {h.kernel: (h.regret5, h.tau) for h in hs} for n, hs in scores.items()}
+        result.preferred, result.reason = prefer(by_loop)
     else:
         result.reason = "too few kernels to compare; extended by default"
 
