@@ -97,3 +97,9 @@ def loop_var_name(node: c_ast.For) -> str | None:
     if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
         return init.lvalue.name
     return None
+
+
+def team_shared(decl: c_ast.Decl) -> bool:
+    """Declared ``static`` or ``extern``: one object for the whole team, even inside a
+    parallel region or a function every thread calls (DataRaceBench DRB090)."""
+    return bool({"static", "extern"} & set(decl.storage or []))

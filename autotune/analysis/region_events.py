@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import walk
+from autotune.analysis.astutil import team_shared, walk
 from autotune.analysis.names import assigned_names, names_in, written_root
-from autotune.analysis.proof.facts import reduction_items
+from autotune.analysis.proof.facts import clause_names, reduction_items
 from autotune.analysis.region_code import (
     calls_thread_api,
     sections_handoff,
@@ -71,7 +71,7 @@ class RegionEvents(c_ast.NodeVisitor):
         if d.kind in WORKSHARING_LOOP_KINDS and not d.kind.startswith("parallel"):
             loop = unwrap(stmt)
             c = d.clauses
-            own = clause_names(c.private + c.firstprivate + c.lastprivate) | {
+            own = set(clause_names(c.private + c.firstprivate + c.lastprivate)) | {
                 name for _, name in reduction_items(c.reduction)
             }
             if isinstance(loop, c_ast.For):
@@ -122,7 +122,7 @@ class RegionEvents(c_ast.NodeVisitor):
                 if branch is not None:
                     self._statement(branch)
         elif isinstance(stmt, c_ast.Decl):
-            if not {"static", "extern"} & set(stmt.storage or []):  # else one for the team
+            if not team_shared(stmt):
                 self.private.add(stmt.name)
             if stmt.init is not None and calls_thread_api(stmt.init, self.thread_ids):
                 self.thread_ids.add(stmt.name)
@@ -151,10 +151,6 @@ class RegionEvents(c_ast.NodeVisitor):
                 if name:
                     self.thread_ids.add(name)
         self._add(Event("code", line, why=thread_dependence(node, self.private, line)), node)
-
-
-def clause_names(items: list[str]) -> set[str]:
-    return {n.strip() for item in items for n in item.split(",") if n.strip()}
 
 
 def _loop_var(loop: c_ast.For) -> set[str]:

@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis.names import names_in
+from autotune.analysis.proof.facts import clause_names
 from autotune.analysis.region_code import cancels_region
 from autotune.analysis.region_events import (
     Event,
     RegionEvents,
-    clause_names,
     node_line,
     unwrap,
 )

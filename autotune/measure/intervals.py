@@ -76,3 +76,18 @@ def difference_interval(
     tail = (1.0 - level) / 2.0
     low, high = np.quantile(ma - mb, [tail, 1.0 - tail])
     return float(low), float(np.median(xa) - np.median(xb)), float(high)
+
+
+def paired_mean_interval(
+    diffs: Sequence[float], level: float = LEVEL, resamples: int = RESAMPLES
+) -> tuple[float, float] | None:
+    """The interval of the mean of paired differences (one per item, both sides measured
+    on the same items), the items resampled; None with fewer than two."""
+    x = np.asarray(list(diffs), dtype=float)
+    if len(x) < 2:
+        return None
+    rng = np.random.default_rng(len(x) * 104729)
+    means = x[rng.integers(0, len(x), (resamples, len(x)))].mean(axis=1)
+    tail = (1.0 - level) / 2.0
+    low, high = np.quantile(means, [tail, 1.0 - tail])
+    return float(low), float(high)

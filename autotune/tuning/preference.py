@@ -13,10 +13,11 @@ models.
 from __future__ import annotations
 
 import math
-import random
+
+from autotune.measure.intervals import paired_mean_interval
+from autotune.models.quality import geomean_regret
 
 DEFAULT = "extended"
-DRAWS = 2000
 
 Scores = dict[str, tuple[float | None, float | None]]  # loop -> (regret@5, tau)
 
@@ -25,50 +26,33 @@ def prefer(scores: dict[str, Scores], default: str = DEFAULT) -> tuple[str, str]
     """(the preferred model, why), from each model's held-out (regret@5, tau) by loop."""
     first, second = sorted(scores, key=lambda n: n != default)[:2]
     loops = sorted(set(scores[first]) & set(scores[second]))
-    regret = _paired(scores, first, second, loops, 0, lambda r: math.log1p(r))
-    tau = _paired(scores, first, second, loops, 1, float)
-    r_a, r_b = _geomean(scores[first], loops), _geomean(scores[second], loops)
-    t_a, t_b = _mean(scores[first], loops, 1), _mean(scores[second], loops, 1)
-    figures = f"geomean regret@5 {{}} vs {{}}, mean tau {{}} vs {{}} over {len(loops)} loops"
+    regret = paired_mean_interval(_diffs(scores, first, second, loops, 0, math.log1p))
+    tau = paired_mean_interval(_diffs(scores, first, second, loops, 1, float))
     if regret is not None and (regret[0] > 0 or regret[1] < 0):
         winner, loser = (second, first) if regret[0] > 0 else (first, second)
     elif tau is not None and (tau[0] > 0 or tau[1] < 0):
         winner, loser = (first, second) if tau[0] > 0 else (second, first)
     else:
+        figures = _figures(scores, first, second, loops)
         return default, (
-            "no difference the held-out kernels resolve ("
-            + figures.format(f"{r_a:.1%}", f"{r_b:.1%}", f"{t_a:.2f}", f"{t_b:.2f}")
-            + f" for {first} and {second}): {default}, the default"
+            f"no difference the held-out kernels resolve ({figures} for {first} and "
+            f"{second}): {default}, the default"
         )
-    order = (winner, loser)
-    r = [_geomean(scores[n], loops) for n in order]
-    t = [_mean(scores[n], loops, 1) for n in order]
-    return winner, (
-        f"ranked held-out kernels better than {loser} ("
-        + figures.format(f"{r[0]:.1%}", f"{r[1]:.1%}", f"{t[0]:.2f}", f"{t[1]:.2f}")
-        + ")"
+    figures = _figures(scores, winner, loser, loops)
+    return winner, f"ranked held-out kernels better than {loser} ({figures})"
+
+
+def _diffs(scores, a: str, b: str, loops: list[str], k: int, f) -> list[float]:
+    """f(a's figure) - f(b's figure), loop by loop, where both have one."""
+    pairs = [(scores[a][lp][k], scores[b][lp][k]) for lp in loops]
+    return [f(x) - f(y) for x, y in pairs if x is not None and y is not None]
+
+
+def _figures(scores: dict[str, Scores], a: str, b: str, loops: list[str]) -> str:
+    r = [geomean_regret([scores[n][lp][0] for lp in loops]) or 0.0 for n in (a, b)]
+    t = [[scores[n][lp][1] for lp in loops if scores[n][lp][1] is not None] for n in (a, b)]
+    mean = [sum(v) / len(v) if v else 0.0 for v in t]
+    return (
+        f"geomean regret@5 {r[0]:.1%} vs {r[1]:.1%}, mean tau {mean[0]:.2f} vs "
+        f"{mean[1]:.2f} over {len(loops)} loops"
     )
-
-
-def _paired(scores, a: str, b: str, loops: list[str], k: int, f) -> tuple[float, float] | None:
-    """95% interval of mean(f(a) - f(b)) over the loops, resampled (None: no pairs)."""
-    diffs = [
-        f(scores[a][lp][k]) - f(scores[b][lp][k])
-        for lp in loops
-        if scores[a][lp][k] is not None and scores[b][lp][k] is not None
-    ]
-    if len(diffs) < 2:
-        return None
-    rng = random.Random(len(diffs))
-    means = sorted(sum(rng.choice(diffs) for _ in diffs) / len(diffs) for _ in range(DRAWS))
-    return means[int(0.025 * DRAWS)], means[int(0.975 * DRAWS) - 1]
-
-
-def _geomean(s: Scores, loops: list[str]) -> float:
-    logs = [math.log1p(s[lp][0]) for lp in loops if s[lp][0] is not None]
-    return math.expm1(sum(logs) / len(logs)) if logs else 0.0
-
-
-def _mean(s: Scores, loops: list[str], k: int) -> float:
-    vals = [s[lp][k] for lp in loops if s[lp][k] is not None]
-    return sum(vals) / len(vals) if vals else 0.0

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import decl_ids, walk
+from autotune.analysis.astutil import decl_ids, team_shared, walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import narrows
@@ -68,15 +68,15 @@ def loop_context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopConte
 
 
 def _decls(node: c_ast.Node) -> list[c_ast.Decl]:
-    """The variables ``node`` declares that each thread has its own copy of: not a
-    ``static`` or ``extern`` one (one object for the whole team, DataRaceBench DRB090)."""
+    """The variables ``node`` declares that each thread has its own copy of (not a
+    ``static`` or ``extern`` one)."""
     out = []
     stack = [node]
     while stack:
         n = stack.pop()
-        shared = {"static", "extern"} & set(n.storage or []) if isinstance(n, c_ast.Decl) else ()
-        if isinstance(n, c_ast.Decl) and not isinstance(n.type, c_ast.FuncDecl) and not shared:
-            out.append(n)
+        if isinstance(n, c_ast.Decl) and not isinstance(n.type, c_ast.FuncDecl):
+            if not team_shared(n):
+                out.append(n)
         if isinstance(n, c_ast.FuncDef):
             continue
         stack.extend(c for _, c in n.children())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import team_shared
 from autotune.analysis.copies import sizeof_bytes
 from autotune.analysis.names import floating_type
 from autotune.analysis.proof import poly, specialise
@@ -64,7 +65,7 @@ class WalkNames:
             return False
         if not self.frame.top:
             return kind in ("local",) and "static" not in (decl.storage or [])
-        return id(decl) in self.ctx.local and not ({"static", "extern"} & set(decl.storage or []))
+        return id(decl) in self.ctx.local and not team_shared(decl)
 
     def _class(self, name: str, at: c_ast.Node) -> str:
         """local | private | firstprivate | reduction | shared for a variable name."""
