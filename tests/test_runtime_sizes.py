@@ -162,6 +162,21 @@ def test_data_dependent_rows_reach_the_model_as_imbalance(env, capsys):
     assert ranked[0]["schedule"] in ("dynamic", "guided"), ranked[:3]
 
 
+def test_neighbour_lists_scale_the_loops_inside_them(env, capsys):
+    """Cell lists: the neighbour loop's trip count is data (1 + nn per cell) and two
+    particle loops of fixed length run inside each of its steps. The sampled counts
+    must scale those loops too, not stand for the innermost body alone."""
+    side, per_cell = 5, 16
+    (loop,) = analyze(DATA / "cell_lists.c", str(side), capsys).values()
+    per_axis = sum(len([d for d in (-1, 0, 1) if 0 <= a + d < side]) for a in range(side))
+    steps = per_axis**3  # brute force: neighbours (and the cell itself) of every cell
+    assert loop["profile"]["inner"]["total"] == steps
+    assert loop["iterations"] == steps * per_cell * per_cell
+    assert loop["ops"]["exp"] == loop["iterations"]  # one exp per particle pair
+    body = loop["ops_per_iteration"]["weighted"]
+    assert body * loop["iterations"] <= loop["weighted_ops"] <= 1.01 * body * loop["iterations"]
+
+
 def test_structure_uses_the_profile(env, capsys):
     assert main(["structure", str(DATA / "heat_flags.c"), "--args", "-n 200 -s 3"]) == 0
     out = capsys.readouterr().out

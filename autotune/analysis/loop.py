@@ -16,7 +16,7 @@ from autotune.analysis.ops import DEFAULT_WEIGHTS, WeightTable
 from autotune.analysis.points import Points
 from autotune.analysis.symbols import Scope
 from autotune.analysis.tripcount import Header, NotCanonical, count_scalar, parse_header
-from autotune.frontend.records import LoopLevel, LoopRecord, OpCounts, UniformWork
+from autotune.frontend.records import InnerSplit, LoopLevel, LoopRecord, OpCounts, UniformWork
 
 WORK_CAP = 5_000_000  # longest work_per_iteration list we keep
 RANK_THREADS = 3  # threads whose footprint is computed per variant when ranking
@@ -62,8 +62,9 @@ def analyze_loop(
     record.trip_count = trip
     record.trip_varies = any(node.reads_enclosing for node in chain)
     counts = count(root, collapse, trip is not None and trip <= WORK_CAP, trip)
-    deepest = _fill_nest(record, root, counts.executions)
-    _fill_ops(record, root, deepest, counts, weights)
+    levels = _fill_nest(record, root, counts.executions)
+    _fill_ops(record, root, levels[-1], counts, weights)
+    record.inner_split = _inner_split(record, root, levels, counts.executions, weights)
     _fill_footprint(record, root, collapse, trip, threads)
     record.warnings += [w for w in walker.warnings + counts.warnings if w not in record.warnings]
     for name in sorted(walker.used_fixed):
@@ -172,11 +173,12 @@ def _advance(pts: Points | None, h: Header) -> Points | None:
         return None
 
 
-def _fill_nest(record: LoopRecord, root: LoopNode, executions: dict[int, float]) -> LoopNode:
-    """``nest``: the chain of for levels, following the busiest inner loop."""
+def _fill_nest(record: LoopRecord, root: LoopNode, executions: dict[int, float]) -> list[LoopNode]:
+    """``nest``: the chain of for levels, following the busiest inner loop (its nodes
+    are returned, the parallel loop first)."""
     node: LoopNode | None = root
     outer: set[str] = set()
-    deepest = root
+    levels: list[LoopNode] = []
     exact = True
     while node is not None:
         h = node.header
@@ -203,12 +205,48 @@ def _fill_nest(record: LoopRecord, root: LoopNode, executions: dict[int, float])
             )
             outer.add(h.var)
             exact = exact and h.known
-        deepest = node
+        levels.append(node)
         loops = [c for c, _ in node.children if c.kind == "for"]
         node = max(loops, key=lambda c: executions.get(id(c), 0.0)) if loops else None
     if record.trip_count is not None and exact:
-        record.iterations = int(round(executions.get(id(deepest), 0.0)))
-    return deepest
+        record.iterations = int(round(executions.get(id(levels[-1]), 0.0)))
+    return levels
+
+
+def _inner_split(
+    record: LoopRecord,
+    root: LoopNode,
+    levels: list[LoopNode],
+    executions: dict[int, float],
+    weights: WeightTable,
+) -> InnerSplit | None:
+    """The work of one run split at the nest's second loop: what one of its iterations
+    costs (the loops inside it included) and what the rest of a distributed iteration
+    costs. A profile run that samples that loop's trip counts (neighbour lists, CSR
+    rows) scales the first by them; the source alone counted each such loop once."""
+    if record.trip_count is None or len(levels) < 2:
+        return None
+    second = levels[1]
+    steps = executions.get(id(second), 0.0)
+    if steps <= 0:
+        return None
+    inside = {id(n) for n in _walk(second)}
+    step_ops: dict[str, float] = {}
+    outer_ops: dict[str, float] = {}
+    for node in _walk(root):
+        n = executions.get(id(node), 0.0)
+        into = step_ops if id(node) in inside else outer_ops
+        for kind, c in node.ops.items():
+            into[kind] = into.get(kind, 0.0) + c * n
+    per_step = {k: v / steps for k, v in step_ops.items() if v}
+    per_row = {k: v / record.trip_count for k, v in outer_ops.items() if v and record.trip_count}
+    return InnerSplit(
+        outer_ops=per_row,
+        step_ops=per_step,
+        outer_weighted=weights.weighted(per_row),
+        step_weighted=weights.weighted(per_step),
+        innermost_per_step=executions.get(id(levels[-1]), 0.0) / steps,
+    )
 
 
 def _walk(root: LoopNode) -> list[LoopNode]:

@@ -237,7 +237,9 @@ def _use_profile(record: LoopRecord, profile: dict) -> None:
 
 def _inner_work(record: LoopRecord, samples: list[list[int]]) -> None:
     """Per-iteration work from the sampled trip counts of a data-dependent inner loop
-    (CSR rows): what the schedule simulator needs to see the imbalance."""
+    (CSR rows, neighbour lists): what the schedule simulator needs to see the imbalance.
+    One step of that loop costs what the loops inside it cost (``inner_split``): the
+    source alone had counted it once per distributed iteration."""
     import numpy as np
 
     n = int(record.trip_count)
@@ -249,17 +251,28 @@ def _inner_work(record: LoopRecord, samples: list[list[int]]) -> None:
     counts = np.zeros(n)
     for (t, c), nxt in zip(pts, [p[0] for p in pts[1:]] + [n], strict=True):
         counts[t:nxt] = c
-    inner_w = max(record.ops_per_iteration.weighted or 0.0, 1.0)
-    work = inner_w * (counts + 1.0)  # the row's own bookkeeping counts as one inner step
+    unit = max(record.ops_per_iteration.weighted or 0.0, 1.0)
+    split = record.inner_split
+    outer_w = split.outer_weighted if split else 0.0
+    step_w = max(split.step_weighted, 1.0) if split else unit
+    # the row's own bookkeeping counts as one innermost step
+    work = outer_w + step_w * counts + unit
+    steps = float(counts.sum())
     record.work_per_iteration = work.tolist()
-    record.iterations = int(counts.sum())
+    record.iterations = int(round(steps * (split.innermost_per_step if split else 1.0)))
     record.weighted_ops = float(work.sum())
+    if split:
+        kinds = set(split.outer_ops) | set(split.step_ops)
+        record.ops = {
+            k: split.outer_ops.get(k, 0.0) * n + split.step_ops.get(k, 0.0) * steps
+            for k in sorted(kinds)
+        }
     record.facts = "profile"
     record.profile["inner"] = {
         "samples": len(pts),
         "min": int(counts.min()),
         "max": int(counts.max()),
-        "total": int(counts.sum()),
+        "total": int(steps),
     }
     record.warnings.append(
         f"inner trip counts sampled from the profile run ({len(pts)} of {n} outer iterations): "

@@ -139,6 +139,20 @@ class OpCounts:
 
 
 @dataclass
+class InnerSplit:
+    """One distributed iteration's work split at the nest's second loop, whose trip
+    count the source may not give (neighbour lists, CSR rows): what one iteration of
+    that loop costs, the loops inside it included, and what the rest costs. A profile
+    run's sampled trip counts of that loop scale the first (analysis.unit)."""
+
+    outer_ops: dict[str, float]  # per distributed iteration, outside the second loop
+    step_ops: dict[str, float]  # per iteration of the second loop
+    outer_weighted: float
+    step_weighted: float
+    innermost_per_step: float  # innermost-body executions per iteration of the second loop
+
+
+@dataclass
 class LoopRecord:
     """Everything the later stages need about one OpenMP worksharing loop."""
 
@@ -209,6 +223,9 @@ class LoopRecord:
     # each loop body's weighted ops per execution, with the loops around it (plain headers)
     # and its branch factor: weighted_ops as a formula (analysis.symbolic); not in to_dict
     op_bodies: list[dict] = field(default_factory=list, repr=False)
+    # the work split at the nest's second loop, for a profile's sampled trip counts of
+    # it; not in to_dict
+    inner_split: InnerSplit | None = field(default=None, repr=False)
     # per-thread footprints the ranking computed, by (threads, chunk pattern): the costly
     # part of ranking, asked again per held-out fold in calibration; not part of the record
     footprint_cache: dict = field(default_factory=dict, repr=False, compare=False)
@@ -245,11 +262,12 @@ class LoopRecord:
         work, self.work_per_iteration = self.work_per_iteration, None
         cache, self.footprint_cache = self.footprint_cache, {}
         bodies, self.op_bodies = self.op_bodies, []
+        split, self.inner_split = self.inner_split, None
         try:
             d = asdict(self)
         finally:
             self.work_per_iteration, self.footprint_cache = work, cache
-            self.op_bodies = bodies
+            self.op_bodies, self.inner_split = bodies, split
         d["directive"] = self.directive.to_dict()
         d["clauses"] = self.directive.clauses.to_dict()
         d["parallel"] = self.parallel.to_dict() if self.parallel else None
@@ -259,6 +277,7 @@ class LoopRecord:
         d.pop("work_per_iteration", None)
         d.pop("footprint_cache", None)
         d.pop("op_bodies", None)
+        d.pop("inner_split", None)
         return d
 
 
