@@ -219,6 +219,7 @@ def _gate_pass(
             prover.loops_touch,
             prover.name_objects(region.func, ast),
             prog.funcs,
+            prover.chain_races,
         )
         for key, why in facts.schedule_kept.items():
             if key in by_node:

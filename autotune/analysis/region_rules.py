@@ -14,7 +14,9 @@ Two facts of OpenMP decide what a region allows (its body read as events,
   chain as a ``nowait`` loop does, so a loop after it that sums into what it
   resets races with it (DRB140). Such a race follows the threads' timing,
   which any variant of any loop of the region moves: every loop of the
-  region is kept as written.
+  region is kept as written. So is a chain whose loops meet at different
+  iterations, or whose trip counts may differ (``proof.chainrace``): the same
+  mapping keeps only the same iteration on one thread.
 - ``num_threads`` belongs to the region, not to one loop. When the region
   holds several loops, or runs code of its own on every thread (a print, a
   shared update, a thread-id call), its thread count is not varied per loop.
@@ -64,8 +66,10 @@ def region_facts(
     touch: LoopsTouch | None = None,
     objects: NameObjects | None = None,
     funcs: dict | None = None,
+    races: LoopsTouch | None = None,
 ) -> RegionFacts:
-    """Apply the chain and thread-count rules to the loops of one ``parallel`` region."""
+    """Apply the chain and thread-count rules to the loops of one ``parallel`` region.
+    ``races``: whether two loops of a chain may race as written (None: never asked)."""
     facts = RegionFacts()
     d = region.directive
     c = d.clauses
@@ -94,7 +98,21 @@ def region_facts(
     chains = [g for g in _chains(events, kinds, touch) if any(e.kind == "loop" for e in g)]
     racy = next((g for g in chains if any(e.kind != "loop" for e in g)), None)
     if racy is not None:
-        _keep_racy_region(facts, mine, racy, where)
+        other = next(e for e in racy if e.kind != "loop")
+        _keep_racy_region(
+            facts, mine, racy, where, f"line {other.line} is code a thread runs on its own"
+        )
+        return facts
+    racy = next((g for g in chains if races is not None and _loops_race(g, races)), None)
+    if racy is not None:
+        _keep_racy_region(
+            facts,
+            mine,
+            racy,
+            where,
+            "one loop touches an element another iteration of the other writes (or their "
+            "trip counts may differ), which no iteration-to-thread mapping keeps on one thread",
+        )
         return facts
     chained = bool(chains)  # a chain may rely on its loops' equal trip counts: keep it all
     for group in chains:
@@ -133,20 +151,27 @@ def region_facts(
     return facts
 
 
-def _keep_racy_region(facts: RegionFacts, mine: dict, group: list[Event], where: str) -> None:
+def _loops_race(group: list[Event], races: LoopsTouch) -> bool:
+    """Two loops of the chain, the earlier first, that may race as written."""
+    loops = [e for e in group if e.for_node is not None]
+    return any(races(x.for_node, e.for_node) for i, x in enumerate(loops) for e in loops[i + 1 :])
+
+
+def _keep_racy_region(
+    facts: RegionFacts, mine: dict, group: list[Event], where: str, how: str
+) -> None:
     """A chain holding code that is not a loop (a ``master`` resetting what the loop after
-    it sums, a ``single`` reading what a ``nowait`` loop before it wrote) is a race: no
-    iteration-to-thread mapping orders it, so what it computes follows the threads'
-    timing, which any change in how the region's threads run moves (a schedule variant of
-    another loop of the region made one such race print another result). Every loop of
-    the region is kept as written."""
+    it sums, a ``single`` reading what a ``nowait`` loop before it wrote), or loops that
+    meet at different iterations (a plane loop reading its neighbours' row of the plane
+    before), is a race: no iteration-to-thread mapping orders it, so what it computes
+    follows the threads' timing, which any change in how the region's threads run moves
+    (a schedule variant of another loop of the region made one such race print another
+    result). Every loop of the region is kept as written."""
     text = ", ".join(str(x) for x in sorted({e.line for e in group}))
-    other = next(e for e in group if e.kind != "loop")
     why = (
         f"lines {text} of the parallel region at {where} share data with no barrier between "
-        f"them, and line {other.line} is code a thread runs on its own: what it sees of the "
-        "loop's data, or the loop of its, depends on which thread runs which iterations, "
-        "and when; any change in how the region's threads run may change it"
+        f"them, and {how}: what one sees of the other's data depends on which thread runs "
+        "which iterations, and when; any change in how the region's threads run may change it"
     )
     for key in mine:
         facts.schedule_kept[key] = why

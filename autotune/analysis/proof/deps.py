@@ -336,16 +336,22 @@ def _independent(
 _EMPTY: dict[str, bool] = {}  # isl's answers by set text (loops repeat their patterns)
 
 
+def shared_pairs(first: list[Ref], second: list[Ref]):
+    """(a, b): a shared reference of one loop and one of another that may touch one
+    object, one of them writing."""
+    for a in _dedupe([r for r in first if r.owner == "shared"]):
+        for b in _dedupe([r for r in second if r.owner == "shared"]):
+            if _may_interact(a, b) and not a.kind == b.kind == "r":
+                yield a, b
+
+
 def loops_conflict(first: list[Ref], second: list[Ref]) -> bool:
     """Whether some iteration of one loop and some iteration of another may touch the
     same shared element, one of them writing (no constraint on which iterations)."""
-    for a in _dedupe([r for r in first if r.owner == "shared"]):
-        for b in _dedupe([r for r in second if r.owner == "shared"]):
-            if not _may_interact(a, b) or a.kind == b.kind == "r":
-                continue
-            if a.index is None or b.index is None or len(a.index) != len(b.index):
-                return True
-            dims = _delinearise(a, b)
-            if not _independent(a, b, dims, 0, any_iterations=True):
-                return True
+    for a, b in shared_pairs(first, second):
+        if a.index is None or b.index is None or len(a.index) != len(b.index):
+            return True
+        dims = _delinearise(a, b)
+        if not _independent(a, b, dims, 0, any_iterations=True):
+            return True
     return False

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.astutil import loop_var_name, walk
-from autotune.analysis.proof import coverage, deps
+from autotune.analysis.proof import chainrace, coverage, deps
 from autotune.analysis.proof.carried import (
     judge_private_arrays,
     judge_private_scalars_after,
@@ -145,13 +145,10 @@ class Prover:
     def loops_touch(self, first: c_ast.Node, second: c_ast.Node) -> bool:
         """Whether two worksharing loops of one region may touch the same data (one of
         them writing), or the second reads a thread's data the first left behind."""
-        a = self._site_of(first)
-        b = self._site_of(second)
-        if a is None or b is None:
+        both = self._both(first, second)
+        if both is None:
             return True
-        refs_a, refs_b = self._refs(a), self._refs(b)
-        if refs_a is None or refs_b is None:
-            return True
+        (_a, refs_a), (b, refs_b) = both
         private_a = {o for r in refs_a if r.owner == "private" for o in (r.objects or {"?"})}
         for r in refs_b:
             if r.owner == "private" and r.kind != "w" and (r.objects or {"?"}) & private_a:
@@ -159,6 +156,18 @@ class Prover:
                 if not self.rewrites_before_reading(b.for_node, name):
                     return True
         return deps.loops_conflict(refs_a, refs_b)
+
+    def chain_races(self, first: c_ast.Node, second: c_ast.Node) -> bool:
+        """Whether two loops of one ``nowait`` chain may race as written: an element
+        touched at two different iterations, or unequal trip counts (``chainrace``)."""
+        both = self._both(first, second)
+        if both is None:
+            return True
+        (a, refs_a), (b, refs_b) = both
+        distributed = max(1, a.clauses.collapse or 1)
+        if max(1, b.clauses.collapse or 1) != distributed:
+            return True
+        return chainrace.chain_races(refs_a, refs_b, distributed)
 
     def name_objects(self, func: c_ast.FuncDef, ast: c_ast.FileAST):
         """(name, where) -> the objects a variable of ``func`` is or points into (None:
@@ -170,6 +179,18 @@ class Prover:
             return self.pointsto.variable_objects(name, at, func, ast)
 
         return objects
+
+    def _both(
+        self, first: c_ast.Node, second: c_ast.Node
+    ) -> tuple[tuple[LoopSite, list[Ref]], tuple[LoopSite, list[Ref]]] | None:
+        """Two worksharing loops' sites and references (None: either is not seen)."""
+        a, b = self._site_of(first), self._site_of(second)
+        if a is None or b is None:
+            return None
+        refs_a, refs_b = self._refs(a), self._refs(b)
+        if refs_a is None or refs_b is None:
+            return None
+        return (a, refs_a), (b, refs_b)
 
     def _site_of(self, node: c_ast.Node) -> LoopSite | None:
         return next((s for s in self.sites if s.for_node is node), None)
