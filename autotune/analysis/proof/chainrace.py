@@ -37,11 +37,14 @@ class _Repeated(Names):
         return name
 
 
-def chain_races(first: list[Ref], second: list[Ref], distributed: int) -> bool:
+def chain_races(
+    first: list[Ref], second: list[Ref], distributed: int, repeated: set[str] | None
+) -> bool:
     """Whether some iteration of ``first`` and another iteration of ``second`` may
     touch one shared element, one of them writing, or their trip counts may differ
-    (so that even one iteration may run on two threads). Anything not analysable
-    counts as a race."""
+    (so that even one iteration may run on two threads). ``repeated``: the parameters
+    of the sequential loops around the second inside the region (None: all of them).
+    Anything not analysable counts as a race."""
     for a, b in shared_pairs(first, second):
         if a.index is None or b.index is None or len(a.index) != len(b.index):
             return True
@@ -50,7 +53,7 @@ def chain_races(first: list[Ref], second: list[Ref], distributed: int) -> bool:
         pairs = list(zip(a.domain[:distributed], b.domain[:distributed], strict=True))
         if not all(_same_trips(x, y) for x, y in pairs):
             return True
-        if not _apart_empty(a, b, pairs):
+        if not _apart_empty(a, b, pairs, repeated):
             return True
     return False
 
@@ -74,10 +77,12 @@ def _number(b: Bound, names: Names) -> str | None:
     return f"({v} - ({s}))" if (b.step or 0) > 0 else f"(({s}) - {v})"
 
 
-def _apart_empty(a: Ref, b: Ref, pairs: list[tuple[Bound, Bound]]) -> bool:
+def _apart_empty(
+    a: Ref, b: Ref, pairs: list[tuple[Bound, Bound]], repeated: set[str] | None
+) -> bool:
     """No element is touched by both at two different iterations."""
     na = Names("_a")
-    nb = _Repeated("_b", {g.sym for g in b.given})
+    nb = _Repeated("_b", {g.sym for g in b.given if repeated is None or g.sym in repeated})
     conj = []
     for ref, names in ((a, na), (b, nb)):
         dom = domain_text(ref.domain, names, ref.given)

@@ -24,6 +24,7 @@ from autotune.analysis.proof.carried import (
     observed_leftovers,
 )
 from autotune.analysis.proof.contexts import calling_contexts
+from autotune.analysis.proof.enclosing import enclosing_fors
 from autotune.analysis.proof.facts import (
     IterationFacts,
     LoopSite,
@@ -36,6 +37,7 @@ from autotune.analysis.proof.opaque import unknown_origins
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.sizes_read import judge_sizes_read
+from autotune.analysis.proof.syntax import param_symbol
 from autotune.analysis.proof.threadstate import flag_test
 from autotune.analysis.proof.walkstate import LoopContext
 
@@ -167,7 +169,13 @@ class Prover:
         distributed = max(1, a.clauses.collapse or 1)
         if max(1, b.clauses.collapse or 1) != distributed:
             return True
-        return chainrace.chain_races(refs_a, refs_b, distributed)
+        repeated = None
+        if b.region_node is not None:  # the loops a later repetition may come from
+            fors = enclosing_fors(b.region_node, b.for_node)
+            if isinstance(b.region_node, c_ast.For):  # ``parallel`` over a time loop
+                fors = [b.region_node, *fors]
+            repeated = {param_symbol(v) for f in fors if (v := loop_var_name(f))}
+        return chainrace.chain_races(refs_a, refs_b, distributed, repeated)
 
     def name_objects(self, func: c_ast.FuncDef, ast: c_ast.FileAST):
         """(name, where) -> the objects a variable of ``func`` is or points into (None:
