@@ -41,6 +41,11 @@ EXPECTED = {
         22: (False, {"schedule", "threads"}, "in a nowait chain with lines 22, 25"),
         25: (False, {"schedule", "threads"}, "in a nowait chain with lines 22, 25"),
     },
+    # a loop of commutative updates under a lock commutes; a list filled under one does not
+    "lock_merge.c": {
+        23: (True, set(), ""),
+        35: (False, {"schedule", "threads"}, "assigns touched at line 39 from shared state"),
+    },
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
     # a static local of the region is one object for the team; the automatic one is not
     "static_scratch.c": {

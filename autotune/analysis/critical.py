@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import loop_var_name
 from autotune.analysis.names import assigned_names, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof.updates import extreme, update_form
@@ -67,7 +68,35 @@ def _commuting(s: c_ast.Node, written: set[str]) -> str:
         return f"makes a decision at line {line} on shared state"
     if isinstance(s, c_ast.Decl | c_ast.EmptyStatement):
         return ""
+    if isinstance(s, c_ast.For):
+        return _commuting_loop(s, written, line)
     return f"runs a {type(s).__name__} statement at line {line}"
+
+
+def _commuting_loop(s: c_ast.For, written: set[str], line: int) -> str:
+    """A loop of commutative updates (``for (i = 0; i < n; i++) g[v[i]] += w[v[i]];``,
+    a thread's partial results merged under the lock): each entry runs every step, so
+    the entry order only reorders the updates. Its variable, and what its body
+    declares, belong to the entry; its bounds read nothing the section writes."""
+    var = loop_var_name(s)
+    if var is None:
+        return f"runs a For statement at line {line} whose variable is not plain"
+    body = _flatten(s.stmt) if s.stmt is not None else []
+    own = {var} | {d.name for d in body if isinstance(d, c_ast.Decl) and d.name}
+    shared = written - own
+    header = [e for e in (s.cond, s.next) if e is not None]
+    if isinstance(s.init, c_ast.DeclList):
+        header += [d.init for d in s.init.decls if d.init is not None]
+    elif s.init is not None:
+        header.append(s.init.rvalue if isinstance(s.init, c_ast.Assignment) else s.init)
+    why = _operands_ok(header, shared, line)
+    if why:
+        return why
+    for item in body:
+        why = _commuting(item, shared)
+        if why:
+            return why
+    return ""
 
 
 def _subscripts(lv: c_ast.Node) -> list[c_ast.Node]:
