@@ -177,6 +177,16 @@ def test_neighbour_lists_scale_the_loops_inside_them(env, capsys):
     assert body * loop["iterations"] <= loop["weighted_ops"] <= 1.01 * body * loop["iterations"]
 
 
+def test_other_loops_of_the_body_are_sized_by_the_profile(env, capsys):
+    """The merge loop under the lock is bounded by a run-time option; the nest follows
+    the longer weights loop beside it. The profile run measures that bound too, so the
+    merge's divisions are counted once per cell merged, not once per particle."""
+    particles, order = 5000, 3
+    (loop,) = analyze(DATA / "shape_order.c", f"{particles} {order}", capsys).values()
+    assert loop["tunable"] and loop["profile"]["values"]["order"] == order
+    assert loop["ops"]["div"] == particles * order  # one w[k] / s per cell merged
+
+
 def test_structure_uses_the_profile(env, capsys):
     assert main(["structure", str(DATA / "heat_flags.c"), "--args", "-n 200 -s 3"]) == 0
     out = capsys.readouterr().out

@@ -59,16 +59,21 @@ def expressions(record: LoopRecord) -> list[str]:
     # exist yet at the loop's entry
     loop_vars = {lv.var for lv in [*record.enclosing, *record.nest] if lv.var != "?"}
     loop_vars |= set(record.nest_locals)
+    texts = [t for level in record.nest for t in (level.lower, level.upper)]
+    # the other loops of the body (a merge loop under a lock, a second sweep): their
+    # bounds too, unless the loop itself may change them
+    inner = [lvl for body in record.op_bodies for lvl in body["levels"][1:]]
+    fixed = loop_vars | {lvl.get("var") or "" for lvl in inner} | set(record.nest_written)
+    extra = [t for lvl in inner for t in (lvl.get("lower"), lvl.get("upper")) if t]
     out: list[str] = []
-    for level in record.nest:
-        for text in (level.lower, level.upper):
-            if not _evaluable(text, loop_vars):
-                continue
-            out.append(" ".join(text.split()))
-            for m in _CHAIN.finditer(text):
-                name = m.group()
-                if name.split(".")[0].split("-")[0].strip() not in _KEYWORDS:
-                    out.append(re.sub(r"\s+", "", name))
+    for text, exclude in [*((t, loop_vars) for t in texts), *((t, fixed) for t in extra)]:
+        if not _evaluable(text, exclude):
+            continue
+        out.append(" ".join(text.split()))
+        for m in _CHAIN.finditer(text):
+            name = m.group()
+            if name.split(".")[0].split("-")[0].strip() not in _KEYWORDS:
+                out.append(re.sub(r"\s+", "", name))
     out += [t for t in record.proof_sizes if _evaluable(t, loop_vars)]
     return [e for e in dict.fromkeys(out) if not e.isdigit()][:MAX_EXPRESSIONS]
 
