@@ -50,22 +50,25 @@ def chain_races(
             return True
         if len(a.domain) < distributed or len(b.domain) < distributed:
             return True
+        free = {g.sym for g in b.given if repeated is None or g.sym in repeated}
         pairs = list(zip(a.domain[:distributed], b.domain[:distributed], strict=True))
-        if not all(_same_trips(x, y) for x, y in pairs):
+        if not all(_same_trips(x, y, free) for x, y in pairs):
             return True
-        if not _apart_empty(a, b, pairs, repeated):
+        if not _apart_empty(a, b, pairs, free):
             return True
     return False
 
 
-def _same_trips(x: Bound, y: Bound) -> bool:
+def _same_trips(x: Bound, y: Bound, free: set[str]) -> bool:
+    """Equal trip counts in every run: the same span, in no variable of a sequential loop
+    the second may run in another repetition of (``i < t`` then ``i < t + 1``)."""
     if x.step is None or x.step != y.step or x.defined or y.defined:
         return False
     if None in (x.lower, x.upper, y.lower, y.upper):
         return False
     span_x = poly.add(x.upper, x.lower, -1)
     span_y = poly.add(y.upper, y.lower, -1)
-    return span_x == span_y
+    return span_x == span_y and not (poly.symbols(span_x) & free)
 
 
 def _number(b: Bound, names: Names) -> str | None:
@@ -77,12 +80,11 @@ def _number(b: Bound, names: Names) -> str | None:
     return f"({v} - ({s}))" if (b.step or 0) > 0 else f"(({s}) - {v})"
 
 
-def _apart_empty(
-    a: Ref, b: Ref, pairs: list[tuple[Bound, Bound]], repeated: set[str] | None
-) -> bool:
-    """No element is touched by both at two different iterations."""
+def _apart_empty(a: Ref, b: Ref, pairs: list[tuple[Bound, Bound]], free: set[str]) -> bool:
+    """No element is touched by both at two different iterations (``free``: the
+    sequential loops' parameters that are the second's own)."""
     na = Names("_a")
-    nb = _Repeated("_b", {g.sym for g in b.given if repeated is None or g.sym in repeated})
+    nb = _Repeated("_b", free)
     conj = []
     for ref, names in ((a, na), (b, nb)):
         dom = domain_text(ref.domain, names, ref.given)
