@@ -110,8 +110,9 @@ def region_facts(
             mine,
             racy,
             where,
-            "one loop touches an element another iteration of the other writes (or their "
-            "trip counts may differ), which no iteration-to-thread mapping keeps on one thread",
+            "one loop touches an element another iteration of the other writes, or their "
+            "trip counts or static schedules may differ, which no iteration-to-thread mapping "
+            "keeps on one thread",
         )
         return facts
     chained = bool(chains)  # a chain may rely on its loops' equal trip counts: keep it all

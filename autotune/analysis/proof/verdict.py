@@ -169,6 +169,9 @@ class Prover:
         distributed = max(1, a.clauses.collapse or 1)
         if max(1, b.clauses.collapse or 1) != distributed:
             return True
+        mapping = _static_chunk(a.clauses)
+        if mapping is None or mapping != _static_chunk(b.clauses):
+            return True  # the same mapping is promised for one static chunk size only
         repeated = None
         if b.region_node is not None:  # the loops a later repetition may come from
             fors = enclosing_fors(b.region_node, b.for_node)
@@ -220,6 +223,13 @@ class Prover:
 
     def _judge(self, site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof) -> None:
         _judge(self, site, ctx, facts, self.prog, out)
+
+
+def _static_chunk(clauses) -> str | None:
+    """The chunk text of a static schedule ('' for none; the default is libgomp's
+    static), None for any other kind."""
+    kind = (clauses.schedule or "static").split(":")[-1].strip()
+    return "".join((clauses.chunk or "").split()) if kind == "static" else None
 
 
 def _judge(
