@@ -43,7 +43,7 @@ def _commuting(s: c_ast.Node, written: set[str]) -> str:
     """'' when ``s`` is a commutative update whose operands read nothing the section writes."""
     line = s.coord.line if s.coord else 0
     if isinstance(s, c_ast.UnaryOp) and s.op in ("++", "--", "p++", "p--"):
-        return _operands_ok([s.expr], written, line)
+        return _operands_ok(_subscripts(s.expr), written, line)  # as for ``x += 1``
     if isinstance(s, c_ast.Assignment):
         target = written_root(s.lvalue)
         if s.op in COMMUTATIVE_ASSIGN:

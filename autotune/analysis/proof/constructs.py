@@ -12,6 +12,8 @@ follow.
 
 from __future__ import annotations
 
+import re
+
 from autotune.analysis.critical import critical_order
 from autotune.analysis.proof.updates import captures
 
@@ -73,7 +75,9 @@ def _synchronised(w, run) -> None:
                 f"the critical section at line {d.line} {why}: its effect depends on the "
                 "order threads enter it"
             )
-    saved = w.sync
+    saved = w.sync, w.lock
     w.sync = d.kind
+    name = re.search(r"\bcritical\s*\(\s*(\w+)\s*\)", d.text)
+    w.lock = f"critical({name.group(1)})" if name else d.kind
     w.visit(run.stmt)
-    w.sync = saved
+    w.sync, w.lock = saved

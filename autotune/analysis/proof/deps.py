@@ -154,7 +154,10 @@ def _may_interact(a: Ref, b: Ref) -> bool:
     if a.kind == b.kind == "w" and a.value is not None and a.value == b.value:
         return False  # every writer leaves the same constant, and nothing reads it here
     if a.kind == "u" and b.kind == "u" and a.op == b.op and a.op is not None:
-        return False  # commutative updates made atomically: any order gives one result
+        # commutative updates made atomically: any order gives one result; under two
+        # different locks (an atomic and a critical, two names) they may run at once
+        if a.lock == b.lock:
+            return False
     # an access through a pointer the points-to finds no object for (never stored, or
     # a load it did not follow) is taken as one that may touch anything
     oa, ob = a.objects or None, b.objects or None

@@ -110,6 +110,7 @@ class Ref:
     must: bool = True  # runs at every point of its domain (no branch around it)
     name: str = ""  # the variable it goes through, for messages
     value: str | None = None  # a write of this constant (every writer leaves the same)
+    lock: str | None = None  # an update's atomic or critical construct (refs.lock)
     group: tuple[int, str] | None = None  # (double-buffer group, pointer) it goes through
     # bounds on parameters where it runs (enclosing sequential loops: 0 <= P_i <= P_n - 1)
     given: tuple[Bound, ...] = ()

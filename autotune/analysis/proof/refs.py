@@ -58,6 +58,9 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         self.ret_exits: list[set[str] | None] = []
         self.mode = "r"
         self.sync: str | None = None  # "atomic"/"critical" around the statement
+        # what excludes the others while an update runs: "atomic", "critical",
+        # "critical(name)"; updates under two different ones may run at once
+        self.lock: str | None = None
         self.ordered = 0  # inside the loop's ordered region (the iterations' order)
         self.cond_depth = 0
         self.path: list[int] = []
@@ -423,6 +426,8 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         ref.path = tuple(self.path)
         ref.must = self.cond_depth == 0
         ref.ordered = self.ordered > 0
+        if ref.kind == "u" and self.sync is not None:
+            ref.lock = self.lock
         if ref.kind == "u" and self.sync is None and ref.owner == "shared":
             # an unsynchronised shared update is a read and a write, not a reduction
             self.facts.refs.append(Ref(**{**ref.__dict__, "kind": "r", "op": None}))
