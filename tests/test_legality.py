@@ -62,6 +62,12 @@ EXPECTED = {
         23: (False, {"schedule", "threads"}, "updates hist"),
         37: (True, set(), ""),
     },
+    # a sum and a count under the team's OpenMP lock commute; a lock of each iteration's
+    # own excludes nothing
+    "lock_sum.c": {
+        27: (True, set(), ""),
+        36: (False, {"schedule", "threads"}, "omp_set_lock()"),
+    },
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
     # a static local of the region is one object for the team; the automatic one is not
     "static_scratch.c": {

@@ -65,7 +65,17 @@ def _commuting(s: c_ast.Node, written: set[str]) -> str:
         ):
             target = written_root(body[0].lvalue)
             return _operands_ok([body[0].rvalue], written - {target}, line)
-        return f"makes a decision at line {line} on shared state"
+    if isinstance(s, c_ast.If):
+        # a test of what the section does not write (``if (r > cut) far++;``) takes the
+        # same branch in any order: the branches must commute themselves
+        if _operands_ok([s.cond], written, line):
+            return f"makes a decision at line {line} on shared state"
+        for branch in (s.iftrue, s.iffalse):
+            for item in _flatten(branch) if branch is not None else []:
+                why = _commuting(item, written)
+                if why:
+                    return why
+        return ""
     if isinstance(s, c_ast.Decl | c_ast.EmptyStatement):
         return ""
     if isinstance(s, c_ast.For):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from pycparser import c_ast
+
 from autotune.analysis.critical import critical_order
 from autotune.analysis.proof.updates import captures
 
@@ -80,4 +82,24 @@ def _synchronised(w, run) -> None:
     name = re.search(r"\bcritical\s*\(\s*(\w+)\s*\)", d.text)
     w.lock = f"critical({name.group(1)})" if name else d.kind
     w.visit(run.stmt)
+    w.sync, w.lock = saved
+
+
+def walk_lock_section(w, runs: list, start: int, end: int, lock: str) -> None:
+    """The statements between ``omp_set_lock(&lock)`` (``runs[start]``) and its
+    ``omp_unset_lock`` (``runs[end]``): a critical section named by the lock
+    (``proof/locks.py``)."""
+    stmts = [r.stmt for r in runs[start + 1 : end]]
+    line = runs[start].stmt.coord.line if runs[start].stmt.coord else 0
+    why = critical_order(c_ast.Compound(block_items=stmts), w.frame.scope)
+    if why:
+        w.facts.effect(
+            f"the section under lock {lock} at line {line} {why}: its effect depends on the "
+            "order threads take the lock"
+        )
+    saved = w.sync, w.lock
+    w.sync, w.lock = "critical", f"lock({lock})"
+    for k, stmt in enumerate(stmts, start + 1):
+        w.path[-1] = k
+        w.visit(stmt)
     w.sync, w.lock = saved
