@@ -68,6 +68,12 @@ EXPECTED = {
         27: (True, set(), ""),
         36: (False, {"schedule", "threads"}, "omp_set_lock()"),
     },
+    # one lock per bin, each count under its bin's lock; a count of the next bin under
+    # this bin's lock is not guarded
+    "lock_bins.c": {
+        25: (True, set(), ""),
+        34: (False, {"schedule", "threads"}, "omp_set_lock()"),
+    },
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
     # a static local of the region is one object for the team; the automatic one is not
     "static_scratch.c": {

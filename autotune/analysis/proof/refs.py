@@ -22,7 +22,7 @@ from autotune.analysis.proof.constructs import walk_construct, walk_lock_section
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.linear import bind_linear, check_linear
-from autotune.analysis.proof.locks import lock_sections
+from autotune.analysis.proof.locks import lock_sections, lock_variable
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.resolve import WalkNames
 from autotune.analysis.proof.syntax import (
@@ -221,7 +221,7 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         while i < len(runs):
             run = runs[i]
             self.path[-1] = i
-            if i in sections and self._lock_shared(sections[i][1], run.stmt):
+            if i in sections and self._lock_shared(lock_variable(sections[i][1]), run.stmt):
                 end, lock = sections[i]
                 walk_lock_section(self, runs, i, end, lock)
                 i = end + 1
