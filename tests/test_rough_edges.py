@@ -229,3 +229,18 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_a_block_after_a_loop_directive_is_one_line_as_the_compiler_says(tmp_path, capsys):
+    """``#pragma omp parallel for`` then ``{ for ... }`` (DataRaceBench's miniAMR
+    extract is written so): gcc and clang reject it. It is said at the directive's line,
+    not analysed as if the braces were not there."""
+    src = tmp_path / "blocks.c"
+    src.write_text(
+        "double work[1000];\nint main(void)\n{\n    int b;\n#pragma omp parallel for\n"
+        "    {\n        for (b = 0; b < 1000; ++b)\n            work[b] = b * 0.5;\n    }\n"
+        "    return 0;\n}\n"
+    )
+    assert main(["analyze", str(src)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"{src}:5:" in err and "not by a block" in err

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from autotune.errors import UserError
 from autotune.frontend.preprocess import is_system_file
 from autotune.frontend.records import Directive
 from autotune.frontend.runs import make_directive, pragma_runs
@@ -174,6 +175,13 @@ class OmpFinder(c_ast.NodeVisitor):
             self.visit(stmt)
 
     def _loop(self, d: Directive, stmt: c_ast.Node) -> None:
+        if isinstance(stmt, c_ast.Compound) and _unwrap_for(stmt) is not None:
+            # braces of the user's: pycparser's own wrapping holds the pragma too
+            raise UserError(
+                f"'#pragma {d.text}' must be followed by its for loop, not by a block "
+                "around it (gcc: 'for statement expected'; clang rejects it too)",
+                location=f"{d.file}:{d.line}",
+            )
         for_node = _unwrap_for(stmt)
         owner = (
             d
