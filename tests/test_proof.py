@@ -739,3 +739,21 @@ def test_region_local_grid_pointers_every_thread_swaps_are_one_double_buffer(env
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert len(loop["variants"]) >= 6
     assert {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_rows_of_rows_allocated_one_by_one_are_distinct(env, capsys):
+    """A ``double ***`` grid allocated plane by plane and row by row (NPB MG's C version
+    keeps its levels so): every row is its own allocation, so a smoothing loop over the
+    planes is proven; only rows under rows of one level were before. The grid whose
+    ghost planes point at the interior planes they mirror is not: its loop over every
+    plane writes those planes from two iterations. The proven loop's variants verified."""
+    src = DATA / "plane_rows.c"
+    loops = analyze(src, capsys, "--args", "24")
+    assert loops[38]["kept"] == {} and loops[38]["tunable"]
+    assert set(loops[50]["kept"]) == BOTH
+    args = ["measure", str(src), "--args", "24", "--loop", "plane_rows.c:38", "--json"]
+    args += ["--schedules", "dynamic,static", "--chunks", "1,5", "--threads", "1,3"]
+    assert main([*args, "--repetitions", "1", "--quiet"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}

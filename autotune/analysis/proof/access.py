@@ -261,8 +261,11 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
                 w.record(Ref(objects, index, "r", _line(node), name, owner=owner, name=name))
             rows = w.ctx.pointsto.contents(objects, 0) if objects is not None else None
             fresh = objects is not None and w.ctx.pointsto.fresh_rows(objects)
-            if fresh and index is not None and len(index) == 1 and index[0] is not None:
-                index = [index[0], v]  # distinct rows: the row number is a dimension
+            if fresh and index is not None and index and None not in index:
+                # distinct rows (each a new allocation, in rows that are distinct
+                # themselves: ``double ***u`` allocated level by level): the row's
+                # numbers are dimensions
+                index = [*index, v]
             else:
                 index = None
             objects, owner, group = rows, "shared", None

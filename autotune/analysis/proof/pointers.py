@@ -57,8 +57,8 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
             return PtrVal(objects, base, owner, name, group)
         rows = w.ctx.pointsto.contents(objects, 0) if objects is not None else None
         fresh = objects is not None and w.ctx.pointsto.fresh_rows(objects)
-        if fresh and index is not None and len(index) == 1 and index[0] is not None:
-            return PtrVal(rows, [index[0], poly.const(0)], "shared", name)
+        if fresh and index is not None and index and None not in index:
+            return PtrVal(rows, [*index, poly.const(0)], "shared", name)
         return PtrVal(rows, None, "shared", name)
     if isinstance(node, c_ast.StructRef):
         objs = w.ctx.pointsto.objects(node, w.site(node))
