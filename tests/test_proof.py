@@ -749,10 +749,29 @@ def test_rows_of_rows_allocated_one_by_one_are_distinct(env, capsys):
     ghost planes point at the interior planes they mirror is not: its loop over every
     plane writes those planes from two iterations. The proven loop's variants verified."""
     src = DATA / "plane_rows.c"
-    loops = analyze(src, capsys, "--args", "24")
+    loops = analyze(src, capsys, "--args", "24 scale")
     assert loops[38]["kept"] == {} and loops[38]["tunable"]
     assert set(loops[50]["kept"]) == BOTH
     args = ["measure", str(src), "--args", "24", "--loop", "plane_rows.c:38", "--json"]
+    args += ["--schedules", "dynamic,static", "--chunks", "1,5", "--threads", "1,3"]
+    assert main([*args, "--repetitions", "1", "--quiet"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_a_level_passed_as_an_element_of_new_allocations_starts_its_grid(env, capsys):
+    """``resid(u[k], r[k], r[k])`` where every ``r[l]`` is a new allocation (NPB MG's
+    levels): each argument is the start of its grid, so the in-place residual reads and
+    writes one point per iteration and is proven; before, each parameter kept an unknown
+    offset of its own. Levels that share a grid (``s[2] = s[1]``) are no new
+    allocations: restricting one onto the other stays kept. Variants verified."""
+    src = DATA / "level_rows.c"
+    loops = analyze(src, capsys, "--args", "restrict")
+    assert loops[27]["kept"] == {} and loops[27]["tunable"]
+    assert set(loops[38]["kept"]) == BOTH
+    # measured without the racy restriction, which would change what the program prints
+    args = ["measure", str(src), "--loop", "level_rows.c:27", "--json"]
     args += ["--schedules", "dynamic,static", "--chunks", "1,5", "--threads", "1,3"]
     assert main([*args, "--repetitions", "1", "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]

@@ -123,6 +123,13 @@ def _arg_base(
         if base is None or off is None:
             return None
         return base[:-1] + [poly.add(base[-1], off)]
+    if isinstance(arg, c_ast.ArrayRef):
+        # an element of an array whose every element is a new allocation (a level of
+        # ``double ****r``, passed as ``r[k]``): the start of one
+        rows = pointsto.objects(arg.name, site)
+        if rows is not None and pointsto.fresh_rows(rows):
+            return [poly.const(0)]
+        return None
     if isinstance(arg, c_ast.StructRef):
         stores = pointsto.prog.field_stores.get(arg.field.name, [])
         if (
