@@ -6,7 +6,9 @@ raises the flag of that thread's floating-point environment; after a loop, the m
 thread's are what the program sees. So a loop that may set them is kept when the
 program reads them where the loop's effect can reach: a read of errno that an
 ``errno = 0`` just before it (with only library calls between) cleared cannot see any
-loop, as argument parsing does (``errno = 0; n = strtol(...); if (errno) ...``).
+loop, as argument parsing does (``errno = 0; n = strtol(...); if (errno) ...``); nor
+can one in the failure branch of a call that sets errno whenever it fails, right after
+it (``fp = fopen(...); if (fp == NULL) perror(...);``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ def errno_read(prog: Program) -> str:
         sites += [(s.node, s.ast) for name in ERRNO_READERS for s in prog.calls.get(name, [])]
         for node, ast in sites:
             if _sets_errno(node, ast) or _cleared_before(node, ast, prog):
+                continue
+            if _after_failed_call(node, ast, prog):
                 continue
             prog.memo[key] = where(node)
             break
@@ -77,6 +81,113 @@ def _clears(stmt: c_ast.Assignment) -> bool:
         and isinstance(lv.expr, c_ast.FuncCall)
         and call_name(lv.expr) == ERRNO
     )
+
+
+# calls that set errno whenever they fail (POSIX), failing with NULL or a negative value
+SETS_ERRNO_ON_FAILURE = frozenset(
+    "fopen freopen fdopen popen tmpfile opendir open creat malloc calloc realloc stat "
+    "lstat fstat mkdir rmdir remove rename unlink chdir close pipe dup dup2".split()
+)
+
+
+def _after_failed_call(node: c_ast.Node, ast: c_ast.FileAST, prog: Program) -> bool:
+    """A read in the true branch of a failure test of what a call that sets errno whenever
+    it fails just returned, with nothing between that may run a loop: ``fp =
+    fopen(...); if (fp == NULL) { perror(...); }`` reads what ``fopen`` set, not a loop's
+    thread's errno."""
+    parents = file_info(ast).parents
+    child, cur = node, parents.get(id(node))
+    while cur is not None and not (isinstance(cur, c_ast.If) and cur.iftrue is child):
+        if isinstance(cur, c_ast.FuncDef):
+            return False
+        child, cur = cur, parents.get(id(cur))
+    if cur is None:
+        return False
+    tested = _failure_test(cur.cond)
+    if tested is None:
+        return False
+    name, call = tested
+    if call is None:
+        call = _set_just_before(cur, name, parents)
+    if call is None or call_name(call) not in SETS_ERRNO_ON_FAILURE:
+        return False
+    # nothing between the test and the read may run a loop
+    branch = cur.iftrue
+    items = (branch.block_items or []) if isinstance(branch, c_ast.Compound) else [branch]
+    for item in items:
+        if item is node or _holds(item, node):
+            return not _may_run_a_loop(item, prog)
+        if _may_run_a_loop(item, prog):
+            return False
+    return False
+
+
+def _failure_test(cond: c_ast.Node) -> tuple[str, c_ast.FuncCall | None] | None:
+    """(variable, the call assigned in the test itself or None) of ``!v``, ``v == NULL``,
+    ``v == 0``, ``v < 0``, ``v == -1`` (either side), ``(v = f(...)) == NULL``."""
+    if isinstance(cond, c_ast.UnaryOp) and cond.op == "!":
+        return _tested(cond.expr)
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("==", "<"):
+        return None
+    for var, other, op in ((cond.left, cond.right, cond.op), (cond.right, cond.left, None)):
+        value = _null_or_negative(other)
+        if value is None or (op is None and cond.op == "<"):
+            continue
+        if (cond.op == "<" and value == 0) or (cond.op == "==" and value in (0, -1)):
+            return _tested(var)
+    return None
+
+
+def _tested(e: c_ast.Node) -> tuple[str, c_ast.FuncCall | None] | None:
+    if isinstance(e, c_ast.ID):
+        return e.name, None
+    if (
+        isinstance(e, c_ast.Assignment)
+        and e.op == "="
+        and isinstance(e.lvalue, c_ast.ID)
+        and isinstance(e.rvalue, c_ast.FuncCall)
+    ):
+        return e.lvalue.name, e.rvalue
+    return None
+
+
+def _null_or_negative(e: c_ast.Node) -> int | None:
+    """0 for ``NULL``/``0``, -1 for ``-1``; None otherwise."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    if isinstance(e, c_ast.Constant) and e.value in ("0", "0L", "0UL"):
+        return 0
+    if isinstance(e, c_ast.UnaryOp) and e.op == "-" and isinstance(e.expr, c_ast.Constant):
+        return -1 if e.expr.value == "1" else None
+    return None
+
+
+def _set_just_before(stmt: c_ast.If, name: str, parents: dict) -> c_ast.FuncCall | None:
+    """The call of ``name = f(...)`` (or ``T *name = f(...)``) right before ``stmt``."""
+    block = parents.get(id(stmt))
+    if not isinstance(block, c_ast.Compound):
+        return None
+    items = block.block_items or []
+    at = next((k for k, item in enumerate(items) if item is stmt), None)
+    if not at:
+        return None
+    prev = items[at - 1]
+    if isinstance(prev, c_ast.Assignment) and prev.op == "=" and isinstance(prev.lvalue, c_ast.ID):
+        if prev.lvalue.name == name and isinstance(prev.rvalue, c_ast.FuncCall):
+            return prev.rvalue
+    if isinstance(prev, c_ast.Decl) and prev.name == name and isinstance(prev.init, c_ast.FuncCall):
+        return prev.init
+    return None
+
+
+def _holds(item: c_ast.Node, node: c_ast.Node) -> bool:
+    stack = [item]
+    while stack:
+        n = stack.pop()
+        if n is node:
+            return True
+        stack.extend(c for _, c in n.children())
+    return False
 
 
 def _may_run_a_loop(node: c_ast.Node, prog: Program) -> bool:
