@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import path_to
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.library import ERRNO, FLAG_TESTS
 from autotune.analysis.proof.program import Program
@@ -115,7 +116,7 @@ def _after_failed_call(node: c_ast.Node, ast: c_ast.FileAST, prog: Program) -> b
     branch = cur.iftrue
     items = (branch.block_items or []) if isinstance(branch, c_ast.Compound) else [branch]
     for item in items:
-        if item is node or _holds(item, node):
+        if path_to(item, node) is not None:
             return not _may_run_a_loop(item, prog)
         if _may_run_a_loop(item, prog):
             return False
@@ -178,16 +179,6 @@ def _set_just_before(stmt: c_ast.If, name: str, parents: dict) -> c_ast.FuncCall
     if isinstance(prev, c_ast.Decl) and prev.name == name and isinstance(prev.init, c_ast.FuncCall):
         return prev.init
     return None
-
-
-def _holds(item: c_ast.Node, node: c_ast.Node) -> bool:
-    stack = [item]
-    while stack:
-        n = stack.pop()
-        if n is node:
-            return True
-        stack.extend(c for _, c in n.children())
-    return False
 
 
 def _may_run_a_loop(node: c_ast.Node, prog: Program) -> bool:
