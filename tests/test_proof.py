@@ -237,6 +237,8 @@ TRAPS = {
     "critical_damped.c": {16: (BOTH, "makes a decision at line 19")},
     # perror after a loop of roots prints the master's errno
     "errno_perror.c": {16: (BOTH, "which may set errno, and the program reads errno at")},
+    # a descriptor tested with '!fd': descriptor 0 is no failure, errno not open's
+    "errno_open.c": {21: (BOTH, "which may set errno, and the program reads errno at")},
     # floating-point exception flags tested after the loop (each thread raises its own)
     "fpe_flags.c": {19: (BOTH, "tests the floating-point exception flags (fetestexcept()")},
     # subscripts that wrap: (unsigned char)(i * 37), a uint16_t ring-buffer slot

@@ -84,10 +84,12 @@ def _clears(stmt: c_ast.Assignment) -> bool:
     )
 
 
-# calls that set errno whenever they fail (POSIX), failing with NULL or a negative value
-SETS_ERRNO_ON_FAILURE = frozenset(
-    "fopen freopen fdopen popen tmpfile opendir open creat malloc calloc realloc stat "
-    "lstat fstat mkdir rmdir remove rename unlink chdir close pipe dup dup2".split()
+# calls that POSIX says set errno whenever they fail, by how they fail: a null pointer
+# (streams, directories) or -1 (descriptors, paths). Not malloc and its kin (malloc(0)
+# may return NULL without failing) nor popen (it "may" set errno).
+FAILS_WITH_NULL = frozenset("fopen freopen fdopen tmpfile opendir".split())
+FAILS_WITH_MINUS_ONE = frozenset(
+    "open creat stat lstat fstat mkdir rmdir remove rename unlink chdir close pipe dup dup2".split()
 )
 
 
@@ -107,10 +109,11 @@ def _after_failed_call(node: c_ast.Node, ast: c_ast.FileAST, prog: Program) -> b
     tested = _failure_test(cur.cond)
     if tested is None:
         return False
-    name, call = tested
+    name, call, fails = tested
     if call is None:
         call = _set_just_before(cur, name, parents)
-    if call is None or call_name(call) not in SETS_ERRNO_ON_FAILURE:
+    failing = FAILS_WITH_NULL if fails == "null" else FAILS_WITH_MINUS_ONE
+    if call is None or call_name(call) not in failing:
         return False
     # nothing between the test and the read may run a loop
     branch = cur.iftrue
@@ -123,32 +126,36 @@ def _after_failed_call(node: c_ast.Node, ast: c_ast.FileAST, prog: Program) -> b
     return False
 
 
-def _failure_test(cond: c_ast.Node) -> tuple[str, c_ast.FuncCall | None] | None:
-    """(variable, the call assigned in the test itself or None) of ``!v``, ``v == NULL``,
-    ``v == 0``, ``v < 0``, ``v == -1`` (either side), ``(v = f(...)) == NULL``."""
+def _failure_test(cond: c_ast.Node) -> tuple[str, c_ast.FuncCall | None, str] | None:
+    """(variable, the call assigned in the test itself or None, "null" or "minus one")
+    of a test that holds exactly when the call failed: ``!v``, ``v == NULL`` (either
+    side) for a pointer; ``v < 0``, ``v == -1`` (either side) for a descriptor;
+    ``(v = f(...)) == NULL`` too."""
     if isinstance(cond, c_ast.UnaryOp) and cond.op == "!":
-        return _tested(cond.expr)
-    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("==", "<"):
+        return _tested(cond.expr, "null")
+    if not isinstance(cond, c_ast.BinaryOp):
         return None
-    for var, other, op in ((cond.left, cond.right, cond.op), (cond.right, cond.left, None)):
+    if cond.op == "<":
+        return _tested(cond.left, "minus one") if _null_or_negative(cond.right) == 0 else None
+    if cond.op != "==":
+        return None
+    for var, other in ((cond.left, cond.right), (cond.right, cond.left)):
         value = _null_or_negative(other)
-        if value is None or (op is None and cond.op == "<"):
-            continue
-        if (cond.op == "<" and value == 0) or (cond.op == "==" and value in (0, -1)):
-            return _tested(var)
+        if value is not None:
+            return _tested(var, "null" if value == 0 else "minus one")
     return None
 
 
-def _tested(e: c_ast.Node) -> tuple[str, c_ast.FuncCall | None] | None:
+def _tested(e: c_ast.Node, fails: str) -> tuple[str, c_ast.FuncCall | None, str] | None:
     if isinstance(e, c_ast.ID):
-        return e.name, None
+        return e.name, None, fails
     if (
         isinstance(e, c_ast.Assignment)
         and e.op == "="
         and isinstance(e.lvalue, c_ast.ID)
         and isinstance(e.rvalue, c_ast.FuncCall)
     ):
-        return e.lvalue.name, e.rvalue
+        return e.lvalue.name, e.rvalue, fails
     return None
 
 
