@@ -17,6 +17,7 @@ import re
 from pycparser import c_ast
 
 from autotune.analysis.critical import critical_order
+from autotune.analysis.proof.locks import lock_variable
 from autotune.analysis.proof.updates import captures
 
 TRANSPARENT = ("simd", "loop", "unroll", "tile")
@@ -85,10 +86,14 @@ def _synchronised(w, run) -> None:
     w.sync, w.lock = saved
 
 
-def walk_lock_section(w, runs: list, start: int, end: int, lock: str) -> None:
+def walk_lock_section(w, runs: list, start: int, end: int, lock: str) -> bool:
     """The statements between ``omp_set_lock(&lock)`` (``runs[start]``) and its
-    ``omp_unset_lock`` (``runs[end]``): a critical section named by the lock
-    (``proof/locks.py``)."""
+    ``omp_unset_lock`` (``runs[end]``), walked as a critical section named by the lock
+    (``proof/locks.py``) when the whole team takes it: one shared variable of the
+    loop's function (a lock of the iteration's own, or a thread's, excludes nothing).
+    False, nothing walked, otherwise."""
+    if not (w.frame.top and w._class(lock_variable(lock), runs[start].stmt) == "shared"):
+        return False
     stmts = [r.stmt for r in runs[start + 1 : end]]
     line = runs[start].stmt.coord.line if runs[start].stmt.coord else 0
     why = critical_order(c_ast.Compound(block_items=stmts), w.frame.scope)
@@ -103,3 +108,4 @@ def walk_lock_section(w, runs: list, start: int, end: int, lock: str) -> None:
         w.path[-1] = k
         w.visit(stmt)
     w.sync, w.lock = saved
+    return True

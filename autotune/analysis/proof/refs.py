@@ -22,7 +22,7 @@ from autotune.analysis.proof.constructs import walk_construct, walk_lock_section
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.linear import bind_linear, check_linear
-from autotune.analysis.proof.locks import lock_sections, lock_variable
+from autotune.analysis.proof.locks import lock_sections
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.resolve import WalkNames
 from autotune.analysis.proof.syntax import (
@@ -221,10 +221,8 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         while i < len(runs):
             run = runs[i]
             self.path[-1] = i
-            if i in sections and self._lock_shared(lock_variable(sections[i][1]), run.stmt):
-                end, lock = sections[i]
-                walk_lock_section(self, runs, i, end, lock)
-                i = end + 1
+            if i in sections and walk_lock_section(self, runs, i, *sections[i]):
+                i = sections[i][0] + 1
                 continue
             i += 1
             if run.stmt is None:
@@ -248,11 +246,6 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
                 if not e.startswith("calls ") or " I/O" not in e or e in self.facts.varying_io
             ]
             self.defined = None
-
-    def _lock_shared(self, name: str, at: c_ast.Node) -> bool:
-        """A lock the whole team takes: one shared variable of the loop's function (a
-        lock of the iteration's own, or a thread's, excludes nothing)."""
-        return self.frame.top and self._class(name, at) == "shared"
 
     def visit_If(self, node: c_ast.If) -> None:
         form = if_update(node)
