@@ -74,6 +74,23 @@ EXPECTED = {
         25: (True, set(), ""),
         34: (False, {"schedule", "threads"}, "omp_set_lock()"),
     },
+    # an orphaned flux loop with nowait and the residual loop after it, which has none:
+    # both lean on one static mapping (a dynamic residual loop printed other norms)
+    "orphan_stages.c": {
+        18: (False, {"schedule", "threads"}, "nowait chain with lines 18, 21 of compute_rhs()"),
+        21: (False, {"schedule", "threads"}, "nowait chain with lines 18, 21 of compute_rhs()"),
+        29: (True, {"threads"}, "orphaned"),
+    },
+    # a called step whose nowait chain races as written: the region calling it keeps its
+    # own loop too; the step with barriers leaves it free
+    "orphan_race.c": {
+        17: (False, {"schedule", "threads"}, "another iteration of the other writes"),
+        20: (False, {"schedule", "threads"}, "another iteration of the other writes"),
+        29: (True, {"threads"}, "orphaned"),
+        32: (True, {"threads"}, "orphaned"),
+        42: (False, {"schedule", "threads"}, "calls step_nowait()"),
+        55: (True, {"threads"}, "calls step()"),
+    },
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
     # a static local of the region is one object for the team; the automatic one is not
     "static_scratch.c": {

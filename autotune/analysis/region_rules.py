@@ -96,24 +96,9 @@ def region_facts(
     kinds = Aliasing(scope, region.node, objects)
     # chains of code alone (a master waiting on what a single sets) are _once_waits' part
     chains = [g for g in _chains(events, kinds, touch) if any(e.kind == "loop" for e in g)]
-    racy = next((g for g in chains if any(e.kind != "loop" for e in g)), None)
+    racy = racy_chain(chains, races)
     if racy is not None:
-        other = next(e for e in racy if e.kind != "loop")
-        _keep_racy_region(
-            facts, mine, racy, where, f"line {other.line} is code a thread runs on its own"
-        )
-        return facts
-    racy = next((g for g in chains if races is not None and _loops_race(g, races)), None)
-    if racy is not None:
-        _keep_racy_region(
-            facts,
-            mine,
-            racy,
-            where,
-            "one loop touches an element another iteration of the other writes, or their "
-            "trip counts or static schedules may differ, which no iteration-to-thread mapping "
-            "keeps on one thread",
-        )
+        _keep_racy_region(facts, mine, racy[0], where, racy[1])
         return facts
     chained = bool(chains)  # a chain may rely on its loops' equal trip counts: keep it all
     for group in chains:
@@ -158,6 +143,25 @@ def _loops_race(group: list[Event], races: LoopsTouch) -> bool:
     return any(races(x.for_node, e.for_node) for i, x in enumerate(loops) for e in loops[i + 1 :])
 
 
+def racy_chain(
+    chains: list[list[Event]], races: LoopsTouch | None
+) -> tuple[list[Event], str] | None:
+    """A chain that races as written, and how: code one thread runs in it, or two loops
+    meeting at different iterations (``races``; None: not asked)."""
+    for group in chains:
+        other = next((e for e in group if e.kind != "loop"), None)
+        if other is not None:
+            return group, f"line {other.line} is code a thread runs on its own"
+    for group in chains:
+        if races is not None and _loops_race(group, races):
+            return group, (
+                "one loop touches an element another iteration of the other writes, or their "
+                "trip counts or static schedules may differ, which no iteration-to-thread "
+                "mapping keeps on one thread"
+            )
+    return None
+
+
 def _keep_racy_region(
     facts: RegionFacts, mine: dict, group: list[Event], where: str, how: str
 ) -> None:
@@ -200,31 +204,51 @@ def _once_waits(events: list[Event]) -> None:
                 break
 
 
+@dataclass
+class OrphanChains:
+    """The nowait chains of a function holding orphaned ``omp for`` loops."""
+
+    kept: dict[int, str] = field(default_factory=dict)  # id(for_node) -> why, per chain
+    # nowait loops with no barrier after them in the function: the caller runs on
+    open_loops: set[int] = field(default_factory=set)
+    racy: str = ""  # why a chain races as written ('' if none does)
+
+
 def orphan_chains(
     func: c_ast.FuncDef,
     scope: Scope,
     touch: LoopsTouch | None = None,
     objects: NameObjects | None = None,
-) -> dict[int, str] | None:
-    """The nowait chains of a function holding orphaned ``omp for`` loops, read as a
-    region of its own: what each chained loop's schedule must stay for (keyed by
-    id(for_node)). None when the function does not end at a barrier: then what runs
-    after it in the caller's region, and may lean on the same mapping, is not seen."""
+    races: LoopsTouch | None = None,
+) -> OrphanChains:
+    """The function's body read as a region of its own. Every loop of a chain keeps its
+    schedule, the last one too (it needs no ``nowait`` to lean on the mapping); a chain
+    that races as written is ``racy``. When the function does not end at a barrier,
+    what runs after it in the caller's region, and may lean on the same mapping, is not
+    seen here (``open_loops``)."""
     walker = RegionEvents(set())
     walker._statement(func.body)
     events = walker.events
-    loops = [e for e in events if e.kind == "loop"]
+    out = OrphanChains()
+    loops = [i for i, e in enumerate(events) if e.kind == "loop"]
     if not loops:
-        return {}
-    last = max(i for i, e in enumerate(events) if e.kind == "loop")
-    if not any(e.kind == "barrier" for e in events[last:]):
-        return None
-    out: dict[int, str] = {}
-    for group in _chains(events, Aliasing(scope, func.body, objects), touch):
+        return out
+    last = max((i for i, e in enumerate(events) if e.kind == "barrier"), default=-1)
+    out.open_loops = {id(events[i].for_node) for i in loops if i > last}
+    chains = _chains(events, Aliasing(scope, func.body, objects), touch)
+    racy = racy_chain([g for g in chains if any(e.kind == "loop" for e in g)], races)
+    if racy is not None:
+        text = ", ".join(str(x) for x in sorted({e.line for e in racy[0]}))
+        out.racy = (
+            f"lines {text} of {func.decl.name}() share data with no barrier between them, and "
+            f"{racy[1]}: what one sees of the other's data depends on which thread runs which "
+            "iterations, and when; any change in how the team's threads run may change it"
+        )
+    for group in chains:
         text = ", ".join(str(x) for x in sorted({e.line for e in group}))
         for e in group:
             if e.kind == "loop":
-                out[id(e.for_node)] = (
+                out.kept[id(e.for_node)] = (
                     f"in a nowait chain with lines {text} of {func.decl.name}(): the loops "
                     "rely on the same static iteration-to-thread mapping"
                 )
