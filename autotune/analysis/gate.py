@@ -250,6 +250,7 @@ def _orphan_chains(
                 prover.loops_touch,
                 prover.name_objects(func, ast),
                 prover.chain_races,
+                prover.prog.funcs,
             )
     return out
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis.astutil import team_shared, walk
+from autotune.analysis.call_effects import CallEffects
 from autotune.analysis.names import assigned_names, names_in, written_root
 from autotune.analysis.proof.facts import clause_names, reduction_items
 from autotune.analysis.region_code import (
@@ -50,6 +51,7 @@ class RegionEvents(c_ast.NodeVisitor):
         self.events: list[Event] = []
         self.private = set(private)
         self.funcs = funcs or {}  # the program's functions: name -> (FuncDef, FileAST)
+        self.effects = CallEffects(self.funcs)
         # names holding a thread number or count (int tid = omp_get_thread_num();): a loop
         # that reads one depends on which thread runs which iteration
         self.thread_ids: set[str] = set()
@@ -108,6 +110,11 @@ class RegionEvents(c_ast.NodeVisitor):
         reads = names_in(node)
         event.reads = reads.names - local
         event.writes = assigned_names(node) - local
+        # what its calls touch: handed-on pointers (the caller's names), and the callees'
+        # file-scope variables, which no private of the region hides
+        (seen_reads, seen_writes), handed = self.effects.of_node(node)
+        event.reads |= seen_reads
+        event.writes |= seen_writes | (handed - local)
         event.calls = set(reads.calls)
         self.events.append(event)
 

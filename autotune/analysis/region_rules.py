@@ -220,13 +220,14 @@ def orphan_chains(
     touch: LoopsTouch | None = None,
     objects: NameObjects | None = None,
     races: LoopsTouch | None = None,
+    funcs: dict | None = None,
 ) -> OrphanChains:
     """The function's body read as a region of its own. Every loop of a chain keeps its
     schedule, the last one too (it needs no ``nowait`` to lean on the mapping); a chain
     that races as written is ``racy``. When the function does not end at a barrier,
     what runs after it in the caller's region, and may lean on the same mapping, is not
     seen here (``open_loops``)."""
-    walker = RegionEvents(set())
+    walker = RegionEvents(set(), funcs)
     walker._statement(func.body)
     events = walker.events
     out = OrphanChains()
