@@ -23,7 +23,10 @@ from autotune.analysis.ops import math_name
 from autotune.analysis.proof.program import is_omp_call
 from autotune.analysis.proof.walkstate import LIBRARY_FUNCS, PURE_FUNCS
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS
-from autotune.frontend.runs import pragma_runs
+from autotune.frontend.records import Directive
+from autotune.frontend.runs import make_directive, pragma_runs
+
+ONCE_OPEN = frozenset({"master", "masked"})  # one thread runs it, and no barrier follows
 
 # library calls that only read what they are passed (a print reads its arguments)
 PRINTS = frozenset("printf fprintf puts fputs putchar putc fputc fwrite perror".split())
@@ -39,6 +42,19 @@ class Effect:
     reads: set[str] = field(default_factory=set)
     writes: set[str] = field(default_factory=set)
     params_written: set[int] = field(default_factory=set)
+    # the line of code one thread runs with no barrier after it before the function
+    # returns (a master setting the inflow cell), 0 if none: the caller's team runs on
+    open_once: int = 0
+
+
+@dataclass
+class Touch:
+    """What the calls of one piece of code touch beyond its text."""
+
+    reads: set[str] = field(default_factory=set)  # the callees' file-scope variables
+    writes: set[str] = field(default_factory=set)
+    handed: set[str] = field(default_factory=set)  # the caller's names written through
+    open_once: int = 0  # a callee's code one thread runs with no barrier after it
 
 
 class CallEffects:
@@ -51,13 +67,10 @@ class CallEffects:
         self._globals: dict[int, set[str]] = {}
         self._taken: list[str] | None = None  # functions whose address is taken
 
-    def of_node(self, node: c_ast.Node) -> tuple[tuple[set[str], set[str]], set[str]]:
-        """What the calls in ``node`` touch beyond its own text: the callees' file-scope
-        variables (read, written), and the names of the arguments handed to a parameter
-        written through (names of the caller's)."""
-        reads: set[str] = set()
-        writes: set[str] = set()
-        handed: set[str] = set()
+    def of_node(self, node: c_ast.Node) -> Touch:
+        """What the calls in ``node`` touch beyond its own text."""
+        out = Touch()
+        reads, writes, handed = out.reads, out.writes, out.handed
         for n in walk(node):
             if not isinstance(n, c_ast.FuncCall):
                 continue
@@ -65,6 +78,7 @@ class CallEffects:
             args = n.args.exprs if n.args is not None else []
             if name is None:  # through a pointer: any function whose address is taken
                 for effect in self._by_pointer():
+                    out.open_once = effect.open_once or out.open_once
                     reads |= effect.reads
                     writes |= effect.writes
                     if effect.params_written:
@@ -74,17 +88,19 @@ class CallEffects:
                 if _writes_through(name):  # memset(a, ...), sscanf(..., &x)
                     for arg in args:
                         handed |= names_in(arg).names
-                if not _known(name):
+                if not _known(name):  # may run anything, a master too
                     reads.add(UNSEEN)
                     writes.add(UNSEEN)
+                    out.open_once = out.open_once or (int(n.coord.line) if n.coord else 1)
                 continue
             effect = self.function(name)
+            out.open_once = effect.open_once or out.open_once
             reads |= effect.reads
             writes |= effect.writes
             for k, arg in enumerate(args):
                 if k in effect.params_written:
                     handed |= names_in(arg).names
-        return (reads, writes), handed
+        return out
 
     def function(self, name: str, seen: frozenset[str] = frozenset()) -> Effect:
         """The effect of ``name`` outside its own worksharing loops, whose pairing with
@@ -105,6 +121,7 @@ class CallEffects:
         for n in nodes:
             if isinstance(n, c_ast.FuncCall):
                 self._call_in(n, name, seen, shared, params, out)
+        out.open_once = self._open_once(func.body, seen | {name})
         if not seen:
             self._memo[name] = out
         return out
@@ -146,6 +163,38 @@ class CallEffects:
                 mentioned = names_in(arg).names
                 out.writes |= mentioned & shared
                 out.params_written |= {k for k, p in enumerate(params) if p in mentioned}
+
+    def _open_once(self, body: c_ast.Compound, seen: frozenset[str]) -> int:
+        """The last ``master``/``masked``/``single nowait`` (also in a function called)
+        with no barrier after it at the function's top level; 0 if none."""
+        line = 0
+        for run in pragma_runs(body.block_items):
+            d = run.directives[0] if run.directives else None
+            if d is not None and (d.kind in ONCE_OPEN or (d.kind == "single" and d.clauses.nowait)):
+                line = d.line
+            elif d is not None and _closes(d):
+                line = 0
+            elif run.stmt is not None and (d is None or d.kind not in WORKSHARING_LOOP_KINDS):
+                line = self._nested_once(run.stmt, seen) or line
+        return line
+
+    def _nested_once(self, stmt: c_ast.Node, seen: frozenset[str]) -> int:
+        """A once construct inside ``stmt`` (a branch, a loop, a call): open, as far as
+        the top level can tell."""
+        for n in _outside_worksharing(stmt):
+            if isinstance(n, c_ast.Pragma):
+                d = make_directive(n)
+                if d is not None and (
+                    d.kind in ONCE_OPEN or (d.kind == "single" and d.clauses.nowait)
+                ):
+                    return d.line
+            elif isinstance(n, c_ast.FuncCall):
+                callee = call_name(n)
+                if callee in self.funcs and callee not in seen:
+                    inner = self.function(callee, seen)
+                    if inner.open_once:
+                        return int(n.coord.line) if n.coord else inner.open_once
+        return 0
 
     def _by_pointer(self, seen: frozenset[str] = frozenset()) -> list[Effect]:
         """The effects of the functions a pointer may reach: those named other than in a
@@ -206,6 +255,15 @@ def _own_lvalues(n: c_ast.Node) -> list[c_ast.Node]:
     if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
         return [n.expr]
     return []
+
+
+def _closes(d: Directive) -> bool:
+    """A directive that ends with the team's barrier."""
+    if d.kind == "barrier":
+        return True
+    if d.kind in WORKSHARING_LOOP_KINDS or d.kind in ("single", "sections", "workshare"):
+        return not d.clauses.nowait and not d.kind.startswith("parallel")
+    return False
 
 
 def _known(name: str) -> bool:

@@ -112,9 +112,11 @@ class RegionEvents(c_ast.NodeVisitor):
         event.writes = assigned_names(node) - local
         # what its calls touch: handed-on pointers (the caller's names), and the callees'
         # file-scope variables, which no private of the region hides
-        (seen_reads, seen_writes), handed = self.effects.of_node(node)
-        event.reads |= seen_reads
-        event.writes |= seen_writes | (handed - local)
+        touch = self.effects.of_node(node)
+        event.reads |= touch.reads
+        event.writes |= touch.writes | (touch.handed - local)
+        if touch.open_once and event.kind == "code":  # a called master: the team runs on
+            event.nowait = True
         event.calls = set(reads.calls)
         self.events.append(event)
 

@@ -349,7 +349,7 @@ def _chains(
                     first.take(x)
                 open_.remove(other)
             first.take(e)
-        elif e.kind in ("loop", "once") and e.nowait:
+        elif e.nowait:  # a nowait loop, a master, a call leaving one open
             open_.append(_Chain([e], set(e.reads), set(e.writes)))
     out += [c.events for c in open_ if len(c.events) > 1]
     return out

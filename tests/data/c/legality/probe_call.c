@@ -1,15 +1,22 @@
 /* A time-stepping code that keeps its bookkeeping in helper functions called inside the
    parallel region, after an update loop that ends with nowait. record() copies a probe
    point of the global grid into the history under master; set_inflow() has the master
-   thread reset the inflow cell of the grid it is passed. Both are right as written:
-   under the static schedule the master thread itself ran the iterations that write the
-   probe and read the inflow cell. Under another schedule another thread may still be
-   running them. */
+   thread reset the inflow cell of the grid it is passed; seal_wall() zeroes the flux
+   through the wall under master before the update loop reads it. All are right as
+   written: under the static schedule the master thread itself runs the iterations that
+   write the probe, read the inflow cell and read the wall's flux. Under another
+   schedule another thread may run them, before or after the master. */
 #include <stdio.h>
 #define N 400000
 #define STEPS 20
 
 static double grid[N], next[N], flux[N], history[STEPS];
+
+static void seal_wall(void)
+{
+#pragma omp master
+    flux[0] = 0.0;
+}
 
 static void record(int t)
 {
@@ -44,8 +51,13 @@ int main(void)
                 flux[i] = 0.5 * next[i] * next[i];
             set_inflow(next, t);
         }
-        for (i = 1; i < N - 1; i++)
-            grid[i] = next[i] - 0.001 * flux[i];
+#pragma omp parallel
+        {
+            seal_wall();
+#pragma omp for
+            for (i = 1; i < N - 1; i++)
+                grid[i] = next[i] - 0.001 * flux[i - 1];
+        }
     }
     for (i = 0; i < N; i++)
         mass += grid[i] * (i % 3);
