@@ -161,3 +161,49 @@ def test_csr_inner_loop_estimate():
     assert any("data-dependent bounds" in w for w in r.warnings)
     # rowptr[i], rowptr[i + 1]: 101 ints; y exact; val, col, x whole arrays (upper bound)
     assert r.footprint_bytes == 101 * 4 + 100 * 8 + 1000 * 8 + 1000 * 4 + 100 * 8
+
+
+TILES = [
+    ("i < ii + 16 && i < 1000", lambda ii: range(ii, min(ii + 16, 1000))),
+    ("i < 1000 && i < ii + 16", lambda ii: range(ii, min(ii + 16, 1000))),
+    ("i <= ii + 15 && i < 1000", lambda ii: range(ii, min(ii + 16, 1000))),
+    ("i < ii + 16 && i <= 996", lambda ii: range(ii, min(ii + 16, 997))),
+    ("i < ii + 16 && 1000 > i", lambda ii: range(ii, min(ii + 16, 1000))),
+]
+
+
+@pytest.mark.parametrize("cond,inner", TILES, ids=[t[0] for t in TILES])
+def test_a_second_bound_in_the_condition_ends_the_tile(cond, inner):
+    """``i < ii + B && i < n`` runs to the lesser bound, as MIN(ii + B, n) would: the
+    last tile is counted short, not to a full tile (brute force below)."""
+    code = f"""double a[1000];
+    void f(void) {{ int ii, i;
+    #pragma omp parallel for private(i)
+    for (ii = 0; ii < 1000; ii += 16)
+      for (i = ii; {cond}; i++) a[i] = 2.0 * a[i]; }}"""
+    r = analyze(code)
+    expect = sum(len(inner(ii)) for ii in range(0, 1000, 16))
+    assert r.iterations == expect
+    assert not any("may exit early" in w for w in r.warnings)
+
+
+def test_a_bound_of_the_other_direction_stays_a_data_exit():
+    """``i > lo`` beside ``i < hi`` is no upper bound: counted to hi, and said."""
+    code = """double a[100]; int lo;
+    void f(void) { int i;
+    #pragma omp parallel for
+    for (i = 0; i < 100 && i > lo - 1000; i++) a[i] = 1.0; }"""
+    r = analyze(code)
+    assert r.iterations == 100
+    assert any("may exit early" in w for w in r.warnings)
+
+
+def test_two_lower_bounds_end_a_downward_tile():
+    code = """double a[1000];
+    void f(void) { int ii, i;
+    #pragma omp parallel for private(i)
+    for (ii = 999; ii >= 0; ii -= 16)
+      for (i = ii; i > ii - 16 && i >= 3; i--) a[i] = 2.0 * a[i]; }"""
+    r = analyze(code)
+    expect = sum(len(range(ii, max(ii - 16, 2), -1)) for ii in range(999, -1, -16))
+    assert r.iterations == expect

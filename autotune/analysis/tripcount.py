@@ -71,6 +71,7 @@ def parse_header(node: c_ast.For, build: Callable[[c_ast.Node], Expr]) -> Header
     op, limit_node, extra = _cond(node.cond, var)
     if op is None:
         raise NotCanonical(f"condition is not a bound on {var}")
+    limit_node, extra = _tightest(op, limit_node, extra, var)
     gen = exprs.to_c_node
     h = Header(
         var,
@@ -178,6 +179,35 @@ def _cond(cond: c_ast.Node | None, var: str) -> tuple[str | None, c_ast.Node | N
         if op is not None:
             return op, limit, [cond.left] + extra
     return None, None, []
+
+
+# the last value ``var`` takes is the bound - 1 + this (upper), or + 1 + this (lower)
+UPPER = {"<": 0, "<=": 1}
+LOWER = {">": 0, ">=": -1}
+
+
+def _tightest(
+    op: str, limit: c_ast.Node, extra: list[c_ast.Node], var: str
+) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    """Fold further bounds on ``var`` of the same direction into the limit: a tile's
+    ``i < ii + B && i < n`` runs to the lesser, as ``i < MIN(ii + B, n)`` would (a
+    ternary the counts already evaluate); other conjuncts stay data exits."""
+    family = UPPER if op in UPPER else LOWER if op in LOWER else None
+    if family is None:
+        return limit, extra
+    rest = []
+    for conj in extra:
+        c_op, c_limit, c_extra = _cond(conj, var)
+        if c_op not in family or c_extra:
+            rest.append(conj)
+            continue
+        shift = family[c_op] - family[op]  # ``i <= m`` beside ``i < n``: i < m + 1
+        if shift:
+            sign = "+" if shift > 0 else "-"
+            c_limit = c_ast.BinaryOp(sign, c_limit, c_ast.Constant("int", str(abs(shift))))
+        keep_first = "<" if family is UPPER else ">"
+        limit = c_ast.TernaryOp(c_ast.BinaryOp(keep_first, limit, c_limit), limit, c_limit)
+    return limit, rest
 
 
 def count_scalar(start: int, limit: int | float, op: str, step: int) -> int | None:
