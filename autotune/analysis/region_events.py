@@ -42,6 +42,9 @@ class Event:
     reads: set[str] = field(default_factory=set)  # shared names read (privates left out)
     writes: set[str] = field(default_factory=set)  # shared names written
     calls: set[str] = field(default_factory=set)  # functions it calls, by name
+    # shared names a loop writes once, at its end (reduction, lastprivate): no element
+    # of its iterations' shows them
+    copied_out: set[str] = field(default_factory=set)
 
 
 class RegionEvents(c_ast.NodeVisitor):
@@ -79,8 +82,12 @@ class RegionEvents(c_ast.NodeVisitor):
             if isinstance(loop, c_ast.For):
                 own |= _loop_var(loop)
             self._add(Event("loop", node_line(loop) or line, loop, c.nowait), stmt, own)
-            # the shared copy a reduction combines into is written at the loop's end
-            self.events[-1].writes |= {name for _, name in reduction_items(c.reduction)}
+            # the shared copy a reduction combines into, or the last iteration's thread
+            # copies a lastprivate out to, is written at the loop's end
+            ends = {name for _, name in reduction_items(c.reduction)}
+            ends |= set(clause_names(c.lastprivate))
+            self.events[-1].writes |= ends
+            self.events[-1].copied_out = ends
             if not c.nowait:
                 self.events.append(Event("barrier", line))
         elif d.kind in ONCE_WITH_BARRIER or d.kind in ONCE_NO_BARRIER:

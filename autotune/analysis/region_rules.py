@@ -304,6 +304,10 @@ def _elements_meet(chain: _Chain, e: Event, touch: LoopsTouch | None) -> bool:
     loops writing different planes of one array do not chain)."""
     if touch is None or e.for_node is None or any(x.for_node is None for x in chain.events):
         return True
+    if any(x.copied_out & (e.reads | e.writes) for x in chain.events) or (
+        e.copied_out & (chain.reads | chain.writes)
+    ):
+        return True  # a reduction's or lastprivate's copy-out, which no iteration shows
     return any(touch(x.for_node, e.for_node) for x in chain.events)
 
 
