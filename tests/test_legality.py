@@ -99,12 +99,14 @@ EXPECTED = {
         50: (False, {"schedule", "threads"}, "line 52 is code a thread runs on its own"),
         58: (False, {"schedule", "threads"}, "line 56 is code a thread runs on its own"),
     },
-    # a push loop's lastprivate, copied out at its end, read by the next loop's last
-    # iteration after nowait: the same thread runs both only under the static mapping
-    # (a dynamic boundary loop printed another total)
+    # a push loop's lastprivate, and a packing loop's linear cursor, copied out at its
+    # end, read by the next loop's last iteration after nowait: the same thread runs
+    # both only under the static mapping (a dynamic next loop printed another total)
     "lastprivate_chain.c": {
-        25: (False, {"schedule", "threads"}, "nowait chain with lines 25, 34"),
-        34: (False, {"schedule", "threads"}, "nowait chain with lines 25, 34"),
+        26: (False, {"schedule", "threads"}, "nowait chain with lines 26, 35"),
+        35: (False, {"schedule", "threads"}, "nowait chain with lines 26, 35"),
+        42: (False, {"schedule", "threads"}, "nowait chain with lines 42, 51"),
+        51: (False, {"schedule", "threads"}, "nowait chain with lines 42, 51"),
     },
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
     # a static local of the region is one object for the team; the automatic one is not

@@ -85,7 +85,8 @@ class RegionEvents(c_ast.NodeVisitor):
             # the shared copy a reduction combines into, or the last iteration's thread
             # copies a lastprivate out to, is written at the loop's end
             ends = {name for _, name in reduction_items(c.reduction)}
-            ends |= set(clause_names(c.lastprivate))
+            ends |= set(clause_names(c.lastprivate + c.lastprivate_conditional))
+            ends |= {n for n in _linear_names(c.linear) if n.isidentifier()}
             self.events[-1].writes |= ends
             self.events[-1].copied_out = ends
             if not c.nowait:
@@ -167,6 +168,17 @@ class RegionEvents(c_ast.NodeVisitor):
                 if name:
                     self.thread_ids.add(name)
         self._add(Event("code", line, why=thread_dependence(node, self.private, line)), node)
+
+
+def _linear_names(items: list[str]) -> set[str]:
+    """The variables of ``linear`` items (``j``, ``j, k: 2``, ``val(j)``)."""
+    out = set()
+    for item in items:
+        names = item.partition(":")[0]
+        for n in names.replace("(", ",").replace(")", ",").split(","):
+            if n.strip() not in ("", "val", "ref", "uval"):
+                out.add(n.strip())
+    return out
 
 
 def _loop_var(loop: c_ast.For) -> set[str]:
