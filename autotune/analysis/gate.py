@@ -17,6 +17,7 @@ from autotune.analysis.orphan_flow import (
     open_across_calls,
     open_end_reason,
 )
+from autotune.analysis.orphan_rules import chains_by_function, orphaned_reasons, racy_callers
 from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.persistence import persisted_reads
@@ -24,7 +25,7 @@ from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, build_program
 from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol
 from autotune.analysis.proof.verdict import Prover
-from autotune.analysis.region_rules import OrphanChains, orphan_chains, region_facts
+from autotune.analysis.region_rules import region_facts
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.preprocess import is_system_file
@@ -82,27 +83,6 @@ def _program_settings(record: LoopRecord, prog: Program) -> None:
         record.warnings.append(
             f"the program calls omp_set_schedule() at {', '.join(calls)}: each variant is "
             "measured compiled with its own clause"
-        )
-
-
-def _orphaned(found: FoundLoop, record: LoopRecord, chains: OrphanChains) -> None:
-    """An ``omp for`` whose region is in a caller: the thread count is the region's; the
-    schedule too when the loop is in a nowait chain of its function, or ends it open."""
-    keep(
-        record,
-        "threads",
-        "an orphaned 'omp for': the parallel region that sets its thread count is in a caller",
-    )
-    if chains.racy:
-        keep(record, "schedule", chains.racy)
-    elif id(found.for_node) in chains.kept:
-        keep(record, "schedule", chains.kept[id(found.for_node)])
-    elif id(found.for_node) in chains.open_loops:
-        keep(
-            record,
-            "schedule",
-            "an orphaned 'omp for nowait' at the end of its function: the loops that follow "
-            "it in the caller's region cannot be seen",
         )
 
 
@@ -175,7 +155,7 @@ def _gate_pass(
     """The loop rules, then the region rules, over every loop of the file."""
     sites = {id(f): _site(f, regions, ast) for f, _ in pairs if f.for_node is not None}
     prover = Prover(prog, PointsTo(prog), list(sites.values()))
-    chains = _orphan_chains(pairs, ast, prover)
+    chains = chains_by_function(pairs, ast, prover)
     for found, record in pairs:
         if found.for_node is None or not (record.tunable or record.only_size_unknown):
             continue
@@ -190,11 +170,12 @@ def _gate_pass(
         record.reassociates = proof.reassociates
         _program_settings(record, prog)
         if found.parallel is None:
-            _orphaned(found, record, chains[id(found.func)])
+            for dim, reason in orphaned_reasons(found, chains[id(found.func)]).items():
+                keep(record, dim, reason)
     by_node = {id(f.for_node): r for f, r in pairs if f.for_node is not None}
     flows = function_flows(_user_functions(ast))
     bodies = [f.events for f in flows.values()]
-    racy = _racy_callers(chains, pairs, flows)
+    racy = racy_callers(chains, pairs, flows)
     for found, record in pairs:
         if found.parallel is None and found.func is not None:
             why = racy.get(found.func.decl.name)
@@ -234,48 +215,6 @@ def _gate_pass(
                     by_node[key].region_threads = True
         bodies.append(facts.events)
     _nowait_across_calls(flows, bodies, by_node)
-
-
-def _orphan_chains(
-    pairs: list[tuple[FoundLoop, LoopRecord]], ast: c_ast.FileAST, prover: Prover
-) -> dict[int, OrphanChains]:
-    """The nowait chains of every function holding orphaned loops (by id of the function)."""
-    out: dict[int, OrphanChains] = {}
-    for found, _ in pairs:
-        func = found.func
-        if found.parallel is None and found.for_node is not None and id(func) not in out:
-            out[id(func)] = orphan_chains(
-                func,
-                Scope(func, ast),
-                prover.loops_touch,
-                prover.name_objects(func, ast),
-                prover.chain_races,
-                prover.prog.funcs,
-            )
-    return out
-
-
-def _racy_callers(
-    chains: dict[int, OrphanChains],
-    pairs: list[tuple[FoundLoop, LoopRecord]],
-    flows: dict[str, FunctionFlow],
-) -> dict[str, str]:
-    """Functions whose nowait chain races as written, and every function that calls one
-    (by name -> why): a race follows the threads' timing, which any change in how the
-    team runs moves, in the caller's region too."""
-    funcs = {id(f.func): f.func for f, _ in pairs if f.func is not None}
-    out = {funcs[k].decl.name: c.racy for k, c in chains.items() if c.racy and k in funcs}
-    changed = bool(out)
-    while changed:
-        changed = False
-        for name, flow in flows.items():
-            if name in out:
-                continue
-            hit = next((n for e in flow.events for n in callees(e, flows)[0] if n in out), None)
-            if hit is not None:
-                out[name] = f"calls {hit}(): {out[hit]}"
-                changed = True
-    return out
 
 
 def _user_functions(ast: c_ast.FileAST) -> list[c_ast.FuncDef]:

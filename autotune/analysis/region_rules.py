@@ -95,7 +95,7 @@ def region_facts(
         return facts
     kinds = Aliasing(scope, region.node, objects)
     # chains of code alone (a master waiting on what a single sets) are _once_waits' part
-    chains = [g for g in _chains(events, kinds, touch) if any(e.kind == "loop" for e in g)]
+    chains = [g for g in nowait_chains(events, kinds, touch) if any(e.kind == "loop" for e in g)]
     racy = racy_chain(chains, races)
     if racy is not None:
         _keep_racy_region(facts, mine, racy[0], where, racy[1])
@@ -204,58 +204,6 @@ def _once_waits(events: list[Event]) -> None:
                 break
 
 
-@dataclass
-class OrphanChains:
-    """The nowait chains of a function holding orphaned ``omp for`` loops."""
-
-    kept: dict[int, str] = field(default_factory=dict)  # id(for_node) -> why, per chain
-    # nowait loops with no barrier after them in the function: the caller runs on
-    open_loops: set[int] = field(default_factory=set)
-    racy: str = ""  # why a chain races as written ('' if none does)
-
-
-def orphan_chains(
-    func: c_ast.FuncDef,
-    scope: Scope,
-    touch: LoopsTouch | None = None,
-    objects: NameObjects | None = None,
-    races: LoopsTouch | None = None,
-    funcs: dict | None = None,
-) -> OrphanChains:
-    """The function's body read as a region of its own. Every loop of a chain keeps its
-    schedule, the last one too (it needs no ``nowait`` to lean on the mapping); a chain
-    that races as written is ``racy``. When the function does not end at a barrier,
-    what runs after it in the caller's region, and may lean on the same mapping, is not
-    seen here (``open_loops``)."""
-    walker = RegionEvents(set(), funcs)
-    walker._statement(func.body)
-    events = walker.events
-    out = OrphanChains()
-    loops = [i for i, e in enumerate(events) if e.kind == "loop"]
-    if not loops:
-        return out
-    last = max((i for i, e in enumerate(events) if e.kind == "barrier"), default=-1)
-    out.open_loops = {id(events[i].for_node) for i in loops if i > last}
-    chains = _chains(events, Aliasing(scope, func.body, objects), touch)
-    racy = racy_chain([g for g in chains if any(e.kind == "loop" for e in g)], races)
-    if racy is not None:
-        text = ", ".join(str(x) for x in sorted({e.line for e in racy[0]}))
-        out.racy = (
-            f"lines {text} of {func.decl.name}() share data with no barrier between them, and "
-            f"{racy[1]}: what one sees of the other's data depends on which thread runs which "
-            "iterations, and when; any change in how the team's threads run may change it"
-        )
-    for group in chains:
-        text = ", ".join(str(x) for x in sorted({e.line for e in group}))
-        for e in group:
-            if e.kind == "loop":
-                out.kept[id(e.for_node)] = (
-                    f"in a nowait chain with lines {text} of {func.decl.name}(): the loops "
-                    "rely on the same static iteration-to-thread mapping"
-                )
-    return out
-
-
 class Aliasing:
     """May two names share storage? Arrays and scalars are their own; a pointer may be
     anything, unless ``objects`` (the points-to of the legality proof) says what it
@@ -323,7 +271,7 @@ class _Chain:
         self.writes |= e.writes
 
 
-def _chains(
+def nowait_chains(
     events: list[Event], alias: Aliasing, touch: LoopsTouch | None = None
 ) -> list[list[Event]]:
     """Events that run between a ``nowait`` loop and the next barrier and touch its data.

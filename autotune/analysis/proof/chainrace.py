@@ -16,7 +16,7 @@ from __future__ import annotations
 import islpy as isl
 
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.deps import _delinearise, _set_text, shared_pairs
+from autotune.analysis.proof.deps import delinearise, set_text, shared_pairs
 from autotune.analysis.proof.facts import Bound, Ref
 from autotune.analysis.proof.isltext import Names, domain_text
 
@@ -90,7 +90,7 @@ def _apart_empty(a: Ref, b: Ref, pairs: list[tuple[Bound, Bound]], free: set[str
         dom = domain_text(ref.domain, names, ref.given)
         if dom:
             conj.append(dom)
-    for pa, pb in _delinearise(a, b):
+    for pa, pb in delinearise(a, b):
         if pa is None or pb is None or not (poly.is_affine(pa) and poly.is_affine(pb)):
             continue
         conj.append(f"{poly.to_isl(pa, na)} = {poly.to_isl(pb, nb)}")
@@ -102,6 +102,6 @@ def _apart_empty(a: Ref, b: Ref, pairs: list[tuple[Bound, Bound]], free: set[str
         differ.append(f"{qa} < {qb} or {qa} > {qb}")
     conj.append("(" + " or ".join(differ) + ")")
     try:
-        return isl.Set(_set_text(na, conj, nb)).is_empty()
+        return isl.Set(set_text(na, conj, nb)).is_empty()
     except isl.Error:
         return False

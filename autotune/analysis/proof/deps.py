@@ -176,7 +176,7 @@ def _pair(a: Ref, b: Ref, distributed: int) -> str:
     were already compared by ``conflicts`` (``_pinned_by``)."""
     if a.index is None or b.index is None or len(a.index) != len(b.index):
         return "unanalysable"
-    dims = _delinearise(a, b)
+    dims = delinearise(a, b)
     if _pinned(a, b, dims, distributed) or _independent(a, b, dims, distributed):
         return ""
     known = all(p is not None and poly.is_affine(p) for p in a.index + b.index)
@@ -224,7 +224,7 @@ def _pinned(a: Ref, b: Ref, dims: list, distributed: int) -> bool:
     return pinned == set(iters)
 
 
-def _delinearise(a: Ref, b: Ref) -> list[tuple[poly.Poly | None, poly.Poly | None]]:
+def delinearise(a: Ref, b: Ref) -> list[tuple[poly.Poly | None, poly.Poly | None]]:
     """Pairs of affine subscripts, splitting ``P*A + B`` (0 <= B < P) into A and B; a
     subscript that stays unknown is any value (None), which only adds solutions."""
     out: list[tuple[poly.Poly | None, poly.Poly | None]] = []
@@ -281,7 +281,7 @@ def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
     expr = poly.to_isl(r, names)
     p = names(param)
     outside = f"({expr} < 0 or {expr} > {p} - 1)"
-    text = _set_text(names, [c for c in [dom, outside] if c])
+    text = set_text(names, [c for c in [dom, outside] if c])
     try:
         empty = isl.Set(text).is_empty()
     except isl.Error:
@@ -291,7 +291,7 @@ def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
     return empty
 
 
-def _set_text(names: Names, conjuncts: list[str], other: Names | None = None) -> str:
+def set_text(names: Names, conjuncts: list[str], other: Names | None = None) -> str:
     params = sorted(names.params | (other.params if other else set()) | conditions.assumed_params())
     dims = names.dims + (other.dims if other else [])
     conjuncts = [*conjuncts, *conditions.assumed_conjuncts()]
@@ -325,7 +325,7 @@ def _independent(
             f"{x} < {y} or {x} > {y}" for x, y in zip(iters_a, iters_b, strict=True)
         )
         conj.append(f"({differ})")
-    text = _set_text(na, conj, nb)
+    text = set_text(na, conj, nb)
     if text not in _EMPTY:
         try:
             _EMPTY[text] = isl.Set(text).is_empty()
@@ -354,7 +354,7 @@ def loops_conflict(first: list[Ref], second: list[Ref]) -> bool:
     for a, b in shared_pairs(first, second):
         if a.index is None or b.index is None or len(a.index) != len(b.index):
             return True
-        dims = _delinearise(a, b)
+        dims = delinearise(a, b)
         if not _independent(a, b, dims, 0, any_iterations=True):
             return True
     return False

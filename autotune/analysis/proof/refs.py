@@ -21,6 +21,7 @@ from autotune.analysis.proof import poly, specialise, unroll
 from autotune.analysis.proof.constructs import walk_construct, walk_lock_section
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
+from autotune.analysis.proof.flowwalk import ControlFlow
 from autotune.analysis.proof.linear import bind_linear, check_linear
 from autotune.analysis.proof.locks import lock_sections
 from autotune.analysis.proof.program import Site
@@ -34,15 +35,14 @@ from autotune.analysis.proof.syntax import (
     line_of,
     meet,
     single_for,
-    where,
 )
-from autotune.analysis.proof.updates import if_update, update_form
+from autotune.analysis.proof.updates import update_form
 from autotune.analysis.proof.walkstate import COMMUTATIVE, Frame, Hooks, LoopContext, PtrVal
 from autotune.analysis.symbols import Scope
 from autotune.frontend.runs import pragma_runs
 
 
-class IterationWalker(WalkNames, c_ast.NodeVisitor):
+class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
     """Walks one iteration; the results are in ``facts``."""
 
     def __init__(self, ctx: LoopContext, hooks: Hooks) -> None:
@@ -193,23 +193,6 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
         del self.domain[depth:]
         self._kill(written)
 
-    def _loop_body(self, cond, body, step, sure: bool = False) -> None:
-        """``sure``: a canonical loop without jumps (its body runs at every point of its
-        domain, so its writes are certain there)."""
-        exits = self.cont_exits
-        self.cont_exits = []
-        bump = 0 if sure and not jumps(body) else 1
-        self.cond_depth += bump
-        if cond is not None:
-            self._read_only(cond)
-        if body is not None:
-            self.visit(body)
-        if step is not None:
-            self.defined = meet([self.defined, *self.cont_exits])
-            self._read_only(step)
-        self.cond_depth -= bump
-        self.cont_exits = exits
-
     # ---- statements --------------------------------------------------------------------
     def visit_Compound(self, node: c_ast.Compound) -> None:
         mark = len(self.facts.effects)
@@ -246,85 +229,6 @@ class IterationWalker(WalkNames, c_ast.NodeVisitor):
                 if not e.startswith("calls ") or " I/O" not in e or e in self.facts.varying_io
             ]
             self.defined = None
-
-    def visit_If(self, node: c_ast.If) -> None:
-        form = if_update(node)
-        if form is not None:  # if (v > m) m = v;  a max-update of m
-            target, op, operand = form
-            self._read_only(operand)
-            self._touch(target, "u", node, op)
-            return
-        cond = self.value(node.cond)
-        known = poly.constant_of(cond) if cond is not None else None
-        if known is not None:
-            chosen = node.iftrue if known else node.iffalse
-            if chosen is not None:
-                self.visit(chosen)
-            return
-        self._read_only(node.cond)
-        self._branches([node.iftrue, node.iffalse])
-
-    def _branches(self, branches: list[c_ast.Node | None]) -> None:
-        start_def = set(self.defined) if self.defined is not None else None
-        start_env, start_ptr = dict(self.env), dict(self.env_ptr)
-        outs, envs = [], []
-        self.cond_depth += 1
-        for b in branches:
-            self.defined = set(start_def) if start_def is not None else None
-            self.env, self.env_ptr = dict(start_env), dict(start_ptr)
-            if b is not None:
-                self.visit(b)
-            outs.append(self.defined)
-            envs.append((self.env, self.env_ptr))
-        self.cond_depth -= 1
-        self.defined = meet(outs)
-        self.env = {k: v for k, v in envs[0][0].items() if all(e.get(k) == v for e, _ in envs)}
-        for k in set().union(*(e.keys() for e, _ in envs)) - self.env.keys():
-            self.env[k] = None
-        self.env_ptr = {k: v for k, v in envs[0][1].items() if all(p.get(k) is v for _, p in envs)}
-
-    def visit_TernaryOp(self, node: c_ast.TernaryOp) -> None:
-        self._read_only(node.cond)
-        self._branches([node.iftrue, node.iffalse])
-
-    def visit_Switch(self, node: c_ast.Switch) -> None:
-        self._read_only(node.cond)
-        before = set(self.defined) if self.defined is not None else None
-        self._kill(assigned(node.stmt))
-        self.cond_depth += 1
-        self.visit(node.stmt)
-        self.cond_depth -= 1
-        self.defined = before
-        self._kill(assigned(node.stmt))
-
-    def visit_Continue(self, node: c_ast.Continue) -> None:
-        self.cont_exits.append(set(self.defined) if self.defined is not None else None)
-        self.defined = None
-
-    def visit_Break(self, node: c_ast.Break) -> None:
-        if id(node) not in self.breaks or not self.break_depth:
-            self.visit_Continue(node)
-            return
-        if self.cond_depth > self.break_depth[-1]:
-            self.facts.effect(
-                f"kept as written: a break at {where(node)} under a condition the proof at "
-                "the measured sizes could not decide"
-            )
-        self.broke = True
-
-    def visit_Return(self, node: c_ast.Return) -> None:
-        if node.expr is not None:
-            self._read_only(node.expr)
-        if len(self.frames) == 1:
-            self.facts.effect(f"returns from inside the loop at line {line_of(node)}")
-        else:
-            self.ret_exits.append(set(self.defined) if self.defined is not None else None)
-        self.defined = None
-
-    def visit_Goto(self, node: c_ast.Goto) -> None:
-        self.facts.effect(
-            f"kept as written: a goto at {where(node)}, whose paths the proof does not follow"
-        )
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if node.init is None or not node.name:
