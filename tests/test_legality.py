@@ -108,6 +108,14 @@ EXPECTED = {
         42: (False, {"schedule", "threads"}, "nowait chain with lines 42, 51"),
         51: (False, {"schedule", "threads"}, "nowait chain with lines 42, 51"),
     },
+    # a step that returns once converged, skipping its barrier: its nowait residual loop
+    # may still run when the region's next loop reads the residuals (a dynamic one
+    # printed three other sums in three runs)
+    "converged_return.c": {
+        20: (False, {"schedule", "threads"}, "no barrier after it before its function"),
+        31: (True, {"threads"}, "orphaned"),
+        46: (False, {"schedule", "threads"}, "runs after relax()"),
+    },
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
     # a static local of the region is one object for the team; the automatic one is not
     "static_scratch.c": {

@@ -123,7 +123,7 @@ TRAPS = {
     # nowait across calls: a flux function ending with 'omp for nowait' and no barrier, then
     # loops of the region and of another function reading its rows
     "nowait_across_calls.c": {
-        18: (BOTH, "at the end of its function"),
+        18: (BOTH, "no barrier after it before its function"),
         25: (BOTH, "update() runs before any barrier"),
         42: (BOTH, "runs after compute_flux()"),
         49: (BOTH, "followed, before any barrier, by update() (called at line 51)"),

@@ -244,3 +244,21 @@ def test_a_block_after_a_loop_directive_is_one_line_as_the_compiler_says(tmp_pat
     assert main(["analyze", str(src)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"{src}:5:" in err and "not by a block" in err
+
+
+def test_a_loop_the_run_does_not_reach_is_said_so(tmp_path, monkeypatch, capsys):
+    """A loop the program skips with the arguments given (a step that returns once
+    converged) measures 0 s: tune says it did not run and how to reach it, not that the
+    original could not be measured; with arguments that reach it, it is measured."""
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
+    src = os.path.join(os.path.dirname(__file__), "data", "c", "legality", "converged_return.c")
+    decisions = []
+    for args in ([], ["--args", "again"]):
+        assert main(["tune", src, "--repetitions", "1", "--json", "-q", *args]) == 0
+        loops = json.loads(capsys.readouterr().out)["files"][0]["loops"]
+        tuned = [lp["decision"] for lp in loops if not lp["decision"].startswith("not tuned")]
+        assert len(tuned) == 1  # the update loop, the one the gate lets vary
+        decisions.append(tuned[0])
+    assert decisions[0].startswith("the loop did not run") and "--args" in decisions[0]
+    assert "did not run" not in decisions[1] and "could not be measured" not in decisions[1]

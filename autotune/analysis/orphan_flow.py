@@ -66,7 +66,10 @@ def callees(e: Event, flows: dict[str, FunctionFlow]) -> tuple[list[str], bool]:
 
 def _scan(events: list[Event], flows: dict[str, FunctionFlow]) -> tuple[str, int, frozenset]:
     effect, line, entry, at_entry = "none", 0, set(), True
+    escaped = 0  # a return taken while a nowait ran: the function may end open there
     for e in events:
+        if e.returns and effect == "open":
+            escaped = escaped or line
         if e.kind == "barrier":
             effect, at_entry = "close", False
         elif e.kind == "loop":
@@ -84,6 +87,8 @@ def _scan(events: list[Event], flows: dict[str, FunctionFlow]) -> tuple[str, int
                     effect, line = "open", e.line
                 elif callee.effect == "close" and sure:
                     effect, at_entry = "close", False
+    if escaped and effect != "open":
+        effect, line = "open", escaped
     return effect, line, frozenset(entry)
 
 

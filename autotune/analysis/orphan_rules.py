@@ -18,7 +18,7 @@ from pycparser import c_ast
 
 from autotune.analysis.orphan_flow import FunctionFlow, callees
 from autotune.analysis.proof.verdict import Prover
-from autotune.analysis.region_events import RegionEvents
+from autotune.analysis.region_events import Event, RegionEvents
 from autotune.analysis.region_rules import (
     Aliasing,
     LoopsTouch,
@@ -61,8 +61,7 @@ def orphan_chains(
     loops = [i for i, e in enumerate(events) if e.kind == "loop"]
     if not loops:
         return out
-    last = max((i for i, e in enumerate(events) if e.kind == "barrier"), default=-1)
-    out.open_loops = {id(events[i].for_node) for i in loops if i > last}
+    out.open_loops = {id(events[i].for_node) for i in loops if _ends_open(events, i)}
     chains = nowait_chains(events, Aliasing(scope, func.body, objects), touch)
     racy = racy_chain([g for g in chains if any(e.kind == "loop" for e in g)], races)
     if racy is not None:
@@ -83,6 +82,17 @@ def orphan_chains(
     return out
 
 
+def _ends_open(events: list[Event], at: int) -> bool:
+    """Whether the loop ``events[at]`` may still run when the function returns: no
+    barrier after it, or a ``return`` before the next one."""
+    for e in events[at + 1 :]:
+        if e.kind == "barrier":
+            return False
+        if e.returns:
+            return True
+    return True
+
+
 def orphaned_reasons(found: FoundLoop, chains: OrphanChains) -> dict[str, str]:
     """What an ``omp for`` whose region is in a caller keeps (dimension -> why): the
     thread count, which is the region's; the schedule too when the loop is in a nowait
@@ -98,8 +108,8 @@ def orphaned_reasons(found: FoundLoop, chains: OrphanChains) -> dict[str, str]:
         out["schedule"] = chains.kept[key]
     elif key in chains.open_loops:
         out["schedule"] = (
-            "an orphaned 'omp for nowait' at the end of its function: the loops that follow "
-            "it in the caller's region cannot be seen"
+            "an orphaned 'omp for nowait' with no barrier after it before its function "
+            "may return: the loops that follow it in the caller's region cannot be seen"
         )
     return out
 

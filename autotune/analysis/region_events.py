@@ -45,6 +45,7 @@ class Event:
     # shared names a loop writes once, at its end (reduction, lastprivate): no element
     # of its iterations' shows them
     copied_out: set[str] = field(default_factory=set)
+    returns: bool = False  # code holding a ``return``: the function may end here
 
 
 class RegionEvents(c_ast.NodeVisitor):
@@ -167,7 +168,9 @@ class RegionEvents(c_ast.NodeVisitor):
                 name = written_root(n.lvalue)
                 if name:
                     self.thread_ids.add(name)
-        self._add(Event("code", line, why=thread_dependence(node, self.private, line)), node)
+        event = Event("code", line, why=thread_dependence(node, self.private, line))
+        event.returns = any(isinstance(n, c_ast.Return) for n in walk(node))
+        self._add(event, node)
 
 
 def _linear_names(items: list[str]) -> set[str]:

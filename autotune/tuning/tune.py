@@ -374,6 +374,13 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
     """Pick the fastest verified variant that beats the original beyond noise."""
     base = result.baseline
     ok = [rv for rv in result.ranking.variants if rv.status == "ok" and rv.measured_s]
+    if base is not None and base.ok and base.measured_s == 0:
+        result.speedup = 1.0
+        result.decision = (
+            "the loop did not run in the measured runs (0 s; run the program with arguments "
+            "that reach it: --args): original kept"
+        )
+        return
     if base is None or not base.ok or not base.measured_s:
         result.decision = "original could not be measured: nothing chosen"
         return
