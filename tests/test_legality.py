@@ -116,6 +116,13 @@ EXPECTED = {
         31: (True, {"threads"}, "orphaned"),
         46: (False, {"schedule", "threads"}, "runs after relax()"),
     },
+    # the same in one region: the sweep loop breaks out before its barrier, and the loop
+    # after it reads the residuals of the nowait loop before the break
+    "converged_break.c": {
+        26: (False, {"schedule", "threads"}, "nowait chain with lines 26, 41"),
+        37: (True, {"threads"}, "tuned for the region as a whole"),
+        41: (False, {"schedule", "threads"}, "nowait chain with lines 26, 41"),
+    },
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
     # a static local of the region is one object for the team; the automatic one is not
     "static_scratch.c": {

@@ -68,7 +68,7 @@ def _scan(events: list[Event], flows: dict[str, FunctionFlow]) -> tuple[str, int
     effect, line, entry, at_entry = "none", 0, set(), True
     escaped = 0  # a return taken while a nowait ran: the function may end open there
     for e in events:
-        if e.returns and effect == "open":
+        if e.jump in ("return", "goto") and effect == "open":
             escaped = escaped or line
         if e.kind == "barrier":
             effect, at_entry = "close", False

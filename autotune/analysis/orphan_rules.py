@@ -88,7 +88,7 @@ def _ends_open(events: list[Event], at: int) -> bool:
     for e in events[at + 1 :]:
         if e.kind == "barrier":
             return False
-        if e.returns:
+        if e.jump in ("return", "goto"):
             return True
     return True
 

@@ -45,7 +45,9 @@ class Event:
     # shared names a loop writes once, at its end (reduction, lastprivate): no element
     # of its iterations' shows them
     copied_out: set[str] = field(default_factory=set)
-    returns: bool = False  # code holding a ``return``: the function may end here
+    # code that may leave what encloses it: "break" or "continue" (the sequential loop
+    # being read), "return" or "goto" (the function); '' if none
+    jump: str = ""
 
 
 class RegionEvents(c_ast.NodeVisitor):
@@ -157,8 +159,24 @@ class RegionEvents(c_ast.NodeVisitor):
                 self._code(part, node_line(loop))
         else:
             self._code(loop.cond, node_line(loop))
-        for _ in range(2):
-            self._statement(loop.stmt)
+        mark = len(self.events)
+        self._statement(loop.stmt)
+        if any(e.jump == "continue" for e in self.events[mark:]):
+            self._path_to(loop.stmt, ("continue",))  # a continue skips what follows it
+        self._statement(loop.stmt)
+        # the pass that leaves: what ran before the jump meets what follows the loop
+        self._path_to(loop.stmt, ("break", "return", "goto"))
+        for e in self.events[mark:]:
+            if e.jump in ("break", "continue"):
+                e.jump = ""  # this loop's own: an enclosing loop goes on after it
+
+    def _path_to(self, body: c_ast.Node, kinds: tuple[str, ...]) -> None:
+        """The events of one more pass of ``body`` up to its first jump of ``kinds`` (none
+        when it has none): a barrier after the jump is not reached on that path."""
+        mark = len(self.events)
+        self._statement(body)
+        k = next((i for i, e in enumerate(self.events[mark:]) if e.jump in kinds), None)
+        del self.events[mark if k is None else mark + k + 1 :]
 
     def _code(self, node: c_ast.Node | None, line: int) -> None:
         if node is None:
@@ -169,8 +187,28 @@ class RegionEvents(c_ast.NodeVisitor):
                 if name:
                     self.thread_ids.add(name)
         event = Event("code", line, why=thread_dependence(node, self.private, line))
-        event.returns = any(isinstance(n, c_ast.Return) for n in walk(node))
+        event.jump = _jump(node)
         self._add(event, node)
+
+
+def _jump(node: c_ast.Node) -> str:
+    """How ``node`` may leave the statements around it (``_sequential``'s loop, the
+    function): a break outside a loop or switch of its own, a continue outside a loop of
+    its own, a return or a goto anywhere."""
+    found = ""
+    stack: list[tuple[c_ast.Node, bool, bool]] = [(node, False, False)]
+    while stack:
+        n, in_loop, in_switch = stack.pop()
+        if isinstance(n, c_ast.Return | c_ast.Goto):
+            return "return" if isinstance(n, c_ast.Return) else "goto"
+        if isinstance(n, c_ast.Break) and not (in_loop or in_switch):
+            found = "break"
+        elif isinstance(n, c_ast.Continue) and not in_loop and not found:
+            found = "continue"
+        loop = in_loop or isinstance(n, c_ast.For | c_ast.While | c_ast.DoWhile)
+        switch = in_switch or isinstance(n, c_ast.Switch)
+        stack.extend((child, loop, switch) for _, child in n.children())
+    return found
 
 
 def _linear_names(items: list[str]) -> set[str]:

@@ -95,8 +95,8 @@ def regret_at_k(
     if k < 1:
         raise ValueError("k must be >= 1")
     p, m = _arrays(predicted, measured)
-    if not np.isfinite(m).any():
-        return None
+    if not np.isfinite(m).any() or np.nanmin(m) <= 0:
+        return None  # nothing measured, or a loop the run never reached (0 s)
     top = model_order(p)[:k]
     top_m = m[top]
     if not np.isfinite(top_m).any():
