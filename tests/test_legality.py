@@ -123,6 +123,15 @@ EXPECTED = {
         37: (True, {"threads"}, "tuned for the region as a whole"),
         41: (False, {"schedule", "threads"}, "nowait chain with lines 26, 41"),
     },
+    # a barrier under a switch, and one in sweeps that may be none: no barrier on the
+    # default path, and the loop after each reads a nowait loop's rows (dynamic variants
+    # printed other sums)
+    "conditional_barrier.c": {
+        35: (False, {"schedule", "threads"}, "nowait chain with lines 35, 41"),
+        41: (False, {"schedule", "threads"}, "nowait chain with lines 35, 41"),
+        47: (False, {"schedule", "threads"}, "nowait chain with lines 47, 55"),
+        55: (False, {"schedule", "threads"}, "nowait chain with lines 47, 55"),
+    },
     "print_loop.c": {10: (False, {"schedule", "threads"}, "printf()")},
     # a static local of the region is one object for the team; the automatic one is not
     "static_scratch.c": {

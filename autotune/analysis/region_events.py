@@ -9,13 +9,14 @@ touch each other's data before a barrier.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
 
 from autotune.analysis.astutil import team_shared, walk
 from autotune.analysis.call_effects import CallEffects
 from autotune.analysis.names import assigned_names, names_in, written_root
+from autotune.analysis.proof import poly
 from autotune.analysis.proof.facts import clause_names, reduction_items
 from autotune.analysis.region_code import (
     calls_thread_api,
@@ -70,7 +71,7 @@ class RegionEvents(c_ast.NodeVisitor):
         line = directives[0].line if directives else node_line(stmt)
         if stmt is None:
             if directives and directives[0].kind == "barrier":
-                self.events.append(Event("barrier", line))
+                self._barrier(line)
             return
         if not directives:
             self._statement(stmt)
@@ -93,7 +94,7 @@ class RegionEvents(c_ast.NodeVisitor):
             self.events[-1].writes |= ends
             self.events[-1].copied_out = ends
             if not c.nowait:
-                self.events.append(Event("barrier", line))
+                self._barrier(line)
         elif d.kind in ONCE_WITH_BARRIER or d.kind in ONCE_NO_BARRIER:
             query = team_query(stmt, self.funcs)
             wait = waits_for_another(stmt)
@@ -108,12 +109,27 @@ class RegionEvents(c_ast.NodeVisitor):
             alone = d.kind in ONCE_NO_BARRIER or bool(d.clauses.nowait)  # no barrier after
             self._add(Event("once", line, nowait=alone, why=why), stmt)
             if d.kind in ONCE_WITH_BARRIER and not d.clauses.nowait:
-                self.events.append(Event("barrier", line))
+                self._barrier(line)
         else:  # critical, atomic, task, a nested parallel ... : run by every thread
             why = f"runs '#pragma {d.text}' at line {line} on every thread"
             self._add(Event("code", line, why=why), stmt)
             if d.kind.startswith("parallel"):  # a team of its own, ended by its barrier
                 self.events[-1].calls = set()
+
+    def _barrier(self, line: int) -> None:
+        self.events.append(Event("barrier", line))
+
+    def _open_tail(self) -> list[Event]:
+        """The events since the last barrier: what is still running, or running on."""
+        last = max((i for i, e in enumerate(self.events) if e.kind == "barrier"), default=-1)
+        return self.events[last + 1 :]
+
+    def _may_skip(self, tail: list[Event], mark: int) -> None:
+        """A barrier from ``mark`` on is passed on some paths only (a branch, a loop that
+        may run no iteration): on the others, what ran before it runs on into what
+        follows, so its events come again after it."""
+        if any(e.kind == "barrier" for e in self.events[mark:]):
+            self.events.extend(replace(e) for e in tail)
 
     def _add(self, event: Event, node: c_ast.Node, own: set[str] = frozenset()) -> None:
         """Append ``event`` with the shared names ``node`` reads and writes."""
@@ -138,9 +154,11 @@ class RegionEvents(c_ast.NodeVisitor):
             self._sequential(stmt)
         elif isinstance(stmt, c_ast.If):
             self._code(stmt.cond, node_line(stmt))
+            tail, mark = self._open_tail(), len(self.events)
             for branch in (stmt.iftrue, stmt.iffalse):
                 if branch is not None:
                     self._statement(branch)
+            self._may_skip(tail, mark)
         elif isinstance(stmt, c_ast.Decl):
             if not team_shared(stmt):
                 self.private.add(stmt.name)
@@ -159,7 +177,7 @@ class RegionEvents(c_ast.NodeVisitor):
                 self._code(part, node_line(loop))
         else:
             self._code(loop.cond, node_line(loop))
-        mark = len(self.events)
+        tail, mark = self._open_tail(), len(self.events)
         self._statement(loop.stmt)
         if any(e.jump == "continue" for e in self.events[mark:]):
             self._path_to(loop.stmt, ("continue",))  # a continue skips what follows it
@@ -169,6 +187,8 @@ class RegionEvents(c_ast.NodeVisitor):
         for e in self.events[mark:]:
             if e.jump in ("break", "continue"):
                 e.jump = ""  # this loop's own: an enclosing loop goes on after it
+        if not _runs_at_least_once(loop):
+            self._may_skip(tail, mark)
 
     def _path_to(self, body: c_ast.Node, kinds: tuple[str, ...]) -> None:
         """The events of one more pass of ``body`` up to its first jump of ``kinds`` (none
@@ -189,6 +209,33 @@ class RegionEvents(c_ast.NodeVisitor):
         event = Event("code", line, why=thread_dependence(node, self.private, line))
         event.jump = _jump(node)
         self._add(event, node)
+
+
+def _runs_at_least_once(loop: c_ast.Node) -> bool:
+    """A sequential loop whose body surely runs: a ``do``, a ``while`` on a nonzero
+    constant, a ``for`` from a constant to a constant bound past it."""
+    if isinstance(loop, c_ast.DoWhile):
+        return True
+    if isinstance(loop, c_ast.While):
+        value = poly.literal(loop.cond)
+        return value is not None and bool(poly.constant_of(value))
+    if not isinstance(loop, c_ast.For) or not isinstance(loop.cond, c_ast.BinaryOp):
+        return False
+    var, start = _loop_var(loop), None
+    init = loop.init
+    if isinstance(init, c_ast.DeclList) and init.decls:
+        start = init.decls[0].init
+    elif isinstance(init, c_ast.Assignment) and init.op == "=":
+        start = init.rvalue
+    cond = loop.cond
+    if not (isinstance(cond.left, c_ast.ID) and cond.left.name in var):
+        return False
+    a, b = poly.literal(start), poly.literal(cond.right)
+    a = poly.constant_of(a) if a is not None else None
+    b = poly.constant_of(b) if b is not None else None
+    if a is None or b is None:
+        return False
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "!=": a != b}.get(cond.op, False)
 
 
 def _jump(node: c_ast.Node) -> str:
