@@ -5,8 +5,11 @@
    through the wall under master before the update loop reads it. All are right as
    written: under the static schedule the master thread itself runs the iterations that
    write the probe, read the inflow cell and read the wall's flux. Under another
-   schedule another thread may run them, before or after the master. */
+   schedule another thread may run them, before or after the master. The same holds
+   for the master clearing the first cells of the grid with memset after a nowait
+   loop that reads them. */
 #include <stdio.h>
+#include <string.h>
 #define N 400000
 #define STEPS 20
 
@@ -59,8 +62,16 @@ int main(void)
                 grid[i] = next[i] - 0.001 * flux[i - 1];
         }
     }
+#pragma omp parallel
+    {
+#pragma omp for nowait
+        for (i = 0; i < N; i++)
+            flux[i] = 0.5 * grid[i];
+#pragma omp master
+        memset(grid, 0, 4 * sizeof(double));
+    }
     for (i = 0; i < N; i++)
-        mass += grid[i] * (i % 3);
+        mass += (grid[i] + flux[i]) * (i % 3);
     for (t = 0; t < STEPS; t += 5)
         printf("step %2d: %.10f\n", t, history[t]);
     printf("mass %.10e\n", mass);
