@@ -55,6 +55,7 @@ class Touch:
     writes: set[str] = field(default_factory=set)
     handed: set[str] = field(default_factory=set)  # the caller's names written through
     open_once: int = 0  # a callee's code one thread runs with no barrier after it
+    unseen: str = ""  # the first function called that none of the program's files defines
 
 
 class CallEffects:
@@ -89,6 +90,7 @@ class CallEffects:
                     for arg in args:
                         handed |= names_in(arg).names
                 if not _known(name):  # may run anything, a master too
+                    out.unseen = out.unseen or name
                     reads.add(UNSEEN)
                     writes.add(UNSEEN)
                     out.open_once = out.open_once or (int(n.coord.line) if n.coord else 1)

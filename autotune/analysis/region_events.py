@@ -49,6 +49,7 @@ class Event:
     # code that may leave what encloses it: "break" or "continue" (the sequential loop
     # being read), "return" or "goto" (the function); '' if none
     jump: str = ""
+    unseen: str = ""  # a function it calls that none of the program's files defines
 
 
 class RegionEvents(c_ast.NodeVisitor):
@@ -144,6 +145,7 @@ class RegionEvents(c_ast.NodeVisitor):
         event.writes |= touch.writes | (touch.handed - local)
         if touch.open_once and event.kind == "code":  # a called master: the team runs on
             event.nowait = True
+        event.unseen = touch.unseen
         event.calls = set(reads.calls)
         self.events.append(event)
 
