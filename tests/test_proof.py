@@ -407,17 +407,18 @@ def test_a_function_in_another_file_is_followed_with_extra_source(tmp_path, caps
 
 
 def test_a_call_after_a_nowait_loop_is_judged_by_its_file_given_with_extra_source(capsys):
-    """A master calling a timer of another file between a nowait loop and the loop that
-    reads its rows: alone, the call may touch anything, and the reason names it and the
-    option; with the timer's file, the chain of the two loops is all that is kept."""
+    """A master calling a timer wrapper, whose clock is in another file, between a nowait
+    loop and the loop that reads its rows: alone, the clock may touch anything, and the
+    reason names it and the option; with the clock's file, the chain of the two loops is
+    all that is kept."""
     main_c, timer_c = DATA / "multi" / "timed_sweep.c", DATA / "multi" / "timer.c"
     alone = analyze(main_c, capsys)
     whole = analyze(main_c, capsys, "--extra-source", str(timer_c))
-    for line in (21, 26):
+    for line in (26, 31):
         why = alone[line]["kept"]["schedule"]
         assert "wall_time()" in why and "--extra-source" in why, why
         why = whole[line]["kept"]["schedule"]
-        assert "nowait chain with lines 21, 26" in why and "--extra-source" not in why, why
+        assert "nowait chain with lines 26, 31" in why and "--extra-source" not in why, why
 
 
 def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, capsys):

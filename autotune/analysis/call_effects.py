@@ -42,6 +42,7 @@ class Effect:
     reads: set[str] = field(default_factory=set)
     writes: set[str] = field(default_factory=set)
     params_written: set[int] = field(default_factory=set)
+    unseen: str = ""  # a function it calls (or its callees do) that no file defines
     # the line of code one thread runs with no barrier after it before the function
     # returns (a master setting the inflow cell), 0 if none: the caller's team runs on
     open_once: int = 0
@@ -96,6 +97,7 @@ class CallEffects:
                     out.open_once = out.open_once or (int(n.coord.line) if n.coord else 1)
                 continue
             effect = self.function(name)
+            out.unseen = out.unseen or effect.unseen
             out.open_once = effect.open_once or out.open_once
             reads |= effect.reads
             writes |= effect.writes
@@ -154,10 +156,12 @@ class CallEffects:
                 out.params_written |= handed
                 out.writes |= {v for a in args for v in names_in(a).names} & shared
             if not _known(callee):
+                out.unseen = out.unseen or callee
                 out.reads.add(UNSEEN)
                 out.writes.add(UNSEEN)
             return
         inner = self.function(callee, seen | {name})
+        out.unseen = out.unseen or inner.unseen
         out.reads |= inner.reads
         out.writes |= inner.writes
         for j, arg in enumerate(args):
@@ -191,11 +195,16 @@ class CallEffects:
                 ):
                     return d.line
             elif isinstance(n, c_ast.FuncCall):
+                at = int(n.coord.line) if n.coord else 1
                 callee = call_name(n)
-                if callee in self.funcs and callee not in seen:
-                    inner = self.function(callee, seen)
-                    if inner.open_once:
-                        return int(n.coord.line) if n.coord else inner.open_once
+                if callee is None:  # through a pointer: any function whose address is taken
+                    if any(e.open_once for e in self._by_pointer(seen)):
+                        return at
+                elif callee in self.funcs:
+                    if callee not in seen and self.function(callee, seen).open_once:
+                        return at
+                elif not _known(callee):  # none of the program's files: may run a master
+                    return at
         return 0
 
     def _by_pointer(self, seen: frozenset[str] = frozenset()) -> list[Effect]:

@@ -152,9 +152,9 @@ def racy_chain(
         other = next((e for e in group if e.kind != "loop"), None)
         if other is not None and other.unseen:
             return group, (
-                f"line {other.line} calls {other.unseen}(), which none of the program's files "
-                "defines (give its file with --extra-source), so it may touch that data and "
-                "run code a thread runs on its own"
+                f"line {other.line} reaches a call of {other.unseen}(), which none of the "
+                "program's files defines (give its file with --extra-source), so it may touch "
+                "that data and run code a thread runs on its own"
             )
         if other is not None:
             return group, f"line {other.line} is code a thread runs on its own"
