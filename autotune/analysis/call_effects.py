@@ -17,16 +17,16 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import local_names, walk
+from autotune.analysis.astutil import local_names, lvalues, walk
 from autotune.analysis.names import call_name, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof.program import is_omp_call
 from autotune.analysis.proof.walkstate import LIBRARY_FUNCS, PURE_FUNCS
+from autotune.analysis.region_code import ONCE_NO_BARRIER, ONCE_WITH_BARRIER
+from autotune.analysis.symbols import file_info
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS
 from autotune.frontend.records import Directive
 from autotune.frontend.runs import make_directive, pragma_runs
-
-ONCE_OPEN = frozenset({"master", "masked"})  # one thread runs it, and no barrier follows
 
 # library calls that only read what they are passed (a print reads its arguments)
 PRINTS = frozenset("printf fprintf puts fputs putchar putc fputc fwrite perror".split())
@@ -114,8 +114,11 @@ class CallEffects:
             return self._memo[name]
         func, ast = self.funcs[name]
         shared = self._file_variables(ast) - local_names(func)
-        nodes = _outside_worksharing(func.body)
-        written = {w for n in nodes for w in map(written_root, _own_lvalues(n)) if w}
+        skipped = _worksharing_nodes(func.body)
+        nodes = [n for n in walk(func.body) if id(n) not in skipped]
+        written = {
+            w for lv in lvalues(func.body) if id(lv) not in skipped if (w := written_root(lv))
+        }
         out = Effect(
             reads={n.name for n in nodes if isinstance(n, c_ast.ID)} & shared,
             writes=written & shared,
@@ -176,7 +179,7 @@ class CallEffects:
         line = 0
         for run in pragma_runs(body.block_items):
             d = run.directives[0] if run.directives else None
-            if d is not None and (d.kind in ONCE_OPEN or (d.kind == "single" and d.clauses.nowait)):
+            if d is not None and _leaves_open(d):
                 line = d.line
             elif d is not None and _closes(d):
                 line = 0
@@ -187,12 +190,11 @@ class CallEffects:
     def _nested_once(self, stmt: c_ast.Node, seen: frozenset[str]) -> int:
         """A once construct inside ``stmt`` (a branch, a loop, a call): open, as far as
         the top level can tell."""
-        for n in _outside_worksharing(stmt):
+        skipped = _worksharing_nodes(stmt)
+        for n in (n for n in walk(stmt) if id(n) not in skipped):
             if isinstance(n, c_ast.Pragma):
                 d = make_directive(n)
-                if d is not None and (
-                    d.kind in ONCE_OPEN or (d.kind == "single" and d.clauses.nowait)
-                ):
+                if d is not None and _leaves_open(d):
                     return d.line
             elif isinstance(n, c_ast.FuncCall):
                 at = int(n.coord.line) if n.coord else 1
@@ -224,26 +226,21 @@ class CallEffects:
         return [self.function(f, seen) for f in self._taken if f not in seen]
 
     def _file_variables(self, ast: c_ast.FileAST) -> set[str]:
-        """Variables declared at file scope (not functions, not types)."""
+        """Variables declared at file scope (not functions: their prototypes)."""
         key = id(ast)
         if key not in self._globals:
-            names = set()
-            for ext in ast.ext:
-                if (
-                    isinstance(ext, c_ast.Decl)
-                    and ext.name
-                    and not isinstance(ext.type, c_ast.FuncDecl)
-                    and "typedef" not in (ext.storage or [])
-                ):
-                    names.add(ext.name)
-            self._globals[key] = names
+            self._globals[key] = {
+                name
+                for name, decl in file_info(ast).globals.items()
+                if not isinstance(decl.type, c_ast.FuncDecl)
+            }
         return self._globals[key]
 
 
-def _outside_worksharing(body: c_ast.Node) -> list[c_ast.Node]:
-    """Every node of ``body`` but those of its worksharing loops (``omp for``; a nested
-    ``parallel for`` runs on the calling thread alone, and counts), and but the field
-    names of member accesses."""
+def _worksharing_nodes(body: c_ast.Node) -> set[int]:
+    """The nodes (by id) of ``body``'s worksharing loops (``omp for``; a nested ``parallel
+    for`` runs on the calling thread alone, and is not among them), and the field names
+    of member accesses: what a function touches outside its loops leaves them out."""
     skipped: set[int] = set()
     for block in walk(body):
         if not isinstance(block, c_ast.Compound):
@@ -256,23 +253,19 @@ def _outside_worksharing(body: c_ast.Node) -> list[c_ast.Node]:
     for n in walk(body):
         if isinstance(n, c_ast.StructRef):
             skipped.add(id(n.field))
-    return [n for n in walk(body) if id(n) not in skipped]
+    return skipped
 
 
-def _own_lvalues(n: c_ast.Node) -> list[c_ast.Node]:
-    """What ``n`` itself assigns (not its children: they are nodes of their own)."""
-    if isinstance(n, c_ast.Assignment):
-        return [n.lvalue]
-    if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-        return [n.expr]
-    return []
+def _leaves_open(d: Directive) -> bool:
+    """Code one thread runs with no barrier after it (``master``, ``single nowait``)."""
+    return d.kind in ONCE_NO_BARRIER or (d.kind in ONCE_WITH_BARRIER and d.clauses.nowait)
 
 
 def _closes(d: Directive) -> bool:
     """A directive that ends with the team's barrier."""
     if d.kind == "barrier":
         return True
-    if d.kind in WORKSHARING_LOOP_KINDS or d.kind in ("single", "sections", "workshare"):
+    if d.kind in WORKSHARING_LOOP_KINDS or d.kind in ONCE_WITH_BARRIER:
         return not d.clauses.nowait and not d.kind.startswith("parallel")
     return False
 

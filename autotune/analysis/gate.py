@@ -12,12 +12,16 @@ from pycparser import c_ast
 from autotune.analysis import guards
 from autotune.analysis.orphan_flow import (
     FunctionFlow,
-    callees,
     function_flows,
     open_across_calls,
     open_end_reason,
 )
-from autotune.analysis.orphan_rules import chains_by_function, orphaned_reasons, racy_callers
+from autotune.analysis.orphan_rules import (
+    chains_by_function,
+    orphaned_reasons,
+    racy_callers,
+    racy_region_reason,
+)
 from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.persistence import persisted_reads
@@ -156,6 +160,8 @@ def _gate_pass(
     sites = {id(f): _site(f, regions, ast) for f, _ in pairs if f.for_node is not None}
     prover = Prover(prog, PointsTo(prog), list(sites.values()))
     chains = chains_by_function(pairs, ast, prover)
+    flows = function_flows(_user_functions(ast))
+    racy = racy_callers(chains, pairs, flows)
     for found, record in pairs:
         if found.for_node is None or not (record.tunable or record.only_size_unknown):
             continue
@@ -170,17 +176,10 @@ def _gate_pass(
         record.reassociates = proof.reassociates
         _program_settings(record, prog)
         if found.parallel is None:
-            for dim, reason in orphaned_reasons(found, chains[id(found.func)]).items():
+            for dim, reason in orphaned_reasons(found, chains[id(found.func)], racy).items():
                 keep(record, dim, reason)
     by_node = {id(f.for_node): r for f, r in pairs if f.for_node is not None}
-    flows = function_flows(_user_functions(ast))
     bodies = [f.events for f in flows.values()]
-    racy = racy_callers(chains, pairs, flows)
-    for found, record in pairs:
-        if found.parallel is None and found.func is not None:
-            why = racy.get(found.func.decl.name)
-            if why:
-                keep(record, "schedule", why)
     for region in regions:
         if region.directive.kind != "parallel":
             continue
@@ -200,13 +199,10 @@ def _gate_pass(
             if key in by_node:
                 keep(by_node[key], "threads", why)
         members = [by_node[k] for k in facts.members if k in by_node]
-        hit = next((n for e in facts.events for n in callees(e, flows)[0] if n in racy), "")
-        for r in members:  # the region runs a function whose chain races: keep it all
-            if hit:
-                d = region.directive
-                why = f"the parallel region at {d.file}:{d.line} calls {hit}(): {racy[hit]}"
-                keep(r, "schedule", why)
-                keep(r, "threads", why)
+        why = racy_region_reason(region, facts.events, flows, racy)
+        for r in members if why else []:  # it runs a function whose chain races: keep all
+            keep(r, "schedule", why)
+            keep(r, "threads", why)
         # every loop of the region must allow it: one that prints, or uses thread ids,
         # would see the region's new thread count too
         if all((r.tunable or r.only_size_unknown) and not _order_kept(r) for r in members):

@@ -27,7 +27,7 @@ from autotune.analysis.region_rules import (
     racy_chain,
 )
 from autotune.analysis.symbols import Scope
-from autotune.frontend.finder import FoundLoop
+from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
 
 
@@ -93,10 +93,13 @@ def _ends_open(events: list[Event], at: int) -> bool:
     return True
 
 
-def orphaned_reasons(found: FoundLoop, chains: OrphanChains) -> dict[str, str]:
+def orphaned_reasons(
+    found: FoundLoop, chains: OrphanChains, racy: dict[str, str]
+) -> dict[str, str]:
     """What an ``omp for`` whose region is in a caller keeps (dimension -> why): the
     thread count, which is the region's; the schedule too when the loop is in a nowait
-    chain of its function, or ends it open."""
+    chain of its function, ends it open, or its function reaches a chain that races
+    (``racy``: ``racy_callers``)."""
     out = {
         "threads": "an orphaned 'omp for': the parallel region that sets its thread count "
         "is in a caller"
@@ -111,6 +114,8 @@ def orphaned_reasons(found: FoundLoop, chains: OrphanChains) -> dict[str, str]:
             "an orphaned 'omp for nowait' with no barrier after it before its function "
             "may return: the loops that follow it in the caller's region cannot be seen"
         )
+    elif found.func is not None and found.func.decl.name in racy:
+        out["schedule"] = racy[found.func.decl.name]
     return out
 
 
@@ -154,3 +159,15 @@ def racy_callers(
                 out[name] = f"calls {hit}(): {out[hit]}"
                 changed = True
     return out
+
+
+def racy_region_reason(
+    region: FoundRegion, events: list[Event], flows: dict[str, FunctionFlow], racy: dict
+) -> str:
+    """Why every loop of ``region`` stays as written when its body calls a function whose
+    chain races (``racy_callers``); '' when it calls none."""
+    hit = next((n for e in events for n in callees(e, flows)[0] if n in racy), "")
+    if not hit:
+        return ""
+    d = region.directive
+    return f"the parallel region at {d.file}:{d.line} calls {hit}(): {racy[hit]}"

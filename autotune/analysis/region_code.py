@@ -20,6 +20,10 @@ from autotune.analysis.proof.walkstate import LIBRARY_FUNCS, PURE_FUNCS
 from autotune.frontend.records import Directive
 from autotune.frontend.runs import make_directive, section_groups
 
+# code one thread runs: with the team's barrier after it (unless nowait), and without
+ONCE_WITH_BARRIER = {"single", "sections", "workshare"}
+ONCE_NO_BARRIER = {"master", "masked"}
+
 # calls code run by every thread may make without its effect depending on how many do
 SAFE_CALLS = PURE_FUNCS | STEADY_OMP | {"memcpy", "memmove", "memset", "rand_r", "assert"}
 

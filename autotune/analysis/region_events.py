@@ -16,21 +16,20 @@ from pycparser import c_ast
 from autotune.analysis.astutil import team_shared, walk
 from autotune.analysis.call_effects import CallEffects
 from autotune.analysis.names import assigned_names, names_in, written_root
-from autotune.analysis.proof import poly
 from autotune.analysis.proof.facts import clause_names, reduction_items
 from autotune.analysis.region_code import (
+    ONCE_NO_BARRIER,
+    ONCE_WITH_BARRIER,
     calls_thread_api,
     sections_handoff,
     team_query,
     thread_dependence,
     waits_for_another,
 )
+from autotune.analysis.tripcount import constant_trips, constant_value
 from autotune.frontend.finder import WORKSHARING_LOOP_KINDS
 from autotune.frontend.records import Directive
 from autotune.frontend.runs import block_items, pragma_runs
-
-ONCE_WITH_BARRIER = {"single", "sections", "workshare"}
-ONCE_NO_BARRIER = {"master", "masked"}
 
 
 @dataclass
@@ -215,29 +214,12 @@ class RegionEvents(c_ast.NodeVisitor):
 
 def _runs_at_least_once(loop: c_ast.Node) -> bool:
     """A sequential loop whose body surely runs: a ``do``, a ``while`` on a nonzero
-    constant, a ``for`` from a constant to a constant bound past it."""
+    constant, a ``for`` of literal bounds with at least one trip."""
     if isinstance(loop, c_ast.DoWhile):
         return True
     if isinstance(loop, c_ast.While):
-        value = poly.literal(loop.cond)
-        return value is not None and bool(poly.constant_of(value))
-    if not isinstance(loop, c_ast.For) or not isinstance(loop.cond, c_ast.BinaryOp):
-        return False
-    var, start = _loop_var(loop), None
-    init = loop.init
-    if isinstance(init, c_ast.DeclList) and init.decls:
-        start = init.decls[0].init
-    elif isinstance(init, c_ast.Assignment) and init.op == "=":
-        start = init.rvalue
-    cond = loop.cond
-    if not (isinstance(cond.left, c_ast.ID) and cond.left.name in var):
-        return False
-    a, b = poly.literal(start), poly.literal(cond.right)
-    a = poly.constant_of(a) if a is not None else None
-    b = poly.constant_of(b) if b is not None else None
-    if a is None or b is None:
-        return False
-    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "!=": a != b}.get(cond.op, False)
+        return bool(constant_value(loop.cond))
+    return isinstance(loop, c_ast.For) and (constant_trips(loop) or 0) > 0
 
 
 def _jump(node: c_ast.Node) -> str:

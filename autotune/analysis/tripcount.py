@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pycparser import c_ast
 
-from autotune.analysis import exprs
+from autotune.analysis import cexpr, exprs
 from autotune.analysis.exprs import Expr, Symbolic
 
 FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
@@ -99,6 +99,33 @@ def parse_header(node: c_ast.For, build: Callable[[c_ast.Node], Expr]) -> Header
     except Symbolic as exc:
         h.symbolic.append(f"{var} {op} {h.upper_text} ({exc.what})")
     return h
+
+
+def constant_value(node: c_ast.Node | None) -> int | float | None:
+    """The value of an expression of literals only (``40``, ``100000 - 1``), else None."""
+    if node is None:
+        return None
+    try:
+        value = cexpr.build(node, _no_names)
+    except Symbolic:
+        return None
+    return value if isinstance(value, int | float) else None
+
+
+def constant_trips(node: c_ast.For) -> int | None:
+    """The trip count of a ``for`` whose start, bound and step are literals, and whose
+    condition tests nothing else; None otherwise."""
+    try:
+        h = parse_header(node, lambda n: cexpr.build(n, _no_names))
+    except NotCanonical:
+        return None
+    if not h.known or h.extra:
+        return None
+    return count_scalar(h.start, h.limit, h.op, h.step)
+
+
+def _no_names(name: str) -> Expr:
+    raise Symbolic(name)
 
 
 def _init(init: c_ast.Node | None) -> tuple[str | None, c_ast.Node | None]:
