@@ -23,7 +23,8 @@ _CHECK_HELP = (
     "verification: the original program runs first and each variant's output must match "
     "it: non-number text exactly (whitespace runs count as one), numbers within "
     "|a-b| <= max(RTOL*max(|a|,|b|), ATOL) (defaults 1e-6 and 1e-9), or one unit of the "
-    "last printed digit for numbers printed with a fraction or exponent; only variants "
+    "last printed digit for numbers printed with a fraction or exponent; the times and "
+    "rates the program reports are left out (see --check-timings); only variants "
     "that pass in every run can be chosen"
 )
 
@@ -126,6 +127,13 @@ def add_build_arguments(parser: argparse.ArgumentParser, with_cc: bool = True) -
         "like its output with the same tolerances and --check-ignore (repeatable)",
     )
     c.add_argument(
+        "--check-timings",
+        action="store_true",
+        help="compare every number, also on lines that report times or rates ('took', "
+        "'seconds', 'MB/s'; by default their numbers, and those of lines about time that "
+        "change between runs of the original, are left out and listed)",
+    )
+    c.add_argument(
         "--strict-verify",
         action="store_true",
         help="stop with an error when verification compares nothing (empty output, no "
@@ -173,6 +181,7 @@ def settings_of(args: argparse.Namespace, opts: SourceOptions | None = None) -> 
         rtol=given("rtol", base.rtol),
         atol=given("atol", base.atol),
         strict_verify=bool(getattr(args, "strict_verify", False)),
+        check_timings=bool(getattr(args, "check_timings", False)),
         expect_status=given("expect_status", base.expect_status),
         timeout_factor=given("timeout_factor", base.timeout_factor),
         timeout_floor_s=given("timeout_floor", base.timeout_floor_s),

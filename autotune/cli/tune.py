@@ -211,6 +211,7 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
         f"{path}: model {chosen.name}, target {chosen.target} time; coefficients: {chosen.source}",
         file=out,
     )
+    said: set[str] = set()
     for r in results:
         print(f"\n{r.id} ({r.ranking.record.function}): {r.decision}", file=out)
         if r.ranking.error or r.baseline is None:
@@ -266,7 +267,9 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
                 file=out,
             )
         for w in r.warnings or []:
-            print(f"warning: {w}", file=out)
+            if w not in said:  # the same finding for the next loop of the file: once
+                print(f"warning: {w}", file=out)
+                said.add(w)
     if confirmation is not None:
         print_confirmation(confirmation, out)
     for region in regions or []:

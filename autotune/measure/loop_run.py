@@ -89,6 +89,7 @@ class LoopRun:
                 self.result.runs_measured += 1
                 self.sweep.on_run(st.variant.key)
         self.result.binaries = len(self.binaries)
+        self._note_mask()
 
     # -- builds -------------------------------------------------------------
     def _binary(self, name: str, text_fn: Callable[[], str]) -> BuildResult:
@@ -173,6 +174,7 @@ class LoopRun:
             self.reference = (res.stdout, res.stderr)
             self._warn_if_nothing_to_compare()
         elif not self.warned_unstable and self.opts.check != "none":
+            self._learn(res)
             same, diff = self._compare(res.stdout, res.stderr)
             if not same:
                 self.warned_unstable = True
@@ -183,20 +185,46 @@ class LoopRun:
             )
         return row
 
-    def _check_original_stable(self) -> None:
-        """A variant's output differs: run the original once more (unstored) unless its
-        runs were already compared, so output that changes from run to run (a clock
-        seed, a printed time) is said for what it is, not blamed on the variants."""
-        if self.warned_unstable or self.stability_checked or self.reference is None:
-            return
+    def _check_original_stable(self) -> bool:
+        """A variant's output differs: run the original once more (unstored) unless two
+        of its outputs were already compared, so output that changes from run to run (a
+        clock seed, a printed time) is said for what it is, not blamed on the variants.
+        True when the run taught the mask something (compare the variant again)."""
+        mask = self.sweep.output_mask
+        if self.stability_checked or self.reference is None or mask.originals_seen >= 2:
+            return False
         self.stability_checked = True
-        if self.repetitions > 1:
-            return  # the original's own runs were compared with each other
         res, _ = self._baseline_once()
-        same, diff = self._compare(res.stdout, res.stderr) if res.status == "ok" else (True, "")
-        if not same:
+        if res.status != "ok":
+            return False
+        before = {k: set(v) for k, v in mask.varying.items()}
+        self._learn(res)
+        same, diff = self._compare(res.stdout, res.stderr)
+        if not same and not self.warned_unstable:
             self.warned_unstable = True
             self._say_unstable(diff)
+        return mask.varying != before
+
+    def _checked(self, stdout: str, stderr: str) -> str:
+        """The output as compared: the part --check names, less the --check-ignore lines."""
+        text = verify.select_output(stdout, stderr, self.opts.check)
+        return verify.drop_lines(text, self.sweep.ignore_patterns)
+
+    def _learn(self, res: RunResult) -> None:
+        """Another run of the original: note which of its numbers change between runs."""
+        if self.reference is not None:
+            self.sweep.output_mask.learn(
+                self._checked(*self.reference), self._checked(res.stdout, res.stderr)
+            )
+
+    def _note_mask(self) -> None:
+        """Say what the comparisons left out, when any variant was compared."""
+        compared = any(s.rows for k, s in self.states.items() if k != "baseline")
+        if self.reference is None or not compared or self.opts.check == "none":
+            return
+        note = self.sweep.output_mask.note(self._checked(*self.reference))
+        kept = [w for w in self.result.warnings if not w.startswith("not compared: ")]
+        self.result.warnings = kept + ([note] if note else [])
 
     def _say_unstable(self, diff: str) -> None:
         if self.opts.strict_verify:
@@ -298,9 +326,10 @@ class LoopRun:
             )
         elif status == "ok" and self.opts.check != "none":
             same, diff = self._compare(res.stdout, res.stderr)
+            if not same and self._check_original_stable():
+                same, diff = self._compare(res.stdout, res.stderr)
             if not same:
                 status, message = "wrong-output", f"{self.opts.check} differs: {diff}"
-                self._check_original_stable()
         row = self._row(variant, rep, mode, status, message, res)
         sw.store.add_run(row, replace=True)
         return row
@@ -308,13 +337,10 @@ class LoopRun:
     def _compare(self, stdout: str, stderr: str) -> tuple[bool, str]:
         if self.reference is None:  # set by the baseline before any variant runs
             raise RuntimeError("a variant was verified before the original ran")
-        o = self.opts
-        ref = verify.select_output(*self.reference, o.check)
-        got = verify.select_output(stdout, stderr, o.check)
-        ignore = self.sweep.ignore_patterns
+        o, mask = self.opts, self.sweep.output_mask
         return verify.compare_outputs(
-            verify.drop_lines(ref, ignore),
-            verify.drop_lines(got, ignore),
+            mask.apply(self._checked(*self.reference)),
+            mask.apply(self._checked(stdout, stderr)),
             o.rtol,
             o.atol,
             tolerant=bool(self.record.reassociates),

@@ -26,6 +26,7 @@ from autotune.measure import verify
 from autotune.measure.build import COMPILE_MODES, BuildOptions, file_hash
 from autotune.measure.loop_run import BASELINE_MODE, LoopRun, VariantRows
 from autotune.measure.machine import Machine, detect_machine
+from autotune.measure.outputmask import OutputMask
 from autotune.measure.results import LoopResult, VariantResult
 from autotune.measure.store import RunContext, Store
 from autotune.variants.space import BASELINE, Variant
@@ -50,6 +51,7 @@ class SweepOptions:
     expect_status: int = 0  # the original's exit status by design; every variant must match
     check_files: list[str] = field(default_factory=list)  # result files compared like stdout
     strict_verify: bool = False  # empty or unstable verification is an error, not a warning
+    check_timings: bool = False  # compare the times and rates a program reports, too
 
     def validate(self) -> None:
         if self.repetitions < 1:
@@ -87,6 +89,7 @@ def run_flags(build: BuildOptions, options: SweepOptions) -> tuple[str, str]:
         "rtol": options.rtol,
         "atol": options.atol,
         "ignore": list(options.ignore_lines),
+        "timings": "compared" if options.check_timings else "not compared",
     }
     if options.expect_status:  # a run's verdict depends on the status it must exit with
         flags["expect_status"] = options.expect_status
@@ -152,6 +155,8 @@ class Sweep:
         self.flags_json, self.flags_key = run_flags(build, options)
         # output lines dropped before outputs are compared (--check-ignore)
         self.ignore_patterns = [re.compile(p) for p in options.ignore_lines]
+        # the times a program reports, and what differs between runs of its original
+        self.output_mask = OutputMask(compare_timings=options.check_timings)
         self._freshened: set[tuple[str, str]] = set()  # (loop, variant) forgotten already
         self._own_binaries: set[str] = set()  # loops whose variants get binaries of their own
 

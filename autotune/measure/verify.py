@@ -27,7 +27,7 @@ DEFAULT_RTOL = 1e-6
 DEFAULT_ATOL = 1e-9
 CHECK_MODES = ("stdout", "stderr", "both", "files", "none")
 
-_NUMBER = re.compile(
+NUMBER = re.compile(
     r"[-+]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan)(?![A-Za-z_])",
     re.IGNORECASE,
 )
@@ -38,7 +38,7 @@ def tokens(text: str) -> list[str | float]:
     out: list[str | float] = []
     for word in text.split():
         pos = 0
-        for m in _NUMBER.finditer(word):
+        for m in NUMBER.finditer(word):
             if m.start() > pos:
                 out.append(word[pos : m.start()])
             out.append(_Num(m.group()))

@@ -53,6 +53,7 @@ class Settings:
     rtol: float = verify.DEFAULT_RTOL
     atol: float = verify.DEFAULT_ATOL
     strict_verify: bool = False  # nothing compared, or an unstable original: an error
+    check_timings: bool = False  # compare the times and rates the program prints, too
     expect_status: int = 0  # the program's exit status by design (XSBench: 1)
     timeout_factor: float = 20.0  # a variant this many times slower than the original stops
     timeout_floor_s: float = 2.0  # ... but never sooner than this
@@ -106,6 +107,7 @@ class Settings:
             expect_status=self.expect_status,
             check_files=list(self.check_files),
             strict_verify=self.strict_verify,
+            check_timings=self.check_timings,
         )
         opts.validate()
         return opts

@@ -1,0 +1,154 @@
+"""Which numbers of a program's output are not compared, and why.
+
+Real programs report their own run time: NPB's ``Time in seconds = 0.05`` and
+``Mop/s total``, XSBench's ``Runtime`` and ``Lookups/s``, Rodinia's ``TIME TO ... TOOK``,
+STREAM's table of rates. No two runs print the same figures there, and a faster
+variant prints other ones by design, so comparing them rejects every variant of a
+program its author wrote. Two tiers, each said in the report:
+
+* a line that reports a time or a rate in words no result is written in (``took``,
+  ``elapsed``, ``seconds``, a unit per second such as ``MB/s``, a number followed by
+  ``s`` or ``ms``): none of its numbers is compared, also where the original's runs
+  happen to agree (``0.05`` twice, then ``0.04`` from a faster variant);
+* a line in weaker words (``time``, ``rate``, ``clock``), or a row under a header in
+  either (STREAM's ``Copy: 9735.3 0.016530 ...`` under ``Best Rate MB/s  Avg time``):
+  only the numbers that differ between runs of the original as written.
+
+Every other number is compared as before, and the words of every line must match.
+A result that changes between runs of the original (a clock-seeded simulation) is still
+said to be unstable, and its variants are not verified. ``--check-timings`` turns this
+off: every number is compared.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from autotune.measure import verify
+
+HIDDEN = "\x01"  # what a number left out of the comparison reads as, on both sides
+
+_STRONG = re.compile(
+    r"\b(?:took|elapsed|seconds?|secs?|msecs?|usecs?|milliseconds?|microseconds?|"
+    r"nanoseconds?|runtime|run-time|wall-?time|wall-?clock|timings?|timer)\b"
+    r"|[A-Za-z)]/s(?:ec(?:ond)?)?\b"  # MB/s, Mop/s/thread, Lookups/s, (z/s)
+    r"|\d\s*(?:s|ms|us|ns)\b"  # 0.25 s, 12ms
+    r"|[(\[](?:s|ms|us|ns|sec)[)\]]"  # Time consumed(ms):, Elapsed time = 1.2 (s)
+    r"|\bg?m?flops\b",
+    re.IGNORECASE,
+)
+_WEAK = re.compile(r"\b(?:times?|clock|ticks|rate|speed)\b", re.IGNORECASE)
+
+
+def reports_time(line: str) -> bool:
+    """The line's words say its numbers are a time or a rate."""
+    return bool(_STRONG.search(line))
+
+
+def _mentions_time(line: str) -> bool:
+    return bool(_STRONG.search(line) or _WEAK.search(line))
+
+
+def number_spans(line: str) -> list[tuple[int, int]]:
+    """Where the numbers of ``line`` are, as ``verify.tokens`` finds them."""
+    spans = []
+    for word in re.finditer(r"\S+", line):
+        for m in verify.NUMBER.finditer(word.group()):
+            spans.append((word.start() + m.start(), word.start() + m.end()))
+    return spans
+
+
+def _skeleton(line: str) -> str:
+    """The line with every number hidden: its words."""
+    return _hide(line, number_spans(line))
+
+
+def _hide(line: str, spans: list[tuple[int, int]]) -> str:
+    out, pos = [], 0
+    for start, end in spans:
+        out.append(line[pos:start])
+        out.append(HIDDEN)
+        pos = end
+    out.append(line[pos:])
+    return " ".join("".join(out).split())
+
+
+@dataclass
+class OutputMask:
+    """The numbers left out of comparing a program's outputs (see the module's text)."""
+
+    compare_timings: bool = False  # --check-timings: every number is compared
+    varying: dict[int, set[int]] = field(default_factory=dict)  # line -> numbers that vary
+    originals_seen: int = 0  # outputs of the original learned from (two make a difference)
+
+    def learn(self, reference: str, other: str) -> None:
+        """Note the numbers two runs of the original printed differently, on lines whose
+        words agree (a line whose words differ is left to the comparison)."""
+        self.originals_seen = max(self.originals_seen, 1) + 1
+        ref, got = reference.splitlines(), other.splitlines()
+        if len(ref) != len(got):
+            return
+        for i, (a, b) in enumerate(zip(ref, got, strict=True)):
+            if a == b or _skeleton(a) != _skeleton(b):
+                continue
+            sa, sb = number_spans(a), number_spans(b)
+            differ = {
+                k
+                for k, (x, y) in enumerate(zip(sa, sb, strict=True))
+                if a[x[0] : x[1]] != b[y[0] : y[1]]
+            }
+            if differ:
+                self.varying.setdefault(i, set()).update(differ)
+
+    def apply(self, text: str) -> str:
+        """``text`` with the numbers left out hidden; lines keep their places."""
+        if self.compare_timings:
+            return text
+        lines = text.splitlines()
+        return "\n".join(self._line(i, line, lines) for i, line in enumerate(lines))
+
+    def _line(self, i: int, line: str, lines: list[str]) -> str:
+        spans = number_spans(line)
+        if not spans:
+            return line
+        if reports_time(line):
+            return _hide(line, spans)
+        vary = self.varying.get(i)
+        if vary and (_mentions_time(line) or _under_time_header(i, lines)):
+            return _hide(line, [s for k, s in enumerate(spans) if k in vary])
+        return line
+
+    def hidden_lines(self, text: str) -> list[str]:
+        """The lines of ``text`` some of whose numbers are not compared, those numbers
+        shown as '…' (one entry per distinct line)."""
+        if self.compare_timings:
+            return []
+        lines = text.splitlines()
+        shown = (self._line(i, ln, lines) for i, ln in enumerate(lines))
+        hidden = [ln.replace(HIDDEN, "…") for ln in shown if HIDDEN in ln]
+        return list(dict.fromkeys(hidden))
+
+    def note(self, text: str) -> str | None:
+        """One line for the report: what was not compared, or None."""
+        hidden = self.hidden_lines(text)
+        if not hidden:
+            return None
+        shown = "; ".join(repr(h) for h in hidden[:3])
+        more = f" and {len(hidden) - 3} more" if len(hidden) > 3 else ""
+        return (
+            f"not compared: the times and rates the program reports ({len(hidden)} "
+            f"kind(s) of line): {shown}{more} (--check-timings compares them)"
+        )
+
+
+def _under_time_header(i: int, lines: list[str]) -> bool:
+    """Line ``i`` is a row of a table whose header (the nearest line above it with no
+    number, with no blank line between) speaks of times or rates."""
+    for j in range(i - 1, -1, -1):
+        above = lines[j]
+        if not above.strip():
+            return False
+        if not number_spans(above):
+            return _mentions_time(above)
+    return False

@@ -1,0 +1,124 @@
+"""Programs that report their own run time, as NPB, STREAM and Rodinia codes do: the
+times and rates are left out of verification (and said), every result is still
+compared. Driven through ``autotune measure`` and ``autotune tune`` with real gcc."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from measure_support import write_program
+from tune_support import SMALL_BUDGET, tune_json
+
+from autotune.cli.main import main
+from autotune.measure import verify
+from autotune.measure.outputmask import OutputMask
+
+# An NPB-style report (coarse "Time in seconds", a Mop/s rate) and a STREAM-style table of
+# rates under a header, around a kernel written with far more threads than cores (so a
+# variant is faster and tune reaches the whole-program check).
+REPORTING = r"""#include <stdio.h>
+#include <math.h>
+#include <omp.h>
+#define N 2000000
+static double x[N], y[N];
+int main(void)
+{
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(64)
+    for (int i = 0; i < N; i++)
+        x[i] = sqrt(i + 1.0);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(64)
+    for (int i = 0; i < N; i++)
+        y[i] = x[i] * 0.5 + 1.0;
+    double t = omp_get_wtime() - t0;
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += x[i] + y[i];
+    printf(" Checksum        = %20.13e\n", s);
+    printf(" Time in seconds = %12.2f\n", t);
+    printf(" Mop/s total     = %12.2f\n", N / t * 1e-6);
+    printf("-------------------------------------------------------------\n");
+    printf("Function    Best Rate MB/s  Avg time     Min time     Max time\n");
+    printf("Copy:    %12.1f  %11.6f  %11.6f  %11.6f\n", 8.0 * N / t * 1e-6, t, t, t);
+    printf("-------------------------------------------------------------\n");
+    printf(" Verification    = SUCCESSFUL\n");
+    return 0;
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "r.db"))
+
+
+def _measure(capsys, path, *extra: str) -> dict:
+    argv = ["measure", str(path), "--variants", "static,-,t2", "--loop", "10", "--json", *extra]
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)["loops"][0]
+
+
+def test_reported_times_are_not_compared_and_said(tmp_path, capsys):
+    path = write_program(tmp_path, REPORTING, "report.c")
+    loop = _measure(capsys, path)
+    assert loop["variants"][0]["status"] == "ok", loop["variants"][0]["message"]
+    (note,) = [w for w in loop["warnings"] if w.startswith("not compared: ")]
+    assert "'Time in seconds = …'" in note and "'Mop/s total = …'" in note
+    assert "'Copy: … … … …'" in note and "Checksum" not in note
+    assert not any("differs between runs" in w for w in loop["warnings"])
+    # every number compared: the program's own times differ from run to run
+    loop = _measure(capsys, path, "--check-timings", "--fresh")
+    assert loop["variants"][0]["status"] == "wrong-output"
+    assert any("differs between runs" in w for w in loop["warnings"])
+
+
+def test_the_whole_program_check_leaves_the_times_out_too(tmp_path, capsys):
+    path = write_program(tmp_path, REPORTING, "report.c")
+    f = tune_json(capsys, path, "--allow-busy")
+    conf = f["program"]
+    assert conf["original"]["status"] == "ok", conf["original"]
+    assert conf["tries"], conf
+    for tried in conf["tries"]:
+        assert tried["status"] not in ("wrong-output", "not-verified"), tried
+    if conf["kept"]:
+        assert "but for the times the program reports" in conf["decision"]
+
+
+def test_a_wrong_result_beside_the_times_is_still_caught():
+    """What the mask hides is numbers on timing lines; a checksum line is compared."""
+    ref = REPORT_TEXT.format(checksum="1.8856180831641e+09", secs="0.05", rate="40.12")
+    again = REPORT_TEXT.format(checksum="1.8856180831641e+09", secs="0.07", rate="28.57")
+    wrong = REPORT_TEXT.format(checksum="1.8856180831642e+09", secs="0.04", rate="50.00")
+    mask = OutputMask()
+    mask.learn(ref, again)
+    assert verify.compare_outputs(mask.apply(ref), mask.apply(again))[0]
+    same, diff = verify.compare_outputs(mask.apply(ref), mask.apply(wrong))
+    assert not same and "1.8856180831642e+09" in diff
+    # a line whose words differ is never excused
+    worded = ref.replace("SUCCESSFUL", "UNSUCCESSFUL")
+    assert not verify.compare_outputs(mask.apply(ref), mask.apply(worded))[0]
+    # a result that changes between runs of the original, on a line not about time, is not
+    # hidden: the original is unstable there and no variant can be verified
+    seeded = OutputMask()
+    seeded.learn("XE: 64.499214\n", "XE: 64.502905\n")
+    assert seeded.apply("XE: 64.499214\n") == "XE: 64.499214"
+    assert OutputMask(compare_timings=True).apply(ref) == ref
+
+
+REPORT_TEXT = """ Checksum        = {checksum}
+ Time in seconds = {secs}
+ Mop/s total     = {rate}
+ Verification    = SUCCESSFUL
+"""
+
+
+def test_tune_says_it_once_per_file(tmp_path, capsys):
+    """Both loops' sweeps leave the same lines out: the text report says it once."""
+    path = write_program(tmp_path, REPORTING, "report.c")
+    argv = ["tune", str(path), *SMALL_BUDGET, "-q", "--allow-busy"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.count("warning: not compared: the times and rates") == 1, out
+    assert out.count("variants not measured") == 0, out
