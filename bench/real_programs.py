@@ -4,13 +4,15 @@ Each program is copied to a scratch folder (its build writes into the tree; noth
 it is kept), prepared as its README says, then tuned with ``autotune tune --json`` from
 its own folder: its other files as ``--extra-source``, its arguments, its result checked
 by its own output (timing lines ignored), by the files it writes (``--check-file``) or
-by its exit status (``--expect-status``). Per program: loops found, how many may vary,
-where their sizes came from, what shipped, the whole-program ratio with its 95%
-interval, whether the loops' own figures agreed with the program, how the output was
-verified, and the tuning time.
+by its exit status (``--expect-status``); ``--as-written`` gives no ``--check-ignore``
+words (autotune then leaves out the times the programs print by itself). Per program:
+loops found, how many may vary, where their sizes came from, what shipped, the
+whole-program ratio with its 95% interval, whether the loops' own figures agreed with
+the program, how the output was verified, and the tuning time.
 
     python bench/real_programs.py --real ../shared/real-programs [--only NAME]
         [--ours] [--top 2] [--repetitions 2] [--confirm-runs 5] [--json OUT] [--md OUT]
+        [--as-written]
 
 ``--ours`` tunes the project's kernels (kernels/*.c) and the Rodinia-lud-style LU of the
 proof's tests (tests/data/c/proof/lud_rows.c, at SIZE=384) the same way.
@@ -48,7 +50,7 @@ def tune_command(p: Program, base: Path, a: argparse.Namespace) -> list[str]:
         cmd += ["--cflags", " ".join(p.cflags)]
     if p.args:
         cmd += ["--args", " ".join(p.args)]
-    for word in p.ignore:
+    for word in [] if a.as_written else p.ignore:
         cmd += ["--check-ignore", re.escape(word) if word else ""]
     for f in p.check_files:
         cmd += ["--check-file", f]
@@ -70,6 +72,21 @@ def verified_by(p: Program, loops: list[dict]) -> str:
     if p.expect_status:
         parts.append(f"exit status {p.expect_status}")
     return " + ".join(parts) or "-"
+
+
+def verification(loops: list[dict]) -> dict:
+    """What the comparisons left out, whether the original was unstable, and how many
+    measured variants failed it."""
+    warnings = [w for lp in loops for w in lp.get("warnings", [])]
+    left_out = next((w for w in warnings if w.startswith("not compared: ")), "")
+    return {
+        "not_compared": left_out,
+        "unstable": any("differs between runs" in w for w in warnings),
+        "wrong_output": sum(
+            1 for lp in loops for v in lp.get("variants", []) if v["status"] == "wrong-output"
+        ),
+        "ok": sum(1 for lp in loops for v in lp.get("variants", []) if v["status"] == "ok"),
+    }
 
 
 def row_of(p: Program, doc: dict | None, seconds: float, error: str) -> dict:
@@ -94,6 +111,7 @@ def row_of(p: Program, doc: dict | None, seconds: float, error: str) -> dict:
         "agreement": program.get("agreement") or [],
         "untrusted": sorted((program.get("loop_figures_disagree") or {}).keys()),
         "verified_by": verified_by(p, loops),
+        "verification": verification(loops),
         "runtime_build": runtime_builds(loops),
         "profile": doc.get("profile") or "",
         "seconds": seconds,
@@ -204,6 +222,11 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=600.0, help="per program (s)")
     ap.add_argument("--json", metavar="OUT", help="write every figure as JSON")
     ap.add_argument("--md", metavar="OUT", help="write the table as Markdown")
+    ap.add_argument(
+        "--as-written",
+        action="store_true",
+        help="give no --check-ignore words: verify as a user who names none would",
+    )
     a = ap.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="real-programs-"))
     rows = []

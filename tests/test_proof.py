@@ -796,3 +796,30 @@ def test_a_level_passed_as_an_element_of_new_allocations_starts_its_grid(env, ca
     assert main([*args, "--repetitions", "1", "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_rows_through_a_pointer_from_an_allocating_helper_are_proven_at_every_size(
+    env, capsys
+):
+    """Rodinia lud's matrix comes back from create_matrix(&m, size): the proof does not
+    know where in its object the pointer starts, and ``off + i*size + j`` did not split
+    into row and column, so both loops varied only behind ``(size) == 48``. The offset is
+    the same in both subscripts of one loop and is set aside: proven for every size, no
+    guard, and the variants print what the original prints. Two pointers at offsets of
+    their own (a pass writing one row below the rows it reads) still keep their loop."""
+    src = DATA / "lud_helper_rows.c"
+    loops = analyze(src, capsys, "--args", "48")
+    for line in (28, 35):
+        assert loops[line]["tunable"] and loops[line]["kept"] == {}, loops[line]
+        assert not any("proven only" in w for w in loops[line]["warnings"]), loops[line]
+    args = ["measure", str(src), "--args", "40", "--json", "--repetitions", "1", "--quiet"]
+    args += ["--schedules", "dynamic", "--chunks", "1,3", "--threads", "2,3"]
+    assert main(args) == 0
+    measured = json.loads(capsys.readouterr().out)["loops"]
+    assert len(measured) == 2
+    for loop in measured:
+        assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}, loop
+    trap = analyze(DATA / "shifted_rows_trap.c", capsys, "--args", "64")
+    assert set(trap[19]["kept"]) == BOTH and not trap[19]["tunable"]
+    assert "cannot tell apart" in trap[19]["kept"]["schedule"]

@@ -176,7 +176,7 @@ def _pair(a: Ref, b: Ref, distributed: int) -> str:
     were already compared by ``conflicts`` (``_pinned_by``)."""
     if a.index is None or b.index is None or len(a.index) != len(b.index):
         return "unanalysable"
-    dims = delinearise(a, b)
+    dims = delinearise(a, b, same_parameters=True)
     if _pinned(a, b, dims, distributed) or _independent(a, b, dims, distributed):
         return ""
     known = all(p is not None and poly.is_affine(p) for p in a.index + b.index)
@@ -224,14 +224,38 @@ def _pinned(a: Ref, b: Ref, dims: list, distributed: int) -> bool:
     return pinned == set(iters)
 
 
-def delinearise(a: Ref, b: Ref) -> list[tuple[poly.Poly | None, poly.Poly | None]]:
+def delinearise(
+    a: Ref, b: Ref, same_parameters: bool = False
+) -> list[tuple[poly.Poly | None, poly.Poly | None]]:
     """Pairs of affine subscripts, splitting ``P*A + B`` (0 <= B < P) into A and B; a
-    subscript that stays unknown is any value (None), which only adds solutions."""
+    subscript that stays unknown is any value (None), which only adds solutions.
+
+    ``same_parameters``: the two references are read with one value of every parameter
+    (two iterations of one execution of a loop), so a term of parameters alone that both
+    subscripts add alike leaves their equality as it is, and is set aside before the
+    split: Rodinia's lud indexes ``a[i*size + j]`` through a pointer its caller got from
+    an allocating helper, at an offset the proof does not know, and ``off + i*size + j``
+    splits only without ``off``."""
     out: list[tuple[poly.Poly | None, poly.Poly | None]] = []
     for pa, pb in zip(a.index, b.index, strict=True):
-        out_dims = _split(pa, pb, a, b) if pa is not None and pb is not None else None
+        out_dims = None
+        if pa is not None and pb is not None:
+            if same_parameters and not (poly.is_affine(pa) and poly.is_affine(pb)):
+                pa, pb = _without_common_parameters(pa, pb)
+            out_dims = _split(pa, pb, a, b)
         out.extend(out_dims if out_dims is not None else [(None, None)])
     return out
+
+
+def _without_common_parameters(pa: poly.Poly, pb: poly.Poly) -> tuple[poly.Poly, poly.Poly]:
+    """Both less the terms made of parameters (and constants) that both hold alike."""
+    common = {m for m, c in pa.items() if pb.get(m) == c and all(s.startswith("P") for s in m)}
+    if not common:
+        return pa, pb
+    return (
+        {m: c for m, c in pa.items() if m not in common},
+        {m: c for m, c in pb.items() if m not in common},
+    )
 
 
 def _split(pa: poly.Poly, pb: poly.Poly, a: Ref, b: Ref, depth: int = 0):
