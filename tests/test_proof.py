@@ -799,9 +799,7 @@ def test_a_level_passed_as_an_element_of_new_allocations_starts_its_grid(env, ca
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
-def test_rows_through_a_pointer_from_an_allocating_helper_are_proven_at_every_size(
-    env, capsys
-):
+def test_rows_through_a_pointer_from_an_allocating_helper_are_proven_at_every_size(env, capsys):
     """Rodinia lud's matrix comes back from create_matrix(&m, size): the proof does not
     know where in its object the pointer starts, and ``off + i*size + j`` did not split
     into row and column, so both loops varied only behind ``(size) == 48``. The offset is
