@@ -105,6 +105,10 @@ def test_a_wrong_result_beside_the_times_is_still_caught():
     seeded.learn("XE: 64.499214\n", "XE: 64.502905\n")
     assert seeded.apply("XE: 64.499214\n") == "XE: 64.499214"
     assert OutputMask(compare_timings=True).apply(ref) == ref
+    assert "--check-file" not in (mask.note(ref) or "")
+    # a program that prints only its timings (srad's stages) verifies no number: said
+    stages = "Time spent in different stages:\n 0.000001 s, 0.5 % : SETUP\n 0.2 s, 99.5 % : SOLVE\n"
+    assert "only its words are compared" in (OutputMask().note(stages) or "")
 
 
 REPORT_TEXT = """ Checksum        = {checksum}

@@ -136,9 +136,15 @@ class OutputMask:
             return None
         shown = "; ".join(repr(h) for h in hidden[:3])
         more = f" and {len(hidden) - 3} more" if len(hidden) > 3 else ""
+        alone = ""
+        if not any(number_spans(line) for line in self.apply(text).splitlines()):
+            alone = (
+                "; they are every number it prints, so only its words are compared: name "
+                "the file its result is in with --check-file"
+            )
         return (
             f"not compared: the times and rates the program reports ({len(hidden)} "
-            f"kind(s) of line): {shown}{more} (--check-timings compares them)"
+            f"kind(s) of line): {shown}{more} (--check-timings compares them){alone}"
         )
 
 
