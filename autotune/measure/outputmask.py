@@ -7,9 +7,9 @@ variant prints other ones by design, so comparing them rejects every variant of 
 program its author wrote. Two tiers, each said in the report:
 
 * a line that reports a time or a rate in words no result is written in (``took``,
-  ``elapsed``, ``seconds``, a unit per second such as ``MB/s``, a number followed by
-  ``s`` or ``ms``): none of its numbers is compared, also where the original's runs
-  happen to agree (``0.05`` twice, then ``0.04`` from a faster variant);
+  ``elapsed``, ``seconds``, ``Total time``, ``Time:``, a unit per second such as ``MB/s``,
+  a number followed by ``s`` or ``ms``): none of its numbers is compared, also where the
+  original's runs happen to agree (``0.05`` twice, then ``0.04`` from a faster variant);
 * a line in weaker words (``time``, ``rate``, ``clock``), or a row under a header in
   either (STREAM's ``Copy: 9735.3 0.016530 ...`` under ``Best Rate MB/s  Avg time``):
   only the numbers that differ between runs of the original as written.
@@ -35,7 +35,11 @@ _STRONG = re.compile(
     r"|[A-Za-z)]/s(?:ec(?:ond)?)?\b"  # MB/s, Mop/s/thread, Lookups/s, (z/s)
     r"|\d\s*(?:s|ms|us|ns)\b"  # 0.25 s, 12ms
     r"|[(\[](?:s|ms|us|ns|sec)[)\]]"  # Time consumed(ms):, Elapsed time = 1.2 (s)
-    r"|\bg?m?flops\b",
+    r"|\bg?m?flops\b"
+    r"|\b(?:total|elapsed|execution|exec|run|wall|cpu|compute|computation|kernel|solve|"
+    r"solver|loop|processing)\s+time\b"  # Total time: 0.05 (also printed coarsely)
+    r"|\btime\s+(?:taken|spent|elapsed|consumed|used|for|to)\b"  # Time for process: 1.2
+    r"|\btime\s*(?:\(\w+\)\s*)?[:=]",  # Time: 0.05, time(s) = 0.05
     re.IGNORECASE,
 )
 _WEAK = re.compile(r"\b(?:times?|clock|ticks|rate|speed)\b", re.IGNORECASE)
