@@ -12,7 +12,7 @@ from tune_support import SMALL_BUDGET, tune_json
 
 from autotune.cli.main import main
 from autotune.measure import verify
-from autotune.measure.outputmask import OutputMask
+from autotune.measure.outputmask import HIDDEN, OutputMask
 
 # An NPB-style report (coarse "Time in seconds", a Mop/s rate) and a STREAM-style table of
 # rates under a header, around a kernel written with far more threads than cores (so a
@@ -108,7 +108,13 @@ def test_a_wrong_result_beside_the_times_is_still_caught():
     assert "--check-file" not in (mask.note(ref) or "")
     # a program that prints only its timings (srad's stages) verifies no number: said
     stages = "Time spent in different stages:\n 0.000001 s, 0.5 % : SETUP\n 0.2 s, 99.5 % : SOLVE\n"
-    assert "only its words are compared" in (OutputMask().note(stages) or "")
+    again = stages.replace("0.000001 s, 0.5", "0.000002 s, 0.7").replace("99.5", "99.3")
+    srad = OutputMask()
+    srad.learn(stages, again)
+    assert "only its words are compared" in (srad.note(stages) or "")
+    # on a line that also holds a result, only the time beside its unit or word is hidden
+    log = "Iteration 10: residual = 1.5e-05, time = 0.01 s\n"
+    assert OutputMask().apply(log) == f"Iteration 10: residual = 1.5e-05, time = {HIDDEN} s"
 
 
 REPORT_TEXT = """ Checksum        = {checksum}

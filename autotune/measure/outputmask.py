@@ -6,10 +6,10 @@ STREAM's table of rates. No two runs print the same figures there, and a faster
 variant prints other ones by design, so comparing them rejects every variant of a
 program its author wrote. Two tiers, each said in the report:
 
-* a line that reports a time or a rate in words no result is written in (``took``,
-  ``elapsed``, ``seconds``, ``Total time``, ``Time:``, a unit per second such as ``MB/s``,
-  a number followed by ``s`` or ``ms``): none of its numbers is compared, also where the
-  original's runs happen to agree (``0.05`` twice, then ``0.04`` from a faster variant);
+* a number that the words around it make a time or a rate (followed by a unit: ``0.25 s``,
+  ``MB/s``; the first number after ``took``, ``Runtime:``, ``Time in seconds =``, ``Total
+  time:``) is not compared, also where the original's runs happen to agree (``0.05``
+  twice, then ``0.04`` from a faster variant); a residual on the same line still is;
 * a line in weaker words (``time``, ``rate``, ``clock``), or a row under a header in
   either (STREAM's ``Copy: 9735.3 0.016530 ...`` under ``Best Rate MB/s  Avg time``):
   only the numbers that differ between runs of the original as written.
@@ -29,29 +29,61 @@ from autotune.measure import verify
 
 HIDDEN = "\x01"  # what a number left out of the comparison reads as, on both sides
 
-_STRONG = re.compile(
+# words after which the next number is a time or a rate: "TOOK: 0.000005", "Runtime: 0.1",
+# "Time in seconds = 0.05", "Mop/s total = 1234.5", "Total time: 0.05", "Time consumed(ms):"
+_KEYWORD = re.compile(
     r"\b(?:took|elapsed|seconds?|secs?|msecs?|usecs?|milliseconds?|microseconds?|"
     r"nanoseconds?|runtime|run-time|wall-?time|wall-?clock|timings?|timer)\b"
-    r"|[A-Za-z)]/s(?:ec(?:ond)?)?\b"  # MB/s, Mop/s/thread, Lookups/s, (z/s)
-    r"|\d\s*(?:s|ms|us|ns)\b"  # 0.25 s, 12ms
+    r"|[A-Za-z)]/s(?:ec(?:ond)?)?\b"  # MB/s, Mop/s/thread, Lookups/s
     r"|[(\[](?:s|ms|us|ns|sec)[)\]]"  # Time consumed(ms):, Elapsed time = 1.2 (s)
     r"|\bg?m?flops\b"
     r"|\b(?:total|elapsed|execution|exec|run|wall|cpu|compute|computation|kernel|solve|"
-    r"solver|loop|processing)\s+time\b"  # Total time: 0.05 (also printed coarsely)
+    r"solver|loop|processing)\s+time\b"
     r"|\btime\s+(?:taken|spent|elapsed|consumed|used|for|to)\b"  # Time for process: 1.2
     r"|\btime\s*(?:\(\w+\)\s*)?[:=]",  # Time: 0.05, time(s) = 0.05
+    re.IGNORECASE,
+)
+# a unit right after a number: "0.25 s", "12ms", "7919 microseconds", "1234 (z/s)"
+_UNIT = re.compile(
+    r"\(?(?:s|ms|us|µs|ns|secs?|seconds?|msecs?|usecs?|milliseconds?|microseconds?|"
+    r"nanoseconds?|\S*[A-Za-z)]/s(?:ec(?:ond)?)?)(?![A-Za-z])",
     re.IGNORECASE,
 )
 _WEAK = re.compile(r"\b(?:times?|clock|ticks|rate|speed)\b", re.IGNORECASE)
 
 
 def reports_time(line: str) -> bool:
-    """The line's words say its numbers are a time or a rate."""
-    return bool(_STRONG.search(line))
+    """The line's words say some of its numbers are a time or a rate."""
+    return bool(_KEYWORD.search(line)) or bool(_timed_by_unit(line, number_spans(line)))
 
 
 def _mentions_time(line: str) -> bool:
-    return bool(_STRONG.search(line) or _WEAK.search(line))
+    return reports_time(line) or bool(_WEAK.search(line))
+
+
+def _timed_by_unit(line: str, spans: list[tuple[int, int]]) -> set[int]:
+    """The numbers followed by a unit of time or rate."""
+    return {k for k, (_, end) in enumerate(spans) if _UNIT.match(line[end:].lstrip())}
+
+
+def _timed_numbers(line: str, spans: list[tuple[int, int]]) -> set[int]:
+    """The numbers of a line that are times or rates: each followed by a unit, and the
+    first number (with its comma or colon groups, "162,601", "00:01:23") after each word
+    of time; the others (a residual beside its time) are still compared. A line in such
+    words whose numbers neither rule places is taken as times throughout."""
+    timed = _timed_by_unit(line, spans)
+    for m in _KEYWORD.finditer(line):
+        first = next((k for k, (start, _) in enumerate(spans) if start >= m.end()), None)
+        if first is None:
+            continue
+        timed.add(first)
+        k = first
+        while k + 1 < len(spans) and line[spans[k][1] : spans[k + 1][0]] in (",", ":"):
+            k += 1
+            timed.add(k)
+    if not timed and _KEYWORD.search(line):
+        return set(range(len(spans)))
+    return timed
 
 
 def number_spans(line: str) -> list[tuple[int, int]]:
@@ -116,12 +148,11 @@ class OutputMask:
         spans = number_spans(line)
         if not spans:
             return line
-        if reports_time(line):
-            return _hide(line, spans)
+        hide = _timed_numbers(line, spans)
         vary = self.varying.get(i)
         if vary and (_mentions_time(line) or _under_time_header(i, lines)):
-            return _hide(line, [s for k, s in enumerate(spans) if k in vary])
-        return line
+            hide |= vary
+        return _hide(line, [s for k, s in enumerate(spans) if k in hide]) if hide else line
 
     def hidden_lines(self, text: str) -> list[str]:
         """The lines of ``text`` some of whose numbers are not compared, those numbers
