@@ -112,6 +112,9 @@ def test_a_wrong_result_beside_the_times_is_still_caught():
     srad = OutputMask()
     srad.learn(stages, again)
     assert "only its words are compared" in (srad.note(stages) or "")
+    # a table's columns under a header word of time are hidden, its residuals are not
+    table = "Iter   Residual     Time(s)\n   1   1.2000e-03     0.0500\n"
+    assert OutputMask().apply(table).splitlines()[1] == f"1 1.2000e-03 {HIDDEN}"
     # on a line that also holds a result, only the time beside its unit or word is hidden
     log = "Iteration 10: residual = 1.5e-05, time = 0.01 s\n"
     assert OutputMask().apply(log) == f"Iteration 10: residual = 1.5e-05, time = {HIDDEN} s"

@@ -4,15 +4,17 @@ Real programs report their own run time: NPB's ``Time in seconds = 0.05`` and
 ``Mop/s total``, XSBench's ``Runtime`` and ``Lookups/s``, Rodinia's ``TIME TO ... TOOK``,
 STREAM's table of rates. No two runs print the same figures there, and a faster
 variant prints other ones by design, so comparing them rejects every variant of a
-program its author wrote. Two tiers, each said in the report:
+program its author wrote. Three rules, what they leave out said in the report:
 
 * a number that the words around it make a time or a rate (followed by a unit: ``0.25 s``,
   ``MB/s``; the first number after ``took``, ``Runtime:``, ``Time in seconds =``, ``Total
   time:``) is not compared, also where the original's runs happen to agree (``0.05``
   twice, then ``0.04`` from a faster variant); a residual on the same line still is;
-* a line in weaker words (``time``, ``rate``, ``clock``), or a row under a header in
-  either (STREAM's ``Copy: 9735.3 0.016530 ...`` under ``Best Rate MB/s  Avg time``):
-  only the numbers that differ between runs of the original as written.
+* a row of a table under a header of times or rates: the numbers under a header word of
+  time or rate, column by column (STREAM's ``Copy: 9735.3 0.016530 ...`` under ``Best Rate
+  MB/s  Avg time``; not an ``Iter  Residual  Time(s)`` table's residuals);
+* a line in weaker words (``time``, ``rate``, ``clock``): only the numbers that differ
+  between runs of the original as written.
 
 Every other number is compared as before, and the words of every line must match.
 A result that changes between runs of the original (a clock-seeded simulation) is still
@@ -149,9 +151,13 @@ class OutputMask:
         if not spans:
             return line
         hide = _timed_numbers(line, spans)
-        vary = self.varying.get(i)
-        if vary and (_mentions_time(line) or _under_time_header(i, lines)):
+        vary = self.varying.get(i) or set()
+        if _mentions_time(line):
             hide |= vary
+        header = _time_header(i, lines)
+        if header is not None:
+            columns = _time_columns(spans, header)
+            hide |= vary if columns is None else columns
         return _hide(line, [s for k, s in enumerate(spans) if k in hide]) if hide else line
 
     def hidden_lines(self, text: str) -> list[str]:
@@ -183,13 +189,28 @@ class OutputMask:
         )
 
 
-def _under_time_header(i: int, lines: list[str]) -> bool:
-    """Line ``i`` is a row of a table whose header (the nearest line above it with no
-    number, with no blank line between) speaks of times or rates."""
+def _time_header(i: int, lines: list[str]) -> str | None:
+    """The header of the table line ``i`` is a row of (the nearest line above it with no
+    number, with no blank line between), when it speaks of times or rates."""
     for j in range(i - 1, -1, -1):
         above = lines[j]
         if not above.strip():
-            return False
+            return None
         if not number_spans(above):
-            return _mentions_time(above)
-    return False
+            return above if _mentions_time(above) else None
+    return None
+
+
+def _time_columns(spans: list[tuple[int, int]], header: str) -> set[int] | None:
+    """The numbers of a row printed under a header word of time or rate (STREAM's
+    ``Best Rate MB/s  Avg time``; an ``Iter  Residual  Time(s)`` table's last column and
+    not its residuals); None when no number lies under any header word (a table not
+    aligned by its printf widths)."""
+    words = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", header)]
+    timed, aligned = set(), False
+    for k, (start, end) in enumerate(spans):
+        above = [w for ws, we, w in words if start < we and end > ws]
+        aligned = aligned or bool(above)
+        if any(_mentions_time(w) for w in above):
+            timed.add(k)
+    return timed if aligned else None
