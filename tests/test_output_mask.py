@@ -96,6 +96,7 @@ def test_a_wrong_result_beside_the_times_is_still_caught():
     assert verify.compare_outputs(mask.apply(ref), mask.apply(again))[0]
     same, diff = verify.compare_outputs(mask.apply(ref), mask.apply(wrong))
     assert not same and "1.8856180831642e+09" in diff
+    assert diff.startswith("line 1 ('Checksum = 1.8856180831641e+09'): expected"), diff
     # a line whose words differ is never excused
     worded = ref.replace("SUCCESSFUL", "UNSUCCESSFUL")
     assert not verify.compare_outputs(mask.apply(ref), mask.apply(worded))[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -350,5 +351,15 @@ class LoopRun:
 def _unstable_text(diff: str) -> str:
     return (
         f"the original program's output differs between runs ({diff}); verification "
-        "will reject variants: use --check-ignore or --check none"
+        f"will reject variants: use {_ignore_hint(diff)} or --check none"
     )
+
+
+def _ignore_hint(diff: str) -> str:
+    """--check-ignore with a pattern for the line that differs, when its first word is
+    text ("line 59 ('XE: 64.499214')" gives --check-ignore '^XE:')."""
+    m = re.match(r"line \d+ \('(.*?)'\)", diff)
+    first = m.group(1).split()[0] if m and m.group(1).split() else ""
+    if not first or any(c.isdigit() for c in first):
+        return "--check-ignore REGEX"
+    return f"--check-ignore {shlex.quote('^' + re.escape(first))}"

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from autotune.measure import verify
 
-HIDDEN = "\x01"  # what a number left out of the comparison reads as, on both sides
+HIDDEN = verify.HIDDEN  # what a number left out of the comparison reads as
 
 # words after which the next number is a time or a rate: "TOOK: 0.000005", "Runtime: 0.1",
 # "Time in seconds = 0.05", "Mop/s total = 1234.5", "Total time: 0.05", "Time consumed(ms):"

@@ -26,6 +26,7 @@ FILE_MARK = "\x00autotune-file"  # where a result file's section starts (measure
 DEFAULT_RTOL = 1e-6
 DEFAULT_ATOL = 1e-9
 CHECK_MODES = ("stdout", "stderr", "both", "files", "none")
+HIDDEN = "\x01"  # a number left out of the comparison (measure.outputmask), on both sides
 
 NUMBER = re.compile(
     r"[-+]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan)(?![A-Za-z_])",
@@ -105,12 +106,25 @@ def compare_outputs(
         e_num, a_num = isinstance(e, float), isinstance(a, float)
         if e_num and a_num:
             if not _numbers_match(e, a, rtol, atol, tolerant):
-                return False, f"token {i + 1}: expected {e.text}, got {a.text}"
+                return False, f"{_where(expected, i)}: expected {e.text}, got {a.text}"
         elif e_num or a_num or e != a:
-            return False, f"token {i + 1}: expected {_show(e)!r}, got {_show(a)!r}"
+            return False, f"{_where(expected, i)}: expected {_show(e)!r}, got {_show(a)!r}"
     if len(exp) != len(act):
         return False, f"expected {len(exp)} tokens, got {len(act)}"
     return True, ""
+
+
+def _where(text: str, index: int) -> str:
+    """Token ``index`` of ``text`` as a reader finds it: its line, and the line's words."""
+    seen = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        count = len(tokens(line))
+        if index < seen + count:
+            words = " ".join(line.split()).replace(HIDDEN, "…")
+            shown = words if len(words) <= 60 else words[:57] + "..."
+            return f"line {number} ({shown!r})"
+        seen += count
+    return f"token {index + 1}"
 
 
 def _numbers_match(e: _Num, a: _Num, rtol: float, atol: float, tolerant: bool) -> bool:
