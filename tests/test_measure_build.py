@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
+import time
 
 import pytest
 
+from autotune.cli.main import main
 from autotune.errors import UserError
 from autotune.measure.build import BuildOptions, build, first_error_line
 
@@ -78,3 +81,38 @@ def test_first_error_line_prefers_errors_and_linker_messages():
     assert first_error_line(text) == "a.c:(.text+0x5): undefined reference to `g'"
     assert first_error_line("x.c:1: warning: w\nx.c:2:1: error: e\n") == "x.c:2:1: error: e"
     assert first_error_line("collect2: error: ld returned 1\n").startswith("collect2")
+
+
+STAMPED = r"""#include <stdio.h>
+#define N 100000
+static double a[N];
+int main(void)
+{
+    printf("Code compiled on %s at %s\n", __DATE__, __TIME__);
+#pragma omp parallel for
+    for (int i = 0; i < N; i++)
+        a[i] = 0.5 * i;
+    printf("%.1f\n", a[N - 1]);
+    return 0;
+}
+"""
+
+
+def test_every_build_sees_one_compile_date(tmp_path, monkeypatch, capsys):
+    """A program that prints when it was compiled (BOUT++'s 'Code compiled on ... at
+    ...'): its original, built and cached first, and a variant built a second later
+    print the same line, so the variant verifies; a SOURCE_DATE_EPOCH the user set is
+    the one every build gets."""
+    src = tmp_path / "stamped.c"
+    src.write_text(STAMPED)
+    argv = ["measure", str(src), "--json", "--compile-mode", "per-variant"]
+    argv += ["--repetitions", "1", "--db", str(tmp_path / "s.db")]
+    assert main([*argv, "--variants", "static,-,t2"]) == 0
+    capsys.readouterr()
+    time.sleep(1.2)  # the next variant's binary is compiled in a later second
+    assert main([*argv, "--variants", "dynamic,3,t2"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert [v["status"] for v in loop["variants"]] == ["ok"], loop["variants"]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    mine = build(STAMPED, name_hint="stamped")
+    assert "Nov 14 2023" in _out(mine.exe_path)

@@ -32,6 +32,17 @@ DEFAULT_CFLAGS: tuple[str, ...] = ("-O2", "-fopenmp")
 # how a loop's variants are compiled: one program choosing at run time, or one each
 COMPILE_MODES = ("runtime", "per-variant")
 COMPILE_TIMEOUT_S = 600.0
+# Every build sees one __DATE__ and __TIME__ (gcc and clang read SOURCE_DATE_EPOCH, as
+# reproducible builds set it): a program printing when it was compiled ("Code compiled on
+# Nov 28 2026 at 10:35:12", as BOUT++ does) prints the same line from the original and
+# from every variant, built seconds or sessions apart. A value the user set is kept.
+BUILD_EPOCH = "1767225600"  # 2026-01-01 00:00:00 UTC
+
+
+def _build_epoch() -> str:
+    return os.environ.get("SOURCE_DATE_EPOCH") or BUILD_EPOCH
+
+
 _OPENMP_FLAGS = ("-fopenmp", "-qopenmp", "-openmp", "-fiopenmp", "-mp")
 _INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 
@@ -303,6 +314,7 @@ def _cache_key(
             "version": compiler_version(cc),
             "deps": headers,
             "name": name,
+            "epoch": _build_epoch(),
         },
         sort_keys=True,
     ).encode()
@@ -318,6 +330,7 @@ def _compile(argv: list[str], exe: Path) -> tuple[bool, str]:
             text=True,
             timeout=COMPILE_TIMEOUT_S,
             stdin=subprocess.DEVNULL,
+            env=dict(os.environ, SOURCE_DATE_EPOCH=_build_epoch()),
         )
     except subprocess.TimeoutExpired:
         return False, f"error: compiler timed out after {COMPILE_TIMEOUT_S:.0f} s"
