@@ -54,13 +54,19 @@ _UNIT = re.compile(
 _WEAK = re.compile(r"\b(?:times?|clock|ticks|rate|speed)\b", re.IGNORECASE)
 
 
-def reports_time(line: str) -> bool:
+_LETTER = re.compile(r"[A-Za-z]")
+
+
+def reports_time(line: str, spans: list[tuple[int, int]] | None = None) -> bool:
     """The line's words say some of its numbers are a time or a rate."""
-    return bool(_KEYWORD.search(line)) or bool(_timed_by_unit(line, number_spans(line)))
+    if not _LETTER.search(line):
+        return False  # a row of bare numbers names no unit
+    spans = number_spans(line) if spans is None else spans
+    return bool(_KEYWORD.search(line)) or bool(_timed_by_unit(line, spans))
 
 
-def _mentions_time(line: str) -> bool:
-    return reports_time(line) or bool(_WEAK.search(line))
+def _mentions_time(line: str, spans: list[tuple[int, int]] | None = None) -> bool:
+    return reports_time(line, spans) or bool(_WEAK.search(line))
 
 
 def _timed_by_unit(line: str, spans: list[tuple[int, int]]) -> set[int]:
@@ -69,6 +75,12 @@ def _timed_by_unit(line: str, spans: list[tuple[int, int]]) -> set[int]:
 
 
 def _timed_numbers(line: str, spans: list[tuple[int, int]]) -> set[int]:
+    if not _LETTER.search(line):
+        return set()
+    return _placed_times(line, spans)
+
+
+def _placed_times(line: str, spans: list[tuple[int, int]]) -> set[int]:
     """The numbers of a line that are times or rates: each followed by a unit, and the
     first number (with its comma or colon groups, "162,601", "00:01:23") after each word
     of time; the others (a residual beside its time) are still compared. A line in such
@@ -90,11 +102,9 @@ def _timed_numbers(line: str, spans: list[tuple[int, int]]) -> set[int]:
 
 def number_spans(line: str) -> list[tuple[int, int]]:
     """Where the numbers of ``line`` are, as ``verify.tokens`` finds them."""
-    spans = []
-    for word in re.finditer(r"\S+", line):
-        for m in verify.NUMBER.finditer(word.group()):
-            spans.append((word.start() + m.start(), word.start() + m.end()))
-    return spans
+    # no number spans whitespace, so matching the whole line finds what matching each of
+    # its words finds
+    return [m.span() for m in verify.NUMBER.finditer(line)]
 
 
 def _skeleton(line: str) -> str:
@@ -143,19 +153,29 @@ class OutputMask:
         """``text`` with the numbers left out hidden; lines keep their places."""
         if self.compare_timings:
             return text
-        lines = text.splitlines()
-        return "\n".join(self._line(i, line, lines) for i, line in enumerate(lines))
+        return "\n".join(self._lines(text))
 
-    def _line(self, i: int, line: str, lines: list[str]) -> str:
-        spans = number_spans(line)
-        if not spans:
-            return line
+    def _lines(self, text: str) -> list[str]:
+        """Each line of ``text`` with its numbers left out hidden (one pass: a result
+        file of many rows costs what it is long)."""
+        out = []
+        # the nearest line above with no number (since a blank line), when about time
+        header: str | None = None
+        for i, line in enumerate(text.splitlines()):
+            spans = number_spans(line)
+            out.append(self._line(i, line, spans, header) if spans else line)
+            if not line.strip():
+                header = None
+            elif not spans:
+                header = line if _mentions_time(line, spans) else None
+        return out
+
+    def _line(self, i: int, line: str, spans: list[tuple[int, int]], header: str | None) -> str:
         hide = _timed_numbers(line, spans)
         vary = self.varying.get(i) or set()
-        if _mentions_time(line):
+        if vary and _mentions_time(line, spans):
             hide |= vary
-        header = _time_header(i, lines)
-        if header is not None:
+        if header is not None:  # a row of a table whose header speaks of times
             columns = _time_columns(spans, header)
             hide |= vary if columns is None else columns
         return _hide(line, [s for k, s in enumerate(spans) if k in hide]) if hide else line
@@ -165,9 +185,7 @@ class OutputMask:
         shown as '…' (one entry per distinct line)."""
         if self.compare_timings:
             return []
-        lines = text.splitlines()
-        shown = (self._line(i, ln, lines) for i, ln in enumerate(lines))
-        hidden = [ln.replace(HIDDEN, "…") for ln in shown if HIDDEN in ln]
+        hidden = [ln.replace(HIDDEN, "…") for ln in self._lines(text) if HIDDEN in ln]
         return list(dict.fromkeys(hidden))
 
     def note(self, text: str) -> str | None:
@@ -187,18 +205,6 @@ class OutputMask:
             f"not compared: the times and rates the program reports ({len(hidden)} "
             f"kind(s) of line): {shown}{more} (--check-timings compares them){alone}"
         )
-
-
-def _time_header(i: int, lines: list[str]) -> str | None:
-    """The header of the table line ``i`` is a row of (the nearest line above it with no
-    number, with no blank line between), when it speaks of times or rates."""
-    for j in range(i - 1, -1, -1):
-        above = lines[j]
-        if not above.strip():
-            return None
-        if not number_spans(above):
-            return above if _mentions_time(above) else None
-    return None
 
 
 def _time_columns(spans: list[tuple[int, int]], header: str) -> set[int] | None:
