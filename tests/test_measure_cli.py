@@ -152,3 +152,43 @@ def test_bad_input_is_exit_2(kernel, tmp_path, capsys, extra, message):
     rc = main(["measure", str(kernel), *SMALL, "--db", str(tmp_path / "b.db"), *extra])
     err = capsys.readouterr().err
     assert rc == 2 and message in err and "Traceback" not in err
+
+
+RUNTIME_ELSEWHERE = r"""#include <stdio.h>
+#define N 200000
+static double u[N], v[N];
+int main(void)
+{
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < N; i++)
+        u[i] = (i % 17) * 0.25;
+#pragma omp parallel for schedule(runtime)
+    for (int i = 1; i < N - 1; i++)
+        v[i] = 0.5 * u[i] + 0.25 * (u[i - 1] + u[i + 1]);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += v[i] * (i % 3);
+    printf("%.6f\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_loop_beside_a_runtime_schedule_gets_binaries_of_its_own(tmp_path, capsys):
+    """The run-time selection build sets OMP_SCHEDULE for the whole process, so the
+    program's own schedule(runtime) sweep would run each variant's schedule too: the
+    initialisation loop's variants are compiled each with its clause instead, and the
+    analysis says why; the schedule(runtime) loop itself still shares one build."""
+    path = write_program(tmp_path, RUNTIME_ELSEWHERE, "sweep.c")
+    assert main(["analyze", str(path), "--json"]) == 0
+    loops = {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+    assert loops[7]["runtime_elsewhere"] == [f"{path}:9"]
+    assert any("schedule(runtime) directives at" in w for w in loops[7]["warnings"])
+    assert loops[10]["runtime_elsewhere"] == []
+    base = ["measure", str(path), "--variants", "dynamic,4,t2", "--repetitions", "1"]
+    base += ["--json", "--db", str(tmp_path / "r.db")]
+    init = _json(capsys, [*base, "--loop", "7"])["loops"][0]
+    assert init["compile_mode"] == "per-variant"
+    assert init["variants"][0]["status"] == "ok"
+    sweep = _json(capsys, [*base, "--loop", "10"])["loops"][0]
+    assert sweep["compile_mode"] == "runtime"

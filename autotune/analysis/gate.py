@@ -7,6 +7,8 @@ tunable, with every reason said.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pycparser import c_ast
 
 from autotune.analysis import guards
@@ -88,6 +90,25 @@ def _program_settings(record: LoopRecord, prog: Program) -> None:
             f"the program calls omp_set_schedule() at {', '.join(calls)}: each variant is "
             "measured compiled with its own clause"
         )
+    own = (_same_file(record.file), record.directive.line)
+    others = [
+        f"{file}:{line}" for file, line in prog.runtime_schedules if (_same_file(file), line) != own
+    ]
+    record.runtime_elsewhere = others
+    if others:
+        record.warnings.append(
+            f"the program's schedule(runtime) directives at {', '.join(others)} read "
+            "OMP_SCHEDULE: each variant is measured compiled with its own clause, so that "
+            "the OMP_SCHEDULE of a variant does not reschedule them"
+        )
+
+
+def _same_file(path: str) -> str:
+    """A file named two ways (relative, absolute) as one."""
+    try:
+        return str(Path(path).resolve())
+    except OSError:
+        return path
 
 
 def _order_kept(record: LoopRecord) -> bool:

@@ -28,7 +28,14 @@ from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
 
 _PLAIN = re.compile(r"[A-Za-z_]\w*(\[\d+\]|\.[A-Za-z_]\w*|->[A-Za-z_]\w*)*")
-GATED = ("kept", "reassociates", "region_threads", "sets_schedule", "warnings")
+GATED = (
+    "kept",
+    "reassociates",
+    "region_threads",
+    "sets_schedule",
+    "runtime_elsewhere",
+    "warnings",
+)
 
 
 def snapshot(record: LoopRecord) -> dict:

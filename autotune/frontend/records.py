@@ -212,6 +212,9 @@ class LoopRecord:
     # the program's own omp_set_schedule() calls ("file:line"): a run-time schedule chosen
     # from the environment would be overridden, so each variant is compiled on its own
     sets_schedule: list[str] = field(default_factory=list)
+    # the program's other loops written schedule(runtime) ("file:line"): OMP_SCHEDULE set for
+    # a variant would reschedule them too, so each variant is compiled on its own
+    runtime_elsewhere: list[str] = field(default_factory=list)
     # libgomp starts the threads a team has beyond the team before it, every time (the
     # ones beyond a smaller team exit): the num_threads text (None: the default) of each
     # team the innermost sequential loop around this loop's team starts, in source order,
@@ -246,7 +249,7 @@ class LoopRecord:
     def own_binaries(self) -> bool:
         """Variants must each be compiled with their clause: the schedule is kept as
         written (``schedule(runtime)`` would change it), or the program sets its own."""
-        return "schedule" in self.kept or bool(self.sets_schedule)
+        return "schedule" in self.kept or bool(self.sets_schedule or self.runtime_elsewhere)
 
     @property
     def key(self) -> str:

@@ -8,6 +8,7 @@ whole program, which this module collects in one walk per file.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -63,6 +64,8 @@ class Program:
         default_factory=set
     )  # taint_key of variables whose address is taken
     omp_sets: list[tuple[str, str, int]] = field(default_factory=list)  # (call, file, line)
+    # directives that read OMP_SCHEDULE: schedule(runtime) (file, line)
+    runtime_schedules: list[tuple[str, int]] = field(default_factory=list)
     threadprivate: set[str] = field(default_factory=set)
     # variables (taint_key) that may hold a value depending on the thread; "f:<name>" for
     # functions returning one
@@ -135,6 +138,9 @@ def build_program(units: list[c_ast.FileAST]) -> Program:
     return prog
 
 
+_RUNTIME = re.compile(r"\bschedule\s*\(\s*(?:\w+\s*:\s*)?runtime\b")
+
+
 class ProgramWalker(c_ast.NodeVisitor):
     """One walk of one function (or initializer): calls, stores, addresses, omp_set_*."""
 
@@ -159,6 +165,14 @@ class ProgramWalker(c_ast.NodeVisitor):
             self.visit(node.name)
         if node.args is not None:
             self.visit(node.args)
+
+    def visit_Pragma(self, node: c_ast.Pragma) -> None:
+        text = " ".join((node.string or "").split())
+        if text.startswith("omp") and _RUNTIME.search(text):
+            coord = node.coord
+            self.prog.runtime_schedules.append(
+                (str(coord.file if coord else ""), coord.line if coord else 0)
+            )
 
     def _memalign_store(self, node: c_ast.FuncCall) -> bool:
         """``posix_memalign(&p, align, size)`` stores a fresh block in ``p`` and keeps no
