@@ -116,6 +116,13 @@ def test_a_wrong_result_beside_the_times_is_still_caught():
     # a table's columns under a header word of time are hidden, its residuals are not
     table = "Iter   Residual     Time(s)\n   1   1.2000e-03     0.0500\n"
     assert OutputMask().apply(table).splitlines()[1] == f"1 1.2000e-03 {HIDDEN}"
+    # a log line's clock stamp is hidden, its result is not; a count after a word of time
+    # is compared
+    stamped = "[10:35:12] residual 1.5e-03\nTotal time steps: 100\n"
+    assert OutputMask().apply(stamped).splitlines() == [
+        f"[{HIDDEN}:{HIDDEN}:{HIDDEN}] residual 1.5e-03",
+        "Total time steps: 100",
+    ]
     # on a line that also holds a result, only the time beside its unit or word is hidden
     log = "Iteration 10: residual = 1.5e-05, time = 0.01 s\n"
     assert OutputMask().apply(log) == f"Iteration 10: residual = 1.5e-05, time = {HIDDEN} s"

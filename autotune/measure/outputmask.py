@@ -74,29 +74,41 @@ def _timed_by_unit(line: str, spans: list[tuple[int, int]]) -> set[int]:
     return {k for k, (_, end) in enumerate(spans) if _UNIT.match(line[end:].lstrip())}
 
 
+# a time of day or a date a program stamps its log lines with: 10:35:12, 2026-11-28
+_CLOCK = re.compile(r"(?<![\d.])\d{1,2}:\d{2}:\d{2}(?:\.\d+)?(?![\d.])|\b\d{4}-\d{2}-\d{2}\b")
+# what a count is of, after a word of time: "Total time steps: 100" counts steps
+_COUNTED = re.compile(r"\s*(?:steps?|iterations?|iters?|levels?|points?|cells?)\b", re.I)
+
+
 def _timed_numbers(line: str, spans: list[tuple[int, int]]) -> set[int]:
+    """The numbers of a line that are times: clock stamps, and those its words place."""
+    stamped = {
+        k
+        for m in _CLOCK.finditer(line)
+        for k, (start, end) in enumerate(spans)
+        if m.start() <= start and end <= m.end()
+    }
     if not _LETTER.search(line):
-        return set()
-    return _placed_times(line, spans)
+        return stamped
+    return stamped | _placed_times(line, spans)
 
 
 def _placed_times(line: str, spans: list[tuple[int, int]]) -> set[int]:
     """The numbers of a line that are times or rates: each followed by a unit, and the
     first number (with its comma or colon groups, "162,601", "00:01:23") after each word
-    of time; the others (a residual beside its time) are still compared. A line in such
-    words whose numbers neither rule places is taken as times throughout."""
+    of time, unless what follows that word is a count ("Total time steps: 100"); the
+    others (a residual beside its time) are still compared, and what the rules do not
+    place on a line in such words is left out only where the original's runs differ."""
     timed = _timed_by_unit(line, spans)
     for m in _KEYWORD.finditer(line):
         first = next((k for k, (start, _) in enumerate(spans) if start >= m.end()), None)
-        if first is None:
+        if first is None or _COUNTED.match(line, m.end()):
             continue
         timed.add(first)
         k = first
         while k + 1 < len(spans) and line[spans[k][1] : spans[k + 1][0]] in (",", ":"):
             k += 1
             timed.add(k)
-    if not timed and _KEYWORD.search(line):
-        return set(range(len(spans)))
     return timed
 
 
