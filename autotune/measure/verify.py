@@ -141,7 +141,7 @@ def _integer(n: _Num) -> bool:
 
 
 def _show(t: str | float) -> str:
-    return t.text if isinstance(t, _Num) else str(t)
+    return t.text if isinstance(t, _Num) else str(t).replace(HIDDEN, "…")
 
 
 def select_output(stdout: str, stderr: str, check: str) -> str:
