@@ -23,6 +23,8 @@ TRAPS = {
     # one row writer called through two pointers into one grid, a row apart: the offsets
     # each call site binds are two unknowns, so none is set aside as common to both stores
     "row_helper_two_grids.c": {27: (BOTH, "cannot tell apart between iterations")},
+    # a base offset each iteration computes for itself is no parameter: not set aside
+    "private_base_trap.c": {17: (BOTH, "cannot tell apart between iterations")},
     "simd_distance.c": {12: (BOTH, "dependence carried by the loop on v")},
     "thread_queries.c": {
         12: (BOTH, "__builtin_omp_get_thread_num()"),
