@@ -54,8 +54,9 @@ def _cache(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "r.db"))
 
 
-def _measure(capsys, path, *extra: str) -> dict:
-    argv = ["measure", str(path), "--variants", "static,-,t2", "--loop", "10", "--json", *extra]
+def _measure(capsys, path, *extra: str, loop: int = 10) -> dict:
+    argv = ["measure", str(path), "--variants", "static,-,t2", "--loop", str(loop), "--json"]
+    argv += extra
     assert main(argv) == 0
     return json.loads(capsys.readouterr().out)["loops"][0]
 
@@ -143,3 +144,34 @@ def test_tune_says_it_once_per_file(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.count("warning: not compared: the times and rates") == 1, out
     assert out.count("variants not measured") == 0, out
+
+
+# particlefilter-style: the estimate is seeded from the clock, so two runs of the original
+# print other results; no rule may hide them
+SEEDED = r"""#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#define N 100000
+static double w[N];
+int main(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    srand((unsigned)ts.tv_nsec);
+#pragma omp parallel for
+    for (int i = 0; i < N; i++)
+        w[i] = 1.0 / (i + 1.0);
+    double xe = 64.0 + rand() / (double)RAND_MAX, ye = 64.0 + rand() / (double)RAND_MAX;
+    printf("XE: %f\nYE: %f\n%f\n", xe * w[0], ye * w[0], xe - ye);
+    return 0;
+}
+"""
+
+
+def test_an_unstable_result_is_named_line_by_line(tmp_path, capsys):
+    path = write_program(tmp_path, SEEDED, "seeded.c")
+    loop = _measure(capsys, path, "--repetitions", "1", loop=12)
+    assert loop["variants"][0]["status"] == "wrong-output"
+    (said,) = [w for w in loop["warnings"] if "differs between runs" in w]
+    assert "lines that change: 'XE: " in said and "'YE: " in said, said
+    assert "--check-ignore '^XE:' --check-ignore '^YE:' (and a REGEX for lines like" in said

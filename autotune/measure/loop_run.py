@@ -228,9 +228,13 @@ class LoopRun:
         self.result.warnings = kept + ([note] if note else [])
 
     def _say_unstable(self, diff: str) -> None:
+        lines = []
+        if self.reference is not None:
+            lines = self.sweep.output_mask.unstable_lines(self._checked(*self.reference))
+        text = _unstable_text(diff, lines)
         if self.opts.strict_verify:
-            raise UserError(_unstable_text(diff) + " (--strict-verify)", str(self.sweep.path))
-        self.result.warnings.append(_unstable_text(diff))
+            raise UserError(text + " (--strict-verify)", str(self.sweep.path))
+        self.result.warnings.append(text)
 
     def _warn_if_nothing_to_compare(self) -> None:
         """Verification that compares nothing is said, not passed silently."""
@@ -348,18 +352,27 @@ class LoopRun:
         )
 
 
-def _unstable_text(diff: str) -> str:
+def _unstable_text(diff: str, lines: list[str]) -> str:
+    """The original is unstable: where, and the --check-ignore patterns for every line
+    that changes between its runs (``lines``), not only the first."""
+    shown = "; ".join(repr(ln) for ln in lines[:4]) + (" ..." if len(lines) > 4 else "")
+    where = f"; lines that change: {shown}" if lines else ""
     return (
-        f"the original program's output differs between runs ({diff}); verification "
-        f"will reject variants: use {_ignore_hint(diff)} or --check none"
+        f"the original program's output differs between runs ({diff}{where}); "
+        f"verification will reject variants: use {_ignore_hint(lines, diff)} or --check none"
     )
 
 
-def _ignore_hint(diff: str) -> str:
-    """--check-ignore with a pattern for the line that differs, when its first word is
-    text ("line 59 ('XE: 64.499214')" gives --check-ignore '^XE:')."""
-    m = re.match(r"line \d+ \('(.*?)'\)", diff)
-    first = m.group(1).split()[0] if m and m.group(1).split() else ""
-    if not first or any(c.isdigit() for c in first):
+def _ignore_hint(lines: list[str], diff: str) -> str:
+    """--check-ignore with a pattern for each line that changes, when its first word is
+    text ('XE: 64.499214' gives --check-ignore '^XE:')."""
+    if not lines:
+        m = re.match(r"line \d+ \('(.*?)'\)", diff)
+        lines = [m.group(1)] if m else []
+    firsts = [ln.split()[0] if ln.split() else "" for ln in lines]
+    named = [w for w in dict.fromkeys(firsts) if w and not any(c.isdigit() for c in w)]
+    hint = " ".join(f"--check-ignore {shlex.quote('^' + re.escape(w))}" for w in named)
+    bare = [ln for ln, w in zip(lines, firsts, strict=True) if w not in named]
+    if not named:
         return "--check-ignore REGEX"
-    return f"--check-ignore {shlex.quote('^' + re.escape(first))}"
+    return hint + (f" (and a REGEX for lines like {bare[0]!r})" if bare else "")

@@ -168,21 +168,29 @@ class OutputMask:
         return "\n".join(self._lines(text))
 
     def _lines(self, text: str) -> list[str]:
-        """Each line of ``text`` with its numbers left out hidden (one pass: a result
-        file of many rows costs what it is long)."""
-        out = []
+        """Each line of ``text`` with its numbers left out hidden."""
+        return [
+            _hide(line, [sp for k, sp in enumerate(spans) if k in hide]) if hide else line
+            for _, line, spans, hide in self._walk(text)
+        ]
+
+    def _walk(self, text: str):
+        """(index, line, its number spans, the numbers left out) for each line, in one
+        pass: a result file of many rows costs what it is long."""
         # the nearest line above with no number (since a blank line), when about time
         header: str | None = None
         for i, line in enumerate(text.splitlines()):
             spans = number_spans(line)
-            out.append(self._line(i, line, spans, header) if spans else line)
+            left = spans and not self.compare_timings
+            yield i, line, spans, self._left_out(i, line, spans, header) if left else set()
             if not line.strip():
                 header = None
             elif not spans:
                 header = line if _mentions_time(line, spans) else None
-        return out
 
-    def _line(self, i: int, line: str, spans: list[tuple[int, int]], header: str | None) -> str:
+    def _left_out(
+        self, i: int, line: str, spans: list[tuple[int, int]], header: str | None
+    ) -> set[int]:
         hide = _timed_numbers(line, spans)
         vary = self.varying.get(i) or set()
         if vary and _mentions_time(line, spans):
@@ -190,7 +198,16 @@ class OutputMask:
         if header is not None:  # a row of a table whose header speaks of times
             columns = _time_columns(spans, header)
             hide |= vary if columns is None else columns
-        return _hide(line, [s for k, s in enumerate(spans) if k in hide]) if hide else line
+        return hide
+
+    def unstable_lines(self, text: str) -> list[str]:
+        """The lines of ``text`` (the original's output) with a number that differs
+        between its runs and that no rule leaves out: what makes it unverifiable."""
+        return [
+            " ".join(line.split())
+            for i, line, _, hide in self._walk(text)
+            if self.varying.get(i, set()) - hide
+        ]
 
     def hidden_lines(self, text: str) -> list[str]:
         """The lines of ``text`` some of whose numbers are not compared, those numbers
