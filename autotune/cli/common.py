@@ -88,3 +88,9 @@ def source_options(args: argparse.Namespace) -> SourceOptions:
         if not Path(extra).is_file():
             raise UserError(f"no such file: {extra} (--extra-source)")
     return opts
+
+
+def finding_label(text: str) -> str:
+    """How a sweep's finding is printed: what verification left out by design (the times
+    a program reports) is a note, anything else a warning."""
+    return "note" if text.startswith("not compared: ") else "warning"

@@ -12,7 +12,7 @@ from autotune.cli.buildargs import (
     settings_of,
     term_as_interrupt,
 )
-from autotune.cli.common import add_source_arguments
+from autotune.cli.common import add_source_arguments, finding_label
 from autotune.errors import UserError
 from autotune.measure import stats
 from autotune.measure.spaces import exhaustive_space, parse_variant_list
@@ -207,7 +207,7 @@ def _print_loop(res: LoopResult, reps: int, out=None) -> None:
             file=out,
         )
     for w in res.warnings:
-        print(f"warning: {w}", file=out)
+        print(f"{finding_label(w)}: {w}", file=out)
     print(
         f"(spread = (max - min) / median of the loop times; above "
         f"{stats.SPREAD_WARN:.0%} is noisy)\n",

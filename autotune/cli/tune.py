@@ -10,7 +10,7 @@ from pathlib import Path
 
 from autotune.api import Session
 from autotune.cli.buildargs import add_build_arguments, settings_of, term_as_interrupt
-from autotune.cli.common import add_source_arguments, source_options
+from autotune.cli.common import add_source_arguments, finding_label, source_options
 from autotune.cli.rank import add_model_arguments, print_gate_notes, rank_file
 from autotune.errors import UserError
 from autotune.render import Progress, dump_json, table
@@ -268,7 +268,7 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
             )
         for w in r.warnings or []:
             if w not in said:  # the same finding for the next loop of the file: once
-                print(f"warning: {w}", file=out)
+                print(f"{finding_label(w)}: {w}", file=out)
                 said.add(w)
     if confirmation is not None:
         print_confirmation(confirmation, out)
