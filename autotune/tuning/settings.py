@@ -42,7 +42,7 @@ class Settings:
     extra_sources: Sequence[str] = ()  # other .c files of the program
     args: Sequence[str] = ()  # the program's own arguments
     stdin: str | None = None  # a file given to the program as its standard input
-    cwd: str | None = None  # where the program runs (None: a scratch folder)
+    cwd: str | None = None  # where the program runs (None: where autotune was started)
     repetitions: int = 3
     compile_mode: str = "runtime"  # runtime | per-variant
     model: str = "auto"  # auto | faithful | extended
