@@ -116,3 +116,13 @@ def test_every_build_sees_one_compile_date(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     mine = build(STAMPED, name_hint="stamped")
     assert "Nov 14 2023" in _out(mine.exe_path)
+
+
+def test_a_file_without_main_says_to_give_the_others(tmp_path):
+    """A loop's file alone (Rodinia lud's lud_omp.c, main in lud.c) does not link: the
+    first line says which option brings the rest of the program."""
+    lonely = build("void scale(double *a, int n){for(int i=0;i<n;i++) a[i]*=2;}\n")
+    assert not lonely.ok and "--extra-source" in lonely.first_line
+    assert "no main" in lonely.first_line
+    missing = build("void helper(void);\nint main(void){helper();return 0;}\n")
+    assert "defines helper with --extra-source" in missing.first_line

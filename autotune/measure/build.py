@@ -57,7 +57,21 @@ class BuildResult:
 
     @property
     def first_line(self) -> str:
-        return self.message.splitlines()[0] if self.message else ""
+        line = self.message.splitlines()[0] if self.message else ""
+        return line + _link_hint(line)
+
+
+def _link_hint(line: str) -> str:
+    """What to give when the link misses a function: the program's other files."""
+    m = re.search(r"undefined reference to [`']([^`']+)'", line)
+    if m is None:
+        return ""
+    if m.group(1) == "main":
+        return " (this file holds no main: give the program's other files with --extra-source)"
+    return (
+        f" (give the file that defines {m.group(1)} with --extra-source, "
+        "or its library with --ldflags)"
+    )
 
 
 @dataclass
