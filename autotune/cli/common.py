@@ -12,6 +12,7 @@ from pathlib import Path
 
 from autotune.errors import UserError
 from autotune.frontend.options import SourceOptions
+from autotune.measure.outputmask import NOT_COMPARED
 
 __all__ = ["SourceOptions", "add_source_arguments", "parse_define", "source_options"]
 
@@ -93,4 +94,4 @@ def source_options(args: argparse.Namespace) -> SourceOptions:
 def finding_label(text: str) -> str:
     """How a sweep's finding is printed: what verification left out by design (the times
     a program reports) is a note, anything else a warning."""
-    return "note" if text.startswith("not compared: ") else "warning"
+    return "note" if text.startswith(NOT_COMPARED) else "warning"

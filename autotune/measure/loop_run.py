@@ -16,6 +16,7 @@ from typing import Any
 from autotune.errors import UserError
 from autotune.measure import verify
 from autotune.measure.build import BuildResult
+from autotune.measure.outputmask import NOT_COMPARED
 from autotune.measure.results import LoopResult
 from autotune.measure.run import RunResult, run_program
 from autotune.measure.store import RunContext, RunRow
@@ -207,9 +208,7 @@ class LoopRun:
         return mask.varying != before
 
     def _checked(self, stdout: str, stderr: str) -> str:
-        """The output as compared: the part --check names, less the --check-ignore lines."""
-        text = verify.select_output(stdout, stderr, self.opts.check)
-        return verify.drop_lines(text, self.sweep.ignore_patterns)
+        return verify.checked_output(stdout, stderr, self.opts.check, self.sweep.ignore_patterns)
 
     def _learn(self, res: RunResult) -> None:
         """Another run of the original: note which of its numbers change between runs."""
@@ -224,7 +223,7 @@ class LoopRun:
         if self.reference is None or not compared or self.opts.check == "none":
             return
         note = self.sweep.output_mask.note(self._checked(*self.reference))
-        kept = [w for w in self.result.warnings if not w.startswith("not compared: ")]
+        kept = [w for w in self.result.warnings if not w.startswith(NOT_COMPARED)]
         self.result.warnings = kept + ([note] if note else [])
 
     def _say_unstable(self, diff: str) -> None:
@@ -241,10 +240,7 @@ class LoopRun:
         o = self.opts
         if o.check == "none" or self.reference is None:
             return
-        text = verify.drop_lines(
-            verify.select_output(*self.reference, o.check), self.sweep.ignore_patterns
-        )
-        if not text.strip():
+        if not self._checked(*self.reference).strip():
             why = (
                 f"verification is empty: the original prints nothing on {o.check} (after "
                 "--check-ignore) and no --check-file names a result it writes, so a "
@@ -359,16 +355,13 @@ def _unstable_text(diff: str, lines: list[str]) -> str:
     where = f"; lines that change: {shown}" if lines else ""
     return (
         f"the original program's output differs between runs ({diff}{where}); "
-        f"verification will reject variants: use {_ignore_hint(lines, diff)} or --check none"
+        f"verification will reject variants: use {_ignore_hint(lines)} or --check none"
     )
 
 
-def _ignore_hint(lines: list[str], diff: str) -> str:
+def _ignore_hint(lines: list[str]) -> str:
     """--check-ignore with a pattern for each line that changes, when its first word is
     text ('XE: 64.499214' gives --check-ignore '^XE:')."""
-    if not lines:
-        m = re.match(r"line \d+ \('(.*?)'\)", diff)
-        lines = [m.group(1)] if m else []
     firsts = [ln.split()[0] if ln.split() else "" for ln in lines]
     named = [w for w in dict.fromkeys(firsts) if w and not any(c.isdigit() for c in w)]
     hint = " ".join(f"--check-ignore {shlex.quote('^' + re.escape(w))}" for w in named)

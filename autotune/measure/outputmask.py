@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from autotune.measure import verify
 
+NOT_COMPARED = "not compared: "  # how the report's note on what was left out starts
 HIDDEN = verify.HIDDEN  # what a number left out of the comparison reads as
 
 # words after which the next number is a time or a rate: "TOOK: 0.000005", "Runtime: 0.1",
@@ -231,7 +232,7 @@ class OutputMask:
                 "the file its result is in with --check-file"
             )
         return (
-            f"not compared: the times and rates the program reports ({len(hidden)} "
+            f"{NOT_COMPARED}the times and rates the program reports ({len(hidden)} "
             f"kind(s) of line): {shown}{more} (--check-timings compares them){alone}"
         )
 

@@ -158,6 +158,14 @@ def select_output(stdout: str, stderr: str, check: str) -> str:
     return ""
 
 
+def checked_output(
+    stdout: str, stderr: str, check: str, patterns: Iterable[re.Pattern[str]]
+) -> str:
+    """The output as compared: the part ``--check`` names, less the ``--check-ignore``
+    lines."""
+    return drop_lines(select_output(stdout, stderr, check), patterns)
+
+
 def drop_lines(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
     """Remove lines matching any pattern (e.g. a program printing its own timing)."""
     pats = list(patterns)

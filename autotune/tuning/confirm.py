@@ -216,8 +216,7 @@ class ProgramCheck:
         )
 
     def _checked(self, stdout: str, stderr: str) -> str:
-        text = verify.select_output(stdout, stderr, self.options.check)
-        return verify.drop_lines(text, self._ignore)
+        return verify.checked_output(stdout, stderr, self.options.check, self._ignore)
 
     def _same(self, res: RunResult, tolerant: bool = False) -> tuple[bool, str]:
         if self.options.check == "none" or self.reference is None:

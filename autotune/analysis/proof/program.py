@@ -8,7 +8,6 @@ whole program, which this module collects in one walk per file.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -18,6 +17,7 @@ from autotune.analysis.names import call_name
 from autotune.analysis.proof.initlists import init_stores
 from autotune.analysis.proof.perthread import one_thread_statements, per_thread, region_around
 from autotune.analysis.symbols import Scope, file_info
+from autotune.frontend.pragmas import parse_omp
 
 # the OpenMP queries whose answer cannot depend on the schedule or the thread count
 STEADY_OMP = frozenset(
@@ -138,9 +138,6 @@ def build_program(units: list[c_ast.FileAST]) -> Program:
     return prog
 
 
-_RUNTIME = re.compile(r"\bschedule\s*\(\s*(?:\w+\s*:\s*)?runtime\b")
-
-
 class ProgramWalker(c_ast.NodeVisitor):
     """One walk of one function (or initializer): calls, stores, addresses, omp_set_*."""
 
@@ -167,8 +164,8 @@ class ProgramWalker(c_ast.NodeVisitor):
             self.visit(node.args)
 
     def visit_Pragma(self, node: c_ast.Pragma) -> None:
-        text = " ".join((node.string or "").split())
-        if text.startswith("omp") and _RUNTIME.search(text):
+        parsed = parse_omp(node.string or "")
+        if parsed is not None and parsed[1].schedule == "runtime":
             coord = node.coord
             self.prog.runtime_schedules.append(
                 (str(coord.file if coord else ""), coord.line if coord else 0)
