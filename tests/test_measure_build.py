@@ -126,3 +126,15 @@ def test_a_file_without_main_says_to_give_the_others(tmp_path):
     assert "no main" in lonely.first_line
     missing = build("void helper(void);\nint main(void){helper();return 0;}\n")
     assert "defines helper with --extra-source" in missing.first_line
+
+
+def test_measure_on_a_file_without_main_says_what_to_give(tmp_path, capsys):
+    src = tmp_path / "lud_omp.c"
+    src.write_text(
+        "void scale(double *a)\n{\n#pragma omp parallel for\n"
+        "    for (int i = 0; i < 1000; i++)\n        a[i] *= 2.0;\n}\n"
+    )
+    argv = ["measure", str(src), "--variants", "static,-,t2", "--db", str(tmp_path / "m.db")]
+    assert main(argv) == 2
+    (err,) = capsys.readouterr().err.strip().splitlines()
+    assert "does not compile" in err and "give the program's other files with --extra-source" in err
