@@ -110,6 +110,84 @@ def test_preprocessor_error_names_the_include(capsys, tmp_path):
     assert rc == 2 and "missing_header.h" in err and "Traceback" not in err
 
 
+def test_complex_arithmetic_parses_and_counts_its_functions(capsys, tmp_path):
+    """<complex.h>'s I is an imaginary constant (1.0iF) pycparser has no type for; the
+    loop is read, and cexp and cabs are weighed as the math they evaluate."""
+    src = write(
+        tmp_path,
+        "z.c",
+        HEADERS
+        + """#include <complex.h>
+double complex z[256];
+double m[256];
+int main(void) {
+#pragma omp parallel for
+  for (int k = 0; k < 256; k++) {
+    z[k] = cexp(I * 0.01 * k) + 2.0fi;
+    m[k] = cabs(z[k]);
+  }
+  printf("%f\\n", m[9]);
+  return 0;
+}
+""",
+    )
+    assert main(["analyze", src, "--json"]) == 0
+    out = capsys.readouterr().out
+    (loop,) = json.loads(out)["loops"]
+    assert loop["tunable"] and "call" not in loop["ops"], loop["ops"]
+    assert loop["ops"]["cexp"] == 256 and loop["ops"]["cabs"] == 256
+
+
+def test_a_parse_error_on_a_line_a_system_macro_expanded_names_the_users_line(capsys, tmp_path):
+    """gcc flags the user's line a system header's macro expanded into as system code
+    (C11's atomic_load uses __auto_type): the error still names the user's file:line."""
+    src = write(
+        tmp_path,
+        "a.c",
+        "#include <stdatomic.h>\natomic_int hits;\n\nint get(void) {\n"
+        "  return atomic_load(&hits);\n}\n",
+    )
+    assert main(["analyze", src]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"{src}:5:" in err and "<system>" not in err and len(err.splitlines()) == 1
+
+
+def test_a_generic_selection_is_named_with_its_line(capsys, tmp_path):
+    """pycparser's error for _Generic has no line: the construct is found by name."""
+    src = write(
+        tmp_path,
+        "g.c",
+        "int twice(double x) {\n  return 2 * _Generic(x, double: 1, default: 0);\n}\n",
+    )
+    assert main(["analyze", src]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"{src}:2: cannot parse C: a _Generic selection" in err, err
+
+
+def test_autotunes_own_preprocessing_failing_is_not_called_the_compilers(
+    capsys, tmp_path, monkeypatch
+):
+    """When the definitions that neutralise GCC's extensions break a header's macro,
+    the message says the compiler accepts the file (it is autotune's limit), not that
+    the compiler rejects it. The one-argument __typeof__ autotune used to define meets
+    <stdatomic.h>'s __typeof__ ((void)0, *p)."""
+    from autotune.frontend import preprocess
+
+    defines = [
+        d if not d.startswith("-D__typeof__(") else "-D__typeof__(x)=int"
+        for d in preprocess.NEUTRALISE_DEFINES
+    ]
+    monkeypatch.setattr(preprocess, "NEUTRALISE_DEFINES", defines)
+    src = write(
+        tmp_path,
+        "a.c",
+        "#include <stdatomic.h>\natomic_int hits;\nint get(void) { return atomic_load(&hits); }\n",
+    )
+    assert main(["analyze", src]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot preprocess the file for analysis" in err and "compiler accepts" in err, err
+
+
 def test_include_dir_and_cflags_defines(tmp_path):
     inc = tmp_path / "inc"
     inc.mkdir()

@@ -20,6 +20,13 @@ BOTH = {"schedule", "threads"}
 # file -> {loop line: (dimensions kept, words the reason must contain)}
 TRAPS = {
     "alias_offset.c": {13: (BOTH, "dependence carried by the loop on a")},
+    # atomic builtins whose order shows: a slot handed out, a counter read while others
+    # add to it, an add and an or of one word
+    "atomic_slot_traps.c": {
+        15: (BOTH, "an atomic builtin: what it reads and hands out"),
+        22: (BOTH, "dependence carried by the loop on seen"),
+        27: (BOTH, "dependence carried by the loop on mask"),
+    },
     # one row writer called through two pointers into one grid, a row apart: the offsets
     # each call site binds are two unknowns, so none is set aside as common to both stores
     "row_helper_two_grids.c": {27: (BOTH, "cannot tell apart between iterations")},
@@ -341,6 +348,11 @@ PATTERNS = {
     "sort_patterns.c": {38: set(), 49: set(), 52: set()},
     # a maximum and minimum kept under a lock: an if-test, fmax, a MIN macro
     "critical_extremes.c": {18: set(), 27: set(), 32: set()},
+    # counts made with atomic builtins whose result is unused (__sync_fetch_and_add,
+    # C11's atomic_fetch_add_explicit, a (void) cast, under an unbraced if)
+    "atomic_counters.c": {26: set(), 30: set(), 35: set()},
+    # C99 complex arithmetic: I, cexp, cabs, carg, creal, cimag, conj
+    "complex_dft.c": {17: set(), 23: set()},
 }
 
 
@@ -489,6 +501,8 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "format_patterns.c",
         "thread_local_patterns.c",
         "broadcast_patterns.c",
+        "atomic_counters.c",
+        "complex_dft.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -519,6 +533,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "library_traps.c",
         "errno_traps.c",
         "array_reduction_traps.c",
+        "atomic_slot_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

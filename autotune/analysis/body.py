@@ -30,7 +30,14 @@ from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.loopnode import Access, Ctx, LoopNode
 from autotune.analysis.nameresolve import NameResolver
-from autotune.analysis.ops import BINOP_KIND, literal_value, math_name, math_ops
+from autotune.analysis.ops import (
+    ATOMIC_PREFIXES,
+    BINOP_KIND,
+    HINT_BUILTINS,
+    literal_value,
+    math_name,
+    math_ops,
+)
 from autotune.analysis.symbols import ArrayInfo, Scope, _params
 from autotune.analysis.tripcount import Header, NotCanonical, parse_header
 
@@ -358,7 +365,10 @@ class Walker(c_ast.NodeVisitor):
         if name in THREAD_API:
             self.thread_api.append(name)
             return
-        if name.startswith("omp_"):
+        if name.startswith("omp_") or name in HINT_BUILTINS:
+            return
+        if name.startswith(ATOMIC_PREFIXES):
+            self.ln.ops["atomic"] += self.f
             return
         base = math_name(name)
         if base is not None:

@@ -37,6 +37,7 @@ ARITH_WEIGHTS = {
     "logic": 1.0,
     "bit": 1.0,
     "neg": 1.0,
+    "atomic": 20.0,  # a locked read-modify-write, uncontended (x86: about 20 cycles)
 }
 MATH_WEIGHTS = {
     "sqrt": 15.0,
@@ -94,7 +95,44 @@ MATH_WEIGHTS = {
     "llrint": 8.0,
     "expf": 23.0,
     "sinf": 21.0,
+    # <complex.h>: the parts cost nothing; the others are weighed as the real functions
+    # they evaluate (cabs: hypot; carg: atan2; cexp: exp, sin and cos; clog: log, hypot
+    # and atan2; csqrt: hypot and two sqrt; cpow: clog, a complex multiply and cexp;
+    # the trigonometric ones: a sin, cos, sinh and cosh each)
+    "creal": 0.0,
+    "cimag": 0.0,
+    "conj": 1.0,
+    "cproj": 2.0,
+    "cabs": 35.0,
+    "carg": 78.0,
+    "cexp": 137.0,
+    "clog": 142.0,
+    "csqrt": 65.0,
+    "cpow": 285.0,
+    "csin": 219.0,
+    "ccos": 219.0,
+    "ctan": 230.0,
+    "csinh": 219.0,
+    "ccosh": 219.0,
+    "ctanh": 230.0,
+    "casin": 250.0,
+    "cacos": 250.0,
+    "catan": 250.0,
+    "casinh": 250.0,
+    "cacosh": 250.0,
+    "catanh": 250.0,
 }
+# gcc's atomic builtins (``__sync_fetch_and_add``, ``__atomic_fetch_add`` under C11's
+# ``atomic_fetch_add``): a shared counter handed out in the order threads arrive
+ATOMIC_PREFIXES = ("__sync_", "__atomic_", "__c11_atomic_")
+
+# gcc builtins that are hints to the compiler: no instruction of their own
+# (``likely(x)`` is ``__builtin_expect(!!(x), 1)``); their arguments are counted
+HINT_BUILTINS = frozenset(
+    "__builtin_expect __builtin_expect_with_probability __builtin_assume_aligned "
+    "__builtin_constant_p __builtin_prefetch __builtin_unreachable __builtin_assume".split()
+)
+
 BINOP_KIND = {
     "+": "add",
     "-": "sub",

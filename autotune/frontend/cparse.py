@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 
@@ -12,6 +13,7 @@ from autotune.frontend.headercache import parse_with_cached_headers
 from autotune.frontend.knr import add_implicit_int
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.preprocess import (
+    SYSTEM_PREFIX,
     Preprocessed,
     find_compiler,
     first_compiler_error,
@@ -30,9 +32,14 @@ def parse_text(text: str, filename: str) -> c_ast.FileAST:
     except c_parser.ParseError as exc:
         m = _COORD.match(str(exc))
         if m:
-            where = f"{m.group('file')}:{m.group('line')}"
+            where = f"{user_file(m.group('file'), filename)}:{m.group('line')}"
             raise UserError(f"cannot parse C: {m.group('msg').strip()}", location=where) from None
-        raise UserError(f"cannot parse C: {exc}", location=filename) from None
+        found = unsupported_construct(text)
+        if found is not None:
+            raise UserError(f"cannot parse C: {found[1]}", location=found[0]) from None
+        message = str(exc).replace(SYSTEM_PREFIX, "")  # pycparser's "file: message"
+        message = message.split(": ", 1)[1] if message.startswith(f"{filename}: ") else message
+        raise UserError(f"cannot parse C: {message}", location=filename) from None
     except (
         RecursionError,
         ValueError,
@@ -55,10 +62,22 @@ def parse_unit(
     """Preprocess and parse ``path``; also the user's headers it read.
 
     The real system headers come first (their declarations are the truth).
-    When pycparser still fails inside a system header, we retry with our own
-    small stub headers; an error in the user's own code is reported as is.
+    When pycparser still fails inside a system header (or on a line of the user's a
+    system macro expanded into), we retry with our own small stub headers; the first
+    error is the one reported.
     """
-    pre = preprocess(path, options, cc)
+    try:
+        pre = preprocess(path, options, cc)
+    except CompilerRejects as exc:
+        if compiler_syntax_error(path, options, cc) is not None:
+            raise
+        # the compiler reads the file: what failed is autotune's neutralising of GCC's
+        # extensions for its parser (a macro of a header it spells differently)
+        raise UserError(
+            f"cannot preprocess the file for analysis: {exc} (the compiler accepts this "
+            "file: a construct autotune's preprocessing does not support)",
+            location=path,
+        ) from None
     return _parse(path, options, cc, pre), pre.headers
 
 
@@ -76,7 +95,9 @@ def _parse(path: str, options: SourceOptions, cc: str, pre: Preprocessed) -> c_a
             return parse_text(old_style, path)
         except UserError as again:
             error = again
-    if _in_system_header(error.location) or error.location == path:
+    # a system header, or the user's line a system macro expanded into (also reported
+    # as the user's): their stubs may read
+    if _in_system_header(error.location) or (error.location or "").rsplit(":", 1)[0] == path:
         try:
             return parse_text(preprocess(path, options, cc, use_stubs=True).text, path)
         except UserError:
@@ -89,6 +110,39 @@ def _parse(path: str, options: SourceOptions, cc: str, pre: Preprocessed) -> c_a
         "C parser does not support)",
         location=error.location,
     )
+
+
+# constructs gcc accepts that pycparser does not, found by name when its error has no line
+_UNSUPPORTED = {"_Generic": "a _Generic selection (C11)"}
+_UNSUPPORTED_RE = re.compile(r"\b(" + "|".join(_UNSUPPORTED) + r")\b")
+_MARKER = re.compile(r'^# (\d+) "([^"]*)"')
+
+
+def unsupported_construct(text: str) -> tuple[str, str] | None:
+    """(file:line, what) of the first construct pycparser cannot read in preprocessed
+    ``text`` (line markers give the place), or None."""
+    if not _UNSUPPORTED_RE.search(text):
+        return None
+    name, line = "", 0
+    for raw in text.splitlines():
+        marker = _MARKER.match(raw)
+        if marker:
+            name, line = marker.group(2).removeprefix(SYSTEM_PREFIX), int(marker.group(1))
+            continue
+        hit = _UNSUPPORTED_RE.search(raw)
+        if hit:
+            return f"{name}:{line}", _UNSUPPORTED[hit.group(1)]
+        line += 1
+    return None
+
+
+def user_file(name: str, filename: str) -> str:
+    """``name`` without the system mark when it is the user's own file: gcc flags the
+    user's lines that a system header's macro expanded into (``I`` from <complex.h>)."""
+    rest = name.removeprefix(SYSTEM_PREFIX)
+    if rest != name and os.path.realpath(rest) == os.path.realpath(filename):
+        return rest
+    return name
 
 
 def compiler_syntax_error(path: str, options: SourceOptions, cc: str) -> str | None:

@@ -32,8 +32,8 @@ NEUTRALISE_DEFINES = [
     "-D__restrict__=restrict",
     "-D__inline=inline",
     "-D__inline__=inline",
-    "-D__asm__(x)=",
-    "-D__asm(x)=",
+    "-D__asm__(...)=",
+    "-D__asm(...)=",
     "-D__builtin_va_list=void*",
     "-D__const=const",
     "-D__volatile__=volatile",
@@ -47,8 +47,8 @@ NEUTRALISE_DEFINES = [
     "-D__float128=long double",
     "-D__int128=long long",
     "-D__thread=_Thread_local",  # pycparser reads C11's storage class: each thread's own
-    "-D__typeof__(x)=int",
-    "-D__typeof(x)=int",
+    "-D__typeof__(...)=int",  # variadic: stdatomic.h writes __typeof__ ((void)0, *p)
+    "-D__typeof(...)=int",
     "-D_Noreturn=",
     "-D__builtin_offsetof(t,m)=0",
 ]
@@ -62,6 +62,14 @@ _SIMPLE_REPLACE = {
     "__inline": "inline",
 }
 _SIMPLE_RE = re.compile(r"\b(" + "|".join(_SIMPLE_REPLACE) + r")\b")
+
+# GCC's imaginary constants (``1.0iF``, what <complex.h>'s ``I`` expands to), after
+# the literals that may hold the same letters: pycparser has no imaginary type
+_IMAGINARY = re.compile(
+    r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
+    r"|(?<![\w.])((?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)(?:([fFlL]?)[iIjJ]|[iIjJ]([fFlL]?))\b"
+)
+_IMAGINARY_HINT = re.compile(r"\d[fFlL]?[iIjJ][fFlL]?\b")
 
 
 @dataclass
@@ -164,7 +172,19 @@ def clean_extensions(text: str) -> str:
     """Remove GCC extensions that survived the -D pass (nested-paren attributes)."""
     if _BALANCED_KEYWORDS.search(text):
         text = _strip_balanced(text)
-    return _SIMPLE_RE.sub(lambda m: _SIMPLE_REPLACE[m.group(1)], text)
+    text = _SIMPLE_RE.sub(lambda m: _SIMPLE_REPLACE[m.group(1)], text)
+    if _IMAGINARY_HINT.search(text):
+        text = _IMAGINARY.sub(_real_part, text)
+    return text
+
+
+def _real_part(m: re.Match[str]) -> str:
+    """An imaginary constant as the real one of its digits and precision (``1.0iF`` ->
+    ``1.0F``): the parse only feeds the analysis, where a constant factor of a complex
+    product counts and depends alike; the compiler builds the user's own text."""
+    if m.group(1):
+        return m.group(1)
+    return m.group(2) + (m.group(3) or m.group(4) or "")
 
 
 def _strip_balanced(text: str) -> str:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.names import call_name
-from autotune.analysis.ops import math_name
+from autotune.analysis.ops import ATOMIC_PREFIXES, math_name
 from autotune.analysis.proof import poly
+from autotune.analysis.proof.atomics import rmw_update
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.formats import format_text, printf_stores
 from autotune.analysis.proof.inttypes import ExprTypes
@@ -30,7 +31,7 @@ from autotune.analysis.proof.libcalls import (
     read_args,
     state_arg_call,
 )
-from autotune.analysis.proof.library import ATOMIC_PREFIXES, IO_STORES, OUT_PARAMS, SORTS
+from autotune.analysis.proof.library import IO_STORES, OUT_PARAMS, SORTS
 from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
@@ -159,6 +160,13 @@ def _program_call(
     function no rule names, or a function whose body is not among the files keeps the
     loop, and so does recursion or a call too deep."""
     entry = w.ctx.prog.funcs.get(name)
+    update = rmw_update(w.ctx.prog, node, name, args) if entry is None else None
+    if update is not None:  # __atomic_fetch_add(&n, 1, ...) as a statement: an atomic n += 1
+        saved = w.sync, w.lock
+        w.sync = w.lock = "atomic"
+        w.visit(update)
+        w.sync, w.lock = saved
+        return
     if entry is None and name.startswith(ATOMIC_PREFIXES):
         w.facts.effect(
             f"calls {name}() at {where(node)}, an atomic builtin: what it reads and hands "

@@ -85,7 +85,8 @@ SETS_GLOBAL: dict[str, str] = {"lgamma": "signgam"}
 # math functions that never set errno (C's math_errhandling: the others may, on a
 # domain, pole or range error, and glibc sets it); strtol and friends set ERANGE
 ERRNO_FREE = frozenset(
-    "fabs floor ceil trunc round rint nearbyint fmin fmax copysign frexp modf abs labs".split()
+    "fabs floor ceil trunc round rint nearbyint fmin fmax copysign frexp modf abs labs "
+    "creal cimag conj cproj".split()
 )
 ERRNO_PARSERS = frozenset(
     "strtol strtod strtoul strtoll strtoull strtof strtold atoi atol atoll atof sprintf "
@@ -119,9 +120,6 @@ VALUE_BUILTINS = frozenset(
 BUILTIN_ENDS = {"trap": "abort", "unreachable": "abort"}
 
 BUILTIN = "__builtin_"
-# gcc's atomic builtins (``__sync_fetch_and_add``, ``__atomic_fetch_add`` under C11's
-# ``atomic_fetch_add``): a shared counter handed out in the order threads arrive
-ATOMIC_PREFIXES = ("__sync_", "__atomic_", "__c11_atomic_")
 
 
 def library_name(name: str) -> str:
