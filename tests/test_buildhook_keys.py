@@ -26,3 +26,27 @@ def test_keys_agree_with_tune_persistence(tmp_path):
         id="a.c:12", file="a.c", line=12, function="f", directive=d, parallel=d, column=5
     )
     assert keys.loop_key(rec.line, rec.column) == persist.loop_key(rec)
+
+
+def test_the_code_signature_changes_with_any_module_and_not_with_bytecode(tmp_path):
+    """The build hook's kept decisions name the code that made them: after an upgrade
+    that kept the version number, a module edited (the proof, the ship rule) makes every
+    source be decided again; compiled bytecode written beside it does not."""
+    import os
+
+    from autotune.buildhook import cache
+
+    pkg = tmp_path / "pkg"
+    (pkg / "analysis" / "__pycache__").mkdir(parents=True)
+    (pkg / "analysis" / "gate.py").write_text("RULE = 1\n")
+    (pkg / "ranking.py").write_text("MIN_GAIN = 1.28\n")
+    before = cache.code_signature(str(pkg))
+    assert cache.code_signature(str(pkg)) == before  # once per process
+    cache._CODE_SIGNATURES.clear()
+    (pkg / "analysis" / "__pycache__" / "gate.cpython-312.pyc").write_bytes(b"\0" * 64)
+    assert cache.code_signature(str(pkg)) == before
+    cache._CODE_SIGNATURES.clear()
+    (pkg / "analysis" / "gate.py").write_text("RULE = 2\n")
+    os.utime(pkg / "analysis" / "gate.py", ns=(1, 1))
+    assert cache.code_signature(str(pkg)) != before
+    cache._CODE_SIGNATURES.clear()

@@ -139,3 +139,36 @@ def test_rank_mode_proves_with_the_commands_other_sources(tmp_path, capsys):
     run(argv, proj, env)
     (loop,) = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))["heat.c"]["loops"]
     assert loop["used"] == "original" and "dependence carried by the loop" in loop["reason"]
+
+
+PAIR_ENERGY = """#include <stdio.h>
+#include <math.h>
+#define N 3000
+static double x[N], y[N];
+int main(void) {
+  for (int i = 0; i < N; i++) { x[i] = cos(0.37 * i) * i; y[i] = sin(0.11 * i) * i; }
+  double energy = 0.0;
+  /* every pair once: row i holds i pairs, so a static schedule is imbalanced */
+#pragma omp parallel for reduction(+:energy)
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < i; j++)
+      energy += 1.0 / sqrt((x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j]) + 1.0);
+  printf("%.17g\\n", energy);
+  return 0;
+}
+"""
+
+
+def test_rank_mode_compiles_a_floating_point_reduction_as_written(tmp_path, capsys):
+    """A variant of a floating-point reduction adds the partial sums in another order, so
+    the program may print other last digits; rank mode runs nothing to check them, so it
+    compiles such a loop as written and says why (tune verifies within --rtol)."""
+    (tmp_path / "pairs.c").write_text(PAIR_ENERGY)
+    run(["gcc", "-fopenmp", "-O2", "pairs.c", "-o", "plain", "-lm"], tmp_path)
+    env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
+    run([wrapper_exe(), "gcc", "-fopenmp", "-O2", "pairs.c", "-o", "prog", "-lm"], tmp_path, env)
+    assert run(["./prog"], tmp_path).stdout == run(["./plain"], tmp_path).stdout
+    (loop,) = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))["pairs.c"]["loops"]
+    assert loop["used"] == "original", loop
+    assert "reduction(+:energy)" in loop["reason"] and "nothing checks them" in loop["reason"]
+    assert not DYNAMIC.search(symbols(tmp_path / "prog"))

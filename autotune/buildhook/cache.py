@@ -101,6 +101,26 @@ def file_signature(path: str) -> list:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
+_CODE_SIGNATURES: dict[str, str] = {}
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def code_signature(root: str = PACKAGE_ROOT) -> str:
+    """What changes when autotune's own code changes (every module's size and mtime): a
+    decision made by an older proof or ship rule is not reused after an upgrade that
+    kept the version number (an editable install, a pull). Once per process (~2 ms)."""
+    if root not in _CODE_SIGNATURES:
+        stats = []
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    st = os.stat(os.path.join(folder, name))
+                    stats.append((os.path.relpath(folder, root), name, st.st_size, st.st_mtime_ns))
+        _CODE_SIGNATURES[root] = digest("code", stats)
+    return _CODE_SIGNATURES[root]
+
+
 def db_signature(db: str) -> list:
     """The database and its write-ahead log: any committed write changes one of them.
 

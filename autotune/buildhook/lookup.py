@@ -141,6 +141,7 @@ def decide(
     fast_key = cache.digest(
         "decision",
         __version__,
+        cache.code_signature(),
         mode,
         dec.source_hash,
         others_key(cmd, src),

@@ -67,11 +67,17 @@ class LoopRanking:
     def measured_only(self) -> str:
         """Why no variant of this loop ships unmeasured whatever its prediction ('': the
         ship rule decides): an ordered region serialises the threads in a way the model
-        does not see."""
+        does not see; a floating-point reduction's variants add its partial sums in
+        another order, and may print other last digits that nothing unmeasured checks."""
         if self.record.directive.clauses.ordered:
             return (
                 "the loop has an ordered region, whose serialisation of the threads the "
                 "model does not see: only a measured variant ships ('autotune tune')"
+            )
+        if self.record.reassociates:
+            return (
+                f"{self.record.reassociates[0]}; unmeasured, nothing checks them: only a "
+                "measured variant ships ('autotune tune' verifies the output within --rtol)"
             )
         return ""
 
