@@ -192,3 +192,56 @@ def test_a_loop_beside_a_runtime_schedule_gets_binaries_of_its_own(tmp_path, cap
     assert init["variants"][0]["status"] == "ok"
     sweep = _json(capsys, [*base, "--loop", "10"])["loops"][0]
     assert sweep["compile_mode"] == "runtime"
+
+
+SCHEDULE_REPORT = r"""#include <stdio.h>
+#include <omp.h>
+#define W 300
+static int it[W * W];
+int main(void)
+{
+#pragma omp parallel
+    {
+        omp_sched_t kind;
+        int chunk;
+#pragma omp single
+        {
+            omp_get_schedule(&kind, &chunk);
+            printf("schedule kind %d, chunk %d\n", (int)kind, chunk);
+        }
+#pragma omp for schedule(runtime)
+        for (int y = 0; y < W; y++)
+            for (int x = 0; x < W; x++) {
+                double cr = -2.0 + 3.0 * x / W, ci = -1.5 + 3.0 * y / W, r = cr, i = ci;
+                int n = 0;
+                while (r * r + i * i <= 4.0 && n < 200) {
+                    double t = r * r - i * i + cr;
+                    i = 2.0 * r * i + ci;
+                    r = t;
+                    n++;
+                }
+                it[y * W + x] = n;
+            }
+    }
+    long s = 0;
+    for (int k = 0; k < W * W; k++)
+        s += it[k];
+    printf("checksum %ld\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_program_that_reads_its_run_time_schedule_gets_binaries_per_variant(tmp_path, capsys):
+    """A Mandelbrot code prints what omp_get_schedule() answers: the run-time selection
+    build's OMP_SCHEDULE would change that line for every variant (all 'wrong output').
+    Each variant is compiled with its clause instead, and verifies."""
+    path = write_program(tmp_path, SCHEDULE_REPORT, "mandel.c")
+    assert main(["analyze", str(path), "--json"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["reads_schedule"] == [f"{path}:13"]
+    assert any("reads its run-time schedule" in w for w in loop["warnings"])
+    base = ["measure", str(path), "--variants", "dynamic,4,t-", "--repetitions", "1"]
+    got = _json(capsys, [*base, "--json", "--db", str(tmp_path / "r.db")])["loops"][0]
+    assert got["compile_mode"] == "per-variant"
+    assert [v["status"] for v in got["variants"]] == ["ok"], got["variants"]

@@ -28,7 +28,7 @@ from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.persistence import persisted_reads
 from autotune.analysis.proof.pointsto import PointsTo
-from autotune.analysis.proof.program import Program, build_program
+from autotune.analysis.proof.program import SCHEDULE_READS, Program, build_program
 from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol
 from autotune.analysis.proof.verdict import Prover
 from autotune.analysis.region_rules import region_facts
@@ -89,6 +89,14 @@ def _program_settings(record: LoopRecord, prog: Program) -> None:
         record.warnings.append(
             f"the program calls omp_set_schedule() at {', '.join(calls)}: each variant is "
             "measured compiled with its own clause"
+        )
+    reads = [f"{file}:{line}" for name, file, line in prog.omp_sets if name in SCHEDULE_READS]
+    record.reads_schedule = reads
+    if reads:
+        record.warnings.append(
+            f"the program reads its run-time schedule ({', '.join(reads)}): each variant is "
+            "measured compiled with its own clause, so that the OMP_SCHEDULE of a variant "
+            "does not change what the program reads"
         )
     own = (_same_file(record.file), record.directive.line)
     others = [

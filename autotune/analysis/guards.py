@@ -34,6 +34,7 @@ GATED = (
     "region_threads",
     "sets_schedule",
     "runtime_elsewhere",
+    "reads_schedule",
     "warnings",
 )
 

@@ -215,6 +215,10 @@ class LoopRecord:
     # the program's other loops written schedule(runtime) ("file:line"): OMP_SCHEDULE set for
     # a variant would reschedule them too, so each variant is compiled on its own
     runtime_elsewhere: list[str] = field(default_factory=list)
+    # the program's reads of its run-time schedule (omp_get_schedule(), "file:line"):
+    # OMP_SCHEDULE set for a variant would change what they read, so each variant is
+    # compiled on its own
+    reads_schedule: list[str] = field(default_factory=list)
     # libgomp starts the threads a team has beyond the team before it, every time (the
     # ones beyond a smaller team exit): the num_threads text (None: the default) of each
     # team the innermost sequential loop around this loop's team starts, in source order,
@@ -248,8 +252,11 @@ class LoopRecord:
     @property
     def own_binaries(self) -> bool:
         """Variants must each be compiled with their clause: the schedule is kept as
-        written (``schedule(runtime)`` would change it), or the program sets its own."""
-        return "schedule" in self.kept or bool(self.sets_schedule or self.runtime_elsewhere)
+        written (``schedule(runtime)`` would change it), or the program sets its own, or
+        reads it, or has other loops that run what OMP_SCHEDULE says."""
+        return "schedule" in self.kept or bool(
+            self.sets_schedule or self.runtime_elsewhere or self.reads_schedule
+        )
 
     @property
     def key(self) -> str:

@@ -25,6 +25,8 @@ STEADY_OMP = frozenset(
     "omp_get_initial_device omp_is_initial_device".split()
 )
 OMP_PREFIXES = ("omp_", "__builtin_omp_", "__kmpc_", "GOMP_")
+# the queries that read (or print) the run-time schedule, which OMP_SCHEDULE sets
+SCHEDULE_READS = frozenset("omp_get_schedule __builtin_omp_get_schedule omp_display_env".split())
 ALLOCATORS = frozenset("malloc calloc realloc aligned_alloc valloc memalign".split())
 
 
@@ -63,7 +65,8 @@ class Program:
     address_of: set[str] = field(
         default_factory=set
     )  # taint_key of variables whose address is taken
-    omp_sets: list[tuple[str, str, int]] = field(default_factory=list)  # (call, file, line)
+    # omp_set_* calls and reads of the run-time schedule: (call, file, line)
+    omp_sets: list[tuple[str, str, int]] = field(default_factory=list)
     # directives that read OMP_SCHEDULE: schedule(runtime) (file, line)
     runtime_schedules: list[tuple[str, int]] = field(default_factory=list)
     threadprivate: set[str] = field(default_factory=set)
@@ -153,7 +156,7 @@ class ProgramWalker(c_ast.NodeVisitor):
         name = call_name(node)
         if name is not None:
             self.prog.calls.setdefault(name, []).append(self._site(node))
-            if name.startswith(("omp_set_", "__builtin_omp_set_")):
+            if name.startswith(("omp_set_", "__builtin_omp_set_")) or name in SCHEDULE_READS:
                 line = node.coord.line if node.coord else 0
                 self.prog.omp_sets.append((name, str(node.coord.file if node.coord else ""), line))
             if name == "posix_memalign" and self._memalign_store(node):
