@@ -273,6 +273,17 @@ def emit_runtime(source: str, record: LoopRecord, *, instrument: bool = True) ->
     return rewrite_source(source, [], instrumented=[record] if instrument else [], runtime=[record])
 
 
+def _why_own(record: LoopRecord) -> str:
+    """Why no OMP_SCHEDULE can stand for a variant's clause (``LoopRecord.own_binaries``)."""
+    if "schedule" in record.kept:
+        return "its schedule is kept as written"
+    if record.sets_schedule:
+        return "the program calls omp_set_schedule"
+    if record.reads_schedule:
+        return "the program reads its run-time schedule"
+    return "the program's other schedule(runtime) loops would run it too"
+
+
 def runtime_env(variant: Variant, record: LoopRecord | None = None) -> dict[str, str]:
     """Environment making the ``emit_runtime`` program run as ``variant``.
 
@@ -285,12 +296,7 @@ def runtime_env(variant: Variant, record: LoopRecord | None = None) -> dict[str,
     """
     if record is not None and record.own_binaries:
         raise EmitError(
-            "this loop's variants are compiled each with its own clause "
-            + (
-                "(its schedule is kept as written)"
-                if "schedule" in record.kept
-                else "(the program calls omp_set_schedule)"
-            ),
+            f"this loop's variants are compiled each with its own clause ({_why_own(record)})",
             _location(record),
         )
     sched, chunk = variant.schedule, variant.chunk
