@@ -172,3 +172,11 @@ def test_rank_mode_compiles_a_floating_point_reduction_as_written(tmp_path, caps
     assert loop["used"] == "original", loop
     assert "reduction(+:energy)" in loop["reason"] and "nothing checks them" in loop["reason"]
     assert not DYNAMIC.search(symbols(tmp_path / "prog"))
+    # 'autotune rank' says the same, also in its JSON
+    from autotune.cli.main import main
+
+    capsys.readouterr()
+    assert main(["rank", str(tmp_path / "pairs.c"), "--json", "--db", env["AUTOTUNE_DB"]]) == 0
+    (ranked,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
+    unmeasured = ranked["unmeasured"]
+    assert unmeasured["ships"] is False and "nothing checks" in unmeasured["why"]

@@ -107,6 +107,18 @@ class LoopRanking:
             "facts": self.record.facts,
             "trip_count": self.record.trip_count,
             "unmeasured_min_gain": self.ship_rule.min_gain,
+            "unmeasured": self._unmeasured(),
+        }
+
+    def _unmeasured(self) -> dict | None:
+        """What the build hook's rank mode does with this loop (None: nothing ranked)."""
+        if not self.variants:
+            return None
+        ships, why = self.ships_unmeasured()
+        return {
+            "ships": ships,
+            "variant": self.variants[0].variant.key if ships else None,
+            "why": why,
         }
 
 
