@@ -21,11 +21,13 @@ BOTH = {"schedule", "threads"}
 TRAPS = {
     "alias_offset.c": {13: (BOTH, "dependence carried by the loop on a")},
     # atomic builtins whose order shows: a slot handed out, a counter read while others
-    # add to it, an add and an or of one word
+    # add to it, an add and an or of one word, a slot claimed through a ({ ... }) macro
     "atomic_slot_traps.c": {
-        15: (BOTH, "an atomic builtin: what it reads and hands out"),
-        22: (BOTH, "dependence carried by the loop on seen"),
-        27: (BOTH, "dependence carried by the loop on mask"),
+        17: (BOTH, "an atomic builtin: what it reads and hands out"),
+        24: (BOTH, "dependence carried by the loop on seen"),
+        29: (BOTH, "dependence carried by the loop on mask"),
+        # the claim as a statement expression ({ ... }): its last call is its value
+        34: (BOTH, "an atomic builtin: what it reads and hands out"),
     },
     # one row writer called through two pointers into one grid, a row apart: the offsets
     # each call site binds are two unknowns, so none is set aside as common to both stores

@@ -60,15 +60,25 @@ class _StatementCalls(c_ast.NodeVisitor):
 
     def __init__(self) -> None:
         self.found: set[int] = set()
+        self.blocks: set[int] = set()  # compounds that are statements, not ({ ... }) values
 
     def _statement(self, stmt: c_ast.Node | None) -> None:
         while isinstance(stmt, c_ast.Cast):
             stmt = stmt.expr
         if isinstance(stmt, c_ast.FuncCall):
             self.found.add(id(stmt))
+        elif isinstance(stmt, c_ast.Compound):
+            self.blocks.add(id(stmt))
+
+    def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
+        self.blocks.add(id(node.body))
+        self.generic_visit(node)
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
-        for item in node.block_items or []:
+        items = list(node.block_items or [])
+        if id(node) not in self.blocks:
+            items = items[:-1]  # a statement expression's last item is its value
+        for item in items:
             self._statement(item)
         self.generic_visit(node)
 

@@ -6,8 +6,10 @@
 #define N 4096
 
 static int queue[N], level[N];
-static int tail, seen;
+static int tail, seen, next, order[N];
 static unsigned mask;
+/* a claim written as a statement expression: its value is the fetched count */
+#define CLAIM(p) ({ __sync_fetch_and_add((p), 1); })
 
 int main(void) {
   for (int v = 0; v < N; v++) level[v] = v % 3;
@@ -28,8 +30,12 @@ int main(void) {
     if (v % 2) __sync_fetch_and_add(&mask, 1u << (v % 32));
     else __sync_fetch_and_or(&mask, 1u << (v % 32));
   }
+#pragma omp parallel for
+  for (int v = 0; v < N; v++) {
+    if (level[v] == 2) order[v] = CLAIM(&next);
+  }
   long first = 0;
-  for (int k = 0; k < 8; k++) first += (long)queue[k] * (k + 1);
+  for (int k = 0; k < 8; k++) first += (long)queue[k] * (k + 1) + order[k];
   int zero = 0;
   for (int v = 0; v < N; v++) zero += level[v] == 0;
   printf("%d %ld %d %u\n", tail, first, zero, mask);
