@@ -199,13 +199,13 @@ class LoopRun:
         res, _ = self._baseline_once()
         if res.status != "ok":
             return False
-        before = {k: set(v) for k, v in mask.varying.items()}
+        before = mask.learned()
         self._learn(res)
         same, diff = self._compare(res.stdout, res.stderr)
         if not same and not self.warned_unstable:
             self.warned_unstable = True
             self._say_unstable(diff)
-        return mask.varying != before
+        return mask.learned() != before
 
     def _checked(self, stdout: str, stderr: str) -> str:
         return verify.checked_output(stdout, stderr, self.opts.check, self.sweep.ignore_patterns)

@@ -16,7 +16,9 @@ program its author wrote. Three rules, what they leave out said in the report:
 * a line in weaker words (``time``, ``rate``, ``clock``): only the numbers that differ
   between runs of the original as written.
 
-Every other number is compared as before, and the words of every line must match.
+A pointer a program prints (``allocated at 0x7f4fc1ff9010``) moves between runs with the
+address-space randomisation: it is left out on the lines where the original's runs
+differ. Every other number is compared as before, and the words of every line must match.
 A result that changes between runs of the original (a clock-seeded simulation) is still
 said to be unstable, and its variants are not verified. ``--check-timings`` turns this
 off: every number is compared.
@@ -56,6 +58,10 @@ _WEAK = re.compile(r"\b(?:times?|clock|ticks|rate|speed)\b", re.IGNORECASE)
 
 
 _LETTER = re.compile(r"[A-Za-z]")
+# a pointer printed with %p (or in hex): where the allocator or the loader put something,
+# which address-space randomisation moves from run to run; left out only where the
+# original's runs differ (a hex checksum the same in every run is still compared)
+_ADDRESS = re.compile(r"(?<![\w.])0[xX][0-9a-fA-F]{6,16}(?![\w.])")
 
 
 def reports_time(line: str, spans: list[tuple[int, int]] | None = None) -> bool:
@@ -141,16 +147,26 @@ class OutputMask:
 
     compare_timings: bool = False  # --check-timings: every number is compared
     varying: dict[int, set[int]] = field(default_factory=dict)  # line -> numbers that vary
+    addresses: set[int] = field(default_factory=set)  # lines whose printed addresses vary
     originals_seen: int = 0  # outputs of the original learned from (two make a difference)
+
+    def learned(self) -> tuple:
+        """What the runs of the original taught, to tell whether another run added to it."""
+        return {k: set(v) for k, v in self.varying.items()}, set(self.addresses)
 
     def learn(self, reference: str, other: str) -> None:
         """Note the numbers two runs of the original printed differently, on lines whose
-        words agree (a line whose words differ is left to the comparison)."""
+        words agree (a line whose words differ is left to the comparison), and the lines
+        whose printed addresses differ."""
         self.originals_seen = max(self.originals_seen, 1) + 1
         ref, got = reference.splitlines(), other.splitlines()
         if len(ref) != len(got):
             return
         for i, (a, b) in enumerate(zip(ref, got, strict=True)):
+            if a != b and _ADDRESS.findall(a) != _ADDRESS.findall(b):
+                self.addresses.add(i)
+            if i in self.addresses:
+                a, b = _ADDRESS.sub(HIDDEN, a), _ADDRESS.sub(HIDDEN, b)
             if a == b or _skeleton(a) != _skeleton(b):
                 continue
             sa, sb = number_spans(a), number_spans(b)
@@ -169,9 +185,11 @@ class OutputMask:
         return "\n".join(self._lines(text))
 
     def _lines(self, text: str) -> list[str]:
-        """Each line of ``text`` with its numbers left out hidden."""
+        """Each line of ``text`` with its numbers (and varying addresses) left out hidden."""
         return [
-            _hide(line, [sp for k, sp in enumerate(spans) if k in hide]) if hide else line
+            _hide(line, [sp for k, sp in enumerate(spans) if k in hide])
+            if hide or HIDDEN in line
+            else line
             for _, line, spans, hide in self._walk(text)
         ]
 
@@ -181,6 +199,8 @@ class OutputMask:
         # the nearest line above with no number (since a blank line), when about time
         header: str | None = None
         for i, line in enumerate(text.splitlines()):
+            if i in self.addresses and not self.compare_timings:
+                line = _ADDRESS.sub(HIDDEN, line)
             spans = number_spans(line)
             left = spans and not self.compare_timings
             yield i, line, spans, self._left_out(i, line, spans, header) if left else set()
@@ -231,9 +251,17 @@ class OutputMask:
                 "; they are every number it prints, so only its words are compared: name "
                 "the file its result is in with --check-file"
             )
+        kinds = []
+        if any(hide for _, _, _, hide in self._walk(text)):
+            kinds.append("the times and rates the program reports")
+        if any(
+            _ADDRESS.search(line) for i, line in enumerate(text.splitlines()) if i in self.addresses
+        ):
+            kinds.append("the addresses the program prints, which differ between its runs")
+        what = " and ".join(kinds)
         return (
-            f"{NOT_COMPARED}the times and rates the program reports ({len(hidden)} "
-            f"kind(s) of line): {shown}{more} (--check-timings compares them){alone}"
+            f"{NOT_COMPARED}{what} ({len(hidden)} kind(s) of line): {shown}{more} "
+            f"(--check-timings compares them){alone}"
         )
 
 
