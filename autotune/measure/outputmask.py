@@ -132,8 +132,14 @@ def _skeleton(line: str) -> str:
 
 
 def _hide(line: str, spans: list[tuple[int, int]]) -> str:
+    """``line`` with the numbers at ``spans`` hidden; numbers hidden side by side with only
+    a comma or a colon between them are one (a rate of "162,601" and one of "1,026,103"
+    read alike)."""
     out, pos = [], 0
     for start, end in spans:
+        if out and pos > 0 and line[pos:start] in (",", ":") and out[-1] == HIDDEN:
+            pos = end
+            continue
         out.append(line[pos:start])
         out.append(HIDDEN)
         pos = end
@@ -170,6 +176,8 @@ class OutputMask:
             if a == b or _skeleton(a) != _skeleton(b):
                 continue
             sa, sb = number_spans(a), number_spans(b)
+            if len(sa) != len(sb):
+                continue  # "162,601" and "1,026,103": no number stands for another
             differ = {
                 k
                 for k, (x, y) in enumerate(zip(sa, sb, strict=True))
