@@ -40,6 +40,7 @@ from autotune.analysis.ops import (
 )
 from autotune.analysis.symbols import ArrayInfo, Scope, _params
 from autotune.analysis.tripcount import Header, NotCanonical, parse_header
+from autotune.frontend.inlineasm import ASM_CALL
 
 __all__ = ["THREAD_API", "Access", "Ctx", "LoopNode", "Walker"]
 
@@ -369,6 +370,10 @@ class Walker(c_ast.NodeVisitor):
             return
         if name.startswith(ATOMIC_PREFIXES):
             self.ln.ops["atomic"] += self.f
+            return
+        if name == ASM_CALL:
+            self.ln.ops["call"] += self.f
+            self.warn(f"line {line}: inline assembly: counted as one 'call' op")
             return
         base = math_name(name)
         if base is not None:

@@ -3,7 +3,7 @@
 Real programs include glibc headers full of GCC extensions that pycparser
 rejects. We neutralise them twice over: with ``-D`` definitions on the
 preprocessor line (cheap, covers most) and with a text pass over the output
-(``__attribute__((...))`` with nested parentheses, ``__asm__(...)``), keeping
+(``__attribute__((...))`` with nested parentheses; ``asm``: ``inlineasm``), keeping
 ``#`` line markers so every node maps back to the user's file and line.
 """
 
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from autotune import textfile
 from autotune.errors import CompilerRejects, UserError, require_c_file
+from autotune.frontend.inlineasm import replace_asm
 from autotune.frontend.options import SourceOptions
 
 STUB_DIR = Path(__file__).resolve().parent.parent / "stubs"
@@ -32,8 +33,6 @@ NEUTRALISE_DEFINES = [
     "-D__restrict__=restrict",
     "-D__inline=inline",
     "-D__inline__=inline",
-    "-D__asm__(...)=",
-    "-D__asm(...)=",
     "-D__builtin_va_list=void*",
     "-D__const=const",
     "-D__volatile__=volatile",
@@ -53,7 +52,7 @@ NEUTRALISE_DEFINES = [
     "-D__builtin_offsetof(t,m)=0",
 ]
 
-_BALANCED_KEYWORDS = re.compile(r"\b(__attribute__|__attribute|__asm__|__asm|__declspec)\b")
+_BALANCED_KEYWORDS = re.compile(r"\b(__attribute__|__attribute|__declspec)\b")
 _SIMPLE_REPLACE = {
     "__extension__": "",
     "__restrict__": "restrict",
@@ -169,7 +168,9 @@ def first_compiler_error(stderr: str, path: str) -> str:
 
 
 def clean_extensions(text: str) -> str:
-    """Remove GCC extensions that survived the -D pass (nested-paren attributes)."""
+    """Remove GCC extensions that survived the -D pass (nested-paren attributes); the
+    user's asm statements become calls the proof keeps (``inlineasm``)."""
+    text = replace_asm(text)
     if _BALANCED_KEYWORDS.search(text):
         text = _strip_balanced(text)
     text = _SIMPLE_RE.sub(lambda m: _SIMPLE_REPLACE[m.group(1)], text)

@@ -49,6 +49,7 @@ from autotune.analysis.proof.walkstate import (
     PtrVal,
 )
 from autotune.analysis.symbols import Scope, _params
+from autotune.frontend.inlineasm import ASM_CALL
 from autotune.frontend.preprocess import is_system_file
 
 
@@ -167,7 +168,12 @@ def _program_call(
         w.visit(update)
         w.sync, w.lock = saved
         return
-    if entry is None and name.startswith(ATOMIC_PREFIXES):
+    if name == ASM_CALL:
+        w.facts.effect(
+            f"kept as written: inline assembly at {where(node)}, whose reads and writes the "
+            "proof cannot see"
+        )
+    elif entry is None and name.startswith(ATOMIC_PREFIXES):
         w.facts.effect(
             f"calls {name}() at {where(node)}, an atomic builtin: what it reads and hands "
             "out follows the order threads reach it"

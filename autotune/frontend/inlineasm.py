@@ -1,0 +1,119 @@
+"""Inline assembly, which pycparser cannot read, made visible to the analysis.
+
+An ``asm`` statement of the user's (``__asm__ __volatile__("incq %0" : "+m"(hits))``)
+may read and write any memory its operands name, and the proof cannot see inside it:
+erasing it, as a declaration's asm label may be, would let the proof call a loop
+independent that the statement makes order-dependent. So each one becomes a call of
+``ASM_CALL`` at the same place, which the proof keeps as an effect it cannot follow. In
+the system headers (glibc's ``__asm__ ("" "__isoc99_fscanf")`` labels) and for a user's
+label (``int f(void) __asm__("g");``) the text is erased, as before.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+ASM_CALL = "__autotune_asm__"
+
+_ASM = re.compile(
+    r"\b(?:__asm__|__asm|asm)\b((?:\s*\b(?:volatile|__volatile__|__volatile|goto|inline|"
+    r"__inline__|__inline)\b)*)\s*\("
+)
+_MARKER = re.compile(r'^# \d+ "([^"]*)"', re.MULTILINE)
+_SYSTEM_PREFIX = "<"  # preprocess.SYSTEM_PREFIX and <built-in>: both start so
+
+
+def replace_asm(text: str) -> str:
+    """``text`` (preprocessed, line markers kept) with every asm statement of the user's
+    a call of ``ASM_CALL`` and every other asm erased; line numbers are unchanged."""
+    if not _ASM.search(text):
+        return text
+    starts, system = _regions(text)
+    out: list[str] = []
+    pos = 0
+    scanned = [0, 0]  # brace depth at an index, counted only as far as a question needs
+    for m in _ASM.finditer(text):
+        if m.start() < pos:
+            continue
+        end = _closing(text, m.end() - 1)
+        if end is None:
+            continue
+        out.append(text[pos : m.start()])
+        lines = "\n" * text.count("\n", m.start(), end)
+        in_system = system[bisect.bisect_right(starts, m.start()) - 1] if starts else False
+        if not in_system and _is_statement(text, m, end, scanned):
+            out.append(f"{ASM_CALL}(){lines}")
+        else:
+            out.append(lines)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _regions(text: str) -> tuple[list[int], list[bool]]:
+    """Where each line marker's region starts, and whether it is a system header's."""
+    starts, system = [], []
+    for m in _MARKER.finditer(text):
+        starts.append(m.start())
+        system.append(m.group(1).startswith(_SYSTEM_PREFIX))
+    return starts, system
+
+
+def _braces(text: str, start: int, end: int, depth: int) -> int:
+    """The brace depth at ``end``, from ``depth`` at ``start`` (literals skipped): inside a
+    function body every asm is a statement (a basic ``asm("incl counter")`` may name a
+    global), at file scope only what has the form of one."""
+    j = start
+    while j < end:
+        c = text[j]
+        if c in "\"'":
+            j += 1
+            while j < end and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(0, depth - 1)
+        j += 1
+    return depth
+
+
+def _closing(text: str, open_at: int) -> int | None:
+    """The index after the parenthesis that closes the one at ``open_at``; string and
+    character literals are skipped (an operand template may hold a parenthesis)."""
+    depth, j = 0, open_at
+    while j < len(text):
+        c = text[j]
+        if c in "\"'":
+            j += 1
+            while j < len(text) and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return None
+
+
+def _is_statement(text: str, m: re.Match[str], end: int, scanned: list[int]) -> bool:
+    """A statement, not a declaration's label (``int f(void) __asm__("g");``, ``register
+    long r asm("r10");``): it has a qualifier or operands (a label is one string), or it
+    stands where a statement starts, or (in a function body) after a condition's
+    parenthesis rather than after a declarator's name."""
+    inside = re.sub(r'"(?:\\.|[^"\\])*"', "", text[m.end() : end - 1])
+    if m.group(1).strip() or ":" in inside:
+        return True
+    k = m.start() - 1
+    while k >= 0 and text[k] in " \t\r\n":
+        k -= 1
+    if k < 0 or text[k] not in ";{}:)":
+        return False
+    if text[k] != ")":
+        return True
+    scanned[1] = _braces(text, scanned[0], m.start(), scanned[1])
+    scanned[0] = m.start()
+    return scanned[1] > 0
