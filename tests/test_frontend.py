@@ -152,6 +152,41 @@ def test_a_parse_error_on_a_line_a_system_macro_expanded_names_the_users_line(ca
     assert f"{src}:5:" in err and "<system>" not in err and len(err.splitlines()) == 1
 
 
+def test_inline_assembly_parses_and_only_the_loops_that_run_it_are_kept(capsys, tmp_path):
+    """A cycle-counter header (``__asm__ __volatile__("rdtsc" ...)`` in a static inline
+    function) made every file including it unparseable; a declaration's asm label and a
+    register variable's are erased. A loop that runs no asm is proven as before; one that
+    calls the counter is kept, naming the asm's line in the header."""
+    (tmp_path / "cycles.h").write_text(
+        "#include <stdint.h>\n"
+        "static inline uint64_t read_tsc(void) {\n"
+        "  uint32_t lo, hi;\n"
+        '  __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));\n'
+        "  return ((uint64_t)hi << 32) | lo;\n"
+        "}\n"
+    )
+    src = write(
+        tmp_path,
+        "k.c",
+        '#include <stdio.h>\n#include "cycles.h"\n#define N 4096\n'
+        "static double a[N];\nstatic uint64_t stamp[N];\n"
+        'long helper(void) __asm__("helper_v2");\nlong helper(void) { return 3; }\n'
+        "int main(void) {\n"
+        '  register long r asm("r12") = 5;\n'
+        "#pragma omp parallel for\n"
+        "  for (int i = 0; i < N; i++) a[i] = i * 0.5;\n"
+        "#pragma omp parallel for\n"
+        "  for (int i = 0; i < N; i++) stamp[i] = read_tsc();\n"
+        '  printf("%f %ld %ld\\n", a[7], helper(), r);\n'
+        "  return 0;\n}\n",
+    )
+    assert main(["analyze", src, "--json"]) == 0
+    loops = {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+    assert loops[11]["tunable"], loops[11]
+    assert not loops[13]["tunable"]
+    assert "inline assembly at" in loops[13]["reason"] and "cycles.h:4" in loops[13]["reason"]
+
+
 def test_a_generic_selection_is_named_with_its_line(capsys, tmp_path):
     """pycparser's error for _Generic has no line: the construct is found by name."""
     src = write(
