@@ -185,6 +185,11 @@ def test_inline_assembly_parses_and_only_the_loops_that_run_it_are_kept(capsys, 
     assert loops[11]["tunable"], loops[11]
     assert not loops[13]["tunable"]
     assert "inline assembly at" in loops[13]["reason"] and "cycles.h:4" in loops[13]["reason"]
+    # the word in a string or character literal is no statement
+    from autotune.frontend.inlineasm import replace_asm
+
+    text = '# 1 "a.c"\nvoid f(void) { printf("asm(%d)", 1); char c = \'(\'; asm("pause"); }\n'
+    assert replace_asm(text) == text.replace('asm("pause")', "__autotune_asm__()")
 
 
 def test_a_generic_selection_is_named_with_its_line(capsys, tmp_path):

@@ -20,6 +20,7 @@ _ASM = re.compile(
     r"\b(?:__asm__|__asm|asm)\b((?:\s*\b(?:volatile|__volatile__|__volatile|goto|inline|"
     r"__inline__|__inline)\b)*)\s*\("
 )
+_LITERAL = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')""")
 _MARKER = re.compile(r'^# \d+ "([^"]*)"', re.MULTILINE)
 _SYSTEM_PREFIX = "<"  # preprocess.SYSTEM_PREFIX and <built-in>: both start so
 
@@ -34,7 +35,7 @@ def replace_asm(text: str) -> str:
     pos = 0
     scanned = [0, 0]  # brace depth at an index, counted only as far as a question needs
     for m in _ASM.finditer(text):
-        if m.start() < pos:
+        if m.start() < pos or _in_literal(text, m.start()):
             continue
         end = _closing(text, m.end() - 1)
         if end is None:
@@ -49,6 +50,20 @@ def replace_asm(text: str) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def _in_literal(text: str, at: int) -> bool:
+    """``at`` lies inside a string or character literal of its line ("asm(%d)" in a
+    format is no statement)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line_end = len(text) if line_end < 0 else line_end
+    for m in _LITERAL.finditer(text, line_start, line_end):
+        if m.start() >= at:
+            return False
+        if at < m.end():
+            return True
+    return False
 
 
 def _regions(text: str) -> tuple[list[int], list[bool]]:
