@@ -93,7 +93,7 @@ def model_scores(
     score.mare = mean_abs_rel_error(pred, list(y))
     score.mare_anchored = mean_abs_rel_error(pred * loop.baseline_s / base_pred, list(y))
     score.used = 1 + min(k, len(variants))
-    top, gain = first_pick(base_pred, list(pred))
+    top, gain = first_pick(base_pred, list(pred), [v.threads for v in variants], machine.cores)
     score.notes["first_pick"] = [gain, loop.baseline_s / float(y[top])]  # predicted, measured
     return score, pred, base_pred
 

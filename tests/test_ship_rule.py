@@ -96,3 +96,50 @@ def test_an_ordered_loop_never_ships_unmeasured(tmp_path, capsys):
     assert main(["rank", str(proj / "ordered_output.c"), "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "rank mode would keep the original" in out and "ordered region" in out
+
+
+def test_an_unmeasured_pick_never_runs_more_threads_than_cores():
+    """Rank 1 at twice the cores is passed over for the best pick within them: on the
+    recorded 16-core sweeps no loop ran fastest at 32 threads (the best at 32 took 2.0x
+    the best at 16 at the median, up to 300x)."""
+    from autotune.tuning.ship_rule import first_pick
+
+    predicted, threads = [0.8, 0.9, 1.1], [32, 16, None]
+    assert first_pick(2.0, predicted, threads, cores=16) == (1, 2.0 / 0.9)
+    assert first_pick(2.0, predicted, threads) == (0, 2.5)  # cores unknown: any
+    assert first_pick(2.0, [0.8], [32], cores=16) == (0, 2.5)  # nothing within: rank 1
+
+
+TRIANGLE_MAX = """#include <stdio.h>
+#include <math.h>
+#define N 6000
+static double a[N];
+int main(void) {
+  for (int i = 0; i < N; i++) a[i] = 1.0 / (i + 3);
+  double m = 0.0;
+#pragma omp parallel for reduction(max:m)
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < i; j++) m = fmax(m, a[i] * a[j] * (j % 7));
+  printf("%.17g\\n", m);
+  return 0;
+}
+"""
+
+
+def test_rank_mode_compiles_no_oversubscribed_pick(tmp_path, capsys):
+    """A triangular loop, under a rule that ships every predicted gain: whatever the
+    model ranks first, what the hook compiles runs at most as many threads as cores
+    (on the 2-core VM the model's rank 1 was dynamic,256 at 4 threads)."""
+    import os
+
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "tri.c").write_text(TRIANGLE_MAX)
+    env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
+    db = Path(env["AUTOTUNE_DB"])
+    _store_rule(db, 1.0)
+    run([wrapper_exe(), "gcc", "-fopenmp", "-O2", "tri.c", "-o", "prog", "-lm"], proj, env)
+    (loop,) = by_source(report(db, capsys))["tri.c"]["loops"]
+    assert loop["used"] == "tuned", loop
+    threads = loop["variant"].rsplit(",t", 1)[1]
+    assert threads == "-" or int(threads) <= (os.cpu_count() or 1), loop

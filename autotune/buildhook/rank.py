@@ -63,4 +63,4 @@ class Ranker:
         ships, why = ranking.ships_unmeasured()
         if not ships:
             return None, why
-        return ranking.variants[0].variant, f"{why} ({self.chosen.name} model)"
+        return ranking.pick.variant, f"{why} ({self.chosen.name} model)"

@@ -160,7 +160,8 @@ def print_ranking(r: LoopRanking, top: int, out=None) -> None:
         print(f"  the build hook's rank mode would keep the original: {r.measured_only}", file=out)
     elif gain is not None:
         rule = r.ship_rule
-        verdict = "would compile rank 1" if rule.ships(gain) else "would keep the original"
+        rank = r.variants.index(r.pick) + 1 if r.pick in r.variants else 1
+        verdict = f"would compile rank {rank}" if rule.ships(gain) else "would keep the original"
         side = "above" if rule.ships(gain) else "not above"
         print(
             f"  the build hook's rank mode {verdict}: predicted {gain:.2f}x, {side} the "

@@ -226,17 +226,23 @@ def held_out_splits(samples: list[Sample]) -> Iterator[tuple[str, list[Sample], 
 
 
 def _first_pick_gains(
-    rows: list[Sample], predicted: np.ndarray, measured: np.ndarray
+    rows: list[Sample], predicted: np.ndarray, measured: np.ndarray, cores: int = 0
 ) -> tuple[float, float] | None:
     """(predicted, measured) gain of the model's first pick over the original on one
-    held-out loop (``predicted``/``measured``: the rows ``_xy`` kept, in order)."""
+    held-out loop (``predicted``/``measured``: the rows ``_xy`` kept, in order), as the
+    rank mode picks it (no more threads than ``cores``)."""
     kept = [s for s in rows if _usable(s, "wall")]
     base = [i for i, s in enumerate(kept) if s.variant == BASELINE]
     others = [i for i, s in enumerate(kept) if s.variant != BASELINE]
     if len(kept) != len(predicted) or not base or not others:
         return None
     b = base[0]
-    k, gain = first_pick(float(predicted[b]), [float(predicted[i]) for i in others])
+    k, gain = first_pick(
+        float(predicted[b]),
+        [float(predicted[i]) for i in others],
+        [kept[i].variant.threads for i in others],
+        cores,
+    )
     return gain, float(measured[b]) / float(measured[others[k]])
 
 
@@ -262,7 +268,7 @@ def leave_one_kernel_out(
                     continue
                 predicted = np.asarray(model.predict(Xt), dtype=float)
                 pairs[name].append((np.log(predicted), np.log(np.asarray(yt, dtype=float))))
-                pick = _first_pick_gains(rows, predicted, yt)
+                pick = _first_pick_gains(rows, predicted, yt, machine.cores)
                 if pick is not None:
                     picks[name].append(pick)
                 q = evaluate(predicted, yt, k=k)

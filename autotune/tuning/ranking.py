@@ -11,7 +11,7 @@ from autotune.measure.machine import Machine
 from autotune.models.features import FeatureError, feature_matrix
 from autotune.tuning.modelchoice import ChosenModel
 from autotune.tuning.search_prior import SearchPrior
-from autotune.tuning.ship_rule import ShipRule
+from autotune.tuning.ship_rule import ShipRule, first_pick
 from autotune.variants.equivalence import Equivalent, collapse
 from autotune.variants.space import BASELINE, Variant
 
@@ -51,15 +51,31 @@ class LoopRanking:
     equivalent: list[Equivalent] = field(default_factory=list)  # runtime duplicates, unmeasured
     search_prior: SearchPrior = field(default_factory=SearchPrior)  # how far the model may be off
     ship_rule: ShipRule = field(default_factory=ShipRule)  # when its first pick ships unmeasured
+    cores: int = 0  # the machine's: an unmeasured pick runs no more threads (0: any)
 
     @property
     def id(self) -> str:
         return self.record.id
 
     @property
+    def pick(self) -> RankedVariant | None:
+        """What the build hook's rank mode would compile: the best predicted variant that
+        does not oversubscribe the cores (``ship_rule.first_pick``)."""
+        if not self.variants or self.baseline_predicted_s is None:
+            return self.variants[0] if self.variants else None
+        k, _ = first_pick(
+            self.baseline_predicted_s,
+            [v.predicted_s for v in self.variants],
+            [v.variant.threads for v in self.variants],
+            self.cores,
+        )
+        return self.variants[k]
+
+    @property
     def first_gain(self) -> float | None:
-        """The original's predicted time over rank 1's (None where either is missing)."""
-        first = self.variants[0].predicted_s if self.variants else None
+        """The original's predicted time over the pick's (None where either is missing)."""
+        pick = self.pick
+        first = pick.predicted_s if pick is not None else None
         base = self.baseline_predicted_s
         return base / first if first and base else None
 
@@ -117,7 +133,7 @@ class LoopRanking:
         ships, why = self.ships_unmeasured()
         return {
             "ships": ships,
-            "variant": self.variants[0].variant.key if ships else None,
+            "variant": self.pick.variant.key if ships and self.pick else None,
             "why": why,
         }
 
@@ -135,7 +151,7 @@ def rank_loop(
     variant promises can be shown before anything is compiled. Variants that
     ``runtime`` executes identically to another are set aside (``equivalent``).
     """
-    ranking = LoopRanking(record)
+    ranking = LoopRanking(record, cores=machine.cores)
     variants, ranking.equivalent = collapse(record, variants, runtime)
     if not record.tunable:
         ranking.error = record.reason or "not tunable"
