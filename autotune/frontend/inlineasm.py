@@ -33,7 +33,7 @@ def replace_asm(text: str) -> str:
     starts, system = _regions(text)
     out: list[str] = []
     pos = 0
-    scanned = [0, 0]  # brace depth at an index, counted only as far as a question needs
+    braces = _BraceDepth(text)
     for m in _ASM.finditer(text):
         if m.start() < pos or _in_literal(text, m.start()):
             continue
@@ -43,7 +43,7 @@ def replace_asm(text: str) -> str:
         out.append(text[pos : m.start()])
         lines = "\n" * text.count("\n", m.start(), end)
         in_system = system[bisect.bisect_right(starts, m.start()) - 1] if starts else False
-        if not in_system and _is_statement(text, m, end, scanned):
+        if not in_system and _is_statement(text, m, end, braces):
             out.append(f"{ASM_CALL}(){lines}")
         else:
             out.append(lines)
@@ -75,23 +75,36 @@ def _regions(text: str) -> tuple[list[int], list[bool]]:
     return starts, system
 
 
-def _braces(text: str, start: int, end: int, depth: int) -> int:
-    """The brace depth at ``end``, from ``depth`` at ``start`` (literals skipped): inside a
-    function body every asm is a statement (a basic ``asm("incl counter")`` may name a
-    global), at file scope only what has the form of one."""
-    j = start
-    while j < end:
-        c = text[j]
-        if c in "\"'":
+class _BraceDepth:
+    """The brace depth at an index of the text, counted (literals skipped) only as far as
+    a question needs: inside a function body every asm is a statement (a basic
+    ``asm("incl counter")`` may name a global), at file scope only what has the form of one."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.index = self.depth = 0
+
+    def at(self, index: int) -> int:
+        j, text = self.index, self.text
+        while j < index:
+            c = text[j]
+            if c in "\"'":
+                j = _literal_end(text, j, index)
+            elif c == "{":
+                self.depth += 1
+            elif c == "}":
+                self.depth = max(0, self.depth - 1)
             j += 1
-            while j < end and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-        elif c == "{":
-            depth += 1
-        elif c == "}":
-            depth = max(0, depth - 1)
-        j += 1
-    return depth
+        self.index = max(self.index, index)
+        return self.depth
+
+
+def _literal_end(text: str, j: int, limit: int) -> int:
+    """The index of the quote that closes the literal opened at ``j`` (or ``limit``)."""
+    quote, j = text[j], j + 1
+    while j < limit and text[j] != quote:
+        j += 2 if text[j] == "\\" else 1
+    return j
 
 
 def _closing(text: str, open_at: int) -> int | None:
@@ -101,9 +114,7 @@ def _closing(text: str, open_at: int) -> int | None:
     while j < len(text):
         c = text[j]
         if c in "\"'":
-            j += 1
-            while j < len(text) and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
+            j = _literal_end(text, j, len(text))
         elif c == "(":
             depth += 1
         elif c == ")":
@@ -114,7 +125,7 @@ def _closing(text: str, open_at: int) -> int | None:
     return None
 
 
-def _is_statement(text: str, m: re.Match[str], end: int, scanned: list[int]) -> bool:
+def _is_statement(text: str, m: re.Match[str], end: int, braces: _BraceDepth) -> bool:
     """A statement, not a declaration's label (``int f(void) __asm__("g");``, ``register
     long r asm("r10");``): it has a qualifier or operands (a label is one string), or it
     stands where a statement starts, or (in a function body) after a condition's
@@ -129,6 +140,4 @@ def _is_statement(text: str, m: re.Match[str], end: int, scanned: list[int]) -> 
         return False
     if text[k] != ")":
         return True
-    scanned[1] = _braces(text, scanned[0], m.start(), scanned[1])
-    scanned[0] = m.start()
-    return scanned[1] > 0
+    return braces.at(m.start()) > 0
