@@ -192,6 +192,34 @@ def test_inline_assembly_parses_and_only_the_loops_that_run_it_are_kept(capsys, 
     assert replace_asm(text) == text.replace('asm("pause")', "__autotune_asm__()")
 
 
+@pytest.mark.parametrize(
+    "code, line, what",
+    [
+        (
+            "#define SWAP(a, b) do { typeof(a) t_ = (a); (a) = (b); (b) = t_; } while (0)\n"
+            "void f(double *x, double *y) {\n  SWAP(*x, *y);\n}\n",
+            3,
+            "typeof (GNU C, C23)",
+        ),
+        (
+            "int f(int c) {\n  switch (c) { case 1 ... 5: return 1; }\n  return 0;\n}\n",
+            2,
+            "a case range (GNU C)",
+        ),
+        ("int f(int x) {\n  return x ?: 7;\n}\n", 2, "x ?: y (GNU C)"),
+        ("int f(int x) {\n  __auto_type y = x;\n  return y;\n}\n", 2, "__auto_type (GNU C)"),
+    ],
+)
+def test_gnu_constructs_the_parser_cannot_read_are_named(capsys, tmp_path, code, line, what):
+    """pycparser says 'before: t_' or 'Invalid expression'; the message names the GNU C
+    construct (in a macro's expansion too) on the user's line."""
+    src = write(tmp_path, "gnu.c", code)
+    assert main(["analyze", src]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"{src}:{line}: cannot parse C: " in err and what in err, err
+    assert "the compiler accepts this file" in err and len(err.splitlines()) == 1
+
+
 def test_a_generic_selection_is_named_with_its_line(capsys, tmp_path):
     """pycparser's error for _Generic has no line: the construct is found by name."""
     src = write(

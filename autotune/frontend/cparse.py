@@ -20,6 +20,7 @@ from autotune.frontend.preprocess import (
     is_system_file,
     preprocess,
 )
+from autotune.frontend.unsupported import construct_on_line, unsupported_construct
 
 _COORD = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
 
@@ -33,7 +34,9 @@ def parse_text(text: str, filename: str) -> c_ast.FileAST:
         m = _COORD.match(str(exc))
         if m:
             where = f"{user_file(m.group('file'), filename)}:{m.group('line')}"
-            raise UserError(f"cannot parse C: {m.group('msg').strip()}", location=where) from None
+            what = construct_on_line(text, m.group("file"), int(m.group("line")))
+            message = what or m.group("msg").strip()
+            raise UserError(f"cannot parse C: {message}", location=where) from None
         found = unsupported_construct(text)
         if found is not None:
             raise UserError(f"cannot parse C: {found[1]}", location=found[0]) from None
@@ -110,30 +113,6 @@ def _parse(path: str, options: SourceOptions, cc: str, pre: Preprocessed) -> c_a
         "C parser does not support)",
         location=error.location,
     )
-
-
-# constructs gcc accepts that pycparser does not, found by name when its error has no line
-_UNSUPPORTED = {"_Generic": "a _Generic selection (C11)"}
-_UNSUPPORTED_RE = re.compile(r"\b(" + "|".join(_UNSUPPORTED) + r")\b")
-_MARKER = re.compile(r'^# (\d+) "([^"]*)"')
-
-
-def unsupported_construct(text: str) -> tuple[str, str] | None:
-    """(file:line, what) of the first construct pycparser cannot read in preprocessed
-    ``text`` (line markers give the place), or None."""
-    if not _UNSUPPORTED_RE.search(text):
-        return None
-    name, line = "", 0
-    for raw in text.splitlines():
-        marker = _MARKER.match(raw)
-        if marker:
-            name, line = marker.group(2).removeprefix(SYSTEM_PREFIX), int(marker.group(1))
-            continue
-        hit = _UNSUPPORTED_RE.search(raw)
-        if hit:
-            return f"{name}:{line}", _UNSUPPORTED[hit.group(1)]
-        line += 1
-    return None
 
 
 def user_file(name: str, filename: str) -> str:
