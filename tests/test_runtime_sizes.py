@@ -282,3 +282,39 @@ def test_a_program_that_exits_1_by_design(env, capsys, tmp_path):
         subprocess.run(["gcc", "-O2", "-fopenmp", str(path), "-o", str(exe)], check=True)
         run = subprocess.run([str(exe), "-l", "200000"], capture_output=True, text=True)
         assert run.returncode == 1 and "Verification checksum: 99278489" in run.stdout
+
+
+USAGE = r"""#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "Usage: %s <rows> <iterations>\n", argv[0]);
+        fprintf(stderr, "\t<rows>  - number of rows in the grid\n");
+        exit(1);
+    }
+    int n = atoi(argv[1]), steps = atoi(argv[2]);
+    double *g = calloc((size_t)n, sizeof(double));
+    for (int s = 0; s < steps; s++) {
+#pragma omp parallel for
+        for (int i = 0; i < n; i++)
+            g[i] += i * 0.5;
+    }
+    printf("%f\n", g[n / 2]);
+    free(g);
+    return 0;
+}
+"""
+
+
+def test_a_program_run_without_its_arguments_says_how_it_is_run(env, capsys):
+    """Rodinia's programs print their usage and exit 1 when run without arguments: the
+    profile run's message quotes that line (with the program's name, not autotune's
+    build path) and names --args, not --expect-status."""
+    src = env / "grid.c"
+    src.write_text(USAGE)
+    assert main(["tune", str(src), "-q"]) == 2
+    (err,) = capsys.readouterr().err.strip().splitlines()
+    assert "it printed 'Usage: grid <rows> <iterations>'" in err, err
+    assert '--args "..."' in err and "--expect-status" not in err
+    assert main(["analyze", str(src), "--args", "4000 3"]) == 0

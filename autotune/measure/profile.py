@@ -211,17 +211,31 @@ def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dic
         )
         lines = side.read_text(errors="replace").splitlines() if side.exists() else []
     if res.status != "ok":  # the message holds the exit status and stderr's last line
+        output = (res.stderr + "\n" + res.stdout).replace(str(built.exe_path), req.path.stem)
+        usage = _usage_line(output)
         hint = (
             f"; if it exits {res.returncode} by design, pass --expect-status {res.returncode}"
             if res.returncode and res.returncode > 0 and res.returncode != req.expect_status
             else ""
         )
+        if usage:  # the program says how it is run: its arguments are missing or wrong
+            hint = f'; it printed {usage!r}: give its arguments with --args "..."'
         raise UserError(
             f"the profile run of the original failed: {res.message} "
             f"(arguments: {' '.join(req.args) or 'none'}){hint}",
             str(req.path),
         )
     return _parse(lines, loops, plan, req.args, inner)
+
+
+def _usage_line(output: str) -> str:
+    """The line of a failed run's output that says how the program is run ('Usage: ./3D
+    <rows/cols> ...'), shortened; '' where there is none."""
+    for line in output.splitlines():
+        text = " ".join(line.split())
+        if text.lower().startswith(("usage", "error: usage")):
+            return text if len(text) <= 100 else text[:97] + "..."
+    return ""
 
 
 def _parse(
