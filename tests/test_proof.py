@@ -35,6 +35,13 @@ TRAPS = {
     # a base offset each iteration computes for itself is no parameter: not set aside
     "private_base_trap.c": {17: (BOTH, "cannot tell apart between iterations")},
     "simd_distance.c": {12: (BOTH, "dependence carried by the loop on v")},
+    # C11 _Atomic objects: x = x + v is a load and a store, a count read back in the
+    # loop, an add and a multiply of one word
+    "c11_atomic_traps.c": {
+        16: (BOTH, "writes the same element of total"),
+        20: (BOTH, "dependence carried by the loop on count"),
+        25: (BOTH, "dependence carried by the loop on word"),
+    },
     # inline assembly: a running sum in a register operand (erased before, so the loop
     # was proven and its variants printed another sum), a barrier, a basic asm under an if
     "inline_asm_traps.c": {
@@ -362,6 +369,8 @@ PATTERNS = {
     "atomic_counters.c": {26: set(), 30: set(), 35: set()},
     # C99 complex arithmetic: I, cexp, cabs, carg, creal, cimag, conj
     "complex_dft.c": {17: set(), 23: set()},
+    # C11 _Atomic bins and counters updated with += and ++, also through a pointer
+    "c11_atomic_counts.c": {21: set(), 26: set()},
 }
 
 
@@ -512,6 +521,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "broadcast_patterns.c",
         "atomic_counters.c",
         "complex_dft.c",
+        "c11_atomic_counts.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

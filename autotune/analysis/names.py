@@ -47,6 +47,36 @@ def is_floating(scope: Scope, name: str, at: c_ast.Node) -> bool:
     return False
 
 
+def atomic_object(scope: Scope, node: c_ast.Node) -> bool:
+    """The object ``node`` names (``x``, ``hist[b]``, ``*p``) is ``_Atomic`` (also through
+    a typedef: ``atomic_long``): C11 makes a compound assignment or an increment of it one
+    atomic read-modify-write (``x = x + 1`` stays a load and a store)."""
+    depth = 0
+    while isinstance(node, c_ast.ArrayRef) or (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
+        node, depth = (node.name if isinstance(node, c_ast.ArrayRef) else node.expr), depth + 1
+    if not isinstance(node, c_ast.ID):
+        return False
+    decl, _ = scope.find_decl(node.name, node)
+    t = decl.type if isinstance(decl, c_ast.Decl) else None
+    for _ in range(depth):
+        t = scope.resolve_typedef(t) if t is not None else None
+        if not isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl):
+            return False
+        t = t.type
+    for _ in range(50):
+        if isinstance(t, c_ast.PtrDecl):
+            return "_Atomic" in (t.quals or [])
+        if not isinstance(t, c_ast.TypeDecl):
+            return False
+        if "_Atomic" in (t.quals or []):
+            return True
+        alias = scope.resolve_typedef(t)
+        if alias is t:
+            return False
+        t = alias
+    return False
+
+
 def is_integral(scope: Scope, name: str, at: c_ast.Node) -> bool:
     """An integer scalar (its sums are exact in any order); structs and floating types
     are not."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.astutil import loop_var_name
-from autotune.analysis.names import is_floating, names_in
+from autotune.analysis.names import atomic_object, is_floating, names_in
 from autotune.analysis.proof import poly, specialise, unroll
 from autotune.analysis.proof.constructs import walk_construct, walk_lock_section
 from autotune.analysis.proof.decls import var_key
@@ -263,14 +263,20 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         if op != "=" and not update:
             self._touch(node.lvalue, "r", node)
         self.constant = constant_text(node.rvalue) if op == "=" else None
+        saved = self._atomic_rmw(node.lvalue) if op in COMMUTATIVE else None
         self._touch(node.lvalue, "u" if update else "w", node, COMMUTATIVE.get(op, self_op))
+        if saved is not None:
+            self.sync, self.lock = saved
         self.constant = None
         if isinstance(node.lvalue, c_ast.ID):
             self._assign_scalar(node.lvalue.name, node.rvalue, op, node)
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
         if node.op in ("++", "--", "p++", "p--"):
+            saved = self._atomic_rmw(node.expr)
             self._touch(node.expr, "u", node, "+")
+            if saved is not None:
+                self.sync, self.lock = saved
             if isinstance(node.expr, c_ast.ID):
                 key = self._key(node.expr.name)
                 old = self.env.get(key)
@@ -289,6 +295,16 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             self._touch(node, self.mode, node)
             return
         self._read_only(node.expr)
+
+    def _atomic_rmw(self, lvalue: c_ast.Node) -> tuple | None:
+        """An update of an ``_Atomic`` object outside any atomic or critical construct is
+        itself atomic (C11): walked as under ``#pragma omp atomic``; the state to restore,
+        or None where nothing changed."""
+        if self.sync is not None or not atomic_object(self.frame.scope, lvalue):
+            return None
+        saved = self.sync, self.lock
+        self.sync = self.lock = "atomic"
+        return saved
 
     def visit_ID(self, node: c_ast.ID) -> None:
         self._touch(node, "r", node)
