@@ -30,17 +30,9 @@ from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.loopnode import Access, Ctx, LoopNode
 from autotune.analysis.nameresolve import NameResolver
-from autotune.analysis.ops import (
-    ATOMIC_PREFIXES,
-    BINOP_KIND,
-    HINT_BUILTINS,
-    literal_value,
-    math_name,
-    math_ops,
-)
+from autotune.analysis.ops import BINOP_KIND, call_ops, literal_value
 from autotune.analysis.symbols import ArrayInfo, Scope, _params
 from autotune.analysis.tripcount import Header, NotCanonical, parse_header
-from autotune.frontend.inlineasm import ASM_CALL
 
 __all__ = ["THREAD_API", "Access", "Ctx", "LoopNode", "Walker"]
 
@@ -366,19 +358,13 @@ class Walker(c_ast.NodeVisitor):
         if name in THREAD_API:
             self.thread_api.append(name)
             return
-        if name.startswith("omp_") or name in HINT_BUILTINS:
-            return
-        if name.startswith(ATOMIC_PREFIXES):
-            self.ln.ops["atomic"] += self.f
-            return
-        if name == ASM_CALL:
-            self.ln.ops["call"] += self.f
-            self.warn(f"line {line}: inline assembly: counted as one 'call' op")
-            return
-        base = math_name(name)
-        if base is not None:
-            for kind, n in math_ops(base, _constant_exponent(args)).items():
+        known = call_ops(name, _constant_exponent(args))
+        if known is not None:  # the OpenMP runtime, a hint, an atomic, asm, libm
+            ops, note = known
+            for kind, n in ops.items():
                 self.ln.ops[kind] += n * self.f
+            if note:
+                self.warn(f"line {line}: {note}")
             return
         callee = self.ctx.scope.info.funcs.get(name)
         if callee is None:

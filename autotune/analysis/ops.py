@@ -27,6 +27,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autotune.frontend.inlineasm import ASM_CALL
+
 ARITH_WEIGHTS = {
     "add": 1.0,
     "sub": 1.0,
@@ -203,6 +205,21 @@ def math_name(name: str) -> str | None:
     if name.startswith("f") and name[1:] in ("abs", "absf", "absl"):
         return "fabs"
     return None
+
+
+def call_ops(name: str, exponent: float | None = None) -> tuple[dict[str, float], str] | None:
+    """(operations, a note or '') of one call whose cost is known without the program's
+    body: the OpenMP runtime and compiler hints cost nothing, an atomic builtin is one
+    ``atomic``, inline assembly one ``call`` (said), a math function its weight; None for
+    any other callee. ``exponent``: a ``pow`` call's constant second argument."""
+    if name.startswith("omp_") or name in HINT_BUILTINS:
+        return {}, ""
+    if name.startswith(ATOMIC_PREFIXES):
+        return {"atomic": 1.0}, ""
+    if name == ASM_CALL:
+        return {"call": 1.0}, "inline assembly: counted as one 'call' op"
+    base = math_name(name)
+    return (math_ops(base, exponent), "") if base is not None else None
 
 
 @dataclass

@@ -20,7 +20,9 @@ _ASM = re.compile(
     r"\b(?:__asm__|__asm|asm)\b((?:\s*\b(?:volatile|__volatile__|__volatile|goto|inline|"
     r"__inline__|__inline)\b)*)\s*\("
 )
-_LITERAL = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')""")
+# a C string or character literal on one line (the preprocessor joined continued ones)
+C_LITERAL = r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
+_LITERAL = re.compile(C_LITERAL)
 _MARKER = re.compile(r'^# \d+ "([^"]*)"', re.MULTILINE)
 _SYSTEM_PREFIX = "<"  # preprocess.SYSTEM_PREFIX and <built-in>: both start so
 

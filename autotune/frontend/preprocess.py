@@ -18,7 +18,7 @@ from pathlib import Path
 
 from autotune import textfile
 from autotune.errors import CompilerRejects, UserError, require_c_file
-from autotune.frontend.inlineasm import replace_asm
+from autotune.frontend.inlineasm import C_LITERAL, replace_asm
 from autotune.frontend.options import SourceOptions
 
 STUB_DIR = Path(__file__).resolve().parent.parent / "stubs"
@@ -65,8 +65,8 @@ _SIMPLE_RE = re.compile(r"\b(" + "|".join(_SIMPLE_REPLACE) + r")\b")
 # GCC's imaginary constants (``1.0iF``, what <complex.h>'s ``I`` expands to), after
 # the literals that may hold the same letters: pycparser has no imaginary type
 _IMAGINARY = re.compile(
-    r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
-    r"|(?<![\w.])((?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)(?:([fFlL]?)[iIjJ]|[iIjJ]([fFlL]?))\b"
+    C_LITERAL
+    + r"|(?<![\w.])((?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)(?:([fFlL]?)[iIjJ]|[iIjJ]([fFlL]?))\b"
 )
 _IMAGINARY_HINT = re.compile(r"\d[fFlL]?[iIjJ][fFlL]?\b")
 

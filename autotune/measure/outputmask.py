@@ -137,7 +137,7 @@ def _hide(line: str, spans: list[tuple[int, int]]) -> str:
     read alike)."""
     out, pos = [], 0
     for start, end in spans:
-        if out and pos > 0 and line[pos:start] in (",", ":") and out[-1] == HIDDEN:
+        if out and out[-1] == HIDDEN and line[pos:start] in (",", ":"):
             pos = end
             continue
         out.append(line[pos:start])
