@@ -24,6 +24,17 @@ def test_without_reassociation_every_number_must_be_equal():
     assert exact("nan inf", "nan inf")
 
 
+def test_the_sign_of_a_zero_is_part_of_an_exact_result():
+    """-0.0 and 0.0 compare equal in C, but printf tells them apart and 1/x of them is
+    -inf or inf: only a reassociating loop (a floating-point max may keep either) may
+    print the other."""
+    assert not exact("largest climb -0", "largest climb 0")
+    assert not exact("x -0.000000", "x 0.000000")
+    assert exact("x -0.000000", "x -0.000000")
+    assert ok("largest climb -0", "largest climb 0")
+    assert not ok("x -1", "x 1")
+
+
 def test_integers_are_exact_even_with_a_tolerance():
     assert not ok("checksum 1000000", "checksum 1000001")  # 1e-6 relative: still wrong
     assert not exact("checksum 1000000", "checksum 1000001")

@@ -572,6 +572,32 @@ def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, c
     assert loops and all(ld["used"] == "original" for ld in loops), loops
 
 
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_a_floating_point_max_may_keep_either_zero_and_ships_only_measured(tmp_path, capsys):
+    """-0.0 and 0.0 compare equal: which one a max reduction keeps follows the order in
+    which partial maxima meet (this program prints 'largest climb -0' as written and '0'
+    under some variants). It is noted as reassociating, like a sum, so the build hook's
+    rank mode compiles it as written; an integer max is exact and noted nothing."""
+    from buildhook_support import by_source, hook_env, report, run, wrapper_exe
+
+    name = "signed_zero_extremes.c"
+    loops = analyze(DATA / name, capsys)
+    (note,) = loops[26]["reassociates"]
+    assert "reduction(max:climb)" in note and "-0.0 and 0.0" in note
+    assert loops[26]["tunable"] and loops[31]["tunable"] and loops[31]["reassociates"] == []
+    shutil.copy(DATA / name, tmp_path / name)
+    plain = run(["gcc", "-fopenmp", "-O2", name, "-o", "plain", "-lm"], tmp_path)
+    assert plain.returncode == 0
+    env = hook_env(tmp_path, AUTOTUNE_MODE="rank")
+    run([wrapper_exe(), "gcc", "-fopenmp", "-O2", name, "-o", "hooked", "-lm"], tmp_path, env)
+    assert run(["./hooked"], tmp_path).stdout == run(["./plain"], tmp_path).stdout
+    shipped = {
+        ld["line"]: ld for ld in by_source(report(Path(env["AUTOTUNE_DB"]), capsys))[name]["loops"]
+    }
+    assert shipped[26]["used"] == "original", shipped[26]
+    assert "reduction(max:climb)" in shipped[26]["reason"]
+
+
 def test_what_the_proof_cannot_follow_is_kept_in_one_line(tmp_path, capsys):
     """A function pointer and a goto: each loop kept, with the construct and where."""
     src = tmp_path / "odd.c"

@@ -128,11 +128,17 @@ def _where(text: str, index: int) -> str:
 
 
 def _numbers_match(e: _Num, a: _Num, rtol: float, atol: float, tolerant: bool) -> bool:
+    if not tolerant and _negative(e) != _negative(a):
+        return False  # -0 and 0: a max that kept another zero, or 1/x of one, tells them apart
     if _integer(e) or _integer(a):  # counts and checksums: exactly, always
         return _integer(e) and _integer(a) and int(e.text.lstrip("+")) == int(a.text.lstrip("+"))
     if not tolerant:
         return e.text == a.text or float(e) == float(a)
     return numbers_close(e, a, rtol, atol)
+
+
+def _negative(n: _Num) -> bool:
+    return n.text.startswith("-")
 
 
 def _integer(n: _Num) -> bool:

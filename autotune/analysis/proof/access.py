@@ -72,7 +72,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
             )
         )
         if kind == "u" and name and (w.sync is not None or owner == "private"):
-            w.note_floating_update(name, node, "an update of " + name)
+            w.note_floating_update(name, node, "an update of " + name, op)
         return
     # an rvalue that is not memory: walk its parts as reads
     w.generic_visit(node)
@@ -173,7 +173,7 @@ def _scalar(
     key = frozenset({w.key_of(decl, dkind)})
     w.record(Ref(key, [], kind, line, name, op=op, name=name, hidden=hidden))
     if kind == "u" and w.sync is not None:
-        w.note_floating_update(name, node, f"the {w.sync} update of {name}")
+        w.note_floating_update(name, node, f"the {w.sync} update of {name}", op)
 
 
 def _reduction_element(w: IterationWalker, node: c_ast.ArrayRef, kind: str, op: str | None) -> bool:

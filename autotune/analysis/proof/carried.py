@@ -108,15 +108,17 @@ def judge_scalars(
             )
     for cl in filter(None, [site.clauses, site.region_clauses]):
         for op, name in reduction_items(cl.reduction):
-            if op in ("max", "min", "&", "|", "^", "&&", "||"):
+            if op in ("&", "|", "^", "&&", "||") or not is_floating(scope, name, site.for_node):
                 continue
-            if is_floating(scope, name, site.for_node):
-                note = (
-                    f"floating-point reduction({op}:{name}): another thread count or "
-                    "schedule reassociates it, so results may differ in the last digits"
-                )
-                if note not in out.reassociates:
-                    out.reassociates.append(note)
+            note = f"floating-point reduction({op}:{name}): " + (
+                "of values that compare equal (-0.0 and 0.0) the one kept follows the order "
+                "in which threads combine, which another thread count or schedule changes"
+                if op in ("max", "min")
+                else "another thread count or schedule reassociates it, so results may "
+                "differ in the last digits"
+            )
+            if note not in out.reassociates:
+                out.reassociates.append(note)
 
 
 def _dead_after(site: LoopSite, name: str) -> bool:

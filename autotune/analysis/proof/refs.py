@@ -363,10 +363,17 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             ref.kind, ref.op = "w", None
         self.facts.refs.append(ref)
 
-    def note_floating_update(self, name: str, at: c_ast.Node, what: str) -> None:
+    def note_floating_update(self, name: str, at: c_ast.Node, what: str, op: str | None) -> None:
+        """A floating-point update that any order leaves the same but for rounding (a sum)
+        or the sign of a zero (a max or min: -0.0 and 0.0 compare equal, and the first
+        or the last met is kept)."""
         if is_floating(self.frame.scope, name, at):
+            line = line_of(at)
             note = (
-                f"{what} adds floating-point values in thread order at line {line_of(at)} "
+                f"{what} keeps one of floating-point values that compare equal (-0.0 and 0.0) "
+                f"in thread order at line {line}"
+                if op in ("max", "min")
+                else f"{what} adds floating-point values in thread order at line {line} "
                 "(results may differ in the last digits)"
             )
             if note not in self.facts.reassociates:
