@@ -44,6 +44,16 @@ def test_parse_omp_clauses_kept_verbatim():
     assert split_items("for schedule(static,4), nowait") == ["for", "schedule(static,4)", "nowait"]
 
 
+def test_update_is_a_clause_of_atomic_and_a_directive_after_target():
+    """'atomic update' is the atomic construct (the proof walks it as one); 'target
+    update' is a standalone directive of its own."""
+    assert parse_omp("omp atomic update")[0] == "atomic"
+    kind, c = parse_omp("omp atomic seq_cst update")
+    assert kind == "atomic" and c.other == ["seq_cst", "update"]
+    assert parse_omp("omp atomic update relaxed")[0] == "atomic"
+    assert parse_omp("omp target update to(a[0:n])")[0] == "target update"
+
+
 def test_finds_loops_with_system_headers_and_macros(tmp_path):
     src = write(
         tmp_path,

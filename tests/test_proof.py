@@ -371,6 +371,8 @@ PATTERNS = {
     "complex_dft.c": {17: set(), 23: set()},
     # C11 _Atomic bins and counters updated with += and ++, also through a pointer
     "c11_atomic_counts.c": {21: set(), 26: set()},
+    # '#pragma omp atomic update', with relaxed or seq_cst before or after the clause
+    "atomic_update_clauses.c": {23: set(), 30: set()},
 }
 
 
@@ -522,6 +524,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "atomic_counters.c",
         "complex_dft.c",
         "c11_atomic_counts.c",
+        "atomic_update_clauses.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -143,8 +143,12 @@ def parse_omp(text: str) -> tuple[str, Clauses] | None:
         name = head.split("(")[0]
         if name not in DIRECTIVE_WORDS:
             break
-        # "ordered"/"reduction" are directive words only when they come first.
+        # "ordered"/"reduction" are directive words only when they come first;
+        # "update" names a directive after "target" ("target update") and is a
+        # clause of "atomic" ("atomic update", like "atomic read").
         if name in ("ordered", "reduction", "allocate") and words:
+            break
+        if name == "update" and words != ["target"]:
             break
         words.append(name)
         items.pop(0)
