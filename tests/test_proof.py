@@ -35,6 +35,15 @@ TRAPS = {
     # a base offset each iteration computes for itself is no parameter: not set aside
     "private_base_trap.c": {17: (BOTH, "cannot tell apart between iterations")},
     "simd_distance.c": {12: (BOTH, "dependence carried by the loop on v")},
+    # boundary tests that keep nothing in the row (a scatter beside the own row, j >= 0,
+    # an unsigned j - 1u >= 0), an off-by-one write past c and a read before u
+    "boundary_guard_traps.c": {
+        30: (BOTH, "dependence carried by the loop on out"),
+        38: (BOTH, "subscript that leaves its row"),
+        44: (BOTH, "subscript that leaves its row"),
+        50: (BOTH, "writes c (line 51: c[i + 1]) outside the 50000 elements"),
+        54: (BOTH, "reads u (line 55: u[i - 1]) outside the 50000 elements"),
+    },
     # C11 _Atomic objects: x = x + v is a load and a store, a count read back in the
     # loop, an add and a multiply of one word
     "c11_atomic_traps.c": {
@@ -373,6 +382,9 @@ PATTERNS = {
     "c11_atomic_counts.c": {21: set(), 26: set()},
     # '#pragma omp atomic update', with relaxed or seq_cst before or after the clause
     "atomic_update_clauses.c": {23: set(), 30: set()},
+    # shifted subscripts under boundary tests: if (j > 0), ?: at the last column, i != 0,
+    # && and || before a neighbour is read
+    "boundary_guards.c": {27: set(), 37: set(), 42: set(), 48: set()},
 }
 
 
@@ -525,6 +537,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "complex_dft.c",
         "c11_atomic_counts.c",
         "atomic_update_clauses.c",
+        "boundary_guards.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -557,6 +570,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "array_reduction_traps.c",
         "atomic_slot_traps.c",
         "inline_asm_traps.c",
+        "boundary_guard_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

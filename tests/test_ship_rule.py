@@ -111,16 +111,15 @@ def test_an_unmeasured_pick_never_runs_more_threads_than_cores():
 
 
 TRIANGLE_MAX = """#include <stdio.h>
-#include <math.h>
 #define N 6000
-static double a[N];
+static long a[N];
 int main(void) {
-  for (int i = 0; i < N; i++) a[i] = 1.0 / (i + 3);
-  double m = 0.0;
+  for (int i = 0; i < N; i++) a[i] = (i * 7919L) % 10007;
+  long m = 0;
 #pragma omp parallel for reduction(max:m)
   for (int i = 0; i < N; i++)
-    for (int j = 0; j < i; j++) m = fmax(m, a[i] * a[j] * (j % 7));
-  printf("%.17g\\n", m);
+    for (int j = 0; j < i; j++) m = (a[i] * a[j]) % 9973 > m ? (a[i] * a[j]) % 9973 : m;
+  printf("%ld\\n", m);
   return 0;
 }
 """

@@ -55,7 +55,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
             if obj.startswith("priv:") and not index:
                 _private_flow(w, obj[5:], kind, op, _line(node))
                 return
-        inner, size = declared_shape(w, node, index)
+        inner, size, outer = declared_shape(w, node, index)
         w.record(
             Ref(
                 objects,
@@ -67,6 +67,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 op=op,
                 inner=inner,
                 size=size,
+                outer=outer,
                 name=name,
                 group=group,
             )
@@ -79,19 +80,21 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
 
 
 def declared_shape(w: IterationWalker, node: c_ast.Node, index: list | None) -> tuple:
-    """(sizes of dimensions 1..n-1, bytes of the element touched) of ``a[i][j]...`` or
-    ``*p`` on a named variable, from one walk of its declared type. The sizes only where
-    the index is the subscripts themselves (not through a pointer into the array); the
-    element's bytes tell an ``unsigned char *`` view of a ``double`` array from the array."""
+    """(sizes of dimensions 1..n-1, bytes of the element touched, length of the first
+    dimension) of ``a[i][j]...`` or ``*p`` on a named variable, from one walk of its
+    declared type. The sizes only where the index is the subscripts themselves (not
+    through a pointer into the array), the first length only of an array the function
+    or the file declares (a parameter's is a pointer's); the element's bytes tell an
+    ``unsigned char *`` view of a ``double`` array from the array."""
     if isinstance(node, c_ast.UnaryOp) and node.op == "*":
         root, subs = node.expr, [node.expr]
     elif isinstance(node, c_ast.ArrayRef):
         root, subs = chain(node)
     else:
-        return [], None
-    decl = w._decl(root.name, root)[0] if isinstance(root, c_ast.ID) else None
+        return [], None, None
+    decl, kind = w._decl(root.name, root) if isinstance(root, c_ast.ID) else (None, "")
     if decl is None:
-        return [], None
+        return [], None, None
     scope = w.frame.scope
     levels = []  # the declared type, one array or pointer level per subscript
     t = scope.resolve_typedef(decl.type)
@@ -99,12 +102,16 @@ def declared_shape(w: IterationWalker, node: c_ast.Node, index: list | None) -> 
         levels.append(t)
         t = scope.resolve_typedef(t.type)
     if len(levels) < len(subs):
-        return [], None
+        return [], None, None
     size = scope.type_size(t)
     rows = isinstance(node, c_ast.ArrayRef) and index is not None and len(subs) == len(index)
+    outer = None
+    if rows and kind != "param" and isinstance(levels[0], c_ast.ArrayDecl):
+        length = _row_length(w, levels[0].dim, decl)
+        outer = length if isinstance(length, int) else None
     if not rows or len(subs) < 2 or not all(isinstance(x, c_ast.ArrayDecl) for x in levels[1:]):
-        return [], size
-    return [_row_length(w, x.dim, decl) for x in levels[1:]], size
+        return [], size, outer
+    return [_row_length(w, x.dim, decl) for x in levels[1:]], size, outer
 
 
 def _row_length(w: IterationWalker, dim: c_ast.Node | None, decl: c_ast.Decl):

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import islpy as isl
 
 from autotune.analysis.proof import conditions, poly
-from autotune.analysis.proof.facts import Ref
+from autotune.analysis.proof.facts import Bound, Ref
 from autotune.analysis.proof.isltext import Names, domain_text
-from autotune.analysis.proof.rows import leaves_row
+from autotune.analysis.proof.rows import leaves_array, leaves_row
 
 Index = list[poly.Poly]
 
@@ -55,6 +55,13 @@ class Conflict:
                 "row (C calls it undefined; the memory is a neighbouring row's): "
                 "the proof compares subscripts row by row and cannot here"
             )
+        if self.why == "outside":
+            what = {"r": "reads", "w": "writes"}.get(self.a.kind, "updates")
+            return (
+                f"{what} {name} (line {self.a.line}: {self.a.text}) outside the "
+                f"{self.a.outer} elements it is declared with (C calls it undefined; the "
+                "memory is another object's, which the proof cannot name)"
+            )
         if self.why == "unanalysable":
             return (
                 f"{what} {name} (line {self.a.line}: {self.a.text}; line {self.b.line}: "
@@ -77,7 +84,9 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
     unique = _dedupe(refs)
     pins = {id(r): _pins(r) for r in unique}
     spills = {id(r) for r in unique if leaves_row(r)}
-    out: list[Conflict] = []
+    out = [Conflict(r, r, "outside") for r in unique if leaves_array(r)][:3]
+    if len(out) >= 3:
+        return out
     for i, a in enumerate(unique):
         for b in unique[i:]:
             if not _may_interact(a, b):
@@ -139,9 +148,16 @@ def _dedupe(refs: list[Ref]) -> list[Ref]:
             tuple(None if x is None else _length_key(x) for x in r.inner),
             r.size,
             tuple((b.sym, _key(b.lower), _key(b.upper)) for b in r.domain),
+            tuple(_bound_key(b) for b in r.given),  # a branch's test is the reference's own
+            r.outer,
         )
         seen.setdefault(key, r)
     return list(seen.values())
+
+
+def _bound_key(b: Bound) -> tuple:
+    defined = b.defined and (b.defined[0], _key(b.defined[1]), _key(b.defined[2]))
+    return (b.sym, _key(b.lower), _key(b.upper), b.step, _key(b.start), defined)
 
 
 def _key(p: poly.Poly | None) -> tuple | None:

@@ -105,6 +105,9 @@ class Ref:
     # sizes of dimensions 1..n-1: a constant, a polynomial in the sizes (a variable-length
     # array's), or None
     inner: list[int | Poly | None] = field(default_factory=list)
+    # the declared length of the first dimension of an array the subscripts index
+    # (``double c[N]``: N), None for a pointer, a parameter, or a length not constant
+    outer: int | None = None
     size: int | None = None  # bytes of the element it reads or writes (None: not known)
     path: tuple[int, ...] = ()  # statement positions, block by block: program order
     must: bool = True  # runs at every point of its domain (no branch around it)

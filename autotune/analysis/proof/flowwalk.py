@@ -14,6 +14,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.proof import poly
+from autotune.analysis.proof.branchfacts import branch_bounds
 from autotune.analysis.proof.syntax import assigned, jumps, line_of, meet, where
 from autotune.analysis.proof.updates import if_update
 
@@ -53,18 +54,25 @@ class ControlFlow:
                 self.visit(chosen)
             return
         self._read_only(node.cond)
-        self._branches([node.iftrue, node.iffalse])
+        self._branches([node.iftrue, node.iffalse], node.cond)
 
-    def _branches(self, branches: list[c_ast.Node | None]) -> None:
+    def _branches(self, branches: list[c_ast.Node | None], cond: c_ast.Node | None = None) -> None:
+        """Each branch from the same state; under an if's or a ?:'s two branches, the
+        references carry what the condition says there (``branchfacts``)."""
         start_def = set(self.defined) if self.defined is not None else None
         start_env, start_ptr = dict(self.env), dict(self.env_ptr)
+        sides = [branch_bounds(self, cond, truth) for truth in (True, False)] if cond else []
         outs, envs = [], []
         self.cond_depth += 1
-        for b in branches:
+        for k, b in enumerate(branches):
             self.defined = set(start_def) if start_def is not None else None
             self.env, self.env_ptr = dict(start_env), dict(start_ptr)
+            held = len(self.guards)
+            if sides:
+                self.guards.extend(sides[k])
             if b is not None:
                 self.visit(b)
+            del self.guards[held:]
             outs.append(self.defined)
             envs.append((self.env, self.env_ptr))
         self.cond_depth -= 1
@@ -74,9 +82,23 @@ class ControlFlow:
             self.env[k] = None
         self.env_ptr = {k: v for k, v in envs[0][1].items() if all(p.get(k) is v for _, p in envs)}
 
+    def visit_BinaryOp(self, node: c_ast.BinaryOp) -> None:
+        """``a && b`` evaluates ``b`` only where ``a`` holds (``||``: where it does not):
+        ``i > 0 && x[i - 1] < x[i]`` reads ``x[i - 1]`` from ``i = 1``."""
+        if node.op not in ("&&", "||"):
+            self.generic_visit(node)
+            return
+        self.visit(node.left)
+        held = len(self.guards)
+        self.guards.extend(branch_bounds(self, node.left, node.op == "&&"))
+        self.cond_depth += 1
+        self.visit(node.right)
+        self.cond_depth -= 1
+        del self.guards[held:]
+
     def visit_TernaryOp(self, node: c_ast.TernaryOp) -> None:
         self._read_only(node.cond)
-        self._branches([node.iftrue, node.iffalse])
+        self._branches([node.iftrue, node.iffalse], node.cond)
 
     def visit_Switch(self, node: c_ast.Switch) -> None:
         self._read_only(node.cond)

@@ -64,6 +64,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self.lock: str | None = None
         self.ordered = 0  # inside the loop's ordered region (the iterations' order)
         self.cond_depth = 0
+        self.guards: list[Bound] = []  # what the branches around the statement test
         self.path: list[int] = []
         self._top: c_ast.Node | None = None
         self.constant: str | None = None  # the constant the write being touched stores
@@ -351,7 +352,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         if ref.kind == "w":
             ref.value = self.constant
         ref.domain = list(self.domain)
-        ref.given = self.ctx.given + tuple(self.defined_bounds)
+        ref.given = self.ctx.given + tuple(self.defined_bounds) + tuple(self.guards)
         ref.path = tuple(self.path)
         ref.must = self.cond_depth == 0
         ref.ordered = self.ordered > 0

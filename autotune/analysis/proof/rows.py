@@ -41,12 +41,51 @@ def leaves_row(r: Ref) -> bool:
             if _may_leave(r, sub, size):  # ``a[k / M][k % M]``: isl bounds the remainder
                 return True
             continue
-        span = _span(sub, ranges)
-        if span is not None and (span[0] < 0 or span[1] > size - 1):
+        if _outside(r, sub, size, ranges):
             return True
-        if span is None and _below_whenever_run(r, sub):
-            return True  # ``b[i][j - 1]`` from ``j = 0``, ``j < m``: the row before, at any m
     return False
+
+
+def leaves_array(r: Ref) -> bool:
+    """The first subscript leaves a declared array: ``c[i - 1]`` from ``i = 0`` of a
+    ``double c[N]`` reads or writes another object (C calls it undefined; gcc builds
+    it, and the memory may be an array the loop writes). Decided as a row's subscript
+    of constant length is (``leaves_row``), for subscripts in the loops' variables and
+    the sizes alone."""
+    if r.outer is None or not r.index or r.index[0] is None or not poly.is_affine(r.index[0]):
+        return False
+    if not _in_loops_and_sizes(r, r.index[0]):
+        return False  # a value read or hashed (``hist[x % B]``): not the proof's to bound
+    return _outside(r, r.index[0], r.outer, _constant_ranges(r.domain))
+
+
+def _in_loops_and_sizes(r: Ref, sub: poly.Poly) -> bool:
+    """``sub`` is made of loop variables whose bounds are made of the same and of sizes:
+    ``k`` from ``rowstr[j]`` (an array's value) is no such variable."""
+    loops = {b.sym: b for b in r.domain}
+    todo, seen = list(poly.symbols(sub)), set()
+    while todo:
+        s = todo.pop()
+        if s in seen or s.startswith("P"):
+            continue
+        seen.add(s)
+        b = loops.get(s)
+        if b is None or b.defined or b.lower is None or b.upper is None:
+            return False
+        todo += poly.symbols(b.lower) | poly.symbols(b.upper)
+    return True
+
+
+def _outside(r: Ref, sub: poly.Poly, size: int, ranges: dict[str, tuple[int, int]]) -> bool:
+    """A subscript of a dimension of constant length leaves ``[0, size)``: over loops of
+    constant bounds, where its least or greatest value does and the branches it is
+    under do not keep it in (``if (j > 0)`` around ``j - 1``); with bounds in the
+    sizes, only where it is below 0 at every size."""
+    span = _span(sub, ranges)
+    if span is not None and (span[0] < 0 or span[1] > size - 1):
+        return not r.given or _may_leave(r, sub, size)
+    # ``b[i][j - 1]`` from ``j = 0``, ``j < m``: the row before, at any m
+    return span is None and _below_whenever_run(r, sub)
 
 
 def _below_whenever_run(r: Ref, sub: poly.Poly) -> bool:

@@ -255,7 +255,7 @@ def _judge(
     found = deps.conflicts(shared, ctx.collapse)
     for c in found:
         out.add(c.reason())
-        if c.why == "overflow":
+        if c.why in ("overflow", "outside"):
             out.overflows.append(c.reason())
     hint = unknown_origins([r for c in found for r in (c.a, c.b)], prog)
     if hint:
