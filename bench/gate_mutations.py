@@ -14,10 +14,11 @@ its program is defined and deterministic as written:
   prove nothing.
 
 Every other difference between a variant's output and the original's is a hole in the
-gate, printed with the mutation. The programs are ours (``tests/data/c``, ``kernels``);
-nothing is written outside a temporary directory.
+gate, printed with the mutation. The programs are ours (``tests/data/c``, ``kernels``),
+or those under ``--dir``; nothing is written outside a temporary directory.
 
-    python bench/gate_mutations.py [--count N] [--seed S] [--json OUT]
+    python bench/gate_mutations.py [--count N] [--seed S] [--only shift|swap]
+                                   [--dir DIR] [--json OUT]
 """
 
 from __future__ import annotations
@@ -41,13 +42,10 @@ SHIFTS = ("+ 1", "- 1", "/ 2", "% 3")
 TIMEOUT = 20
 
 
-def mutants(seed: int) -> list[tuple[Path, int, int, int, str]]:
+def mutants(seed: int, files: list[Path]) -> list[tuple[Path, int, int, int, str]]:
     """(file, line index, start, end, replacement) for every subscript of every line of
     code, shuffled with ``seed``."""
     out = []
-    files = sorted((ROOT / "tests" / "data" / "c").rglob("*.c")) + sorted(
-        (ROOT / "kernels").glob("*.c")
-    )
     for f in files:
         text = f.read_text(errors="replace")
         if "main" not in text:
@@ -158,9 +156,15 @@ def main() -> int:
     ap.add_argument(
         "--only", choices=("shift", "swap"), help="only shifted or only swapped subscripts"
     )
+    ap.add_argument("--dir", type=Path, help="mutate these C programs instead of ours")
     args = ap.parse_args()
+    if args.dir:
+        files = sorted(args.dir.rglob("*.c"))
+    else:
+        files = sorted((ROOT / "tests" / "data" / "c").rglob("*.c"))
+        files += sorted((ROOT / "kernels").glob("*.c"))
     rows, proven = [], 0
-    for f, n, start, end, new in mutants(args.seed):
+    for f, n, start, end, new in mutants(args.seed, files):
         if args.only and (args.only == "swap") != ("][" in new):
             continue
         if proven >= args.count:
@@ -178,9 +182,8 @@ def main() -> int:
             row = {"verdict": "unbuilt"}
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        row.update(
-            file=str(f.relative_to(ROOT)), line=n + 1, was=before.strip(), now=lines[n].strip()
-        )
+        shown = f.relative_to(ROOT) if f.is_relative_to(ROOT) else f
+        row.update(file=str(shown), line=n + 1, was=before.strip(), now=lines[n].strip())
         rows.append(row)
         if row["verdict"] not in ("kept", "unparsed"):
             proven += 1

@@ -1,0 +1,53 @@
+"""bench/gate_mutations.py on one program of our own: each mutant of its subscripts is
+judged as the probe judges ours (kept, undefined as written, or run with its variants
+and found clean), and none is a hole."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "gate_mutations.py"
+
+PROGRAM = """#include <stdio.h>
+#define N 4000
+static double a[N], b[N];
+int main(void)
+{
+    int i;
+    for (i = 0; i < N; i++)
+        a[i] = i % 7;
+#pragma omp parallel for
+    for (i = 0; i < N; i++)
+        b[i] = 2.0 * a[i];
+    double s = 0.0;
+    for (i = 0; i < N; i++)
+        s += b[i] * (i % 3);
+    printf("%.1f\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_mutants_of_a_scaling_loop_are_kept_undefined_or_clean(tmp_path):
+    (tmp_path / "scale.c").write_text(PROGRAM)
+    out = tmp_path / "mutants.json"
+    argv = [sys.executable, str(BENCH), "--dir", str(tmp_path), "--count", "40"]
+    done = subprocess.run([*argv, "--json", str(out)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {(r["line"], r["now"]): r["verdict"] for r in json.loads(out.read_text())["mutants"]}
+    # the loop's own write folded: two iterations write one element, the gate keeps it
+    assert rows[(11, "b[i / 2] = 2.0 * a[i];")] == "kept"
+    # one past the end of b: kept now, and undefined as written
+    assert rows[(11, "b[i + 1] = 2.0 * a[i];")] == "kept"
+    # a read folded onto three elements: still independent, its variants print the same
+    assert rows[(11, "b[i] = 2.0 * a[i % 3];")] == "clean"
+    # the checksum reading before b: undefined as written, whatever the gate says
+    assert rows[(14, "s += b[i - 1] * (i % 3);")] == "undefined"
+    assert "hole" not in rows.values()
