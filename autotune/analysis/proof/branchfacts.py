@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import walk
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.facts import Bound
 from autotune.analysis.proof.inttypes import ExprTypes
@@ -28,7 +29,7 @@ _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 def branch_bounds(w, cond: c_ast.Node | None, truth: bool) -> list[Bound]:
     """Bounds that hold wherever ``cond`` evaluates to ``truth`` (w: the walker, whose
     ``value`` gives an integer expression as a polynomial in its symbols)."""
-    if cond is None:
+    if cond is None or not _pure(cond):
         return []
     if isinstance(cond, c_ast.UnaryOp) and cond.op == "!":
         return branch_bounds(w, cond.expr, not truth)
@@ -55,6 +56,43 @@ def branch_bounds(w, cond: c_ast.Node | None, truth: bool) -> list[Bound]:
     if op in (">", ">="):
         return _at_least(diff, 1 if op == ">" else 0)
     return _at_most(diff, -1 if op == "<" else 0)
+
+
+def _pure(cond: c_ast.Node) -> bool:
+    """No store and no call in the condition: its values are the ones before and after
+    it is evaluated (``k-- > 0`` tests the old ``k``, which the walk has moved on)."""
+    for n in walk(cond):
+        if isinstance(n, c_ast.Assignment | c_ast.FuncCall):
+            return False
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            return False
+    return True
+
+
+def always_leaves(stmt: c_ast.Node | None) -> bool:
+    """Every path through ``stmt`` jumps out of the block around it (``continue``,
+    ``break``, ``return``, ``goto``): what follows it in the block runs only where it
+    was not taken (``if (i == 0 || i == n - 1) continue;``)."""
+    if isinstance(stmt, c_ast.Continue | c_ast.Break | c_ast.Return | c_ast.Goto):
+        return True
+    if isinstance(stmt, c_ast.Compound):
+        return bool(stmt.block_items) and always_leaves(stmt.block_items[-1])
+    if isinstance(stmt, c_ast.If):
+        return always_leaves(stmt.iftrue) and always_leaves(stmt.iffalse)
+    return False
+
+
+def bounds_after(w, stmt: c_ast.Node) -> list[Bound]:
+    """What holds after ``stmt`` for the rest of its block, when ``stmt`` is an ``if``
+    one of whose branches always leaves the block; asked before ``stmt`` is walked (its
+    condition's values as it tests them)."""
+    if not isinstance(stmt, c_ast.If):
+        return []
+    if always_leaves(stmt.iftrue) and not always_leaves(stmt.iffalse):
+        return branch_bounds(w, stmt.cond, False)
+    if stmt.iffalse is not None and always_leaves(stmt.iffalse):
+        return branch_bounds(w, stmt.cond, True) if not always_leaves(stmt.iftrue) else []
+    return []
 
 
 def _apart_from_edge(w, diff: poly.Poly) -> list[Bound]:

@@ -18,6 +18,7 @@ from pycparser import c_ast
 from autotune.analysis.astutil import loop_var_name
 from autotune.analysis.names import atomic_object, is_floating, names_in
 from autotune.analysis.proof import poly, specialise, unroll
+from autotune.analysis.proof.branchfacts import bounds_after
 from autotune.analysis.proof.constructs import walk_construct, walk_lock_section
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
@@ -198,6 +199,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
     def visit_Compound(self, node: c_ast.Compound) -> None:
         mark = len(self.facts.effects)
         ended = False
+        held = len(self.guards)  # what an early exit leaves true for the rest of the block
         self.path.append(0)
         runs = list(pragma_runs(node.block_items))
         sections = lock_sections(runs)
@@ -215,12 +217,15 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             if run.directives:
                 walk_construct(self, run)
             else:
+                after = bounds_after(self, run.stmt)
                 self.visit(run.stmt)
+                self.guards.extend(after)
             if ends_program(run.stmt):
                 ended = True
             if self.broke:
                 break  # an unrolled pass took its break: nothing after it runs
         self.path.pop()
+        del self.guards[held:]
         if ended:
             # a path that ends the program: what it printed before does not order the loop,
             # when it prints the same whichever iteration takes it

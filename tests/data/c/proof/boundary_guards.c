@@ -2,8 +2,9 @@
    horizontal blur scattered from each pixel to its neighbours in the row, the edges
    left out by if-tests; a one-sided difference chosen by ?: at the last column; a 1-D
    flux written to the face before the cell, except at the first cell; peaks found by
-   comparing with the neighbours behind && and ||, and a left value chosen by ?:. Each
-   iteration writes its own row or its own faces. */
+   comparing with the neighbours behind && and ||, a left value chosen by ?:, and a
+   centred difference after the end cells are skipped with continue. Each iteration
+   writes its own row or its own faces. */
 #include <stdio.h>
 
 #define H 300
@@ -49,6 +50,13 @@ int main(void)
         double left = i ? q[i - 1] : q[i];
         peak[i] = (i > 0 && q[i - 1] < q[i]) && (i == NC - 1 || q[i + 1] < q[i]);
         face[i] += 0.25 * left;
+    }
+
+#pragma omp parallel for
+    for (i = 0; i < NC; i++) {
+        if (i == 0 || i == NC - 1)
+            continue;
+        face[i] += 0.5 * (q[i + 1] - q[i - 1]);
     }
 
     double s = 0.0;
