@@ -71,9 +71,10 @@ def _pure(cond: c_ast.Node) -> bool:
 
 def always_leaves(stmt: c_ast.Node | None) -> bool:
     """Every path through ``stmt`` jumps out of the block around it (``continue``,
-    ``break``, ``return``, ``goto``): what follows it in the block runs only where it
-    was not taken (``if (i == 0 || i == n - 1) continue;``)."""
-    if isinstance(stmt, c_ast.Continue | c_ast.Break | c_ast.Return | c_ast.Goto):
+    ``break``, ``return``): what follows it in the block runs only where it was not
+    taken (``if (i == 0 || i == n - 1) continue;``). A ``goto`` may land further down
+    the same block, so it is not counted."""
+    if isinstance(stmt, c_ast.Continue | c_ast.Break | c_ast.Return):
         return True
     if isinstance(stmt, c_ast.Compound):
         return bool(stmt.block_items) and always_leaves(stmt.block_items[-1])

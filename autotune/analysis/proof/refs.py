@@ -217,6 +217,8 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             if run.directives:
                 walk_construct(self, run)
             else:
+                if isinstance(run.stmt, c_ast.Label):
+                    del self.guards[held:]  # a jump may land here, past the early exits
                 after = bounds_after(self, run.stmt)
                 self.visit(run.stmt)
                 self.guards.extend(after)
