@@ -153,6 +153,22 @@ EXPECTED = {
         20: (True, {"threads"}, "also runs the loops at lines 17"),
     },
     "manual_reduction.c": {24: (True, {"threads"}, "critical")},
+    # a hand-partitioned step: each thread's cyclic share walks with the name the
+    # worksharing loops reuse (a private function-scope i; a new int k per loop): their
+    # own variable holds their iteration, not the thread's number
+    "thread_strided.c": {
+        26: (True, {"threads"}, "omp_get_thread_num()"),
+        33: (True, {"threads"}, "omp_get_thread_num()"),
+        44: (True, {"threads"}, "omp_get_thread_num()"),
+    },
+    # t read before a later declaration of t in its block is the thread's; first carries
+    # a thread's number out of a loop header's int k = t; a cyclic update with no
+    # barrier before the loop reading it races as written
+    "thread_strided_traps.c": {
+        22: (False, {"schedule", "threads"}, "reads t"),
+        31: (False, {"schedule", "threads"}, "reads first"),
+        41: (False, {"schedule", "threads"}, "no barrier between them"),
+    },
 }
 
 

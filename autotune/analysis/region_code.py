@@ -34,6 +34,39 @@ def calls_thread_api(node: c_ast.Node, tainted: set[str]) -> bool:
     return bool(set(reads.calls) & set(THREAD_API)) or bool(reads.names & tainted)
 
 
+def stores_thread_value(n: c_ast.Assignment, tainted: set[str], private: set[str]) -> bool:
+    """An assignment stores what differs from thread to thread. Into a copy of the
+    thread's own, anything computed from a thread number does (``x = f[tid]``, and
+    ``buf[tid % 4] = 1`` picks which element of its copy is set). Into shared data only a
+    value that is one does (``v[k] += f[k]`` for a thread's cyclic ``k`` leaves one array
+    all threads see alike); a shared scalar is judged as a copy (every thread's store
+    races with the others')."""
+    root = written_root(n.lvalue)
+    if root is None or root in private or isinstance(n.lvalue, c_ast.ID):
+        return calls_thread_api(n.rvalue, tainted) or calls_thread_api(n.lvalue, tainted)
+    calls = {call_name(c) for c in walk(n.rvalue) if isinstance(c, c_ast.FuncCall)}
+    return bool(_value_names(n.rvalue) & tainted) or bool(calls & set(THREAD_API))
+
+
+def _value_names(node: c_ast.Node) -> set[str]:
+    """The names whose values ``node`` computes with: subscripts only pick elements."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.ID):
+            out.add(n.name)
+        elif isinstance(n, c_ast.ArrayRef):
+            stack.append(n.name)
+        elif isinstance(n, c_ast.FuncCall):
+            stack.extend(n.args.exprs if n.args is not None else [])
+        elif isinstance(n, c_ast.StructRef):
+            stack.append(n.name)
+        else:
+            stack.extend(child for _, child in n.children())
+    return out
+
+
 def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
     """Why code run by every thread has an effect that depends on how many run it."""
     reads = names_in(node)

@@ -22,6 +22,7 @@ from autotune.analysis.region_code import (
     ONCE_WITH_BARRIER,
     calls_thread_api,
     sections_handoff,
+    stores_thread_value,
     team_query,
     thread_dependence,
     waits_for_another,
@@ -49,6 +50,9 @@ class Event:
     # being read), "return" or "goto" (the function); '' if none
     jump: str = ""
     unseen: str = ""  # a function it calls that none of the program's files defines
+    # for a loop: the names each iteration sees fresh (its own variable, its private,
+    # lastprivate and reduction copies), whatever the region set them to before it
+    fresh: set[str] = field(default_factory=set)
 
 
 class RegionEvents(c_ast.NodeVisitor):
@@ -60,8 +64,11 @@ class RegionEvents(c_ast.NodeVisitor):
         self.funcs = funcs or {}  # the program's functions: name -> (FuncDef, FileAST)
         self.effects = CallEffects(self.funcs)
         # names holding a thread number or count (int tid = omp_get_thread_num();): a loop
-        # that reads one depends on which thread runs which iteration
+        # that reads one depends on which thread runs which iteration. ``thread_sites``
+        # keeps where each was set (its declaration, or the assigned ID), so that a loop's
+        # ``i`` is not taken for another loop's ``int i`` of the same name
         self.thread_ids: set[str] = set()
+        self.thread_sites: list[tuple[str, c_ast.Node]] = []
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
         for run in pragma_runs(node.block_items):
@@ -83,9 +90,14 @@ class RegionEvents(c_ast.NodeVisitor):
             own = set(clause_names(c.private + c.firstprivate + c.lastprivate)) | {
                 name for _, name in reduction_items(c.reduction)
             }
+            fresh = set(clause_names(c.private + c.lastprivate)) | {
+                name for _, name in reduction_items(c.reduction)
+            }
             if isinstance(loop, c_ast.For):
                 own |= _loop_var(loop)
-            self._add(Event("loop", node_line(loop) or line, loop, c.nowait), stmt, own)
+                fresh |= _loop_var(loop)
+            event = Event("loop", node_line(loop) or line, loop, c.nowait, fresh=fresh)
+            self._add(event, stmt, own)
             # the shared copy a reduction combines into, or the last iteration's thread
             # copies a lastprivate out to, is written at the loop's end
             ends = {name for _, name in reduction_items(c.reduction)}
@@ -164,7 +176,7 @@ class RegionEvents(c_ast.NodeVisitor):
             if not team_shared(stmt):
                 self.private.add(stmt.name)
             if stmt.init is not None and calls_thread_api(stmt.init, self.thread_ids):
-                self.thread_ids.add(stmt.name)
+                self._taint(stmt.name, stmt)
             self._code(stmt.init, node_line(stmt))
         else:
             self._code(stmt, node_line(stmt))
@@ -199,14 +211,21 @@ class RegionEvents(c_ast.NodeVisitor):
         k = next((i for i, e in enumerate(self.events[mark:]) if e.jump in kinds), None)
         del self.events[mark if k is None else mark + k + 1 :]
 
+    def _taint(self, name: str, site: c_ast.Node) -> None:
+        self.thread_ids.add(name)
+        self.thread_sites.append((name, site))
+
     def _code(self, node: c_ast.Node | None, line: int) -> None:
         if node is None:
             return
         for n in walk(node):
-            if isinstance(n, c_ast.Assignment) and calls_thread_api(n.rvalue, self.thread_ids):
+            if isinstance(n, c_ast.Assignment):
                 name = written_root(n.lvalue)
-                if name:
-                    self.thread_ids.add(name)
+                if name and stores_thread_value(n, self.thread_ids, self.private):
+                    self._taint(name, n.lvalue)
+            elif isinstance(n, c_ast.Decl) and n.name and n.init is not None:
+                if calls_thread_api(n.init, self.thread_ids):  # for (int k = tid; ...)
+                    self._taint(n.name, n)
         event = Event("code", line, why=thread_dependence(node, self.private, line))
         event.jump = _jump(node)
         self._add(event, node)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import walk
 from autotune.analysis.names import names_in
 from autotune.analysis.proof.facts import clause_names
 from autotune.analysis.region_code import cancels_region
@@ -57,6 +58,42 @@ class RegionFacts:
 def _loop_reads(e: Event) -> set[str]:
     """Every name the loop mentions, privates included (a thread number is private)."""
     return names_in(e.for_node).names if e.for_node is not None else set()
+
+
+def _thread_reads(e: Event, walker: RegionEvents, scope: Scope) -> list[str]:
+    """The names ``e``'s loop reads that hold a thread number or count where it reads
+    them. A name is matched to the declaration it reaches (C99 code reuses ``int i`` from
+    loop to loop); one the lookup cannot place (no declaration, or one that comes later
+    in its block than the use) is matched by name alone. The loop's own variable and its
+    private copies hold what each iteration gives them."""
+    names = (_loop_reads(e) & walker.thread_ids) - e.fresh
+    if not names:
+        return []
+    tainted = set()
+    for name, site in walker.thread_sites:
+        if name in names:
+            decl = site if isinstance(site, c_ast.Decl) else _reached(scope, name, site)
+            tainted.add((name, None if decl is None else id(decl)))
+    used = set()
+    for n in walk(e.for_node):
+        if isinstance(n, c_ast.ID) and n.name in names:
+            decl = _reached(scope, n.name, n)
+            if decl is None or (n.name, None) in tainted or (n.name, id(decl)) in tainted:
+                used.add(n.name)
+    return sorted(used)
+
+
+def _reached(scope: Scope, name: str, at: c_ast.Node) -> c_ast.Decl | None:
+    """The declaration ``name`` at ``at`` refers to, or None where the lookup may be
+    wrong: it ignores where in a block a declaration stands, so one after the use (which
+    the use cannot see) is no answer."""
+    decl, _ = scope.find_decl(name, at)
+    if decl is None or decl.coord is None or at.coord is None:
+        return None
+    where = (decl.coord.line, decl.coord.column or 0)
+    if decl.coord.file == at.coord.file and where > (at.coord.line, at.coord.column or 0):
+        return None
+    return decl
 
 
 def region_facts(
@@ -109,7 +146,7 @@ def region_facts(
                 "the loops rely on the same static iteration-to-thread mapping"
             )
     for e in events:
-        used = sorted(_loop_reads(e) & walker.thread_ids) if e.kind == "loop" else []
+        used = _thread_reads(e, walker, scope) if e.kind == "loop" else []
         if used:
             why = (
                 f"reads {used[0]}, which holds the thread's number or count (set in the "
@@ -307,7 +344,9 @@ def nowait_chains(
                     first.take(x)
                 open_.remove(other)
             first.take(e)
-        elif e.nowait:  # a nowait loop, a master, a call leaving one open
+        elif e.nowait or e.kind == "code":
+            # a nowait loop, a master, a call leaving one open; or code every thread runs
+            # on its own, which no barrier separates from the loop after it either
             open_.append(_Chain([e], set(e.reads), set(e.writes)))
     out += [c.events for c in open_ if len(c.events) > 1]
     return out
