@@ -153,6 +153,12 @@ EXPECTED = {
         20: (True, {"threads"}, "also runs the loops at lines 17"),
     },
     "manual_reduction.c": {24: (True, {"threads"}, "critical")},
+    # a combiner the program declares: the first of equal maxima in combine order, a
+    # complex sum
+    "declared_reduction.c": {
+        33: (False, set(), "operator the program declares"),
+        39: (False, set(), "operator the program declares"),
+    },
     # a hand-partitioned step: each thread's cyclic share walks with the name the
     # worksharing loops reuse (a private function-scope i; a new int k per loop): their
     # own variable holds their iteration, not the thread's number

@@ -6,6 +6,7 @@ import os
 
 from autotune.analysis.gate import apply_gate
 from autotune.analysis.loop import analyze_loop
+from autotune.analysis.proof.facts import reduction_items
 from autotune.analysis.proof.program import Program, build_program
 from autotune.errors import UserError
 from autotune.frontend.cparse import parse_unit
@@ -280,6 +281,10 @@ def _inner_work(record: LoopRecord, samples: list[list[int]]) -> None:
     )
 
 
+# OpenMP's own reduction operators; any other is a 'declare reduction' identifier
+BUILTIN_OPS = frozenset({"+", "-", "*", "&", "|", "^", "&&", "||", "max", "min"})
+
+
 def _not_tunable_reason(record: LoopRecord) -> str:
     d = record.directive
     c = d.clauses
@@ -289,6 +294,14 @@ def _not_tunable_reason(record: LoopRecord) -> str:
         return "the 'loop' construct takes no schedule clause"
     if d.kind == "taskloop":
         return "taskloop is tuned by grainsize, not by schedule"
+    declared = [(op, name) for op, name in reduction_items(c.reduction) if op not in BUILTIN_OPS]
+    if declared:
+        op, name = declared[0]
+        return (
+            f"reduction({op}: {name}) combines with an operator the program declares ('#pragma "
+            "omp declare reduction'), which the proof does not follow: what it combines to may "
+            "follow the order threads combine in, which another schedule or team changes"
+        )
     words = set(d.kind.split())
     if words & {"target", "teams", "distribute"}:
         return (
