@@ -1,7 +1,9 @@
 """The legality gate against mutants of our own test programs: one subscript of one line
 shifted or folded (``a[i]`` -> ``a[i + 1]``, ``a[i - 1]``, ``a[i / 2]``, ``a[i % 3]``),
 or two swapped (``a[i][j]`` -> ``a[j][i]``), which may add a dependence the gate must
-now see.
+now see; or one ``#pragma omp for`` given ``nowait``, or one ``#pragma omp barrier``
+taken out, which lets the team run on into code that may rely on the iteration-to-thread
+mapping.
 
 A mutant the gate still proves some loop of is built and run as written, then with its
 proven loops' variants (static,1 and dynamic,1 at 3 threads). A mutant counts only when
@@ -17,7 +19,8 @@ Every other difference between a variant's output and the original's is a hole i
 gate, printed with the mutation. The programs are ours (``tests/data/c``, ``kernels``),
 or those under ``--dir``; nothing is written outside a temporary directory.
 
-    python bench/gate_mutations.py [--count N] [--seed S] [--only shift|swap]
+    python bench/gate_mutations.py [--count N] [--seed S]
+                                   [--only shift|swap|nowait|barrier]
                                    [--dir DIR] [--json OUT]
 """
 
@@ -40,6 +43,17 @@ SUBSCRIPT = re.compile(r"\[\s*([A-Za-z_]\w*)\s*\]")
 PAIR = re.compile(r"\[\s*([A-Za-z_]\w*)\s*\]\[\s*([A-Za-z_]\w*)\s*\]")
 SHIFTS = ("+ 1", "- 1", "/ 2", "% 3")
 TIMEOUT = 20
+NOWAIT = " nowait"
+KINDS = ("shift", "swap", "nowait", "barrier")
+
+
+def kind(new: str) -> str:
+    """What a replacement does: one of ``KINDS``."""
+    if new == NOWAIT:
+        return "nowait"
+    if new == "":
+        return "barrier"
+    return "swap" if "][" in new else "shift"
 
 
 def mutants(seed: int, files: list[Path]) -> list[tuple[Path, int, int, int, str]]:
@@ -59,6 +73,13 @@ def mutants(seed: int, files: list[Path]) -> list[tuple[Path, int, int, int, str
             for m in PAIR.finditer(line):  # a[i][j] -> a[j][i]
                 if m.group(1) != m.group(2):
                     out.append((f, n, m.start(), m.end(), f"[{m.group(2)}][{m.group(1)}]"))
+        for n, line in enumerate(text.split("\n")):
+            words = line.split()
+            if words[:3] == ["#pragma", "omp", "for"] and "nowait" not in words:
+                if not line.rstrip().endswith("\\"):  # the team runs on past the loop
+                    out.append((f, n, len(line.rstrip()), len(line.rstrip()), NOWAIT))
+            elif words == ["#pragma", "omp", "barrier"]:  # no barrier here any more
+                out.append((f, n, 0, len(line), ""))
     random.Random(seed).shuffle(out)
     return out
 
@@ -154,7 +175,10 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, help="write every mutant's verdict")
     ap.add_argument(
-        "--only", choices=("shift", "swap"), help="only shifted or only swapped subscripts"
+        "--only",
+        choices=KINDS,
+        help="only shifted or swapped subscripts, a nowait added to an omp for, or a "
+        "barrier taken out",
     )
     ap.add_argument("--dir", type=Path, help="mutate these C programs instead of ours")
     args = ap.parse_args()
@@ -165,7 +189,7 @@ def main() -> int:
         files += sorted((ROOT / "kernels").glob("*.c"))
     rows, proven = [], 0
     for f, n, start, end, new in mutants(args.seed, files):
-        if args.only and (args.only == "swap") != ("][" in new):
+        if args.only and kind(new) != args.only:
             continue
         if proven >= args.count:
             break

@@ -51,3 +51,59 @@ def test_mutants_of_a_scaling_loop_are_kept_undefined_or_clean(tmp_path):
     # the checksum reading before b: undefined as written, whatever the gate says
     assert rows[(14, "s += b[i - 1] * (i % 3);")] == "undefined"
     assert "hole" not in rows.values()
+
+
+STEPS = """#include <stdio.h>
+#define N 4000
+static double a[N], b[N], c[N], d[N];
+int main(void)
+{
+#pragma omp parallel
+    {
+#pragma omp for
+        for (int i = 0; i < N; i++)
+            a[i] = (i % 7) * 0.5;
+#pragma omp for
+        for (int i = 0; i < N; i++)
+            b[i] = a[i] + 1.0;
+#pragma omp for nowait
+        for (int i = 0; i < N; i++)
+            c[i] = b[i] * 2.0;
+#pragma omp barrier
+#pragma omp for
+        for (int i = 0; i < N; i++)
+            d[i] = c[N - 1 - i];
+    }
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += d[i] * (i % 3);
+    printf("%.1f\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_a_nowait_added_or_a_barrier_taken_out_is_judged_with_the_variants(tmp_path):
+    (tmp_path / "steps.c").write_text(STEPS)
+    rows = {}
+    for only in ("nowait", "barrier"):
+        out = tmp_path / f"{only}.json"
+        argv = [sys.executable, str(BENCH), "--dir", str(tmp_path), "--only", only]
+        done = subprocess.run(
+            [*argv, "--json", str(out)], capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        rows |= {
+            (r["line"], r["now"]): r["verdict"] for r in json.loads(out.read_text())["mutants"]
+        }
+    # a nowait on the first two loops: the next loop reads the same iterations, so the
+    # static mapping keeps the program as it was; the gate keeps both schedules, and the
+    # variants it emits for the others print the same
+    assert rows[(8, "#pragma omp for nowait")] == "clean"
+    assert rows[(11, "#pragma omp for nowait")] == "clean"
+    assert rows[(18, "#pragma omp for nowait")] == "clean"
+    # the barrier taken out: the last loop reads the other end of c, which no mapping
+    # keeps on one thread; every loop of the region is kept
+    assert rows[(17, "")] == "kept"
+    assert len(rows) == 4 and "hole" not in rows.values()
