@@ -202,6 +202,34 @@ def test_inline_assembly_parses_and_only_the_loops_that_run_it_are_kept(capsys, 
     assert replace_asm(text) == text.replace('asm("pause")', "__autotune_asm__()")
 
 
+def test_the_x86_intrinsics_header_parses_and_lines_after_an_asm_macro_stay_right(capsys, tmp_path):
+    """<immintrin.h> failed to parse: its asm macros, expanded with our command-line
+    ``__volatile__``, came out with line markers between ``__asm__``, ``volatile`` and
+    the parenthesis. A user's asm macro spans them too, and the loop after it keeps its
+    line."""
+    src = write(
+        tmp_path,
+        "v.c",
+        "#include <stdio.h>\n#include <immintrin.h>\n"
+        '#define PAUSE() __asm__ __volatile__("pause")\n'
+        "#define N 4096\nstatic double x[N], y[N];\n"
+        "int main(void) {\n"
+        "#pragma omp parallel for\n"
+        "  for (int i = 0; i < N; i += 4)\n"
+        "    _mm256_storeu_pd(&y[i], _mm256_loadu_pd(&x[i]));\n"
+        "  PAUSE();\n"
+        "#pragma omp parallel for\n"
+        "  for (int i = 0; i < N; i++)\n"
+        "    y[i] += 1.0;\n"
+        '  printf("%f\\n", y[5]);\n'
+        "  return 0;\n}\n",
+    )
+    assert main(["analyze", src, "--json"]) == 0
+    loops = {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+    assert sorted(loops) == [8, 12]
+    assert loops[8]["tunable"] and loops[12]["tunable"]
+
+
 @pytest.mark.parametrize(
     "code, line, what",
     [

@@ -85,6 +85,15 @@ TRAPS = {
     "escaped_scalar.c": {18: (BOTH, "writes scale")},
     # an unsigned char view of a double array: byte i belongs to element i / 8
     "byte_view.c": {15: (BOTH, "two element types")},
+    # vector stores and loads wider than the step (SSE2 intrinsics, a may_alias word, a
+    # user vector type), and a store through the vector pointer an intrinsic takes
+    "simd_lane_traps.c": {
+        33: (BOTH, "_mm_storeu_pd(): *((__m128d_u *) __P)) touch the same element"),
+        36: (BOTH, "_mm_storeu_pd(): *((__m128d_u *) __P)) touch the same element"),
+        39: (BOTH, "line 41 (*((word_alias *) (&w[i]))) touch the same element"),
+        45: (BOTH, "writes the same element of f"),
+        49: (BOTH, "cannot tell apart between iterations"),
+    },
     # one rand_r state per thread, carried from sample to sample (firstprivate)
     "mc_seed_carried.c": {12: (BOTH, "seed is read at line 13 before")},
     # the same storage as rows of 100 and of 50 (a work array under another shape)
@@ -286,6 +295,8 @@ TRAPS = {
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # hand-vectorised loops stepping by their lanes: each iteration its own elements
+    "simd_lanes.c": {26: set(), 33: set(), 41: set()},
     "mg_private_inner.c": {12: set()},
     "firstprivate_read.c": {29: set()},
     "ep_threadprivate.c": {27: {"threads"}},
@@ -538,6 +549,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "c11_atomic_counts.c",
         "atomic_update_clauses.c",
         "boundary_guards.c",
+        "simd_lanes.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -13,6 +13,7 @@ from typing import Any
 from pycparser import c_ast
 
 from autotune.analysis.exprs import Symbolic
+from autotune.frontend.vectortypes import vector_bytes
 
 BASE_SIZES = {
     "char": 1,
@@ -70,6 +71,9 @@ class Layout:
         return t
 
     def type_size(self, t: c_ast.Node) -> int | None:
+        vector = self.vector_size(t)
+        if vector is not None:
+            return vector
         t = self.resolve_typedef(t)
         if isinstance(t, c_ast.Typename):
             return self.type_size(t.type)
@@ -81,6 +85,23 @@ class Layout:
             return None if inner is None or n is None else inner * n
         if isinstance(t, c_ast.TypeDecl):
             return self._base_size(t.type)
+        return None
+
+    def vector_size(self, t: c_ast.Node) -> int | None:
+        """A GCC vector type's bytes (``__m256d``: 32), read from the typedef of its
+        element that the front end names for them (``frontend.vectortypes``)."""
+        for _ in range(50):
+            if isinstance(t, c_ast.Typename):
+                t = t.type
+            if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
+                return None
+            names = [n for n in t.type.names if n not in ("const", "volatile", "restrict")]
+            if len(names) != 1:
+                return None
+            size = vector_bytes(names[0])
+            if size is not None or names[0] not in self.info.typedefs:
+                return size
+            t = self.info.typedefs[names[0]]
         return None
 
     def _base_size(self, t: c_ast.Node) -> int | None:

@@ -16,9 +16,13 @@ import re
 
 ASM_CALL = "__autotune_asm__"
 
+# blanks, and the line markers gcc puts inside a macro's expansion where a command-line
+# macro is met (``__asm__ __volatile__`` of a system header's macro, with our
+# -D__volatile__=volatile, comes out as three lines)
+_GAP = r"(?:\s|(?<=\n)#[^\n]*)*"
 _ASM = re.compile(
-    r"\b(?:__asm__|__asm|asm)\b((?:\s*\b(?:volatile|__volatile__|__volatile|goto|inline|"
-    r"__inline__|__inline)\b)*)\s*\("
+    rf"\b(?:__asm__|__asm|asm)\b((?:{_GAP}\b(?:volatile|__volatile__|__volatile|goto|inline|"
+    rf"__inline__|__inline)\b)*){_GAP}\("
 )
 # a C string or character literal on one line (the preprocessor joined continued ones)
 C_LITERAL = r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
@@ -37,13 +41,13 @@ def replace_asm(text: str) -> str:
     pos = 0
     braces = _BraceDepth(text)
     for m in _ASM.finditer(text):
-        if m.start() < pos or _in_literal(text, m.start()):
+        if m.start() < pos or in_literal(text, m.start()):
             continue
-        end = _closing(text, m.end() - 1)
+        end = closing_paren(text, m.end() - 1)
         if end is None:
             continue
         out.append(text[pos : m.start()])
-        lines = "\n" * text.count("\n", m.start(), end)
+        lines = line_breaks(text[m.start() : end])
         in_system = system[bisect.bisect_right(starts, m.start()) - 1] if starts else False
         if not in_system and _is_statement(text, m, end, braces):
             out.append(f"{ASM_CALL}(){lines}")
@@ -54,7 +58,13 @@ def replace_asm(text: str) -> str:
     return "".join(out)
 
 
-def _in_literal(text: str, at: int) -> bool:
+def line_breaks(span: str) -> str:
+    """What stands for ``span`` besides its replacement: its line breaks, and the line
+    markers among them, so that every line after it keeps its file and number."""
+    return "".join("\n" + (line if line.startswith("#") else "") for line in span.split("\n")[1:])
+
+
+def in_literal(text: str, at: int) -> bool:
     """``at`` lies inside a string or character literal of its line ("asm(%d)" in a
     format is no statement)."""
     line_start = text.rfind("\n", 0, at) + 1
@@ -109,7 +119,7 @@ def _literal_end(text: str, j: int, limit: int) -> int:
     return j
 
 
-def _closing(text: str, open_at: int) -> int | None:
+def closing_paren(text: str, open_at: int) -> int | None:
     """The index after the parenthesis that closes the one at ``open_at``; string and
     character literals are skipped (an operand template may hold a parenthesis)."""
     depth, j = 0, open_at

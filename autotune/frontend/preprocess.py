@@ -18,8 +18,15 @@ from pathlib import Path
 
 from autotune import textfile
 from autotune.errors import CompilerRejects, UserError, require_c_file
-from autotune.frontend.inlineasm import C_LITERAL, replace_asm
+from autotune.frontend.inlineasm import (
+    C_LITERAL,
+    closing_paren,
+    in_literal,
+    line_breaks,
+    replace_asm,
+)
 from autotune.frontend.options import SourceOptions
+from autotune.frontend.vectortypes import mark_vector_typedefs
 
 STUB_DIR = Path(__file__).resolve().parent.parent / "stubs"
 
@@ -27,7 +34,6 @@ STUB_DIR = Path(__file__).resolve().parent.parent / "stubs"
 # (or their standard spelling), GCC-only types become a standard type of the
 # same size class (only declarations in headers use them).
 NEUTRALISE_DEFINES = [
-    "-D__attribute__(x)=",
     "-D__extension__=",
     "-D__restrict=restrict",
     "-D__restrict__=restrict",
@@ -172,7 +178,7 @@ def clean_extensions(text: str) -> str:
     user's asm statements become calls the proof keeps (``inlineasm``)."""
     text = replace_asm(text)
     if _BALANCED_KEYWORDS.search(text):
-        text = _strip_balanced(text)
+        text = _strip_balanced(mark_vector_typedefs(text))
     text = _SIMPLE_RE.sub(lambda m: _SIMPLE_REPLACE[m.group(1)], text)
     if _IMAGINARY_HINT.search(text):
         text = _IMAGINARY.sub(_real_part, text)
@@ -189,30 +195,28 @@ def _real_part(m: re.Match[str]) -> str:
 
 
 def _strip_balanced(text: str) -> str:
+    """Erase ``__attribute__ ((...))`` and its kin, parentheses balanced (a literal's
+    own parenthesis skipped), keeping the line breaks and line markers they span."""
     out: list[str] = []
     pos = 0
     for m in _BALANCED_KEYWORDS.finditer(text):
-        if m.start() < pos:
+        if m.start() < pos or in_literal(text, m.start()):
             continue
         out.append(text[pos : m.start()])
         j = m.end()
-        while j < len(text) and text[j] in " \t\r\n":
-            j += 1
-        if j < len(text) and text[j] == "(":
-            depth = 0
-            while j < len(text):
-                if text[j] == "(":
-                    depth += 1
-                elif text[j] == ")":
-                    depth -= 1
-                    if depth == 0:
-                        j += 1
-                        break
-                j += 1
-            # keep newlines so line numbers stay right
-            out.append("\n" * text.count("\n", m.start(), j))
-            pos = j
-        else:
+        while j < len(text) and (text[j] in " \t\r\n" or _marker_at(text, j)):
+            j = text.index("\n", j) + 1 if _marker_at(text, j) else j + 1
+        end = closing_paren(text, j) if j < len(text) and text[j] == "(" else None
+        if end is None:
+            out.append(line_breaks(text[m.start() : m.end()]))
             pos = m.end()
+            continue
+        out.append(line_breaks(text[m.start() : end]))
+        pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def _marker_at(text: str, j: int) -> bool:
+    """A line marker starts at ``j`` (gcc puts them inside a macro's expansion)."""
+    return text[j] == "#" and (j == 0 or text[j - 1] == "\n") and "\n" in text[j : j + 400]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from autotune.analysis.proof.access import touch
 from autotune.analysis.proof.calls import walk_call
 from autotune.analysis.proof.facts import IterationFacts
 from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.walkstate import Hooks, LoopContext
+from autotune.analysis.proof.wide import touch
 
 HOOKS = Hooks(touch=touch, call=walk_call, pointer=pointer_value)
 

@@ -254,7 +254,7 @@ def _in_row(w: IterationWalker, arg: c_ast.Node, base: list | None, count: poly.
     if base is None or any(p is None for p in base):
         return False
     if len(base) == 1:  # flat: ``a + i`` of a 2-D ``a`` moves by rows, not elements
-        root = _root(arg)
+        root = root_variable(arg)
         decl, _ = w._decl(root.name, root) if root is not None else (None, "")
         return len(derivations(w.frame.scope, decl.type if decl is not None else None)) == 1
     start, n, size = poly.constant_of(base[-1]), poly.constant_of(count), _row_size(w, arg, base)
@@ -274,7 +274,7 @@ def _row_rest(w: IterationWalker, arg: c_ast.Node, base: list | None) -> poly.Po
 
 def _row_size(w: IterationWalker, arg: c_ast.Node, base: list) -> int | None:
     """The declared length of the last dimension of the array ``arg`` points into."""
-    root = _root(arg)
+    root = root_variable(arg)
     decl, _ = w._decl(root.name, root) if root is not None else (None, "")
     t = decl.type if decl is not None else None
     for _ in range(len(base) - 1):
@@ -285,7 +285,7 @@ def _row_size(w: IterationWalker, arg: c_ast.Node, base: list) -> int | None:
     return poly.constant_of(row) if row is not None else None
 
 
-def _root(node: c_ast.Node) -> c_ast.ID | None:
+def root_variable(node: c_ast.Node) -> c_ast.ID | None:
     """The variable a pointer expression starts from (``&c[i * m]``, ``c + k``): None
     through a cast, which changes the element."""
     while True:
@@ -305,7 +305,7 @@ def _elements(w: IterationWalker, arg: c_ast.Node, nbytes: poly.Poly | None) -> 
     unknown): None unless every term divides exactly."""
     if nbytes is None or not poly.is_affine(nbytes):
         return None
-    node = _root(arg)
+    node = root_variable(arg)
     if node is None:
         return None
     decl, _ = w._decl(node.name, node)
