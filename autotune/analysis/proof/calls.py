@@ -48,6 +48,7 @@ from autotune.analysis.proof.walkstate import (
     Frame,
     PtrVal,
 )
+from autotune.analysis.proof.wide import argument_unit
 from autotune.analysis.symbols import Scope, _params
 from autotune.frontend.inlineasm import ASM_CALL
 from autotune.frontend.preprocess import is_system_file
@@ -289,6 +290,7 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
             elif param.name in moved:  # the callee moves it (y++): where it points is lost
                 pv = PtrVal(pv.objects, None, pv.owner, pv.name, pv.group)
             frame.ptrs[param.name] = pv
+            frame.units[param.name] = argument_unit(w, arg)
         else:
             w._read_only(arg)
             frame.ints[param.name] = w.value_as(arg, param.type)

@@ -100,6 +100,14 @@ def pointee(
     if count is None or not _in_row(w, arg, pv.base, count):
         w.record(Ref(pv.objects, None, kind, line, text, owner=pv.owner, name=pv.name))
         return
+    record_run(w, pv, count, kind, line, text)
+
+
+def record_run(
+    w: IterationWalker, pv: PtrVal, count: poly.Poly, kind: str, line: int, text: object
+) -> None:
+    """Record ``count`` consecutive elements from where ``pv`` points, as a loop of
+    ``count`` steps the dependence test sees (a copy's bytes, a vector's lanes)."""
     sym = w._fresh("v")  # the element touched: a loop of count steps
     w.domain.append(Bound(sym, {}, poly.add(count, poly.const(-1))))
     index = [*pv.base[:-1], poly.add(pv.base[-1], poly.symbol(sym))]

@@ -74,6 +74,9 @@ class Frame:
     scope: Scope
     ints: dict[str, poly.Poly | None] = field(default_factory=dict)  # bound int params
     ptrs: dict[str, PtrVal] = field(default_factory=dict)  # bound pointer params
+    # bytes of the element a bound pointer param's index counts: the caller's array's,
+    # whatever the parameter's type (``(__m128i *)&q[i]`` handed to an intrinsic)
+    units: dict[str, int | None] = field(default_factory=dict)
     top: bool = False
 
 

@@ -19,7 +19,7 @@ from autotune.analysis.proof import poly
 from autotune.analysis.proof.access import NodeText, access_of
 from autotune.analysis.proof.access import touch as touch_element
 from autotune.analysis.proof.facts import Ref
-from autotune.analysis.proof.libcalls import pointee, root_variable
+from autotune.analysis.proof.libcalls import pointee, record_run, root_variable
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.frontend.preprocess import is_system_file
 
@@ -34,6 +34,10 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         return
     inner, nbytes = wide
     kinds = ("r", "w") if kind == "u" else (kind,)
+    if isinstance(inner, c_ast.ID) and _lanes_of_param(w, node, inner, nbytes, kinds):
+        return
+    if isinstance(inner, c_ast.ID) and inner is _deref_operand(node):
+        inner = None  # a vector pointer whose elements the proof cannot line up
     if inner is not None:
         if not isinstance(inner, c_ast.ID):
             w._read_only(inner)
@@ -57,6 +61,42 @@ def _text(w: IterationWalker, node: c_ast.Node) -> str:
     if is_system_file(where) and w.frame.func is not None:
         return f"{w.frame.func.decl.name}(): {text}"
     return text
+
+
+def argument_unit(w: IterationWalker, arg: c_ast.Node) -> int | None:
+    """The bytes of the element a pointer argument's index counts, as the caller sees
+    it: the array its expression starts from, whatever it is cast to on the way
+    (``(__m128i *)&q[i]``: the ``int`` of ``q``); None when unknown or ``void``."""
+    while isinstance(arg, c_ast.Cast):
+        arg = arg.expr
+    if isinstance(arg, c_ast.ID) and arg.name in w.frame.ptrs:
+        return w.frame.units.get(arg.name)
+    decl = _declared(w, root_variable(arg))
+    if decl is None or _void_element(w, decl.type):
+        return None
+    return element_layout(w.frame.scope, decl.type)[1]
+
+
+def _lanes_of_param(
+    w: IterationWalker, node: c_ast.Node, ptr: c_ast.ID, nbytes: int, kinds: tuple
+) -> bool:
+    """A vector pointer parameter bound to a flat array of known elements: the lanes
+    from where it points (``_mm_storeu_si128(p, v)`` with ``p = (__m128i *)&q[i]``: four
+    ints). False when that cannot be told."""
+    unit = w.frame.units.get(ptr.name) if ptr.name in w.frame.ptrs else None
+    pv = w.frame.ptrs.get(ptr.name)
+    if not unit or nbytes % unit or pv is None or pv.base is None or len(pv.base) != 1:
+        return False
+    if pv.base[0] is None or pv.owner == "local":
+        return pv.owner == "local"
+    line = node.coord.line if node.coord else 0
+    for k in kinds:
+        record_run(w, pv, poly.const(nbytes // unit), k, line, _text(w, node))
+    return True
+
+
+def _deref_operand(node: c_ast.Node) -> c_ast.Node | None:
+    return node.expr if isinstance(node, c_ast.UnaryOp) else None
 
 
 def _width(w: IterationWalker, node: c_ast.Node) -> tuple[c_ast.Node | None, int] | None:
@@ -83,7 +123,7 @@ def _width(w: IterationWalker, node: c_ast.Node) -> tuple[c_ast.Node | None, int
     if isinstance(t, c_ast.PtrDecl):
         size = scope.vector_size(t.type)
         if size is not None:  # handed in by a caller who may have cast it
-            return None, size
+            return ptr, size
     return None
 
 

@@ -1,7 +1,8 @@
 /* Hand-vectorised kernels as HPC codes write them with SSE2 intrinsics: a daxpy two
    lanes at a time, a three-point smoothing reading unaligned neighbours into another
-   array, and a user vector type of four floats scaled through a cast. Each iteration
-   touches its own lanes only. */
+   array, a user vector type of four floats scaled through a cast, and four ints added
+   through the vector pointer an intrinsic takes. Each iteration touches its own lanes
+   only. */
 #include <stdio.h>
 #include <emmintrin.h>
 
@@ -11,6 +12,7 @@ typedef float v4sf __attribute__((vector_size(16)));
 
 static double x[N], y[N], s[N + 2], t[N];
 static float f[N];
+static int q[N];
 
 int main(void)
 {
@@ -18,6 +20,7 @@ int main(void)
         x[i] = (i % 13) * 0.25;
         y[i] = (i % 7) * 0.5;
         f[i] = (float)(i % 5);
+        q[i] = i % 9;
     }
     for (int i = 0; i < N + 2; i++)
         s[i] = (i % 11) * 0.125;
@@ -40,9 +43,15 @@ int main(void)
 #pragma omp parallel for
     for (int i = 0; i < N; i += 4)
         *(v4sf *)&f[i] = *(v4sf *)&f[i] * two;
+    const __m128i one = _mm_set1_epi32(1);
+#pragma omp parallel for
+    for (int i = 0; i < N; i += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)&q[i]);
+        _mm_storeu_si128((__m128i *)&q[i], _mm_add_epi32(v, one));
+    }
     double sum = 0.0;
     for (int i = 0; i < N; i++)
-        sum += y[i] * (i % 3) + t[i] + f[i];
+        sum += y[i] * (i % 3) + t[i] + f[i] + q[i];
     printf("%.6f\n", sum);
     return 0;
 }
