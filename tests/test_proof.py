@@ -86,13 +86,16 @@ TRAPS = {
     # an unsigned char view of a double array: byte i belongs to element i / 8
     "byte_view.c": {15: (BOTH, "two element types")},
     # vector stores and loads wider than the step (SSE2 intrinsics, a may_alias word, a
-    # user vector type, the vector pointer an integer intrinsic takes)
+    # user vector type, the vector pointer an integer intrinsic takes, a lane of a
+    # thread's own vector)
     "simd_lane_traps.c": {
-        33: (BOTH, "_mm_storeu_pd(): *((__m128d_u *) __P)) touch the same element"),
-        36: (BOTH, "_mm_storeu_pd(): *((__m128d_u *) __P)) touch the same element"),
-        39: (BOTH, "line 41 (*((word_alias *) (&w[i]))) touch the same element"),
-        45: (BOTH, "writes the same element of f"),
-        49: (BOTH, "(_mm_storeu_si128(): *__P) touch the same element"),
+        35: (BOTH, "_mm_storeu_pd(): *((__m128d_u *) __P)) touch the same element"),
+        38: (BOTH, "_mm_storeu_pd(): *((__m128d_u *) __P)) touch the same element"),
+        41: (BOTH, "line 43 (*((word_alias *) (&w[i]))) touch the same element"),
+        47: (BOTH, "writes the same element of f"),
+        51: (BOTH, "(_mm_storeu_si128(): *__P) touch the same element"),
+        # a lane written is the vector written, and read: the other lane carries over
+        59: (BOTH, "acc is read at line 60 before every path of the iteration"),
     },
     # one rand_r state per thread, carried from sample to sample (firstprivate)
     "mc_seed_carried.c": {12: (BOTH, "seed is read at line 13 before")},
@@ -296,7 +299,7 @@ TRAPS = {
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
     # hand-vectorised loops stepping by their lanes: each iteration its own elements
-    "simd_lanes.c": {29: set(), 36: set(), 44: set(), 48: set()},
+    "simd_lanes.c": {31: set(), 38: set(), 46: set(), 50: set(), 55: set()},
     "mg_private_inner.c": {12: set()},
     "firstprivate_read.c": {29: set()},
     "ep_threadprivate.c": {27: {"threads"}},

@@ -42,7 +42,7 @@ def loop_context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopConte
     reductions = {}
     for op, name in reduction_items(cl.reduction + (rc.reduction if rc is not None else [])):
         reductions[name] = {"-": "+"}.get(op, op)
-    written = _written(site.for_node, prog)
+    written = _written(site.for_node, prog) | _lanes_written(site)
     element_roots = _element_roots(site.for_node, prog)
     copyin = set(clause_names(cl.copyin + (rc.copyin if rc is not None else [])))
     region = site.region_node if site.region_node is not None else site.for_node
@@ -96,6 +96,30 @@ def _given(site: LoopSite, prog: Program) -> tuple:
             functools.partial(narrows, Scope(site.func, site.ast)),
         )
     )
+
+
+def _lanes_written(site: LoopSite) -> set[str]:
+    """Vector variables the loop sets a lane of (``acc[1] = x``, ``++v[0]``): a scalar
+    to the proof (its type is one value), written though no plain assignment names it."""
+    scope = Scope(site.func, site.ast)
+    out = set()
+    for n in walk(site.for_node):
+        if isinstance(n, c_ast.Assignment):
+            lv = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            lv = n.expr
+        else:
+            continue
+        if not isinstance(lv, c_ast.ArrayRef):
+            continue
+        root = lv.name
+        while isinstance(root, c_ast.Cast):
+            root = root.expr
+        if isinstance(root, c_ast.ID):
+            decl, _ = scope.find_decl(root.name, root)
+            if decl is not None and scope.vector_size(decl.type) is not None:
+                out.add(root.name)
+    return out
 
 
 def _written(node: c_ast.Node, prog: Program) -> set[str]:

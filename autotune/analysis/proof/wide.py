@@ -28,6 +28,16 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
     """``access.touch``, with wide accesses made the elements they cover."""
     while isinstance(node, c_ast.Cast):
         node = node.expr
+    if isinstance(node, c_ast.ArrayRef) and _vector_value(w, node.name):
+        # a lane of a vector value (``((__v2df) a)[1]``): the variable, not memory; a
+        # lane written leaves the others as they were, so it reads the value too
+        base = node.name
+        while isinstance(base, c_ast.Cast):
+            base = base.expr
+        w._read_only(node.subscript)
+        for k in ("r", "w") if kind in ("w", "u") else (kind,):
+            touch_element(w, base, k, at, None)
+        return
     wide = _width(w, node)
     if wide is None:
         touch_element(w, node, kind, at, op)
@@ -143,6 +153,17 @@ def _cast(w: IterationWalker, cast: c_ast.Cast) -> tuple[c_ast.Node | None, int]
     if width == element:
         return None
     return (cast.expr, width) if width % element == 0 else (None, width)
+
+
+def _vector_value(w: IterationWalker, node: c_ast.Node) -> bool:
+    """``node`` is a value of a vector type (a variable declared with one, or a cast to
+    one), which a subscript picks a lane of."""
+    scope = w.frame.scope
+    if isinstance(node, c_ast.Cast):
+        to = node.to_type.type if isinstance(node.to_type, c_ast.Typename) else None
+        return to is not None and scope.vector_size(to) is not None
+    decl = _declared(w, node)
+    return decl is not None and scope.vector_size(decl.type) is not None
 
 
 def _void_element(w: IterationWalker, t: c_ast.Node | None) -> bool:

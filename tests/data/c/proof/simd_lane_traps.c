@@ -2,9 +2,10 @@
    store overlaps the next iteration's), a shifted two-lane update reading what the
    next iteration writes, a pair of ints read and written as one long long (a
    may_alias word, as hashing codes declare one), four float lanes through a user
-   vector type at every second index, and an integer store through the vector pointer
-   an intrinsic takes. Run in order each iteration sees what the one before left;
-   split between threads, another result. */
+   vector type at every second index, an integer store through the vector pointer
+   an intrinsic takes, and a lane of a thread's own vector read before the iteration
+   sets it. Run in order each iteration sees what the one before left; split between
+   threads, another result. */
 #include <stdio.h>
 #include <emmintrin.h>
 
@@ -16,6 +17,7 @@ typedef long long __attribute__((__may_alias__)) word_alias;
 static double y[N + 2], z[N + 2];
 static int w[N + 2], q[N + 4];
 static float f[N + 4];
+static double lo[N], x2[N];
 
 int main(void)
 {
@@ -50,6 +52,15 @@ int main(void)
         __m128i v = _mm_loadu_si128((const __m128i *)&q[i]);
         _mm_storeu_si128((__m128i *)&q[i], _mm_add_epi32(v, one));
     }
+    for (int i = 0; i < N; i++)
+        x2[i] = (i % 6) * 0.5;
+    __m128d acc = _mm_setzero_pd();
+#pragma omp parallel for firstprivate(acc)
+    for (int i = 0; i < N; i++) {
+        acc[0] = x2[i];
+        lo[i] = acc[0] + acc[1];
+        acc[1] = x2[i];
+    }
     double s = 0.0;
     long t = 0;
     for (int i = 0; i < N + 2; i++) {
@@ -58,6 +69,8 @@ int main(void)
     }
     for (int i = 0; i < N + 4; i++)
         s += f[i] * (i % 7) + q[i];
+    for (int i = 0; i < N; i++)
+        s += lo[i] * (i % 5);
     printf("%.6f %ld\n", s, t);
     return 0;
 }
