@@ -95,15 +95,18 @@ def loops_of(
     times = _proof_times(prover, sites)
     rows = []
     for rec, t in zip(unit.loops, times + [None] * len(unit.loops), strict=False):
+        # a loop the front end's own rules keep (a declared reduction, a taskloop) varies
+        # nothing, though the proof kept no dimension of it
+        ruled = bool(unit_module.openmp_rule(rec))
         rows.append(
             {
                 "loop": rec.id,
                 "line": rec.line,
-                "schedule": "schedule" not in rec.kept,
-                "threads": "threads" not in rec.kept,
-                "region": rec.region_threads,
+                "schedule": "schedule" not in rec.kept and not ruled,
+                "threads": "threads" not in rec.kept and not ruled,
+                "region": rec.region_threads and not ruled,
                 "reassociates": bool(rec.reassociates),
-                "why": "; ".join(dict.fromkeys(rec.kept.values()))[:160],
+                "why": (rec.reason if ruled else "; ".join(dict.fromkeys(rec.kept.values())))[:160],
                 "proof_s": t,
                 "guard": rec.guard,
                 # the whole gate of the file (both passes when a guard was tried), per loop

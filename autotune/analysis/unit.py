@@ -159,7 +159,7 @@ def _analyse(
         record.tunable = False
         record.reason = f"'#pragma {d.text}' is not followed by a for loop"
         return
-    rule = _not_tunable_reason(record)
+    rule = openmp_rule(record)
     try:
         analyze_loop(
             record,
@@ -285,7 +285,9 @@ def _inner_work(record: LoopRecord, samples: list[list[int]]) -> None:
 BUILTIN_OPS = frozenset({"+", "-", "*", "&", "|", "^", "&&", "||", "max", "min"})
 
 
-def _not_tunable_reason(record: LoopRecord) -> str:
+def openmp_rule(record: LoopRecord) -> str:
+    """Why the front end keeps a loop whatever the proof says (a doacross nest, a
+    ``taskloop``, a declared reduction's combiner), or ''."""
     d = record.directive
     c = d.clauses
     if c.ordered and any(o.replace(" ", "").lower().startswith("ordered(") for o in c.other):
