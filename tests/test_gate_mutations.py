@@ -34,14 +34,19 @@ int main(void)
 """
 
 
+def _probe(folder: Path, *args: str) -> dict[tuple[int, str], str]:
+    """Run the probe on the C files of ``folder``: (line, mutated text) -> verdict."""
+    out = folder / "mutants.json"
+    argv = [sys.executable, str(BENCH), "--dir", str(folder), *args, "--json", str(out)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {(r["line"], r["now"]): r["verdict"] for r in json.loads(out.read_text())["mutants"]}
+
+
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
 def test_mutants_of_a_scaling_loop_are_kept_undefined_or_clean(tmp_path):
     (tmp_path / "scale.c").write_text(PROGRAM)
-    out = tmp_path / "mutants.json"
-    argv = [sys.executable, str(BENCH), "--dir", str(tmp_path), "--count", "40"]
-    done = subprocess.run([*argv, "--json", str(out)], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    rows = {(r["line"], r["now"]): r["verdict"] for r in json.loads(out.read_text())["mutants"]}
+    rows = _probe(tmp_path, "--count", "40")
     # the loop's own write folded: two iterations write one element, the gate keeps it
     assert rows[(11, "b[i / 2] = 2.0 * a[i];")] == "kept"
     # one past the end of b: kept now, and undefined as written
@@ -86,17 +91,7 @@ int main(void)
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
 def test_a_nowait_added_or_a_barrier_taken_out_is_judged_with_the_variants(tmp_path):
     (tmp_path / "steps.c").write_text(STEPS)
-    rows = {}
-    for only in ("nowait", "barrier"):
-        out = tmp_path / f"{only}.json"
-        argv = [sys.executable, str(BENCH), "--dir", str(tmp_path), "--only", only]
-        done = subprocess.run(
-            [*argv, "--json", str(out)], capture_output=True, text=True, timeout=600
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-        rows |= {
-            (r["line"], r["now"]): r["verdict"] for r in json.loads(out.read_text())["mutants"]
-        }
+    rows = _probe(tmp_path, "--only", "nowait") | _probe(tmp_path, "--only", "barrier")
     # a nowait on the first two loops: the next loop reads the same iterations, so the
     # static mapping keeps the program as it was; the gate keeps both schedules, and the
     # variants it emits for the others print the same

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import decl_ids, team_shared, walk
+from autotune.analysis.astutil import decl_ids, lvalues, team_shared, walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import narrows
@@ -103,13 +103,7 @@ def _lanes_written(site: LoopSite) -> set[str]:
     to the proof (its type is one value), written though no plain assignment names it."""
     scope = Scope(site.func, site.ast)
     out = set()
-    for n in walk(site.for_node):
-        if isinstance(n, c_ast.Assignment):
-            lv = n.lvalue
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            lv = n.expr
-        else:
-            continue
+    for lv in lvalues(site.for_node):
         if not isinstance(lv, c_ast.ArrayRef):
             continue
         root = lv.name

@@ -31,12 +31,9 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
     if isinstance(node, c_ast.ArrayRef) and _vector_value(w, node.name):
         # a lane of a vector value (``((__v2df) a)[1]``): the variable, not memory; a
         # lane written leaves the others as they were, so it reads the value too
-        base = node.name
-        while isinstance(base, c_ast.Cast):
-            base = base.expr
         w._read_only(node.subscript)
         for k in ("r", "w") if kind in ("w", "u") else (kind,):
-            touch_element(w, base, k, at, None)
+            touch(w, node.name, k, at, None)  # casts stripped above
         return
     wide = _width(w, node)
     if wide is None:
@@ -44,10 +41,10 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         return
     inner, nbytes = wide
     kinds = ("r", "w") if kind == "u" else (kind,)
-    if isinstance(inner, c_ast.ID) and _lanes_of_param(w, node, inner, nbytes, kinds):
-        return
-    if isinstance(inner, c_ast.ID) and inner is _deref_operand(node):
-        inner = None  # a vector pointer whose elements the proof cannot line up
+    if isinstance(node, c_ast.UnaryOp) and inner is node.expr:  # a vector pointer itself
+        if _lanes_of_param(w, node, inner, nbytes, kinds):
+            return
+        inner = None  # its elements cannot be lined up: any element
     if inner is not None:
         if not isinstance(inner, c_ast.ID):
             w._read_only(inner)
@@ -88,12 +85,14 @@ def argument_unit(w: IterationWalker, arg: c_ast.Node) -> int | None:
 
 
 def _lanes_of_param(
-    w: IterationWalker, node: c_ast.Node, ptr: c_ast.ID, nbytes: int, kinds: tuple
+    w: IterationWalker, node: c_ast.Node, ptr: c_ast.Node, nbytes: int, kinds: tuple
 ) -> bool:
     """A vector pointer parameter bound to a flat array of known elements: the lanes
     from where it points (``_mm_storeu_si128(p, v)`` with ``p = (__m128i *)&q[i]``: four
     ints). False when that cannot be told."""
-    unit = w.frame.units.get(ptr.name) if ptr.name in w.frame.ptrs else None
+    if not isinstance(ptr, c_ast.ID):
+        return False
+    unit = w.frame.units.get(ptr.name)
     pv = w.frame.ptrs.get(ptr.name)
     if not unit or nbytes % unit or pv is None or pv.base is None or len(pv.base) != 1:
         return False
@@ -103,10 +102,6 @@ def _lanes_of_param(
     for k in kinds:
         record_run(w, pv, poly.const(nbytes // unit), k, line, _text(w, node))
     return True
-
-
-def _deref_operand(node: c_ast.Node) -> c_ast.Node | None:
-    return node.expr if isinstance(node, c_ast.UnaryOp) else None
 
 
 def _width(w: IterationWalker, node: c_ast.Node) -> tuple[c_ast.Node | None, int] | None:
