@@ -121,8 +121,9 @@ def _safe_to_read(text: str, root: str, decl: c_ast.Decl, scope: Scope, header: 
     it only under a branch, or not at all with no iterations): a read that cannot fault.
     Each ``[k]`` must fall in a declared array dimension (a parameter's declared size
     taken as its contract) or, through a pointer, in a row the header reads at ``[j]``,
-    ``j >= k``; each ``.f`` must be a member of a struct value. Through ``->`` only
-    what the header itself reads (``k < g->nx * g->ny``: the loop faults there first)."""
+    ``j >= k``; each ``.f`` must be a member of a struct value, and what is read a
+    number. Through ``->`` only what the header itself reads (``k < g->nx * g->ny``:
+    the loop faults there first)."""
     from autotune.analysis.layout import struct_member_type
     from autotune.analysis.proof.poly import constant_of, literal
 
@@ -154,7 +155,16 @@ def _safe_to_read(text: str, root: str, decl: c_ast.Decl, scope: Scope, header: 
             return False
         t = t.type
         prefix += f"[{k}]"
-    return True
+    return _number(scope.resolve_typedef(t))
+
+
+def _number(t: c_ast.Node) -> bool:
+    """A value a test can compare and a profile can print: not a struct or union passed
+    whole (RSBench hands its ``Input`` and ``SimulationData`` by value to the lookup
+    kernel, and ``(long long)(data)`` stopped the profile build), nor an array."""
+    if isinstance(t, c_ast.ArrayDecl):
+        return False
+    return not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.Struct | c_ast.Union))
 
 
 def _region_of(found: FoundLoop, regions: list[FoundRegion]) -> FoundRegion | None:

@@ -69,9 +69,12 @@ def expressions(record: LoopRecord) -> list[str]:
     for text, exclude in [*((t, loop_vars) for t in texts), *((t, fixed) for t in extra)]:
         if not _evaluable(text, exclude):
             continue
+        text = _unwrapped(text)
         out.append(" ".join(text.split()))
         for m in _CHAIN.finditer(text):
             name = m.group()
+            if _MEMBER_BEFORE.search(text[: m.start()]):
+                continue  # a member of what comes before (``a[2].n``): no name of its own
             if name.split(".")[0].split("-")[0].strip() not in _KEYWORDS:
                 out.append(re.sub(r"\s+", "", name))
     out += [t for t in record.proof_sizes if _evaluable(t, loop_vars)]
@@ -119,6 +122,26 @@ def inner_plan(record: LoopRecord) -> dict | None:
         "inner_step": inner.step,
         "samples": INNER_SAMPLES,
     }
+
+
+_PAREN_NAME = re.compile(r"\(\s*([A-Za-z_]\w*)\s*\)(?=\s*(?:\.|->|\[|\)|,|[<>=!/%|^?:]|$))")
+_MEMBER_BEFORE = re.compile(r"(?:\.|->)\s*$")
+_CALLED_BEFORE = re.compile(r"[\w\])]\s*$")
+
+
+def _unwrapped(text: str) -> str:
+    """``(((input))).numL`` as ``input.numL``: a bound read in a called function comes
+    back in the caller's terms with each argument in parentheses, and a struct passed
+    by value (RSBench's ``Input``) then read as a name of its own broke the profile
+    build. Not before ``-``, ``+``, ``*`` or ``&``, where the parentheses may be a cast,
+    nor after a name or a bracket, where they are a call's."""
+
+    def bare(m: re.Match) -> str:
+        return m.group(0) if _CALLED_BEFORE.search(m.string[: m.start()]) else m.group(1)
+
+    while (done := _PAREN_NAME.sub(bare, text)) != text:
+        text = done
+    return text
 
 
 def _evaluable(text: str, loop_vars: set[str]) -> bool:
