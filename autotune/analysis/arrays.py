@@ -79,10 +79,11 @@ def plain_arrays(root: LoopNode) -> tuple[list[dict], list[str]]:
                 flat = None
         if kind == "whole":
             what = acc.why or "index not analysable"
+            where = acc.place or f"line {acc.line}"
             text = (
-                f"line {acc.line}: {acc.text}: {what}; counted as the whole array (upper bound)"
+                f"{where}: {acc.text}: {what}; counted as the whole array (upper bound)"
                 if extent is not None
-                else f"line {acc.line}: {acc.text}: {what}; array size unknown, footprint unknown"
+                else f"{where}: {acc.text}: {what}; array size unknown, footprint unknown"
             )
             if text not in warnings:
                 warnings.append(text)

@@ -20,6 +20,8 @@ held on the instance and set for each sub-walk by ``_walk``.
 
 from __future__ import annotations
 
+import os
+
 from pycparser import c_ast
 
 from autotune.analysis import exprs
@@ -44,8 +46,16 @@ UNARY_KIND = {"-": "neg", "!": "logic", "~": "bit"}
 class Walker(c_ast.NodeVisitor):
     """Builds the LoopNode tree and collects what makes a loop non-tunable."""
 
-    def __init__(self, region: c_ast.Node, profiled: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        region: c_ast.Node,
+        profiled: dict[str, int] | None = None,
+        other_funcs: dict[str, tuple[c_ast.FuncDef, c_ast.FileAST]] | None = None,
+    ) -> None:
         self.warnings: list[str] = []
+        # functions of the program's other files (``--extra-source``), each with its own
+        # file's tree: a call into one is counted as a call into this file is
+        self.other_funcs = other_funcs or {}
         self.thread_api: list[str] = []
         self.referenced: set[str] = set()
         self.conditional_access = False
@@ -67,6 +77,15 @@ class Walker(c_ast.NodeVisitor):
     def warn(self, text: str) -> None:
         if text not in self.warnings:
             self.warnings.append(text)
+
+    def _place(self, node: c_ast.Node) -> str:
+        """Where a note points: ``line 12`` in the loop's own file, ``io.c:12`` in another
+        file of the program (a called function's body)."""
+        coord, own = node.coord, self.region.coord
+        line = coord.line if coord else 0
+        if coord and own and coord.file and own.file and coord.file != own.file:
+            return f"{os.path.basename(coord.file)}:{line}"
+        return f"line {line}"
 
     def _walk(
         self,
@@ -107,12 +126,12 @@ class Walker(c_ast.NodeVisitor):
 
         Array reads in its bounds (``rowptr[i]``) are accesses of ``parent``.
         """
-        line = node.coord.line if node.coord else 0
+        line, place = (node.coord.line if node.coord else 0), self._place(node)
         outer, self.names.header_uses = self.names.header_uses, set()
         try:
             header = parse_header(node, lambda n: self.build(ctx, n, node))
         except NotCanonical as exc:
-            self.warn(f"line {line}: loop not in canonical form ({exc}): counted once")
+            self.warn(f"{place}: loop not in canonical form ({exc}): counted once")
             ln = LoopNode(None, "for", line)
             self._walk(node.cond, ln=ln, ctx=ctx, f=1.0)
             self._walk(node.stmt, ln=ln, ctx=ctx, f=1.0)
@@ -131,7 +150,7 @@ class Walker(c_ast.NodeVisitor):
         for extra in header.extra:
             self._walk(extra, ln=ln, ctx=ctx, f=1.0)
             self.warn(
-                f"line {line}: loop over {cname} may exit early "
+                f"{place}: loop over {cname} may exit early "
                 f"({exprs.to_c_node(extra)}): counted to its bound (upper bound)"
             )
         if not header.known:
@@ -147,36 +166,36 @@ class Walker(c_ast.NodeVisitor):
         )
         self._walk(node.stmt, ln=ln, ctx=inner, f=1.0)
         if not header.known and node is not self.region:
-            self._estimate_unknown(ln, header, line)
+            self._estimate_unknown(ln, header, place)
         return ln, inner
 
-    def _estimate_unknown(self, ln: LoopNode, header: Header, line: int) -> None:
+    def _estimate_unknown(self, ln: LoopNode, header: Header, place: str) -> None:
         why = "; ".join(header.symbolic) or "bounds unknown"
         if ln.csr:
             ln.csr_total = csr_total(ln, header.var)
             if ln.csr_total is not None:
                 self.warn(
-                    f"line {line}: {header.var} runs over data-dependent bounds "
+                    f"{place}: {header.var} runs over data-dependent bounds "
                     f"{header.lower_text} .. {header.upper_text}: assumed "
                     f"{int(ln.csr_total)} trips in total (the size of the arrays it "
                     f"indexes; an upper bound), spread evenly over the outer loop"
                 )
                 return
-        self.warn(f"line {line}: trip count unknown ({why}): counted as one trip")
+        self.warn(f"{place}: trip count unknown ({why}): counted as one trip")
 
     def while_loop(self, node: c_ast.While | c_ast.DoWhile, ctx: Ctx) -> LoopNode:
-        line = node.coord.line if node.coord else 0
+        line, place = (node.coord.line if node.coord else 0), self._place(node)
         kind = "do" if isinstance(node, c_ast.DoWhile) else "while"
         ln = LoopNode(None, kind, line)
         self._walk(node.cond, ln=ln, ctx=ctx, f=1.0)
         self._walk(node.stmt, ln=ln, ctx=ctx, f=1.0)
         bound = while_bound(node, lambda n, at: self.build(ctx, n, at), ctx.scope.info.parents)
         if bound is None:
-            self.warn(f"line {line}: {kind} loop with a data-dependent condition: counted once")
+            self.warn(f"{place}: {kind} loop with a data-dependent condition: counted once")
         else:
             ln.estimate = float(max(bound, 1 if kind == "do" else 0))
             self.warn(
-                f"line {line}: {kind} loop bounded by its counter: at most "
+                f"{place}: {kind} loop bounded by its counter: at most "
                 f"{bound} trips counted (upper bound)"
             )
         return ln
@@ -319,15 +338,15 @@ class Walker(c_ast.NodeVisitor):
         if isinstance(base, c_ast.StructRef) and not isinstance(base.name, c_ast.ID):
             self._walk(base, mode=mode)  # a member array of an element: that element
             return
-        line = e.coord.line if e.coord else 0
+        line, place = (e.coord.line if e.coord else 0), self._place(e)
         text = exprs.to_c_node(e)
         name, info = array_of(base, ctx, at, self.referenced)
         if info is None:
             self._walk(base, f=1.0, index=True)
-            self.warn(f"line {line}: {text}: not a known array, not in the footprint")
+            self.warn(f"{place}: {text}: not a known array, not in the footprint")
             return
         if len(subs_nodes) > len(info.derivs):
-            self.warn(f"line {line}: {text}: more subscripts than declared dimensions")
+            self.warn(f"{place}: {text}: more subscripts than declared dimensions")
             return
         moved = (
             isinstance(base, c_ast.ID)
@@ -337,7 +356,7 @@ class Walker(c_ast.NodeVisitor):
         subs, why, csr_var = subscripts(subs_nodes, ctx, moved, lambda n: self.build(ctx, n, at))
         if moved:
             why = f"pointer {base.name} is reassigned inside the loop"
-        self.ln.accesses.append(Access(name, info, subs, mode, text, line, why, csr_var))
+        self.ln.accesses.append(Access(name, info, subs, mode, text, line, why, csr_var, place))
 
     # ---- calls ---------------------------------------------------------------
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
@@ -350,9 +369,9 @@ class Walker(c_ast.NodeVisitor):
                 return
         for a in args:
             self._walk(a)
-        line = node.coord.line if node.coord else 0
+        place = self._place(node)
         if not isinstance(node.name, c_ast.ID):
-            self.warn(f"line {line}: call through a pointer: cost not counted")
+            self.warn(f"{place}: call through a pointer: cost not counted")
             return
         name = node.name.name
         if name in THREAD_API:
@@ -364,23 +383,29 @@ class Walker(c_ast.NodeVisitor):
             for kind, n in ops.items():
                 self.ln.ops[kind] += n * self.f
             if note:
-                self.warn(f"line {line}: {note}")
+                self.warn(f"{place}: {note}")
             return
-        callee = self.ctx.scope.info.funcs.get(name)
+        callee, tree = self.ctx.scope.info.funcs.get(name), self.ctx.scope.ast
+        if callee is None and name in self.other_funcs:
+            callee, tree = self.other_funcs[name]
         if callee is None:
             self.ln.ops["call"] += self.f
             self.warn(
-                f"line {line}: call to {name}(): not defined in this file, counted as one 'call' op"
+                f"{place}: call to {name}(): not defined in the program's files, "
+                "counted as one 'call' op"
             )
             return
         if name in self.stack or self.ctx.depth >= MAX_INLINE_DEPTH:
-            self.warn(f"line {line}: recursive call to {name}(): counted once, not inlined")
+            self.warn(f"{place}: recursive call to {name}(): counted once, not inlined")
             self.ln.ops["call"] += self.f
             return
-        self._inline(callee, args, node)
+        self._inline(callee, args, node, tree)
 
-    def _inline(self, callee: c_ast.FuncDef, args: list, at: c_ast.Node) -> None:
-        """Count the callee's body as if written at the call (its loops become children)."""
+    def _inline(
+        self, callee: c_ast.FuncDef, args: list, at: c_ast.Node, tree: c_ast.FileAST
+    ) -> None:
+        """Count the callee's body as if written at the call (its loops become children);
+        ``tree``: the file that defines it, whose names its body reads."""
         ctx = self.ctx
         name = callee.decl.name
         fixed: dict[str, Expr | Symbolic] = {}
@@ -398,7 +423,7 @@ class Walker(c_ast.NodeVisitor):
             except Symbolic as exc:
                 fixed[p.name] = exc
         self.locals.include(callee.body)
-        inner = Ctx(Scope(callee, ctx.scope.ast), {}, fixed, aliases, f"{name}.", ctx.depth + 1)
+        inner = Ctx(Scope(callee, tree), {}, fixed, aliases, f"{name}.", ctx.depth + 1)
         inner.caller_texts = _caller_texts(callee, args, ctx)
         self.stack.append(name)
         try:

@@ -33,17 +33,19 @@ def analyze_loop(
     threads: int,
     weights: WeightTable | None = None,
     profiled: dict[str, int] | None = None,
+    other_funcs: dict[str, tuple[c_ast.FuncDef, c_ast.FileAST]] | None = None,
 ) -> None:
     """Fill the analysis fields of ``record`` in place (see records.py).
 
     ``profiled``: values of C expressions measured at this loop's entry by a
     profile run (bounds sized at run time); they stand in for what the source
-    cannot tell, and ``record.facts`` says so.
+    cannot tell, and ``record.facts`` says so. ``other_funcs``: the functions of the
+    program's other files, counted where the loop calls them.
     """
     weights = weights or DEFAULT_WEIGHTS
     record.threads = threads
     scope = Scope(func, file_ast)
-    walker = Walker(for_node, profiled)
+    walker = Walker(for_node, profiled, other_funcs)
     fixed, mids = _enclosing(record, enclosing, scope, walker)
     root, _ = walker.loop(for_node, Ctx(scope, {}, fixed))
     reasons: list[str] = []

@@ -27,6 +27,7 @@ class Access:
     line: int
     why: str = ""  # why a subscript is not evaluable
     csr_var: str | None = None  # the subscript is a data-dependent loop variable (+ const)
+    place: str = ""  # where notes point (``io.c:12`` in another file); "" is ``line {line}``
 
 
 @dataclass

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 
+from pycparser import c_ast
+
 from autotune.analysis.gate import apply_gate
 from autotune.analysis.loop import analyze_loop
 from autotune.analysis.proof.facts import reduction_items
-from autotune.analysis.proof.program import Program, build_program
+from autotune.analysis.proof.program import build_program
+from autotune.analysis.symbols import file_info
 from autotune.errors import UserError
 from autotune.frontend.cparse import parse_unit
 from autotune.frontend.directive_text import directive_line, not_editable
@@ -65,14 +68,16 @@ def analyze_options(
     finder.team_cycles()
     unit = TranslationUnit(path=path, defines=dict(options.defines), headers=headers)
     unit.warnings.extend(finder.problems)
+    others = _other_units(options, cc, unit)
+    other_funcs = _functions(others, ast)
     ids: set[str] = set()
     for found in finder.loops:
         record = _record(found, ids)
-        _analyse(
-            record, found, ast, threads, finder.threadprivate, (profiles or {}).get(record.key)
-        )
+        profile = (profiles or {}).get(record.key)
+        _analyse(record, found, ast, threads, finder.threadprivate, profile, other_funcs)
         unit.loops.append(record)
-    program = _program(ast, options, cc, unit)
+    program = build_program([ast, *others])
+    program.complete = len(others) == len(options.extra_sources)
     apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast, program)
     sources: dict[str, list[str] | None] = {}
     for record in unit.loops:
@@ -97,26 +102,34 @@ def analyze_options(
     return unit
 
 
-def _program(ast, options: SourceOptions, cc: str, unit: TranslationUnit) -> Program:
-    """The analysed file and the program's other files, for the legality proof; a file
-    that does not parse is left out (its functions then count as unknown) and said."""
-    units = [ast]
+def _other_units(options: SourceOptions, cc: str, unit: TranslationUnit) -> list:
+    """The program's other files, parsed (for the proof, and for counting the calls into
+    them); a file that does not parse is left out (its functions then count as unknown,
+    and the program as not seen whole) and said."""
+    units = []
     own = SourceOptions(dict(options.defines), list(options.include_dirs), list(options.cflags))
-    missing = False
     for extra in options.extra_sources:
         try:
             extra_ast, headers = parse_unit(extra, own, cc)
             units.append(extra_ast)
             unit.headers = sorted({*unit.headers, os.path.abspath(extra), *headers})
         except UserError as exc:
-            missing = True
             unit.warnings.append(
                 f"{extra}: not read for the legality proof ({exc}); calls into it are unknown "
                 "and the program is not seen whole"
             )
-    program = build_program(units)
-    program.complete = not missing
-    return program
+    return units
+
+
+def _functions(others: list, ast) -> dict[str, tuple[c_ast.FuncDef, c_ast.FileAST]]:
+    """Name -> (definition, its file) of every function of the program: the analysed
+    file's first (a call back into it from another file), then the other files'. A
+    file's own ``static`` function still wins where that file calls it."""
+    out = {name: (func, ast) for name, func in file_info(ast).funcs.items()}
+    for other in others:
+        for name, func in file_info(other).funcs.items():
+            out.setdefault(name, (func, other))
+    return out
 
 
 def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
@@ -151,6 +164,7 @@ def _analyse(
     threads: int,
     threadprivate: set[str],
     profile: dict | None = None,
+    other_funcs: dict | None = None,
 ) -> None:
     """Run the analysis and the front end's own tunability rules on one loop."""
     record.threads = threads
@@ -169,6 +183,7 @@ def _analyse(
             ast,
             threads,
             profiled=_profiled_values(profile),
+            other_funcs=other_funcs,
         )
     except Exception as exc:  # one odd loop must not lose the file
         record.tunable = False
