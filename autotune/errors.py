@@ -25,6 +25,11 @@ class CompilerRejects(UserError):
     stays silent and lets the compiler say it)."""
 
 
+class NoLoops(UserError):
+    """The file has no OpenMP worksharing loop: nothing to rank or tune in it (most files
+    of a program of several have none)."""
+
+
 _CXX_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".C", ".hpp")
 
 

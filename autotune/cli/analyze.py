@@ -9,6 +9,7 @@ import sys
 
 from autotune.cli.buildargs import add_program_arguments, settings_of
 from autotune.cli.common import add_source_arguments
+from autotune.cli.programfiles import for_file, program_note
 from autotune.errors import UserError
 from autotune.render import dump_json, human_bytes, table
 
@@ -51,8 +52,14 @@ def run(args: argparse.Namespace) -> int:
     profile = args.args is not None or args.profile or bool(args.stdin)
     shown = args.json or args.verbose
     formulas = ("threads" if args.thread_formulas else "counts") if shown else ""
+    note = program_note(args.files)
+    if note and not args.json:
+        print(note, file=sys.stderr)
     units = [
-        session.analyze(f, threads=threads, profile=profile, formulas=formulas) for f in args.files
+        Session.of(settings_of(for_file(args, f))).analyze(
+            f, threads=threads, profile=profile, formulas=formulas
+        )
+        for f in args.files
     ]
     if args.json:
         dump_json(

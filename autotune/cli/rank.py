@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from autotune.cli.common import add_source_arguments
+from autotune.cli.programfiles import for_file, program_note
 from autotune.errors import UserError
 from autotune.render import dump_json, table
 
@@ -74,6 +75,7 @@ def rank_file(path: str, args: argparse.Namespace, store=None, always_profile: b
     from autotune.api import Session
     from autotune.cli.buildargs import settings_of
 
+    args = for_file(args, path)
     session = Session.of(settings_of(args))
     wants = always_profile or args.args is not None or args.profile or bool(args.stdin)
     return session.rank(
@@ -99,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
     with session.reading_store(create=wants_profile) as (store, note):
         if note:
             print(f"autotune: note: {note}", file=sys.stderr)
+        if (one := program_note(args.files)) and not args.json:
+            print(one, file=sys.stderr)
         for f in args.files:  # one file without a loop does not stop the others (as analyze)
             try:
                 results.append(rank_file(f, args, store))

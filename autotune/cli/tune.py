@@ -11,8 +11,9 @@ from pathlib import Path
 from autotune.api import Session
 from autotune.cli.buildargs import add_build_arguments, settings_of, term_as_interrupt
 from autotune.cli.common import add_source_arguments, finding_label, source_options
+from autotune.cli.programfiles import for_file, program_note
 from autotune.cli.rank import add_model_arguments, print_gate_notes, rank_file
-from autotune.errors import UserError
+from autotune.errors import NoLoops, UserError
 from autotune.render import Progress, dump_json, table
 from autotune.tuning.confirm import Confirmation
 from autotune.tuning.pipeline import FileTuneResult, TuneOptions, tune_file
@@ -99,7 +100,10 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise UserError("--top must be at least 1")
     if args.in_place and len(args.files) > 1 or args.apply and len(args.files) > 1:
-        raise UserError("--apply/--in-place take one FILE.c")
+        raise UserError(
+            "--apply/--in-place take one FILE.c (for a program of several files: the file "
+            "to rewrite, and its other files with --extra-source)"
+        )
     if args.repetitions < 1:
         raise UserError("--repetitions must be at least 1")
     if args.confirm_runs < 1:
@@ -107,7 +111,6 @@ def run(args: argparse.Namespace) -> int:
     if args.min_share is not None and not 0 <= args.min_share < 1:
         raise UserError("--min-share must be a share of the run time, from 0 to below 1")
     session = Session.of(settings_of(args, source_options(args)))
-    build = session.build_options()
     sweep_opts = session.sweep_options(fresh=getattr(args, "fresh", False))
     tune_opts = TuneOptions(
         args.top,
@@ -123,8 +126,19 @@ def run(args: argparse.Namespace) -> int:
     started, runs = time.monotonic(), [0]
     with session.store() as store, term_as_interrupt():
         db_path = str(store.path)
+        if (note := program_note(args.files)) and not (args.quiet or args.json):
+            print(note, file=sys.stderr)
+        without: list[NoLoops] = []
         for path in args.files:
-            ranked = rank_file(path, args, store, always_profile=True)
+            file_args = for_file(args, path)  # a program's other files build with it
+            build = Session.of(settings_of(file_args, source_options(file_args))).build_options()
+            try:
+                ranked = rank_file(path, args, store, always_profile=True)
+            except NoLoops as exc:
+                if not note:  # separate programs: each must have a loop
+                    raise
+                without.append(exc)  # a program's file without a loop
+                continue
             with Progress(1, "tune", quiet=args.quiet or args.json) as bar:
                 done = tune_file(
                     ranked,
@@ -136,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
                     on_run=lambda note, bar=bar: (bar.advance(1, note), _count(runs)),
                 )
             report.append((done, _apply(path, done.source_text, done.final, args)))
+        if not report and without:
+            raise UserError(f"none of the program's {len(args.files)} files has an OpenMP loop")
     busy = [d.confirmation.busy for d, _ in report if d.confirmation and d.confirmation.busy]
     deferred = 3 if busy and not args.allow_busy else 0
     budget = {"seconds": round(time.monotonic() - started, 3), "program_runs": runs[0]}

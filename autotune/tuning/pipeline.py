@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from autotune.errors import UserError
+from autotune.errors import NoLoops
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.records import LoopRecord, select_loops
 from autotune.measure.machine import Machine, detect_machine, numa_nodes
@@ -86,7 +86,7 @@ def rank_file(
         path, source, profile, store, threads=machine.cores, cc=options.cc
     )
     if not unit.loops:
-        raise UserError("no OpenMP worksharing loop in the file: nothing to rank or tune", path)
+        raise NoLoops("no OpenMP worksharing loop in the file: nothing to rank or tune", path)
     chosen = chosen or choose_model(machine, store, options.model, options.target)
     runtime = openmp_runtime(options.cc)
     rankings = []
