@@ -257,6 +257,25 @@ CASES = [
         + [("q", 4, lambda e: e["x"] + 7 * e["y"] + 42 * e["z"])],
         1,
     ),
+    (
+        # NAS BT's helpers take a block by row (lhs[i][j][AA]) and a vector by address
+        # (&rhs[i][j][0]): the elements the helper touches, not the whole block, and
+        # the vector too (before: every block whole, the vector not at all)
+        "blocks_by_row",
+        """double lhs[9][7][2][5][5], rhs[9][7][5];
+     static void scale(double blk[5][5], double r[5]) { int m;
+       for (m = 0; m < 5; m++) r[m] = r[m] / blk[m][m]; }
+     void f(void) { int i, j;
+     #pragma omp parallel for
+     for (i = 0; i < 9; i++)
+       for (j = 0; j < 7; j++) scale(lhs[i][j][1], &rhs[i][j][0]); }""",
+        [("i", lambda e: range(9)), ("j", lambda e: range(7)), ("m", lambda e: range(5))],
+        [
+            ("lhs", 8, lambda e: ((e["i"] * 7 + e["j"]) * 2 + 1) * 25 + 6 * e["m"]),
+            ("rhs", 8, lambda e: (e["i"] * 7 + e["j"]) * 5 + e["m"]),
+        ],
+        1,
+    ),
 ]
 
 

@@ -40,6 +40,9 @@ def test_the_files_of_one_program_are_read_together(program, capsys):
     # and what the count could not follow there is said with that file's name
     assert loop["iterations"] == 2000 * 6
     assert any(w.startswith("physics.c:20: while loop") for w in loop["warnings"])
+    # the kernel writes the five channels of its lookup through &out[i * in.stride]
+    (out,) = [a for a in loop["arrays"] if a["name"] == "out"]
+    assert out["distinct_elements"] == 2000 * 5 and out["exact"]
     # the proof follows the call into physics.c: proven behind the stride test
     assert loop["tunable"] and loop["guard"] == "in.stride >= 5"
 

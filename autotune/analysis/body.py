@@ -26,24 +26,21 @@ from pycparser import c_ast
 
 from autotune.analysis import exprs
 from autotune.analysis.arrayref import array_of, subscripts
-from autotune.analysis.astutil import deref_as_arrayref, local_names, walk
-from autotune.analysis.copies import copy_loop
+from autotune.analysis.astutil import deref_as_arrayref
+from autotune.analysis.bodycalls import THREAD_API, CallWalk
 from autotune.analysis.estimates import csr_pattern, csr_total, while_bound
-from autotune.analysis.exprs import Expr, Symbolic
+from autotune.analysis.exprs import Expr
 from autotune.analysis.loopnode import Access, Ctx, LoopNode
 from autotune.analysis.nameresolve import NameResolver
-from autotune.analysis.ops import BINOP_KIND, call_ops, literal_value
-from autotune.analysis.symbols import ArrayInfo, Scope, _params
+from autotune.analysis.ops import BINOP_KIND
 from autotune.analysis.tripcount import Header, NotCanonical, parse_header
 
 __all__ = ["THREAD_API", "Access", "Ctx", "LoopNode", "Walker"]
 
-THREAD_API = ("omp_get_thread_num", "omp_get_num_threads")
-MAX_INLINE_DEPTH = 6
 UNARY_KIND = {"-": "neg", "!": "logic", "~": "bit"}
 
 
-class Walker(c_ast.NodeVisitor):
+class Walker(CallWalk, c_ast.NodeVisitor):
     """Builds the LoopNode tree and collects what makes a loop non-tunable."""
 
     def __init__(
@@ -163,6 +160,7 @@ class Walker(c_ast.NodeVisitor):
             ctx.prefix,
             ctx.depth,
             ctx.caller_texts,
+            ctx.rows,
         )
         self._walk(node.stmt, ln=ln, ctx=inner, f=1.0)
         if not header.known and node is not self.region:
@@ -340,124 +338,29 @@ class Walker(c_ast.NodeVisitor):
             return
         line, place = (e.coord.line if e.coord else 0), self._place(e)
         text = exprs.to_c_node(e)
-        name, info = array_of(base, ctx, at, self.referenced)
+        row = ctx.rows.get(base.name) if isinstance(base, c_ast.ID) else None
+        if row is not None:
+            self.referenced.add(base.name)
+            name, info = row.array, row.info
+        else:
+            name, info = array_of(base, ctx, at, self.referenced)
         if info is None:
             self._walk(base, f=1.0, index=True)
             self.warn(f"{place}: {text}: not a known array, not in the footprint")
             return
-        if len(subs_nodes) > len(info.derivs):
+        given = len(subs_nodes) + (len(row.lead) - row.add if row is not None else 0)
+        if given > len(info.derivs):
             self.warn(f"{place}: {text}: more subscripts than declared dimensions")
             return
         moved = (
             isinstance(base, c_ast.ID)
             and base.name in self.locals.written
-            and info.derivs[0][0] == "ptr"
+            and (row is not None or info.derivs[0][0] == "ptr")
         )
         subs, why, csr_var = subscripts(subs_nodes, ctx, moved, lambda n: self.build(ctx, n, at))
         if moved:
             why = f"pointer {base.name} is reassigned inside the loop"
+        elif row is not None:
+            subs = row.subscripts(subs)
+            why = why or (row.why if None in subs else "")
         self.ln.accesses.append(Access(name, info, subs, mode, text, line, why, csr_var, place))
-
-    # ---- calls ---------------------------------------------------------------
-    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
-        args = node.args.exprs if node.args else []
-        called = node.name.name if isinstance(node.name, c_ast.ID) else None
-        if called is not None and called not in self.ctx.scope.info.funcs:
-            copy = copy_loop(node, self.ctx.scope)
-            if copy is not None:  # memset(&c[i * m], 0, m * sizeof(double)): m elements
-                self.visit_For(copy)  # its pointers are walked as the elements it touches
-                return
-        for a in args:
-            self._walk(a)
-        place = self._place(node)
-        if not isinstance(node.name, c_ast.ID):
-            self.warn(f"{place}: call through a pointer: cost not counted")
-            return
-        name = node.name.name
-        if name in THREAD_API:
-            self.thread_api.append(name)
-            return
-        known = call_ops(name, _constant_exponent(args))
-        if known is not None:  # the OpenMP runtime, a hint, an atomic, asm, libm
-            ops, note = known
-            for kind, n in ops.items():
-                self.ln.ops[kind] += n * self.f
-            if note:
-                self.warn(f"{place}: {note}")
-            return
-        callee, tree = self.ctx.scope.info.funcs.get(name), self.ctx.scope.ast
-        if callee is None and name in self.other_funcs:
-            callee, tree = self.other_funcs[name]
-        if callee is None:
-            self.ln.ops["call"] += self.f
-            self.warn(
-                f"{place}: call to {name}(): not defined in the program's files, "
-                "counted as one 'call' op"
-            )
-            return
-        if name in self.stack or self.ctx.depth >= MAX_INLINE_DEPTH:
-            self.warn(f"{place}: recursive call to {name}(): counted once, not inlined")
-            self.ln.ops["call"] += self.f
-            return
-        self._inline(callee, args, node, tree)
-
-    def _inline(
-        self, callee: c_ast.FuncDef, args: list, at: c_ast.Node, tree: c_ast.FileAST
-    ) -> None:
-        """Count the callee's body as if written at the call (its loops become children);
-        ``tree``: the file that defines it, whose names its body reads."""
-        ctx = self.ctx
-        name = callee.decl.name
-        fixed: dict[str, Expr | Symbolic] = {}
-        aliases: dict[str, tuple[str, ArrayInfo]] = {}
-        for p, a in zip(_params(callee), args, strict=False):
-            while isinstance(a, c_ast.Cast):
-                a = a.expr
-            if isinstance(a, c_ast.ID):
-                arr_name, info = array_of(a, ctx, at, self.referenced)
-                if info is not None:
-                    aliases[p.name] = (arr_name, info)
-                    continue
-            try:
-                fixed[p.name] = self.build(ctx, a, at)
-            except Symbolic as exc:
-                fixed[p.name] = exc
-        self.locals.include(callee.body)
-        inner = Ctx(Scope(callee, tree), {}, fixed, aliases, f"{name}.", ctx.depth + 1)
-        inner.caller_texts = _caller_texts(callee, args, ctx)
-        self.stack.append(name)
-        try:
-            self._walk(callee.body, ctx=inner)
-        finally:
-            self.stack.pop()
-
-
-def _caller_texts(callee: c_ast.FuncDef, args: list, ctx: Ctx) -> dict[str, str | None]:
-    """The callee's parameters as their arguments' C text in the caller's terms (None
-    for an argument with side effects), and its locals as None: not in scope there."""
-    texts: dict[str, str | None] = {name: None for name in local_names(callee)}
-    for p, a in zip(_params(callee), args, strict=False):
-        text = exprs.to_c_node(a)
-        pure = not any(isinstance(n, (c_ast.FuncCall, c_ast.Assignment)) for n in walk(a))
-        pure = pure and not any(
-            isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") for n in walk(a)
-        )
-        texts[p.name] = ctx.in_caller_terms(text) if pure else None
-        if texts[p.name] == "?":
-            texts[p.name] = None
-    return texts
-
-
-def _constant_exponent(args: list) -> float | None:
-    """A two-argument math call's second argument when it is a literal (``pow(v, 2)``)."""
-    if len(args) != 2:
-        return None
-    e, sign = args[1], 1.0
-    while isinstance(e, c_ast.Cast):
-        e = e.expr
-    if isinstance(e, c_ast.UnaryOp) and e.op == "-":
-        e, sign = e.expr, -1.0
-    if not isinstance(e, c_ast.Constant) or e.type in ("char", "string"):
-        return None
-    value = literal_value(e.value)
-    return None if value is None else sign * value

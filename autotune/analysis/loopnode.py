@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from autotune.analysis.exprs import Expr, Symbolic
+from autotune.analysis.exprs import Expr, Symbolic, fold
 from autotune.analysis.symbols import ArrayInfo, Scope
 from autotune.analysis.tripcount import Header
 
@@ -63,6 +63,29 @@ _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
 @dataclass
+class RowAlias:
+    """A pointer parameter bound to part of the caller's array: ``&a[i][j]`` or ``a + e``
+    (``add``: the parameter's first subscript adds to the last of ``lead``), or a row
+    ``a[i]`` of a two-dimensional array (its subscripts follow ``lead``)."""
+
+    array: str
+    info: ArrayInfo
+    lead: list[Expr | None]  # the caller's subscripts, in its terms (None: not evaluable)
+    add: bool
+    why: str = ""  # why a subscript of ``lead`` is not evaluable
+
+    def subscripts(self, own: list[Expr | None]) -> list[Expr | None]:
+        """The array's subscripts for the parameter's ``own``."""
+        if not self.add:
+            return [*self.lead, *own]
+        if not own:
+            return list(self.lead)
+        last = self.lead[-1]
+        first = None if own[0] is None or last is None else fold("+", [last, own[0]])
+        return [*self.lead[:-1], first, *own[1:]]
+
+
+@dataclass
 class Ctx:
     """Where names resolve: the function's scope plus loop variables and bindings."""
 
@@ -75,6 +98,7 @@ class Ctx:
     # inside an inlined call: the callee's names in the caller's C terms (a parameter ->
     # its argument's text, a local -> None); empty at the loop's own level
     caller_texts: dict[str, str | None] = field(default_factory=dict)
+    rows: dict[str, RowAlias] = field(default_factory=dict)  # parameters bound to part of one
 
     def in_caller_terms(self, text: str) -> str:
         """``text`` (a bound written in this function) in the terms of the function that
