@@ -43,8 +43,10 @@ def test_the_files_of_one_program_are_read_together(program, capsys):
     # the kernel writes the five channels of its lookup through &out[i * in.stride]
     (out,) = [a for a in loop["arrays"] if a["name"] == "out"]
     assert out["distinct_elements"] == 2000 * 5 and out["exact"]
-    # the proof follows the call into physics.c: proven behind the stride test
+    # the proof follows the call into physics.c: proven behind the stride test, and
+    # where it is not (a smaller stride) it names the kernel's lines in their file
     assert loop["tunable"] and loop["guard"] == "in.stride >= 5"
+    assert any("(physics.c:34: xs[c]; physics.c:36:" in w for w in loop["warnings"])
 
 
 def test_a_note_says_the_files_are_one_program(program, capsys):

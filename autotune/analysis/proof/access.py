@@ -197,12 +197,12 @@ def _reduction_element(w: IterationWalker, node: c_ast.ArrayRef, kind: str, op: 
         return False
     for s in subs:
         w._read_only(s)
-    name, line = root.name, _line(node)
+    name = root.name
     if kind == "u" and op == w.ctx.reductions.get(root.name):
         return True  # a floating-point one reassociates: judge_scalars notes it
     what = "read" if kind == "r" else "set"
     w.facts.effect(
-        f"reduction array {name} is {what} at line {line} other than by its reduction "
+        f"reduction array {name} is {what} at {w.place(node)} other than by its reduction "
         "operator: each thread sees its own partial copy, which follows the schedule"
     )
     return True

@@ -59,7 +59,6 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
     a call of the C library (or a gcc builtin standing for one) is walked by what the
     library reads and writes; a function of the program is walked in place."""
     name = call_name(node)
-    line = node.coord.line if node.coord else 0
     args = list(node.args.exprs) if node.args is not None else []
     if name is not None and _is_pointer_variable(w, name, node):
         name = None  # ``f(x)`` with ``double (*f)(double)``: a call through a pointer
@@ -72,7 +71,7 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
         return
     if thread_dependent_call(name):
         w.facts.effect(
-            f"calls {name}() at line {line}: its answer depends on the thread, the team or "
+            f"calls {name}() at {w.place(node)}: its answer depends on the thread, the team or "
             "the runtime's settings"
         )
         read_args(w, args)
@@ -90,14 +89,13 @@ def _library_call(
 ) -> bool:
     """Walk a call of the C library by what it reads and writes; False when ``name`` is
     none the proof knows."""
-    line = node.coord.line if node.coord else 0
     if is_omp_call(name) or name in ENDS_PROGRAM or name in ALLOC_FUNCS:
         read_args(w, args)
         if name in ENDS_PROGRAM:
             w.defined = None  # nothing after it runs
             if not all(same_in_every_iteration(w, a) for a in args):
                 w.facts.effect(
-                    f"calls {name}() at line {line} with a status that differs between "
+                    f"calls {name}() at {w.place(node)} with a status that differs between "
                     "iterations: which iteration ends the program follows the schedule"
                 )
     elif name in IO_FUNCS:
@@ -105,8 +103,8 @@ def _library_call(
     elif name in STATEFUL_FUNCS:
         if not w.ordered:  # in the ordered region: its state advances in the iterations' order
             w.facts.effect(
-                f"calls {name}() at line {line}, which keeps hidden state: its results follow the "
-                "iteration order"
+                f"calls {name}() at {w.place(node)}, which keeps hidden state: its results "
+                "follow the iteration order"
             )
         read_args(w, args)
     elif name in FORMAT_FUNCS:
@@ -128,9 +126,8 @@ def _io_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_a
     """I/O follows the schedule, except in the ordered region, which runs in the
     iterations' order: there what it prints from memory must not race with other
     iterations, and what stores into memory is not followed."""
-    line = node.coord.line if node.coord else 0
     if not w.ordered:
-        reason = f"calls {name}() at line {line}: the order of its I/O follows the schedule"
+        reason = f"calls {name}() at {w.place(node)}: the order of its I/O follows the schedule"
         w.facts.effect(reason)
         if not all(same_in_every_iteration(w, a) for a in args):
             w.facts.varying_io.add(reason)

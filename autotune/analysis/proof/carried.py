@@ -212,7 +212,7 @@ def judge_private_arrays(
             continue
         if r.objects is None or len(r.objects) != 1:
             out.add(
-                f"reaches {r.name or 'a private object'} at line {r.line} through a pointer "
+                f"reaches {r.name or 'a private object'} at {r.at} through a pointer "
                 "the proof cannot follow"
             )
             continue
@@ -234,7 +234,7 @@ def judge_private_arrays(
         if bad is not None:
             r = bad
             out.add(
-                f"{name}, which each thread keeps across iterations, may be read at line {r.line} "
+                f"{name}, which each thread keeps across iterations, may be read at {r.at} "
                 "before the iteration has written it: values carry over between the iterations "
                 "one thread runs"
             )

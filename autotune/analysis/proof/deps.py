@@ -37,44 +37,44 @@ class Conflict:
         name = self.a.name or self.b.name or "memory"
         if self.why == "shapes":
             return (
-                f"{what} {name} through rows of {self.a.inner} (line {self.a.line}: "
-                f"{self.a.text}) and of {self.b.inner} (line {self.b.line}: {self.b.text}): "
+                f"{what} {name} through rows of {self.a.inner} ({self.a.at}: "
+                f"{self.a.text}) and of {self.b.inner} ({self.b.at}: {self.b.text}): "
                 "one object seen in two shapes, whose subscripts do not compare"
             )
         if self.why == "sizes":
             return (
-                f"{what} {name} as {self.a.size}-byte elements (line {self.a.line}: "
-                f"{self.a.text}) and as {self.b.size}-byte elements (line {self.b.line}: "
+                f"{what} {name} as {self.a.size}-byte elements ({self.a.at}: "
+                f"{self.a.text}) and as {self.b.size}-byte elements ({self.b.at}: "
                 f"{self.b.text}): one object in two element types, whose subscripts do not "
                 "compare"
             )
         if self.why == "overflow":
             r = self.a if leaves_row(self.a) else self.b
             return (
-                f"{what} {name} (line {r.line}: {r.text}) with a subscript that leaves its "
+                f"{what} {name} ({r.at}: {r.text}) with a subscript that leaves its "
                 "row (C calls it undefined; the memory is a neighbouring row's): "
                 "the proof compares subscripts row by row and cannot here"
             )
         if self.why == "outside":
             what = {"r": "reads", "w": "writes"}.get(self.a.kind, "updates")
             return (
-                f"{what} {name} (line {self.a.line}: {self.a.text}) outside the "
+                f"{what} {name} ({self.a.at}: {self.a.text}) outside the "
                 f"{self.a.outer} elements it is declared with (C calls it undefined; the "
                 "memory is another object's, which the proof cannot name)"
             )
         if self.why == "unanalysable":
             return (
-                f"{what} {name} (line {self.a.line}: {self.a.text}; line {self.b.line}: "
+                f"{what} {name} ({self.a.at}: {self.a.text}; {self.b.at}: "
                 f"{self.b.text}) at places the proof cannot tell apart between iterations"
             )
-        if self.a is self.b or (self.a.line == self.b.line and self.a.text == self.b.text):
+        if self.a is self.b or (self.a.at == self.b.at and self.a.text == self.b.text):
             return (
-                f"{what} the same element of {name} from different iterations (line "
-                f"{self.a.line}: {self.a.text}): a dependence carried by the loop"
+                f"{what} the same element of {name} from different iterations "
+                f"({self.a.at}: {self.a.text}): a dependence carried by the loop"
             )
         return (
-            f"a dependence carried by the loop on {name}: line {self.a.line} ({self.a.text}) "
-            f"and line {self.b.line} ({self.b.text}) touch the same element in different "
+            f"a dependence carried by the loop on {name}: {self.a.at} ({self.a.text}) "
+            f"and {self.b.at} ({self.b.text}) touch the same element in different "
             "iterations"
         )
 

@@ -122,6 +122,12 @@ class Ref:
     hidden: bool = False
     # made inside the loop's ordered region, which runs in the iterations' order
     ordered: bool = False
+    file: str = ""  # the file it is in, where that is not the loop's (a called function's)
+
+    @property
+    def at(self) -> str:
+        """Where messages point: ``line 12``, or ``physics.c:12`` in another file."""
+        return f"{self.file}:{self.line}" if self.file else f"line {self.line}"
 
 
 @dataclass

@@ -195,16 +195,14 @@ def _errno_and_globals(w: IterationWalker, node: c_ast.FuncCall, name: str) -> N
     the master thread; a global it sets that the program reads."""
     read_at = errno_read(w.ctx.prog) if sets_errno(name) else ""
     if read_at:
-        line = node.coord.line if node.coord else 0
         w.facts.effect(
-            f"calls {name}() at line {line}, which may set errno, and the program reads "
+            f"calls {name}() at {w.place(node)}, which may set errno, and the program reads "
             f"errno at {read_at}: which thread's errno a failing call sets follows the schedule"
         )
     sets = SETS_GLOBAL.get(name)
     if sets is not None and w.ctx.prog.uses(sets):
-        line = node.coord.line if node.coord else 0
         w.facts.effect(
-            f"calls {name}() at line {line}, which sets the global {sets} the program "
+            f"calls {name}() at {w.place(node)}, which sets the global {sets} the program "
             "reads: what it reads follows the order of the calls"
         )
 

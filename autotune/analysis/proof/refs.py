@@ -13,6 +13,8 @@ the value of integer scalars as polynomials where it can (``k = i + Nr*j`` makes
 
 from __future__ import annotations
 
+import os
+
 from pycparser import c_ast
 
 from autotune.analysis.astutil import loop_var_name
@@ -33,7 +35,6 @@ from autotune.analysis.proof.syntax import (
     ends_program,
     for_header,
     jumps,
-    line_of,
     meet,
     single_for,
 )
@@ -355,7 +356,19 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
     def pointer(self, node: c_ast.Node | None) -> PtrVal | None:
         return self.hooks.pointer(self, node) if node is not None else None
 
+    def place(self, node: c_ast.Node | None) -> str:
+        """``line 12`` in the loop's file, ``physics.c:12`` in another (a called body)."""
+        line = node.coord.line if node is not None and node.coord else 0
+        other = self._other_file(node.coord.file if node is not None and node.coord else "")
+        return f"{other}:{line}" if other else f"line {line}"
+
+    def _other_file(self, file: str | None) -> str:
+        own = self.ctx.loop.coord.file if self.ctx.loop is not None and self.ctx.loop.coord else ""
+        return os.path.basename(file) if file and own and file != own else ""
+
     def record(self, ref: Ref) -> None:
+        func = self.frame.func
+        ref.file = self._other_file(func.coord.file if func is not None and func.coord else "")
         if ref.kind == "w":
             ref.value = self.constant
         ref.domain = list(self.domain)
@@ -376,12 +389,12 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         or the sign of a zero (a max or min: -0.0 and 0.0 compare equal, and the first
         or the last met is kept)."""
         if is_floating(self.frame.scope, name, at):
-            line = line_of(at)
+            site = self.place(at)
             note = (
                 f"{what} keeps one of floating-point values that compare equal (-0.0 and 0.0) "
-                f"in thread order at line {line}"
+                f"in thread order at {site}"
                 if op in ("max", "min")
-                else f"{what} adds floating-point values in thread order at line {line} "
+                else f"{what} adds floating-point values in thread order at {site} "
                 "(results may differ in the last digits)"
             )
             if note not in self.facts.reassociates:

@@ -24,8 +24,8 @@ def judge_sizes_read(facts: IterationFacts, out: Proof) -> None:
         hit = sorted(t for t, held in sizes.items() if not ref.objects or ref.objects & held)
         if hit:  # a write to objects not known may be to any
             out.add(
-                f"reads the size {', '.join(hit)} from memory the loop may write (line "
-                f"{ref.line}: {ref.text})"
+                f"reads the size {', '.join(hit)} from memory the loop may write "
+                f"({ref.at}: {ref.text})"
             )
             return
 
