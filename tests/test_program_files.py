@@ -49,6 +49,26 @@ def test_the_files_of_one_program_are_read_together(program, capsys):
     assert any("(physics.c:34: xs[c]; physics.c:36:" in w for w in loop["warnings"])
 
 
+def test_a_bound_only_the_other_file_can_read_leaves_the_profile_whole(program, capsys):
+    # the kernel's channel count as a static of physics.c: simulation.c cannot name it,
+    # so the profile run must not print it at the loop (before: "'channels' undeclared",
+    # and no loop of the file was sized)
+    physics = program / "physics.c"
+    text = physics.read_text().replace(
+        '#include "xs.h"\n', '#include "xs.h"\n\nstatic int channels = 5;\n', 1
+    )
+    physics.write_text(
+        text.replace("for (int c = 0; c < 5; c++)", "for (int c = 0; c < channels; c++)")
+    )
+    assert main(["analyze", *FILES, "--args", "-l 2000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    (loop,) = out["loops"]
+    assert not any("failed" in note for note in out["profile"]), out["profile"]
+    assert loop["facts"] == "profile" and loop["trip_count"] == 2000
+    # the stride test would have to read the count: the loop stays as written
+    assert not loop["tunable"]
+
+
 def test_a_note_says_the_files_are_one_program(program, capsys):
     assert main(["analyze", *FILES]) == 0
     err = capsys.readouterr().err

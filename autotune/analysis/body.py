@@ -48,8 +48,10 @@ class Walker(CallWalk, c_ast.NodeVisitor):
         region: c_ast.Node,
         profiled: dict[str, int] | None = None,
         other_funcs: dict[str, tuple[c_ast.FuncDef, c_ast.FileAST]] | None = None,
+        home: c_ast.FileAST | None = None,
     ) -> None:
         self.warnings: list[str] = []
+        self.home = home  # the loop's file: what a bound must be readable in
         # functions of the program's other files (``--extra-source``), each with its own
         # file's tree: a call into one is counted as a call into this file is
         self.other_funcs = other_funcs or {}

@@ -19,7 +19,7 @@ from autotune.analysis.copies import copy_loop
 from autotune.analysis.exprs import Expr, Symbolic
 from autotune.analysis.loopnode import Ctx, RowAlias
 from autotune.analysis.ops import call_ops, literal_value
-from autotune.analysis.symbols import ArrayInfo, Scope, _params
+from autotune.analysis.symbols import ArrayInfo, Scope, _params, file_info
 
 THREAD_API = ("omp_get_thread_num", "omp_get_num_threads")
 MAX_INLINE_DEPTH = 6
@@ -36,6 +36,7 @@ class CallWalk:
     other_funcs: dict[str, tuple[c_ast.FuncDef, c_ast.FileAST]]
     referenced: set[str]
     locals: Any  # nameresolve's locals of the walked functions
+    home: c_ast.FileAST | None  # the file of the loop walked
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         args = node.args.exprs if node.args else []
@@ -142,11 +143,25 @@ class CallWalk:
         inner = Ctx(Scope(callee, tree), {}, fixed, aliases, f"{name}.", ctx.depth + 1)
         inner.rows = rows
         inner.caller_texts = _caller_texts(callee, args, ctx)
+        inner.caller_texts.update(self._unseen_globals(tree))
         self.stack.append(name)
         try:
             self._walk(callee.body, ctx=inner)
         finally:
             self.stack.pop()
+
+    def _unseen_globals(self, tree: c_ast.FileAST) -> dict[str, None]:
+        """The globals of another file that the loop's own file does not declare: a bound
+        naming one (``c < channels``, a ``static int`` of physics.c) cannot be read at the
+        loop, nor printed by its profile run."""
+        if self.home is None or tree is self.home:
+            return {}
+        home, there = file_info(self.home), file_info(tree)
+        return {
+            name: None
+            for name in [*there.globals, *there.enums]
+            if name not in home.globals and name not in home.enums
+        }
 
     def _row_alias(self, a: c_ast.Node, at: c_ast.Node) -> RowAlias | None:
         """``&a[i][j]``, ``a + e`` or a row ``a[i]`` of a known array: the part of it a

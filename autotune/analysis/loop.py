@@ -45,7 +45,7 @@ def analyze_loop(
     weights = weights or DEFAULT_WEIGHTS
     record.threads = threads
     scope = Scope(func, file_ast)
-    walker = Walker(for_node, profiled, other_funcs)
+    walker = Walker(for_node, profiled, other_funcs, file_ast)
     fixed, mids = _enclosing(record, enclosing, scope, walker)
     root, _ = walker.loop(for_node, Ctx(scope, {}, fixed))
     reasons: list[str] = []
