@@ -80,6 +80,24 @@ def test_a_failing_profile_run_is_one_line_and_nothing_is_stored(env, capsys):
     assert main(["analyze", str(DATA / "solver_sizes.c"), "--args", "4 3"]) == 2  # not cached
 
 
+def test_a_text_the_compiler_rejects_at_the_loop_leaves_its_own_bounds_measured(
+    env, capsys, monkeypatch
+):
+    # a text of the full plan the loop's file cannot compile (as a called function's
+    # bound or a struct among the proof's sizes once did): the profile is built again
+    # with each loop's own bounds, and the trip count is still measured
+    from autotune.measure import profile
+
+    full = profile.expressions
+    monkeypatch.setattr(
+        profile,
+        "expressions",
+        lambda r, minimal=False: full(r, minimal) + ([] if minimal else ["no_such_name"]),
+    )
+    (loop,) = analyze(DATA / "heat_flags.c", "-n 300 -s 5", capsys).values()
+    assert loop["facts"] == "profile" and loop["trip_count"] == 298 and loop["executions"] == 5
+
+
 def test_rank_makes_the_profile_once_and_says_so(env, capsys):
     for expected in ("made now", "reused from the database"):
         assert (

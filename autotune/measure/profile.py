@@ -53,16 +53,20 @@ class ProfileRequest:
     expect_status: int = 0  # the program's exit status by design
 
 
-def expressions(record: LoopRecord) -> list[str]:
-    """Bound texts of the loop's nest free of loop variables, and the names in them."""
+def expressions(record: LoopRecord, minimal: bool = False) -> list[str]:
+    """Bound texts of the loop's nest free of loop variables, and the names in them.
+    ``minimal``: the distributed loops' own bounds alone (what sizes the trip count), for
+    a profile build that failed on another text."""
     # a name declared inside the nest (a loop variable, a local of the body) does not
     # exist yet at the loop's entry
     loop_vars = {lv.var for lv in [*record.enclosing, *record.nest] if lv.var != "?"}
     loop_vars |= set(record.nest_locals)
-    texts = [t for level in record.nest for t in (level.lower, level.upper)]
+    own = max(1, record.directive.clauses.collapse or 1)  # the distributed levels
+    levels = record.nest[:own] if minimal else record.nest
+    texts = [t for level in levels for t in (level.lower, level.upper)]
     # the other loops of the body (a merge loop under a lock, a second sweep): their
     # bounds too, unless the loop itself may change them
-    inner = [lvl for body in record.op_bodies for lvl in body["levels"][1:]]
+    inner = [] if minimal else [lvl for body in record.op_bodies for lvl in body["levels"][1:]]
     fixed = loop_vars | {lvl.get("var") or "" for lvl in inner} | set(record.nest_written)
     extra = [t for lvl in inner for t in (lvl.get("lower"), lvl.get("upper")) if t]
     out: list[str] = []
@@ -77,7 +81,7 @@ def expressions(record: LoopRecord) -> list[str]:
                 continue  # a member of what comes before (``a[2].n``): no name of its own
             if name.split(".")[0].split("-")[0].strip() not in _KEYWORDS:
                 out.append(re.sub(r"\s+", "", name))
-    out += [t for t in record.proof_sizes if _evaluable(t, loop_vars)]
+    out += [] if minimal else [t for t in record.proof_sizes if _evaluable(t, loop_vars)]
     return [e for e in dict.fromkeys(out) if not e.isdigit()][:MAX_EXPRESSIONS]
 
 
@@ -188,7 +192,9 @@ class ProfileUnavailable(UserError):
 def _profile_build(req: ProfileRequest, records: list[LoopRecord]):
     """Instrument every loop (their execution counts help all of them); when that cannot
     be written or built (a loop made by a macro, nested OpenMP loops), only the loops
-    that need a profile; ProfileUnavailable when even that fails."""
+    that need a profile; then those with only their own bounds measured (a text of a
+    called function's bounds or of the proof's sizes the compiler rejects at the loop
+    must not leave the trip counts unknown); ProfileUnavailable when even that fails."""
     from autotune.variants.emit import rewrite_source
 
     everything = [r for r in records if r.nest]
@@ -196,11 +202,11 @@ def _profile_build(req: ProfileRequest, records: list[LoopRecord]):
         r for r in everything if r.facts == "unknown" or r.trip_count is None or r.proof_sizes
     ]
     error = ""
-    for loops in (everything, needed):
+    for loops, minimal in ((everything, False), (needed, False), (needed, True)):
         if not loops:
             continue
-        plan = {r.id: expressions(r) for r in loops}
-        inner = {r.id: p for r in loops if (p := inner_plan(r)) is not None}
+        plan = {r.id: expressions(r, minimal) for r in loops}
+        inner = {} if minimal else {r.id: p for r in loops if (p := inner_plan(r)) is not None}
         try:
             text = rewrite_source(req.source, [], instrumented=loops, profile=plan, inner=inner)
         except UserError as exc:
