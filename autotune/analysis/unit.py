@@ -68,7 +68,9 @@ def analyze_options(
     finder.team_cycles()
     unit = TranslationUnit(path=path, defines=dict(options.defines), headers=headers)
     unit.warnings.extend(finder.problems)
-    others = _other_units(options, cc, unit)
+    # a file without a worksharing loop needs nothing of the others (``analyze *.c``
+    # would parse every file once per file named)
+    others = _other_units(options, cc, unit) if finder.loops else []
     other_funcs = _functions(others, ast)
     ids: set[str] = set()
     for found in finder.loops:
@@ -77,7 +79,7 @@ def analyze_options(
         _analyse(record, found, ast, threads, finder.threadprivate, profile, other_funcs)
         unit.loops.append(record)
     program = build_program([ast, *others])
-    program.complete = len(others) == len(options.extra_sources)
+    program.complete = not finder.loops or len(others) == len(options.extra_sources)
     apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast, program)
     sources: dict[str, list[str] | None] = {}
     for record in unit.loops:
