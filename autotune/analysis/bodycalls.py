@@ -69,7 +69,8 @@ class CallWalk:
                 self.warn(f"{place}: {note}")
             return
         if inlined is not None:
-            self._inline(*inlined[:1], args, node, inlined[1])
+            callee, tree = inlined
+            self._inline(callee, args, node, tree)
             return
         self.ln.ops["call"] += self.f
         if name in self.ctx.scope.info.funcs or name in self.other_funcs:
