@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     profile = args.args is not None or args.profile or bool(args.stdin)
     shown = args.json or args.verbose
     formulas = ("threads" if args.thread_formulas else "counts") if shown else ""
-    note = program_note(args.files)
+    note = program_note(args)
     if note and not args.json:
         print(note, file=sys.stderr)
     units = [

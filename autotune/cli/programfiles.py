@@ -40,20 +40,27 @@ def main_file(files: list[str]) -> str | None:
 
 def for_file(args: argparse.Namespace, path: str) -> argparse.Namespace:
     """The command line to read ``path`` under: the other files given with it join its
-    ``--extra-source`` when they form one program."""
-    if not hasattr(args, "extra_source") or main_file(list(args.files)) is None:
+    ``--extra-source`` when they form one program (decided once per command, by
+    ``program_note``)."""
+    if not hasattr(args, "extra_source"):
         return args
-    given = list(getattr(args, "extra_source", None) or [])
+    if not hasattr(args, "program_main"):
+        program_note(args)
+    if args.program_main is None:
+        return args
+    given = list(args.extra_source or [])
     others = [f for f in args.files if f != path and f not in given]
     return argparse.Namespace(**{**vars(args), "extra_source": given + others})
 
 
-def program_note(files: list[str]) -> str | None:
-    """What the command says when it reads the files as one program."""
-    main = main_file(files)
-    if main is None:
+def program_note(args: argparse.Namespace) -> str | None:
+    """Whether the command's files are one program, decided once and kept on ``args``
+    (``program_main``: the file that defines main, or None); what the command says then."""
+    if not hasattr(args, "program_main"):
+        args.program_main = main_file(list(args.files))
+    if args.program_main is None:
         return None
     return (
-        f"autotune: note: {len(files)} files, one program (only {main} defines main): "
-        "each file is read with the others as the program's other files"
+        f"autotune: note: {len(args.files)} files, one program (only {args.program_main} "
+        "defines main): each file is read with the others as the program's other files"
     )

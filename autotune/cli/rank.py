@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     with session.reading_store(create=wants_profile) as (store, note):
         if note:
             print(f"autotune: note: {note}", file=sys.stderr)
-        if (one := program_note(args.files)) and not args.json:
+        if (one := program_note(args)) and not args.json:
             print(one, file=sys.stderr)
         for f in args.files:  # one file without a loop does not stop the others (as analyze)
             try:

@@ -126,14 +126,14 @@ def run(args: argparse.Namespace) -> int:
     started, runs = time.monotonic(), [0]
     with session.store() as store, term_as_interrupt():
         db_path = str(store.path)
-        if (note := program_note(args.files)) and not (args.quiet or args.json):
+        if (note := program_note(args)) and not (args.quiet or args.json):
             print(note, file=sys.stderr)
         without: list[NoLoops] = []
         for path in args.files:
             file_args = for_file(args, path)  # a program's other files build with it
             build = Session.of(settings_of(file_args, source_options(file_args))).build_options()
             try:
-                ranked = rank_file(path, args, store, always_profile=True)
+                ranked = rank_file(path, file_args, store, always_profile=True)
             except NoLoops as exc:
                 if not note:  # separate programs: each must have a loop
                     raise
