@@ -205,6 +205,20 @@ def test_other_loops_of_the_body_are_sized_by_the_profile(env, capsys):
     assert loop["ops"]["div"] == particles * order  # one w[k] / s per cell merged
 
 
+def test_a_loop_in_a_time_loop_counts_its_executions_by_the_profile(env, capsys):
+    """Rodinia hotspot3D's shape: the worksharing loop in a do-while of the region. The
+    source cannot count its executions and says so; the profile run counts them, and
+    then the figures must not call them unknown."""
+    path = ROOT / "tests" / "data" / "c" / "proof" / "swap_region_locals.c"
+    assert main(["analyze", str(path), "--json"]) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    unknown = "inside a while/do loop: executions per program run unknown"
+    assert unknown in loop["warnings"]
+    (loop,) = analyze(path, "24 6", capsys).values()
+    assert loop["executions"] == 5 and loop["facts"] == "profile"
+    assert unknown not in loop["warnings"]
+
+
 def test_structure_uses_the_profile(env, capsys):
     assert main(["structure", str(DATA / "heat_flags.c"), "--args", "-n 200 -s 3"]) == 0
     out = capsys.readouterr().out

@@ -196,7 +196,8 @@ def _analyse(
     if outer or inner:
         trips = record.trip_count or 0
         record.sync_ops = float(outer * trips + inner * (record.iterations or trips))
-    if found.in_while:
+    if found.in_while and not (profile and profile.get("executions")):
+        # a profile run counted them: the count is measured, not unknown
         record.warnings.append("inside a while/do loop: executions per program run unknown")
     if rule:  # the OpenMP rule is the real reason, whatever the analysis said
         record.tunable = False
