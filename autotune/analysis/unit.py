@@ -245,6 +245,7 @@ def _use_profile(record: LoopRecord, profile: dict) -> None:
         record.tunable = False
         record.reason = "unknown: not executed with these arguments"
         return
+    _use_team(record, profile.get("team"))
     if profile.get("inner") and record.trip_count:
         _inner_work(record, profile["inner"])
     if runs and record.executions != runs:
@@ -252,6 +253,28 @@ def _use_profile(record: LoopRecord, profile: dict) -> None:
         record.executions = int(runs)
         if record.facts == "static":
             record.facts = "profile"
+
+
+def _use_team(record: LoopRecord, team: list[int] | None) -> None:
+    """The threads the original runs the loop with, as the profile run saw them: the
+    program may choose its own (``omp_set_num_threads(nthreads)`` from its options), and
+    the model's figure of the loop as written must be for that team, not a guess."""
+    if not team:
+        return
+    first, low, high = team
+    record.profile["team"] = list(team)
+    if low != high:
+        record.warnings.append(
+            f"its team has {low} to {high} threads over its executions (profile run): "
+            "the loop as written is modelled as if they were not measured"
+        )
+        return
+    record.team = int(first)
+    if record.team != record.threads:
+        record.warnings.append(
+            f"the original runs it with {record.team} thread(s) (measured by the profile "
+            f"run); the per-thread figures are for {record.threads}"
+        )
 
 
 def _inner_work(record: LoopRecord, samples: list[list[int]]) -> None:

@@ -225,6 +225,9 @@ class LoopRecord:
     # and which of them is this loop's (-1: its team is started once, or by a caller)
     team_cycle: list[str | None] = field(default_factory=list)
     team_position: int = -1
+    # the threads the original runs the loop with, measured by the profile run (the
+    # program may set its own count); None: not measured, or not the same every time
+    team: int | None = None
     team_step: str = ""  # "file:line" of that sequential loop ('' without a cycle)
     warnings: list[str] = field(default_factory=list)
     # each loop body's weighted ops per execution, with the loops around it (plain headers)

@@ -4,11 +4,13 @@ A loop sized at run time (``i < n`` with ``n`` from argv, ``in.lookups``,
 ``grid->nx``) has no trip count in the source. The original is built once with
 its usual timing instrumentation plus, at each OpenMP loop's entry, the values
 of the bound expressions of its nest (and of every variable or struct field in
-them) that do not depend on a loop variable; it runs once with the user's
-arguments, working directory and environment. The values (first, smallest and
-largest over the loop's executions) and how many times each loop ran come back
-through the timing side channel. The front end then analyses the loop with
-those values standing in (``LoopRecord.facts = "profile"``).
+them) that do not depend on a loop variable, and the threads of the team that runs
+it (a program may choose its own: ``omp_set_num_threads(nthreads)`` from its
+options); it runs once with the user's arguments, working directory and
+environment. The values (first, smallest and largest over the loop's executions)
+and how many times each loop ran come back through the timing side channel. The
+front end then analyses the loop with those values standing in
+(``LoopRecord.facts = "profile"``, ``LoopRecord.team``).
 
 The profile is stored in the database, keyed by the source's content hash, the
 build flags and the arguments, so it is made once.
@@ -28,14 +30,13 @@ from autotune.errors import UserError
 from autotune.frontend.records import LoopRecord
 from autotune.measure.build import BuildOptions
 from autotune.measure.run import run_program
+from autotune.variants.instrument import side_effect_free
 
 PROFILE_TAG = "autotune-profile"
 INNER_TAG = "autotune-inner"
 VALUES_TAG = "autotune-values"  # each value over the first 255 executions (for a median)
-MAX_EXPRESSIONS = 48  # per loop (the C side keeps as many)
+MAX_EXPRESSIONS = 48  # per loop (the C side keeps as many, and the team after them)
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
-_CALL = re.compile(r"\b(?!sizeof\b)[A-Za-z_]\w*\s*\(")
-_SIDE_EFFECT = re.compile(r"(?<![=!<>])=(?!=)|\+\+|--")
 _KEYWORDS = frozenset("sizeof int long short char unsigned signed double float const".split())
 
 
@@ -149,7 +150,7 @@ def _unwrapped(text: str) -> str:
 
 
 def _evaluable(text: str, loop_vars: set[str]) -> bool:
-    if not text or text == "?" or _CALL.search(text) or _SIDE_EFFECT.search(text):
+    if not text or text == "?" or not side_effect_free(text):
         return False
     words = set(re.findall(r"[A-Za-z_]\w*", text))
     return not (words & loop_vars)
@@ -179,6 +180,7 @@ def profile_key(req: ProfileRequest, records: list[LoopRecord] | None = None) ->
             "stdin": _stdin_digest(req.stdin),
             **({"expect_status": req.expect_status} if req.expect_status else {}),
             **({"measured": plan} if plan else {}),
+            "team": 1,  # profiles measure the loop's team (stored ones before did not)
         },
         sort_keys=True,
     )
@@ -302,6 +304,9 @@ def _parse(
         k, first, low, high = int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5])
         if k < 0:
             entry["executions"] = first
+        elif k == len(plan[rec.id]):  # the team, after the expressions
+            if low >= 1:
+                entry["team"] = [first, low, high]
         elif k < len(plan[rec.id]):
             text = plan[rec.id][k]
             entry["values"][text] = first

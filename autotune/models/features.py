@@ -120,7 +120,8 @@ def resolve_variant(
 
     A None field means "as written": the schedule clause (default static), its
     chunk (baseline only: a non-baseline variant with chunk None has no chunk
-    argument), and num_threads (else libgomp's default, one thread per CPU).
+    argument), and num_threads (else the team the profile run measured, else libgomp's
+    default, one thread per CPU).
     """
     notes: list[str] = []
     clauses = record.directive.clauses
@@ -142,7 +143,9 @@ def resolve_variant(
         if written is None and record.parallel is not None:
             written = record.parallel.clauses.num_threads
         threads = int_constant(written)
-        if threads is None or threads < 1:
+        if (threads is None or threads < 1) and record.team is not None:
+            threads = record.team  # measured: the program may set its own count
+        elif threads is None or threads < 1:
             if written is not None:
                 notes.append(f"num_threads({written}) not a constant; {machine.cores} assumed")
             threads = machine.cores
@@ -151,9 +154,11 @@ def resolve_variant(
 
 def _team_sizes(record: LoopRecord, machine: Machine) -> list[int]:
     """Threads of each team of the loop's step as written: its constant num_threads,
-    else the default."""
+    else the loop's own team as the profile run measured it, else the default."""
     values = [int_constant(text) for text in record.team_cycle]
-    return [v if v is not None and v >= 1 else machine.cores for v in values]
+    own = record.team if record.team is not None and len(values) == 1 else None
+    fallback = own or machine.cores
+    return [v if v is not None and v >= 1 else fallback for v in values]
 
 
 def _work_array(record: LoopRecord, n: int) -> np.ndarray | None:

@@ -168,12 +168,14 @@ def tune_regions(
 
 
 def _written_threads(region: RegionResult, cores: int) -> set[int | None]:
-    """The thread counts the region's teams are written with (the default: ``cores``;
-    None for a count not known before the run)."""
+    """The thread counts the region's teams run with as written: a constant num_threads,
+    else the team the profile run measured, else the default (``cores``); None for a
+    count not known before the run."""
     counts: set[int | None] = set()
     for r in region.records:
         text = r.parallel.clauses.num_threads if r.parallel is not None else None
-        counts.add(cores if text is None else int_constant(text))
+        value = cores if text is None else int_constant(text)
+        counts.add(r.team if r.team is not None and (value is None or text is None) else value)
     return counts
 
 

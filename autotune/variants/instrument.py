@@ -65,6 +65,45 @@ def loop_mode(pragma: Pragma) -> str:
     return "for_nowait" if pragma.clause("nowait") else "for"
 
 
+_CALL = re.compile(r"\b(?!sizeof\b)[A-Za-z_]\w*\s*\(")
+_SIDE_EFFECT = re.compile(r"(?<![=!<>])=(?!=)|\+\+|--")
+_SPLICE = re.compile(r"\\\r?\n")
+
+
+def side_effect_free(text: str) -> bool:
+    """No call and no assignment: a copy of ``text`` evaluated once more (a profile run
+    reading it at a loop's entry) changes nothing the program does."""
+    return not (_CALL.search(text) or _SIDE_EFFECT.search(text))
+
+
+def _argument(pragma: Pragma, name: str) -> str | None:
+    """The argument of the pragma's clause ``name`` ('' when it has none, None when it
+    cannot be read again safely); an ``if`` may carry the ``parallel:`` modifier."""
+    clause = pragma.clause(name)
+    if clause is None:
+        return ""
+    text = _SPLICE.sub(" ", clause.text)
+    inside = text[text.find("(") + 1 : text.rfind(")")].strip()
+    if name == "if" and ":" in inside and "?" not in inside:
+        modifier, inside = (part.strip() for part in inside.split(":", 1))
+        if modifier != "parallel":
+            return None
+    return inside if inside and side_effect_free(inside) else None
+
+
+def team_mode(pragma: Pragma) -> tuple[int, str, str]:
+    """How a profile build reads the threads of the loop's team (``autotune_team_``):
+    (1, ...) inside its region; (2, requested, enabled) for a combined construct, with
+    its num_threads and if arguments ('0' and '1' when absent); (0, ...), not read,
+    where an argument cannot be evaluated once more."""
+    if loop_mode(pragma) != "combined":
+        return 1, "0", "1"
+    requested, enabled = _argument(pragma, "num_threads"), _argument(pragma, "if")
+    if requested is None or enabled is None:
+        return 0, "0", "1"
+    return 2, requested or "0", enabled or "1"
+
+
 def find_for(source: str, starts: list[int], pragma: Pragma, record: LoopRecord) -> tuple[int, int]:
     """(start, end) offsets of the ``for`` statement the worksharing pragma governs.
 
@@ -118,6 +157,7 @@ def loop_insertions(
         line=pragma.line,
         file=file,
         profile=profile,
+        team=team_mode(pragma),
         inner=inner,
     )
     finish = render(

@@ -1,0 +1,84 @@
+"""The threads the original runs each loop with, measured by the profile run: programs
+choose their own (XSBench's -t, Rodinia lud's omp_num_threads, kmeans' -n), and the
+model's figure of the loop as written, the search's anchor and the region step's
+counts must start from that team, not from one thread per core."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tune_support import tune_json
+
+from autotune.cli.main import main
+from autotune.measure.machine import detect_machine
+from autotune.variants.space import default_thread_counts
+
+PROGRAM = Path(__file__).parent / "data" / "c" / "runtime" / "threads_option.c"
+REGION_LOOPS, COMBINED = (37, 40), 58  # the omp for loops of relax(); the count in main
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
+    return tmp_path
+
+
+def analyze(args: str, capsys) -> dict[int, dict]:
+    assert main(["analyze", str(PROGRAM), "--args", args, "--json"]) == 0
+    return {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_the_profile_run_measures_the_team_the_program_chooses(threads, env, capsys):
+    loops = analyze(f"-t {threads} -n 50000", capsys)
+    assert [loops[line]["team"] for line in (*REGION_LOOPS, COMBINED)] == [threads] * 3
+    shown = loops[COMBINED]["threads"]  # the per-thread figures' count (the cores)
+    said = f"the original runs it with {threads} thread(s) (measured by the profile run)"
+    assert any(said in w for w in loops[COMBINED]["warnings"]) == (threads != shown)
+
+
+def test_an_if_clause_that_is_false_runs_the_loop_on_one_thread(env, capsys):
+    # the counting loop is written 'parallel for if (in.n > 1000)'
+    loops = analyze("-t 3 -n 500", capsys)
+    assert loops[COMBINED]["team"] == 1
+    assert [loops[line]["team"] for line in REGION_LOOPS] == [3, 3]
+
+
+def test_the_static_analysis_alone_measures_no_team(env, capsys):
+    assert main(["analyze", str(PROGRAM), "--json"]) == 0
+    assert all(lp["team"] is None for lp in json.loads(capsys.readouterr().out)["loops"])
+
+
+def baseline_and_static(args: str, capsys) -> tuple[float, dict[int, float]]:
+    assert (
+        main(
+            ["rank", str(PROGRAM), "--args", args, "--loop", str(COMBINED)]
+            + ["--schedules", "static", "--chunks", "none", "--threads", "1,2", "--json"]
+        )
+        == 0
+    )
+    (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
+    return loop["baseline_predicted_s"], {v["threads"]: v["predicted_s"] for v in loop["variants"]}
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_model_predicts_the_loop_as_written_with_its_measured_team(threads, env, capsys):
+    """The loop as written (static, no clause) is the static variant at the team the
+    program chose: the same prediction, whatever the machine's cores."""
+    baseline, static = baseline_and_static(f"-t {threads} -n 50000", capsys)
+    assert baseline == pytest.approx(static[threads], rel=1e-12)
+    assert baseline != pytest.approx(static[3 - threads], rel=1e-3)
+
+
+def test_the_region_step_tries_every_count_but_the_measured_one(env, capsys):
+    """relax()'s region runs with the program's one thread: the count as written is 1,
+    so one thread per core is a count to try, and 1 is not."""
+    f = tune_json(capsys, PROGRAM, "--args", "-t 1 -n 50000")
+    (region,) = f["regions"]
+    cores = detect_machine().cores
+    assert [x["threads"] for x in region["tries"]] == [
+        t for t in default_thread_counts(cores) if t != 1
+    ]
