@@ -155,6 +155,8 @@ class OutputMask:
     varying: dict[int, set[int]] = field(default_factory=dict)  # line -> numbers that vary
     addresses: set[int] = field(default_factory=set)  # lines whose printed addresses vary
     originals_seen: int = 0  # outputs of the original learned from (two make a difference)
+    # the original's own runs differ beyond what is left out: no output can be verified
+    unstable: bool = False
 
     def learned(self) -> tuple:
         """What the runs of the original taught, to tell whether another run added to it."""

@@ -8,13 +8,14 @@ from autotune.measure import stats
 from autotune.measure.store import RunRow
 from autotune.variants.space import Variant
 
-STATUSES = ("ok", "compile-error", "crash", "timeout", "wrong-output")
+# not-verified: the output differs from the original's, whose own runs differ too
+STATUSES = ("ok", "compile-error", "crash", "timeout", "wrong-output", "not-verified")
 
 
 @dataclass
 class VariantResult:
     variant: Variant
-    status: str  # ok | compile-error | crash | timeout | wrong-output | not-run
+    status: str  # ok | compile-error | crash | timeout | wrong-output | not-verified | not-run
     message: str = ""
     times_s: list[float] = field(default_factory=list)  # loop wall time per ok run
     cpu_s: list[float] = field(default_factory=list)  # loop CPU time per ok run (if reported)

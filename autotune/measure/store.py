@@ -50,7 +50,7 @@ class RunRow:
     variant_key: str
     mode: str
     repetition: int
-    status: str  # ok | compile-error | crash | timeout | wrong-output
+    status: str  # ok | compile-error | crash | timeout | wrong-output | not-verified
     message: str = ""
     wall_s: float | None = None
     loop_wall_s: float | None = None

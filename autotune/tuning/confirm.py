@@ -64,7 +64,7 @@ class ProgramRuns:
     """Whole-program runs of one build."""
 
     times_s: list[float] = field(default_factory=list)
-    status: str = "ok"  # ok | wrong-output | crash | timeout | compile-error
+    status: str = "ok"  # ok | wrong-output | not-verified | crash | timeout | compile-error
     message: str = ""
 
     @property
@@ -236,16 +236,19 @@ class ProgramCheck:
             self.mask.learn(self._checked(*self.reference), self._checked(res.stdout, res.stderr))
 
     def _same_tuned(self, res: RunResult, tolerant: bool, original: BuildResult):
-        """A tuned run's output against the original's. When it differs and the original
-        has run only once, the original runs once more first (its output alone: no time
-        is kept), so a number that changes between the original's own runs is not
-        blamed on the tuned program."""
+        """A tuned run's output against the original's. When it differs, the original
+        runs once more first (its output alone: no time is kept), so a number that
+        changes between the original's own runs is not blamed on the tuned program; also
+        after two of its runs agreed, as a program seeded by time(0) prints the same
+        within one second."""
         same, diff = self._same(res, tolerant)
-        if same or self.mask.originals_seen >= 2:
+        if same or self.mask.unstable:
             return same, diff
         again = self._run(original.exe_path, self.options.baseline_timeout_s)
         if again.status == "ok":
             self._learn(again)
+            if not self._same(again)[0]:
+                self.mask.unstable = True  # its own runs differ: nothing can be verified
             return self._same(res, tolerant)
         return same, diff
 
@@ -398,6 +401,13 @@ class ProgramCheck:
                     return runs
                 tolerant = any(r.reassociates for r, _ in pairs)
                 same, diff = self._same_tuned(res, tolerant, original)
+                if not same and self.mask.unstable:
+                    runs.status = "not-verified"
+                    runs.message = (
+                        f"run {rep + 1}: the original program's output differs between "
+                        f"its own runs; {diff}"
+                    )
+                    return runs
                 if not same:
                     runs.status = "wrong-output"
                     runs.message = f"run {rep + 1}: {o.check} differs: {diff}"
@@ -417,6 +427,7 @@ class ProgramCheck:
             self._learn(res)
             same, diff = self._same(res)
             if not same:
+                self.mask.unstable = True
                 base.status = "unstable-output"
                 base.message = (
                     f"its output differs between runs ({diff}), so no tuned "

@@ -394,7 +394,13 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
         return
     if not ok:
         result.speedup = 1.0
-        result.decision = "no measured variant passed verification: original kept"
+        unverifiable = any(rv.status == "not-verified" for rv in result.ranking.variants)
+        result.decision = (
+            "no variant could be verified: the original program's output differs between "
+            "its own runs (see the warning): original kept"
+            if unverifiable
+            else "no measured variant passed verification: original kept"
+        )
         return
     best = min(ok, key=lambda rv: rv.measured_s)
     gain = base.measured_s / best.measured_s - 1.0
