@@ -145,6 +145,12 @@ EXPECTED = {
     "thread_id.c": {13: (False, {"schedule", "threads"}, "omp_get_thread_num()")},
     "tid_private.c": {16: (False, {"schedule", "threads"}, "depends on the thread")},
     "shared_flags.c": {15: (True, set(), "")},
+    # NAS LU's wavefront (blts): rows spin-wait with flush on flags the row before sets,
+    # and the planes chain by nowait with static schedules that keep each row's thread
+    "lu_pipeline.c": {
+        22: (False, {"schedule", "threads"}, "share data with no barrier between them"),
+        27: (False, {"schedule", "threads"}, "'#pragma omp flush(flag)' at line 30"),
+    },
     "last_writer.c": {16: (False, {"schedule", "threads"}, "same element of where")},
     "carried_private.c": {13: (False, {"schedule", "threads"}, "acc is read at line 14")},
     "region_threads.c": {15: (True, {"threads"}, "atomic"), 18: (True, {"threads"}, "atomic")},

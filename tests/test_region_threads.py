@@ -11,6 +11,8 @@ from tune_support import output_of, tune_json
 from autotune.analysis import analyze_file
 from autotune.errors import UserError
 from autotune.measure.machine import detect_machine
+from autotune.tuning.confirm import ProgramRuns
+from autotune.tuning.region_threads import RegionTry
 from autotune.variants.apply import apply_variants
 from autotune.variants.space import Variant, default_thread_counts
 
@@ -88,3 +90,14 @@ def test_the_teams_of_a_time_step_get_one_count_together(env, capsys):
             assert ("num_threads" in p) == (threads is not None), (p, loop["best"])
             assert threads is None or p.endswith(f"num_threads({threads})")
     assert output_of(out, env / "t") == output_of(src, env / "o")
+
+
+def test_a_count_whose_later_run_was_not_verified_shows_no_speedup():
+    """Its first runs were timed, then one printed what the original's own runs did not
+    agree on: those times are no speedup of a verified program (Rodinia particlefilter's
+    'num_threads(1): 0.700x' beside 'not-verified')."""
+    timed = [1.0, 1.1, 0.9]
+    done = RegionTry(1, ProgramRuns(times_s=list(timed)), original_s=[0.7, 0.8, 0.75])
+    assert done.interval is not None and done.to_dict()["speedup_interval"] is not None
+    failed = RegionTry(1, ProgramRuns(times_s=list(timed), status="not-verified"), [0.7, 0.8])
+    assert failed.interval is None and failed.to_dict()["speedup_interval"] is None

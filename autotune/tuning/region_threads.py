@@ -31,7 +31,10 @@ class RegionTry:
 
     @property
     def interval(self) -> RatioInterval | None:
-        """The whole program's speedup with this count over the original."""
+        """The whole program's speedup with this count over the original; None when a
+        run of it failed (its earlier runs' times are no speedup of a verified program)."""
+        if self.runs.status != "ok":
+            return None
         return ratio_interval(self.original_s, self.runs.times_s)
 
     def to_dict(self) -> dict:
