@@ -33,6 +33,9 @@ class FileInfo:
 
     typedefs: dict[str, c_ast.Node] = field(default_factory=dict)
     structs: dict[str, c_ast.Node] = field(default_factory=dict)
+    # every struct or union defined with members, the anonymous ones of a typedef too
+    # (``typedef struct { int keys[8]; } knode;``, Rodinia b+tree's nodes)
+    struct_defs: list[c_ast.Node] = field(default_factory=list)
     enums: dict[str, int] = field(default_factory=dict)
     globals: dict[str, c_ast.Decl] = field(default_factory=dict)
     funcs: dict[str, c_ast.FuncDef] = field(default_factory=dict)
@@ -99,8 +102,10 @@ def _walk(
         if isinstance(n, c_ast.FuncDef):
             fn = n
             info.func_writes.setdefault(n.decl.name, Counter())
-        if isinstance(n, (c_ast.Struct, c_ast.Union)) and n.name and n.decls is not None:
-            info.structs[n.name] = n
+        if isinstance(n, (c_ast.Struct, c_ast.Union)) and n.decls is not None:
+            info.struct_defs.append(n)
+            if n.name:
+                info.structs[n.name] = n
         elif isinstance(n, c_ast.Enum) and n.values is not None:
             _enum_values(n, info)
         elif isinstance(n, c_ast.Pragma):

@@ -215,7 +215,7 @@ class PointsTo:
             self._array_members = {
                 d.name
                 for ast in self.prog.units
-                for struct in file_info(ast).structs.values()
+                for struct in file_info(ast).struct_defs
                 for d in struct.decls or []
                 if isinstance(d.type, c_ast.ArrayDecl)
             }
