@@ -207,3 +207,41 @@ def test_two_lower_bounds_end_a_downward_tile():
     r = analyze(code)
     expect = sum(len(range(ii, max(ii - 16, 2), -1)) for ii in range(999, -1, -16))
     assert r.iterations == expect
+
+
+SEARCHES = """double cdf[4096], u[4096], xj[4096], x[4096];
+    int first_at_least(double *c, int n, double v) {
+      int k;
+      for (k = 0; k < n; k++) if (c[k] >= v) break;
+      return k < n ? k : n - 1; }
+    int find_return(double *c, int n, double v) {
+      for (int k = 0; k < n; k++) if (c[k] >= v) return k;
+      return n - 1; }
+    double total(double *c, int n) {
+      double s = 0.0;
+      for (int k = 0; k < n; k++) s += c[k];
+      return s; }
+    void resample(void) { int j;
+    #pragma omp parallel for
+      for (j = 0; j < 4096; j++) xj[j] = x[CALL];
+    }"""
+
+
+@pytest.mark.parametrize(
+    "call, said",
+    [
+        ("first_at_least(cdf, 4096, u[j])", "line 4 in first_at_least()"),
+        ("find_return(cdf, 4096, u[j])", "line 7 in find_return()"),
+        ("(int)total(cdf, 4096) % 4096", None),  # its return ends it: not a search
+    ],
+)
+def test_a_search_in_a_called_function_counts_its_trips_as_upper_bounds(call, said):
+    """Rodinia particlefilter's resampling: each particle searches the CDF for its first
+    entry at least u[j] and stops there; the search's trips, counted to its bound
+    (4096 x 4096), are an upper bound, and the notes say where the loop may stop."""
+    r = analyze(SEARCHES.replace("CALL", call))
+    assert r.iterations == 4096 * 4096
+    notes = [w for w in r.warnings if "trip counts are upper bounds" in w]
+    assert notes == (
+        [] if said is None else [f"break/return/goto at {said}: trip counts are upper bounds"]
+    )

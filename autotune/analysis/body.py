@@ -58,8 +58,9 @@ class Walker(CallWalk, c_ast.NodeVisitor):
         self.thread_api: list[str] = []
         self.referenced: set[str] = set()
         self.conditional_access = False
-        self.early_exit: list[int] = []
+        self.early_exit: list[str] = []  # where a loop may be left early ("line 12")
         self.stack: list[str] = []
+        self.entry_ln: list[LoopNode | None] = []  # the loop around each inlined call
         self.in_switch = 0
         self.names = NameResolver(region, profiled)
         self.locals = self.names.locals
@@ -247,12 +248,18 @@ class Walker(CallWalk, c_ast.NodeVisitor):
         self._walk(node.stmt)
 
     def visit_Return(self, node: c_ast.Return | c_ast.Break | c_ast.Goto) -> None:
-        """Leaving the loop early makes its trip count data-dependent."""
+        """Leaving a loop early makes its trip count data-dependent: the nest's own, or
+        a called function's (a search that stops at its first match, Rodinia
+        particlefilter's findIndex), whose trips counted to their bounds are then upper
+        bounds too; a return outside the callee's loops is its ordinary end."""
         if isinstance(node, c_ast.Return):
             self._walk(node.expr)
-        inside_switch = isinstance(node, c_ast.Break) and self.in_switch
-        if self.ctx.depth == 0 and not inside_switch:
-            self.early_exit.append(node.coord.line if node.coord else 0)
+        if isinstance(node, c_ast.Break) and self.in_switch:
+            return
+        if self.ctx.depth == 0:
+            self.early_exit.append(self._place(node))
+        elif not isinstance(node, c_ast.Return) or self.ln is not self.entry_ln[-1]:
+            self.early_exit.append(f"{self._place(node)} in {self.stack[-1]}()")
 
     visit_Break = visit_Return
     visit_Goto = visit_Return

@@ -146,10 +146,12 @@ class CallWalk:
         inner.caller_texts = _caller_texts(callee, args, ctx)
         inner.caller_texts.update(self._unseen_globals(tree))
         self.stack.append(name)
+        self.entry_ln.append(self.ln)
         try:
             self._walk(callee.body, ctx=inner)
         finally:
             self.stack.pop()
+            self.entry_ln.pop()
 
     def _unseen_globals(self, tree: c_ast.FileAST) -> dict[str, None]:
         """The globals of another file that the loop's own file does not declare: a bound

@@ -80,8 +80,8 @@ def analyze_loop(
             "accesses under if/?: are counted as always made (footprint upper bound)"
         )
     if walker.early_exit:
-        lines = ", ".join(str(x) for x in sorted(set(walker.early_exit)))
-        record.warnings.append(f"break/return/goto at line {lines}: trip counts are upper bounds")
+        places = ", ".join(dict.fromkeys(walker.early_exit))
+        record.warnings.append(f"break/return/goto at {places}: trip counts are upper bounds")
     # thread queries and threadprivate data are the legality proof's to judge
     # (autotune.analysis.proof): they keep the mapping as written unless proven harmless
     record.nest_locals = sorted(
