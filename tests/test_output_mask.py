@@ -268,16 +268,18 @@ int main(void)
 
 def test_a_clock_seeded_program_calls_no_variant_wrong(tmp_path, capsys, monkeypatch):
     """Its original's own runs print other positions: a variant that differs from the
-    original is not verified, not wrong (the gate did not fail), and the tune says that
-    this is why the original is kept; the thread counts of the frame's teams, tried on
-    the whole program, are not called wrong either."""
+    original is not verified, not wrong (the gate did not fail), the search measures no
+    more variants that nothing could verify, and the tune says why the original is kept;
+    the thread counts of the frame's teams, tried on the whole program, are not called
+    wrong either."""
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "r.db"))
     path = write_program(tmp_path, PARTICLES, "particles.c")
     f = tune_json(capsys, path)
     loop = f["loops"][0]
     measured = [v for v in loop["variants"] if v["status"] not in ("ranked", "pruned")]
-    assert measured and all(v["status"] == "not-verified" for v in measured), measured
+    assert [v["status"] for v in measured] == ["not-verified"], measured  # then it stops
+    assert "no variant can be verified" in loop["search"]["stopped"]
     assert "the original program's output differs between its own runs" in loop["decision"]
     assert loop["best"] is None and f["written"] is None
     (step,) = f["regions"]

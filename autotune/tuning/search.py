@@ -160,8 +160,10 @@ class SequentialSearch:
         baseline_s: float,
         candidates: Sequence[Candidate],
         measure: Callable[[Variant], float | None],
+        halt: Callable[[], str] | None = None,
     ) -> SearchResult:
-        """Search ``candidates`` given the original's measured time ``baseline_s``."""
+        """Search ``candidates`` given the original's measured time ``baseline_s``;
+        ``halt``, asked after each measurement, gives a reason to stop ('' to go on)."""
         result = SearchResult(baseline_s=baseline_s)
         Z = np.array([c.coords for c in candidates], dtype=float).reshape(len(candidates), -1)
         prior = np.log([max(c.predicted_s, 1e-12) for c in candidates])
@@ -188,6 +190,9 @@ class SequentialSearch:
             if step.measured_s is not None and step.measured_s > 0:
                 seen.add(Z[i], float(prior[i]), step.measured_s)
                 best = min(best, math.log(step.measured_s))
+            if halt is not None and (why := halt()):
+                result.stopped = why
+                break
         if not result.stopped:
             result.stopped = (
                 "budget spent" if len(result.steps) >= self.budget else "every candidate measured"

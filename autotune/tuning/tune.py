@@ -269,8 +269,14 @@ def _search(
         vr = by_key.get(variant.key)
         return vr.measured_s if vr is not None and vr.ok and vr.measured_s else None
 
+    def halt() -> str:
+        mask = getattr(sweep, "output_mask", None)
+        if mask is not None and mask.unstable:
+            return "the original's own output differs between runs: no variant can be verified"
+        return ""
+
     search = SequentialSearch.under(ranking.search_prior, budget, min_gain=MIN_GAIN)
-    found = search.run(origin, base.measured_s, cands, measure)
+    found = search.run(origin, base.measured_s, cands, measure, halt)
     result.search = found
     return True
 
