@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -62,6 +63,26 @@ def test_json_sweep_then_resume(kernel, tmp_path, capsys):
     again = _json(capsys, argv)["loops"][0]
     assert (again["runs_measured"], again["runs_resumed"], again["binaries"]) == (0, 6, 0)
     assert [v["times_s"] for v in again["variants"]] == [v["times_s"] for v in loop["variants"]]
+
+
+def test_runs_made_under_other_openmp_settings_are_not_resumed(
+    kernel, tmp_path, capsys, monkeypatch
+):
+    """OMP_NUM_THREADS=1 runs the original on one thread: its runs are no runs of the
+    original as the default team runs it, and a later measure does not take them for
+    those (it resumes its own)."""
+    for name in [k for k in os.environ if k.startswith(("OMP_", "GOMP_"))]:
+        monkeypatch.delenv(name)
+    argv = ["measure", str(kernel), *SMALL, "--variants", "static,-,t2", "--repetitions", "1"]
+    argv += ["--json", "--db", str(tmp_path / "m.db")]
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    one = _json(capsys, argv)["loops"][0]
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    default = _json(capsys, argv)["loops"][0]
+    again = _json(capsys, argv)["loops"][0]
+    assert one["runs_measured"] > 0 and default["runs_resumed"] == 0
+    assert default["runs_measured"] == one["runs_measured"]
+    assert (again["runs_measured"], again["runs_resumed"]) == (0, default["runs_measured"])
 
 
 def test_table_of_a_space_from_options(kernel, tmp_path, capsys):

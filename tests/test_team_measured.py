@@ -6,6 +6,7 @@ counts must start from that team, not from one thread per core."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,21 @@ def test_the_region_step_tries_every_count_but_the_measured_one(env, capsys):
     assert [x["threads"] for x in region["tries"]] == [
         t for t in default_thread_counts(cores) if t != 1
     ]
+
+
+def test_a_profile_made_under_other_openmp_settings_is_not_reused(env, capsys, monkeypatch):
+    """OMP_NUM_THREADS=1 gives the loop a team of one: a profile run made then is not
+    the profile of a run under the default team."""
+    for name in [k for k in os.environ if k.startswith(("OMP_", "GOMP_"))]:
+        monkeypatch.delenv(name)
+    heat = Path(__file__).parent / "data" / "c" / "runtime" / "heat_flags.c"
+    argv = ["analyze", str(heat), "--args", "-n 200 -s 2", "--json"]
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert main(argv) == 0
+    one = json.loads(capsys.readouterr().out)
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    assert main(argv) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert [lp["team"] for lp in one["loops"]] == [1]
+    assert any("made now" in note for note in default["profile"])
+    assert [lp["team"] for lp in default["loops"]] == [detect_machine().cores]

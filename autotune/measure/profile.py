@@ -29,7 +29,7 @@ from autotune.analysis.tripcount import count_scalar
 from autotune.errors import UserError
 from autotune.frontend.records import LoopRecord
 from autotune.measure.build import BuildOptions
-from autotune.measure.run import run_program
+from autotune.measure.run import openmp_settings, run_program
 from autotune.variants.instrument import side_effect_free
 
 PROFILE_TAG = "autotune-profile"
@@ -181,6 +181,7 @@ def profile_key(req: ProfileRequest, records: list[LoopRecord] | None = None) ->
             **({"expect_status": req.expect_status} if req.expect_status else {}),
             **({"measured": plan} if plan else {}),
             "team": 1,  # profiles measure the loop's team (stored ones before did not)
+            **({"openmp": openmp} if (openmp := openmp_settings()) else {}),
         },
         sort_keys=True,
     )

@@ -68,6 +68,14 @@ def parse_timing(text: str) -> dict[str, LoopTiming]:
     return out
 
 
+def openmp_settings() -> dict[str, str]:
+    """The OpenMP settings the measured programs inherit from this process (OMP_*,
+    GOMP_*): they decide a region's team as written (``OMP_NUM_THREADS``), a runtime
+    schedule, where threads sit and how they wait. A run or a profile made under other
+    settings is another run, not one to reuse."""
+    return {k: v for k, v in sorted(os.environ.items()) if k.startswith(("OMP_", "GOMP_"))}
+
+
 def run_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment of a measured run. AUTOTUNE_WARMUP=1 asks the instrumented
     program to start its OpenMP threads before main (see templates/epilogue.c.j2),

@@ -28,6 +28,7 @@ from autotune.measure.loop_run import BASELINE_MODE, LoopRun, VariantRows
 from autotune.measure.machine import Machine, detect_machine
 from autotune.measure.outputmask import OutputMask
 from autotune.measure.results import LoopResult, VariantResult
+from autotune.measure.run import openmp_settings
 from autotune.measure.store import RunContext, Store
 from autotune.variants.space import BASELINE, Variant
 
@@ -95,6 +96,8 @@ def run_flags(build: BuildOptions, options: SweepOptions) -> tuple[str, str]:
         flags["expect_status"] = options.expect_status
     if options.check_files:
         flags["check"]["files"] = list(options.check_files)
+    if openmp := openmp_settings():  # OMP_NUM_THREADS=1 runs the original on one thread
+        flags["openmp"] = openmp
     text = json.dumps(flags, sort_keys=True)
     return text, hashlib.sha256(text.encode()).hexdigest()[:16]
 
