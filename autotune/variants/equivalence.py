@@ -91,12 +91,15 @@ def collapse(
     same: list[Equivalent] = []
     first: dict[Variant, Variant] = {}
     written = as_written(record)
+    # no num_threads clause: the team the profile run measured is the count as written
+    # (a program that sets its own with omp_set_num_threads)
+    team = record.team if written is not None and written.threads is None else None
     trips = constant_trips(record)
     for v in variants:
         if written is not None:
             threads = v.threads
-            if threads is not None and written.threads == threads:
-                threads = None  # num_threads(N) as written
+            if threads is not None and threads in (written.threads, team):
+                threads = None  # num_threads(N) as written, or the team it runs with
             mine = canonical(Variant(v.schedule, v.chunk, None), trips)[0]
             if threads is None and mine == Variant(written.schedule, written.chunk, None):
                 same.append(Equivalent(v, BASELINE, "the loop as written"))
