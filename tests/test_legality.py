@@ -145,6 +145,12 @@ EXPECTED = {
     "thread_id.c": {13: (False, {"schedule", "threads"}, "omp_get_thread_num()")},
     "tid_private.c": {16: (False, {"schedule", "threads"}, "depends on the thread")},
     "shared_flags.c": {15: (True, set(), "")},
+    # per-thread partial sums combined in ways that see each thread's share: a sum of
+    # squares, a slot per thread, one thread's share, another copy squared, a product
+    "combine_traps.c": {
+        line: (False, {"schedule", "threads"}, "other than in a combining update")
+        for line in (20, 30, 39, 50, 61)
+    },
     # NAS LU's wavefront (blts): rows spin-wait with flush on flags the row before sets,
     # and the planes chain by nowait with static schedules that keep each row's thread
     "lu_pipeline.c": {

@@ -19,6 +19,7 @@ from pycparser import c_ast
 from autotune.analysis.astutil import walk
 from autotune.analysis.names import is_floating, is_integral
 from autotune.analysis.proof import coverage
+from autotune.analysis.proof.combining import combining_ids, integral_elements, linear_map_ids
 from autotune.analysis.proof.contexts import root_name
 from autotune.analysis.proof.facts import (
     IterationFacts,
@@ -142,9 +143,12 @@ def _dead_after(site: LoopSite, name: str) -> bool:
     return True
 
 
-def _accumulator_use(site: LoopSite, name: str, prog: Program) -> str:
-    """'' when a thread's accumulator is only set before the loop and combined in an
-    atomic or critical update after it; else what else uses it."""
+def _accumulator_use(
+    site: LoopSite, name: str, prog: Program, op: str | None, counts: bool = False
+) -> str:
+    """'' when a thread's accumulator (updated with ``op`` in the loop) is only set before
+    the loop and combined after it (``combining``); else what else uses it. ``counts``:
+    integer sums, which may also go through one linear map on every thread."""
     if name in prog.threadprivate:
         return "is threadprivate (its value outlives the region)"
     holder = site.region_node if site.region_node is not None else None
@@ -154,7 +158,16 @@ def _accumulator_use(site: LoopSite, name: str, prog: Program) -> str:
         else:
             return ""  # a private clause of a combined construct: the copy dies with the loop
     inside = {id(n) for n in walk(site.for_node)}
-    combining = _combining_ids(holder, name)
+    private = None
+    if site.region_node is not None and site.region_clauses is not None:
+        cl = site.region_clauses
+        private = set(clause_names(cl.private + cl.firstprivate + cl.lastprivate))
+        private |= {r for _, r in reduction_items(cl.reduction)}
+    elif site.region_node is not None:
+        private = set()
+    combining = combining_ids(holder, name, op, inside, prog, site.func, site.ast, private)
+    if counts:
+        combining |= linear_map_ids(holder, name, inside, prog, site.func, site.ast)
     for n in walk(holder):
         if id(n) in inside or id(n) in combining:
             continue
@@ -164,28 +177,6 @@ def _accumulator_use(site: LoopSite, name: str, prog: Program) -> str:
                 line = n.coord.line if n.coord else 0
                 return f"is used at line {line} other than in a combining update"
     return ""
-
-
-def _combining_ids(holder: c_ast.Node, name: str) -> set[int]:
-    """IDs of ``name`` read as the operand of ``shared op= name`` in critical/atomic."""
-    from autotune.frontend.runs import pragma_runs
-
-    out: set[int] = set()
-    for n in walk(holder):
-        if not isinstance(n, c_ast.Compound):
-            continue
-        for run in pragma_runs(n.block_items):
-            if run.stmt is None or not {d.kind for d in run.directives} & {"atomic", "critical"}:
-                continue
-            for s in walk(run.stmt):
-                if isinstance(s, c_ast.Assignment) and s.op in ("+=", "*=", "|=", "&=", "^=", "-="):
-                    for x in walk(s.rvalue):
-                        if isinstance(x, c_ast.ID) and x.name == name:
-                            out.add(id(x))
-                    for x in walk(s.lvalue):
-                        if isinstance(x, c_ast.ID) and x.name != name:
-                            pass
-    return out
 
 
 def _initialising(holder: c_ast.Node, node: c_ast.ID) -> bool:
@@ -221,7 +212,10 @@ def judge_private_arrays(
     for obj, refs in by_obj.items():
         name = obj.split(":", 1)[1]
         if all(r.kind == "u" for r in refs) and len({r.op for r in refs}) == 1:
-            why = _accumulator_use(site, name, ctx.prog)
+            counts = refs[0].op == "+" and integral_elements(
+                Scope(site.func, site.ast), name, site.for_node
+            )
+            why = _accumulator_use(site, name, ctx.prog, refs[0].op, counts)
             if why:
                 out.add(
                     f"private array {name} accumulates over the iterations a thread runs and {why}"
@@ -296,7 +290,7 @@ def _accumulators(site: LoopSite, ctx: LoopContext, facts: IterationFacts) -> di
     """A thread's own scalar each iteration only updates (``acc += x``), not a reduction:
     name -> what else uses it after the loop ('' when only a combining update does)."""
     return {
-        name: _accumulator_use(site, name, ctx.prog)
+        name: _accumulator_use(site, name, ctx.prog, next(iter(ops)))
         for name, ops in facts.updates.items()
         if name not in ctx.reductions
         and name not in facts.exposed
