@@ -103,3 +103,13 @@ def team_shared(decl: c_ast.Decl) -> bool:
     """Declared ``static`` or ``extern``: one object for the whole team, even inside a
     parallel region or a function every thread calls (DataRaceBench DRB090)."""
     return bool({"static", "extern"} & set(decl.storage or []))
+
+
+def subscripts(lv: c_ast.Node) -> list[c_ast.Node]:
+    """The subscripts of an element or member chain (``a[i].f[j]``: ``j``, ``i``)."""
+    out = []
+    while isinstance(lv, c_ast.ArrayRef | c_ast.StructRef):
+        if isinstance(lv, c_ast.ArrayRef):
+            out.append(lv.subscript)
+        lv = lv.name
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import loop_var_name
+from autotune.analysis.astutil import loop_var_name, subscripts
 from autotune.analysis.names import assigned_names, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof.updates import extreme, update_form
@@ -43,14 +43,14 @@ def _commuting(s: c_ast.Node, written: set[str]) -> str:
     """'' when ``s`` is a commutative update whose operands read nothing the section writes."""
     line = s.coord.line if s.coord else 0
     if isinstance(s, c_ast.UnaryOp) and s.op in ("++", "--", "p++", "p--"):
-        return _operands_ok(_subscripts(s.expr), written, line)  # as for ``x += 1``
+        return _operands_ok(subscripts(s.expr), written, line)  # as for ``x += 1``
     if isinstance(s, c_ast.Assignment):
         target = written_root(s.lvalue)
         if s.op in COMMUTATIVE_ASSIGN:
-            return _operands_ok([s.rvalue, *_subscripts(s.lvalue)], written, line)
+            return _operands_ok([s.rvalue, *subscripts(s.lvalue)], written, line)
         form = update_form(s)  # x = x + e, x = e > x ? e : x, x = fmax(x, e)
         if form is not None:
-            return _operands_ok([form[1], *_subscripts(s.lvalue)], written, line)
+            return _operands_ok([form[1], *subscripts(s.lvalue)], written, line)
         return f"assigns {target or 'a value'} at line {line} from shared state"
     if isinstance(s, c_ast.If) and s.iffalse is None:
         body = _flatten(s.iftrue)
@@ -107,15 +107,6 @@ def _commuting_loop(s: c_ast.For, written: set[str], line: int) -> str:
         if why:
             return why
     return ""
-
-
-def _subscripts(lv: c_ast.Node) -> list[c_ast.Node]:
-    out = []
-    while isinstance(lv, c_ast.ArrayRef | c_ast.StructRef):
-        if isinstance(lv, c_ast.ArrayRef):
-            out.append(lv.subscript)
-        lv = lv.name
-    return out
 
 
 def _same(a: c_ast.Node, b: c_ast.Node) -> bool:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import walk
+from autotune.analysis.astutil import subscripts, walk
 from autotune.analysis.names import written_root
 from autotune.analysis.proof.program import Program, thread_dependent
 from autotune.analysis.symbols import Scope, file_info
@@ -73,7 +73,7 @@ def combining_ids(
         if not terms or found is None:
             continue
         controls, counters, guarded = found
-        read = [*_subscripts(s.lvalue), *(x for t in terms for x in _subscripts(t))]
+        read = [*subscripts(s.lvalue), *(x for t in terms for x in subscripts(t))]
         if guarded and all(_uniform(e, counters, prog, func, ast) for e in [*read, *controls]):
             out |= {id(x) for x in walk(s.rvalue) if isinstance(x, c_ast.ID) and x.name == name}
     return out
@@ -120,7 +120,7 @@ def linear_map_ids(
         terms = _terms(s.rvalue, name)
         if _element(s.lvalue, name) is None or not terms:
             continue
-        read = [*_subscripts(s.lvalue), *(x for t in terms for x in _subscripts(t))]
+        read = [*subscripts(s.lvalue), *(x for t in terms for x in subscripts(t))]
         found = _controls(s, holder, parents, ("critical",))
         if found is None:
             continue
@@ -179,15 +179,6 @@ def _terms(node: c_ast.Node, name: str) -> list[c_ast.Node] | None:
     if isinstance(node, c_ast.UnaryOp) and node.op == "-":
         return _terms(node.expr, name)
     return None
-
-
-def _subscripts(node: c_ast.Node) -> list[c_ast.Node]:
-    out = []
-    while isinstance(node, c_ast.ArrayRef | c_ast.StructRef):
-        if isinstance(node, c_ast.ArrayRef):
-            out.append(node.subscript)
-        node = node.name
-    return out
 
 
 def _controls(
