@@ -151,6 +151,12 @@ EXPECTED = {
         line: (False, {"schedule", "threads"}, "other than in a combining update")
         for line in (20, 30, 39, 50, 61)
     },
+    # counts transformed differently from thread to thread before they are summed: steps
+    # that follow the thread's own counts, a map the master applies alone, a thread's slot
+    "linear_map_traps.c": {
+        line: (False, {"schedule", "threads"}, "other than in a combining update")
+        for line in (22, 39, 55)
+    },
     # NAS LU's wavefront (blts): rows spin-wait with flush on flags the row before sets,
     # and the planes chain by nowait with static schedules that keep each row's thread
     "lu_pipeline.c": {
