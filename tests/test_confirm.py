@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tune_support import tune_json
 
 from autotune.analysis import analyze_file
@@ -61,13 +60,6 @@ int main(void)
     return 0;
 }
 """
-
-
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
-    return tmp_path
 
 
 def loop_at(path: Path, line: int):

@@ -196,13 +196,6 @@ EXPECTED = {
 }
 
 
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
-    return tmp_path
-
-
 def analyze_json(path: Path, capsys) -> dict[int, dict]:
     assert main(["analyze", str(path), "--json"]) == 0
     return {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}

@@ -19,13 +19,6 @@ from autotune.variants.space import Variant, default_thread_counts
 DATA = Path(__file__).parent / "data" / "c"
 
 
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
-    return tmp_path
-
-
 def test_tune_chooses_the_regions_thread_count_on_the_whole_program(env, capsys):
     src = DATA / "regress" / "region_dominant.c"
     out = env / "tuned.c"

@@ -18,13 +18,6 @@ DATA = Path(__file__).parent / "data" / "c" / "regress"
 PROGRAMS = ["stream_abs.c", "latin1_comment.c", "kr_main.c", "region_dominant.c"]
 
 
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
-    return tmp_path
-
-
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_tune_apply_gives_a_program_with_the_same_output(name, env, capsys):
     src = DATA / name

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from autotune.analysis import analyze_file
 from autotune.cli.main import main
 from autotune.measure.build import BuildOptions
@@ -17,13 +15,6 @@ from autotune.tuning.runtime_build import twin_variant
 from autotune.variants.space import Variant
 
 RELAX = Path(__file__).parent / "data" / "c" / "twin" / "relax_small.c"
-
-
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
-    return tmp_path
 
 
 def test_the_twin_is_the_loop_as_written():

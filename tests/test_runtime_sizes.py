@@ -20,13 +20,6 @@ DATA = Path(__file__).parent / "data" / "c" / "runtime"
 ROOT = Path(__file__).parent.parent
 
 
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
-    return tmp_path
-
-
 def analyze(path: Path, args: str, capsys) -> dict[int, dict]:
     assert main(["analyze", str(path), "--args", args, "--json"]) == 0
     return {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}

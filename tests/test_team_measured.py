@@ -20,13 +20,6 @@ PROGRAM = Path(__file__).parent / "data" / "c" / "runtime" / "threads_option.c"
 REGION_LOOPS, COMBINED = (37, 40), 58  # the omp for loops of relax(); the count in main
 
 
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
-    return tmp_path
-
-
 def analyze(args: str, capsys) -> dict[int, dict]:
     assert main(["analyze", str(PROGRAM), "--args", args, "--json"]) == 0
     return {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}

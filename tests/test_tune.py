@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from autotune.cli.main import main
 
 STREAM = r"""#include <stdio.h>
@@ -45,13 +43,6 @@ int main(void) {
 """
 
 SPACE = ["--schedules", "static,dynamic", "--chunks", "none,4", "--threads", "1,2"]
-
-
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
-    return tmp_path
 
 
 def write(tmp: Path, name: str, text: str) -> str:

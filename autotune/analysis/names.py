@@ -83,8 +83,15 @@ def is_integral(scope: Scope, name: str, at: c_ast.Node) -> bool:
     decl, _ = scope.find_decl(name, at)
     if decl is None or is_floating(scope, name, at):
         return False
-    t = scope.resolve_typedef(decl.type)
+    return integral_type(scope, decl.type)
+
+
+def integral_type(scope: Scope, t: c_ast.Node | None) -> bool:
+    """``t`` is an integer type, typedefs followed (not a float, a struct, a pointer)."""
+    t = scope.resolve_typedef(t) if t is not None else None
     while isinstance(t, c_ast.TypeDecl):
+        if isinstance(t.type, c_ast.IdentifierType) and set(t.type.names) & FLOAT_TYPES:
+            return False
         inner = t.type
         if isinstance(inner, c_ast.IdentifierType):
             alias = scope.info.typedefs.get(inner.names[-1]) if len(inner.names) == 1 else None

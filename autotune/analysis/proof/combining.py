@@ -30,16 +30,14 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.astutil import subscripts, walk
-from autotune.analysis.names import written_root
+from autotune.analysis.astutil import subscripts, walk, written_names
+from autotune.analysis.names import integral_type, written_root
 from autotune.analysis.proof.program import Program, thread_dependent
 from autotune.analysis.symbols import Scope, file_info
 from autotune.frontend.runs import pragma_runs
 
 SUMS = ("+=", "-=")
-
-
-COMBINE_OPS = {"+": ("+=", "-="), "*": ("*=",), "|": ("|=",), "&": ("&=",), "^": ("^=",)}
+COMBINE_OPS = {"+": SUMS, "*": ("*=",), "|": ("|=",), "&": ("&=",), "^": ("^=",)}
 
 
 def combining_ids(
@@ -137,11 +135,7 @@ def integral_elements(scope: Scope, name: str, at: c_ast.Node) -> bool:
     t = scope.resolve_typedef(decl.type) if decl is not None else None
     while isinstance(t, c_ast.ArrayDecl):
         t = scope.resolve_typedef(t.type)
-    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
-        return False
-    words = set(t.type.names)
-    integer = {"int", "long", "short", "char", "unsigned", "signed", "_Bool"}
-    return bool(words) and words <= integer
+    return integral_type(scope, t)
 
 
 def _uniform(node: c_ast.Node, counters: set[str], prog: Program, func, ast) -> bool:
@@ -214,15 +208,18 @@ def _controls(
 
 
 def _sets(body: c_ast.Node | None, name: str) -> bool:
-    """``body`` assigns ``name`` or steps it (the counter is then no plain counter)."""
-    for n in walk(body) if body is not None else []:
-        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
-            if n.lvalue.name == name:
-                return True
-        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
-            if isinstance(n.expr, c_ast.ID) and n.expr.name == name:
-                return True
-    return False
+    """``body`` assigns ``name``, steps it or takes its address (the counter is then no
+    plain counter)."""
+    if body is None:
+        return False
+    taken = any(
+        isinstance(n, c_ast.UnaryOp)
+        and n.op == "&"
+        and isinstance(n.expr, c_ast.ID)
+        and n.expr.name == name
+        for n in walk(body)
+    )
+    return taken or name in written_names(body)
 
 
 def _counter(init: c_ast.Node | None) -> tuple[str | None, c_ast.Node | None]:
