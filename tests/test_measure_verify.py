@@ -76,6 +76,23 @@ def test_token_structure_and_whitespace():
     assert not ok("x1", "x2") and ok("x1y", "x1y")
 
 
+def test_a_result_file_compared_line_by_line_gives_the_whole_comparisons_verdict():
+    """Long outputs are compared line by line first (tokens only of lines that differ);
+    the verdict and the place named are those of the token-by-token comparison."""
+    rows = "".join(f"{i}\t{0.5 * i:g}\n" for i in range(20000))
+    assert exact(rows, rows.replace("\t", "   "))
+    wrong = rows.replace("\n1234\t617\n", "\n1234\t617.5\n")
+    same, msg = compare_outputs(rows, wrong)
+    assert not same and msg.startswith("line 1235 ('1234 617'): expected 617, got 617.5"), msg
+    # tokens that move to another line are still the same tokens
+    assert exact("1 2\n3\n", "1\n2 3\n")
+    assert not exact("1 2\n3\n", "1\n2 4\n")
+    # a reassociated sum on one line of many: within the tolerance only when tolerant
+    summed = rows + "sum 1.000000001e+08\n"
+    other = rows + "sum 1.000000002e+08\n"
+    assert not exact(summed, other) and ok(summed, other)
+
+
 def test_selection_and_ignored_lines():
     assert select_output("o", "e", "stdout") == "o"
     assert select_output("o", "e", "stderr") == "e"

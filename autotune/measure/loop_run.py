@@ -346,9 +346,9 @@ class LoopRun:
         if self.reference is None:  # set by the baseline before any variant runs
             raise RuntimeError("a variant was verified before the original ran")
         o, mask = self.opts, self.sweep.output_mask
-        return verify.compare_outputs(
-            mask.apply(self._checked(*self.reference)),
-            mask.apply(self._checked(stdout, stderr)),
+        return mask.compare(
+            self._checked(*self.reference),
+            self._checked(stdout, stderr),
             o.rtol,
             o.atol,
             tolerant=bool(self.record.reassociates),

@@ -157,6 +157,8 @@ class OutputMask:
     originals_seen: int = 0  # outputs of the original learned from (two make a difference)
     # the original's own runs differ beyond what is left out: no output can be verified
     unstable: bool = False
+    # (what it was made from, the reference with its numbers hidden): see compare
+    _reference: tuple | None = field(default=None, repr=False, compare=False)
 
     def learned(self) -> tuple:
         """What the runs of the original taught, to tell whether another run added to it."""
@@ -187,6 +189,22 @@ class OutputMask:
             }
             if differ:
                 self.varying.setdefault(i, set()).update(differ)
+
+    def compare(
+        self, expected: str, actual: str, rtol: float, atol: float, tolerant: bool
+    ) -> tuple[bool, str]:
+        """``verify.compare_outputs`` of the two outputs with the numbers left out hidden.
+        Equal outputs are equal whatever is hidden; the reference's hidden form is kept
+        until a run of the original teaches the mask more (every variant is compared
+        with the same reference)."""
+        if expected == actual:
+            return True, ""
+        key = (expected, self.originals_seen, self.compare_timings)
+        if self._reference is None or self._reference[0] != key:
+            self._reference = (key, self.apply(expected))
+        return verify.compare_outputs(
+            self._reference[1], self.apply(actual), rtol, atol, tolerant=tolerant
+        )
 
     def apply(self, text: str) -> str:
         """``text`` with the numbers left out hidden; lines keep their places."""

@@ -222,9 +222,9 @@ class ProgramCheck:
         if self.options.check == "none" or self.reference is None:
             return True, ""
         o = self.options
-        return verify.compare_outputs(
-            self.mask.apply(self._checked(*self.reference)),
-            self.mask.apply(self._checked(res.stdout, res.stderr)),
+        return self.mask.compare(
+            self._checked(*self.reference),
+            self._checked(res.stdout, res.stderr),
             o.rtol,
             o.atol,
             tolerant=tolerant,
