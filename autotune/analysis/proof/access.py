@@ -257,7 +257,8 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
     for level, v in enumerate(values):
         if level == 0:
             if index is not None:
-                index[-1] = poly.add(index[-1], v) if v is not None else None
+                known = v is not None and index[-1] is not None  # ``&x[p]`` with p unknown
+                index[-1] = poly.add(index[-1], v) if known else None
             continue
         step = derivs[level] if derivs is not None and level < len(derivs) else None
         if step == "array":

@@ -67,6 +67,15 @@ class Conflict:
                 f"{what} {name} ({self.a.at}: {self.a.text}; {self.b.at}: "
                 f"{self.b.text}) at places the proof cannot tell apart between iterations"
             )
+        if _reads_unknown(self.a) or _reads_unknown(self.b):
+            places = f"{self.a.at}: {self.a.text}"
+            if not (self.a is self.b or (self.a.at, self.a.text) == (self.b.at, self.b.text)):
+                places += f"; {self.b.at}: {self.b.text}"
+            return (
+                f"may {'write' if what == 'writes' else 'update'} the same element of {name} "
+                f"from different iterations ({places}): the place depends on a value the "
+                "proof does not know (one read from memory, or set through a pointer)"
+            )
         if self.a is self.b or (self.a.at == self.b.at and self.a.text == self.b.text):
             return (
                 f"{what} the same element of {name} from different iterations "
@@ -77,6 +86,15 @@ class Conflict:
             f"and {self.b.at} ({self.b.text}) touch the same element in different "
             "iterations"
         )
+
+
+def _reads_unknown(r: Ref) -> bool:
+    """A subscript holds a value the walk did not know (a load: ``box[l].offset``; a
+    counter a helper moves through its address): any value in each iteration, so a
+    conflict found is possible, not shown."""
+    return any(
+        p is not None and any(s.startswith("u") for s in poly.symbols(p)) for p in r.index or []
+    )
 
 
 def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
