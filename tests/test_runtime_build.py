@@ -4,6 +4,7 @@ and a loop it runs differently gets binaries of its own (real gcc, real runs).""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from autotune.analysis import analyze_file
@@ -35,6 +36,14 @@ def test_tune_measures_the_original_against_its_runtime_twin(env, capsys):
     clears = iv["high"] < 1 / 1.03 or iv["low"] > 1.03
     assert check["own_binaries"] == clears
     assert loop["measured_programs"] >= 2  # the original and its twin at least
+    # the table's count: the twin is said beside the programs, not counted among them
+    assert main(args[:-3] + ["--args", "20000"]) == 0  # as text, from the stored runs
+    text = capsys.readouterr().out
+    counts = re.search(r"measured (\d+) of (\d+) programs \((\d+) pruned by the model\)", text)
+    assert counts is not None, text
+    measured, total, pruned = map(int, counts.groups())
+    assert measured == loop["measured_programs"] - 1 and measured + pruned <= total, text
+    assert "and the run-time selection build" in text
 
 
 def test_a_loop_given_its_own_binaries_is_measured_in_them(env):

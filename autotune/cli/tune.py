@@ -256,9 +256,12 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
         if r.runtime_build is not None:
             print(r.runtime_build.text(), file=out)
         pruned = sum(1 for v in r.ranking.variants if v.status == "pruned")
+        selection = r.runtime_build is not None  # counted with the programs run
         print(
-            f"measured {r.measured_programs} of {len(r.ranking.variants) + 1} programs "
-            f"({pruned} pruned by the model), {r.compiles} compile(s)",
+            f"measured {r.measured_programs - selection} of {len(r.ranking.variants) + 1} "
+            f"programs ({pruned} pruned by the model)"
+            + (" and the run-time selection build" if selection else "")
+            + f", {r.compiles} compile(s)",
             file=out,
         )
         q = r.quality
