@@ -165,3 +165,24 @@ def test_collapse_keeps_one_of_each_class_and_names_it():
             assert e.same_as.key in keys
             assert canonical(e.variant, 1000)[0] == canonical(e.same_as, 1000)[0]
     assert collapse(rec, space, "libomp") == (space, [])
+
+
+def test_one_thread_runs_every_schedule_in_order():
+    """On one thread a hand-out only adds its cost: the schedules of one thread are one
+    class, and a team of one as written (measured) makes them the loop as written."""
+    canon, rule = canonical(Variant("dynamic", 4, 1), 1000)
+    assert canon == Variant("static", None, 1) and "one thread" in rule
+    assert canonical(Variant("guided", None, 2), 1000)[0] == Variant("guided", 1, 2)
+    variants = [
+        Variant(s, c, t) for s in ("static", "dynamic") for c in (None, 8) for t in (None, 1, 2)
+    ]
+    keep, same = collapse(_record(1000), variants, "libgomp")
+    assert [v for v in keep if v.threads == 1] == [Variant("static", None, 1)]
+    assert len([v for v in keep if v.threads is None]) == 3  # static,8, dynamic, dynamic,8
+    alone = _record(1000)
+    alone.team = 1  # the profile run measured a team of one (omp_set_num_threads(1))
+    keep, same = collapse(alone, variants, "libgomp")
+    assert all(v.threads == 2 for v in keep) and len(keep) == 4
+    written = [e for e in same if e.same_as == BASELINE]
+    assert len(written) == 8 and all(e.rule.startswith("the loop as written") for e in written)
+    assert any("one thread" in e.rule for e in written)

@@ -75,6 +75,11 @@ def test_the_region_step_tries_every_count_but_the_measured_one(env, capsys):
     so one thread per core is a count to try, and 1 is not."""
     f = tune_json(capsys, PROGRAM, "--args", "-t 1 -n 50000")
     (region,) = f["regions"]
+    # on its one thread every schedule runs the iterations in order: none is measured
+    loops = {int(lp["id"].rsplit(":", 1)[1]): lp for lp in f["loops"]}
+    for line in REGION_LOOPS:
+        assert not [v for v in loops[line]["variants"] if v["status"] == "ok"]
+        assert "one thread runs the iterations in order" in loops[line]["reason"]
     cores = detect_machine().cores
     assert [x["threads"] for x in region["tries"]] == [
         t for t in default_thread_counts(cores) if t != 1

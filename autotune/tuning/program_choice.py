@@ -36,7 +36,11 @@ def confirm_results(
     """
     chosen = [r for r in results if r.best is not None]
     regions = tunable_regions(
-        [r.ranking.record for r in results if r.baseline is not None and r.speedup is not None]
+        [
+            r.ranking.record
+            for r in results
+            if (r.baseline is not None and r.speedup is not None) or r.ranking.as_written_only
+        ]
     ) + step_groups([r.ranking.record for r in results if not r.ranking.error])
     if not chosen and not regions:
         return None, []

@@ -52,6 +52,9 @@ class LoopRanking:
     search_prior: SearchPrior = field(default_factory=SearchPrior)  # how far the model may be off
     ship_rule: ShipRule = field(default_factory=ShipRule)  # when its first pick ships unmeasured
     cores: int = 0  # the machine's: an unmeasured pick runs no more threads (0: any)
+    # every variant runs as the loop as written (one thread as written): nothing to measure
+    # for the loop alone, while its region's thread count may still be tried
+    as_written_only: bool = False
 
     @property
     def id(self) -> str:
@@ -155,6 +158,14 @@ def rank_loop(
     variants, ranking.equivalent = collapse(record, variants, runtime)
     if not record.tunable:
         ranking.error = record.reason or "not tunable"
+        return ranking
+    if not variants and any(e.same_as == BASELINE for e in ranking.equivalent):
+        ranking.as_written_only = True
+        rules = {e.rule.removeprefix("the loop as written: ") for e in ranking.equivalent}
+        said = sorted(rules - {"the loop as written"})
+        ranking.error = "every variant runs as the loop as written" + (
+            f": {'; '.join(said)}" if said else ""
+        )
         return ranking
     if not variants:
         ranking.error = "empty variant space"

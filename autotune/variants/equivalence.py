@@ -17,6 +17,9 @@ runtime by recording which thread runs which iteration:
   ceil(n/T), every hand-out is c, which is ``dynamic,c``.
 - A loop with no schedule clause runs ``static`` (libgomp's def-sched-var), so
   a variant equal to the loop as written is the original itself.
+- One thread runs every iteration, in order, under every schedule: ``dynamic`` and
+  ``guided`` only add the cost of handing the chunks out, so ``static`` stands for
+  them (the team the profile run measured counts: Rodinia lud runs on one thread).
 
 Nothing is collapsed for another runtime (LLVM's libomp deals differently),
 or for a thread count left as written; the rules that use the trip count are not
@@ -32,6 +35,9 @@ from autotune.frontend.records import LoopRecord
 from autotune.variants.space import BASELINE, Variant
 
 LIBGOMP = "libgomp"
+ONE_THREAD = (
+    "one thread runs the iterations in order under every schedule (a hand-out only adds its cost)"
+)
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,9 @@ def canonical(variant: Variant, trips: int | None) -> tuple[Variant, str]:
     if sched == "auto":
         sched, chunk = "static", None
         rules.append("auto runs as static")
+    if threads == 1 and sched is not None and (sched, chunk) != ("static", None):
+        sched, chunk = "static", None
+        rules.append(ONE_THREAD)
     if sched in ("dynamic", "guided") and chunk is None:
         chunk = 1
         rules.append(f"{sched} without a chunk uses chunk 1")
@@ -96,15 +105,22 @@ def collapse(
     team = record.team if written is not None and written.threads is None else None
     trips = constant_trips(record)
     for v in variants:
+        probe = v
         if written is not None:
             threads = v.threads
             if threads is not None and threads in (written.threads, team):
                 threads = None  # num_threads(N) as written, or the team it runs with
-            mine = canonical(Variant(v.schedule, v.chunk, None), trips)[0]
-            if threads is None and mine == Variant(written.schedule, written.chunk, None):
-                same.append(Equivalent(v, BASELINE, "the loop as written"))
+            alone = threads is None and 1 in (written.threads, team)
+            mine = canonical(Variant(v.schedule, v.chunk, 1 if alone else None), trips)[0]
+            if threads is None and (mine.schedule, mine.chunk) == (written.schedule, written.chunk):
+                plain = canonical(Variant(v.schedule, v.chunk, None), trips)[0]
+                alike = (plain.schedule, plain.chunk) == (written.schedule, written.chunk)
+                rule = "the loop as written" + ("" if alike else f": {ONE_THREAD}")
+                same.append(Equivalent(v, BASELINE, rule))
                 continue
-        canon, rule = canonical(v, trips)
+            if alone:  # the team of one as written: the schedules of one thread
+                probe = Variant(v.schedule, v.chunk, 1, v.bind)
+        canon, rule = canonical(probe, trips)
         if canon in first:
             same.append(Equivalent(v, first[canon], rule or "identical clauses"))
         else:
