@@ -147,6 +147,25 @@ def test_what_the_original_teaches_the_mask_reaches_the_next_comparison():
     assert not mask.compare(ref, "result 43\nrate 6.3\n", 1e-6, 1e-9, False)[0]
 
 
+def test_a_long_table_under_a_header_of_times_is_compared_row_by_row():
+    """Only the rows that differ are masked, each under the header above it, as the whole
+    output would be: a time column that differs is left out, a residual is not."""
+    head = "Iter   Residual     Time(s)\n"
+    rows = "".join(f"{i:5d}   {1.0 / (i + 1):.4e}   0.0500\n" for i in range(3000))
+    ref = "result file\n" + head + rows
+    slower = ref.replace("   0.0500\n", "   0.0700\n", 5)
+    mask = OutputMask()
+    assert mask.compare(ref, slower, 1e-6, 1e-9, False) == (True, "")
+    wrong = ref.replace("1.0000e-03", "1.0001e-03")  # row 999's residual
+    same, diff = mask.compare(ref, wrong, 1e-6, 1e-9, False)
+    assert not same and diff.startswith("line 1002 ("), diff
+    # the same row under a header of no times: every number is compared
+    plain = ref.replace("Time(s)", "Count")
+    assert not mask.compare(
+        plain, plain.replace("   0.0500\n", "   0.0700\n", 1), 1e-6, 1e-9, False
+    )[0]
+
+
 REPORT_TEXT = """ Checksum        = {checksum}
  Time in seconds = {secs}
  Mop/s total     = {rate}

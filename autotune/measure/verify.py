@@ -128,15 +128,14 @@ def _lines_match(expected: str, actual: str, rtol: float, atol: float, tolerant:
     exp, act = expected.splitlines(), actual.splitlines()
     if len(exp) != len(act):
         return False
-    for e, a in zip(exp, act, strict=True):
-        if e != a and not _tokens_match(tokens(e), tokens(a), rtol, atol, tolerant):
-            return False
-    return True
+    return all(
+        e == a or line_matches(e, a, rtol, atol, tolerant) for e, a in zip(exp, act, strict=True)
+    )
 
 
-def _tokens_match(
-    exp: list[str | float], act: list[str | float], rtol: float, atol: float, tolerant: bool
-) -> bool:
+def line_matches(expected: str, actual: str, rtol: float, atol: float, tolerant: bool) -> bool:
+    """One line against another, as ``compare_outputs`` compares their tokens."""
+    exp, act = tokens(expected), tokens(actual)
     if len(exp) != len(act):
         return False
     for e, a in zip(exp, act, strict=True):
