@@ -41,6 +41,18 @@ TRAPS = {
         33: (BOTH, "cannot tell apart between iterations"),
         38: (BOTH, "depends on a value the proof does not know (one read from memory"),
     },
+    # levels of a grid hierarchy that may be one level or share rows: the same level
+    # twice, a level moved after it was set, a global level a helper moves, rows shared
+    # between levels, a level also read through a global pointer to the hierarchy, a call
+    # a goto reaches again with the levels moved
+    "grid_level_traps.c": {
+        46: (BOTH, "dependence carried by the loop on u"),
+        55: (BOTH, "dependence carried by the loop on u"),
+        64: (BOTH, "dependence carried by the loop on u"),
+        73: (BOTH, "cannot tell apart between iterations"),
+        82: (BOTH, "writes hier"),
+        91: (BOTH, "dependence carried by the loop on u"),  # reached again by a goto
+    },
     # a base offset each iteration computes for itself is no parameter: not set aside
     "private_base_trap.c": {17: (BOTH, "cannot tell apart between iterations")},
     # array members of an anonymous struct of a typedef: the last query to reach a node
@@ -313,6 +325,9 @@ TRAPS = {
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # NAS MG's V-cycle: level k and level j = k - 1 of a hierarchy whose every level and
+    # row is a new allocation, passed to one call: never the same, sharing no row
+    "mg_levels.c": {28: set(), 40: set(), 51: set()},
     # Rodinia b+tree: each query its own offsets, reading nodes of an anonymous struct
     "bplus_query.c": {26: set()},
     # NAS IS's ranking: each thread's own key counts, made cumulative, summed under a
@@ -457,8 +472,8 @@ def test_real_code_patterns_are_proven(name, tmp_path, capsys):
     for line, kept in PATTERNS[name].items():
         lp = loops[line]
         assert set(lp["kept"]) == kept, (name, line, lp["kept"])
-    args = ["--threads", "1,2"] if name != "srad_rows.c" else []
-    if name == "srad_rows.c":
+    args = ["--threads", "1,2"]
+    if name in ("srad_rows.c", "mg_levels.c"):
         return  # sized at run time: variants need a profile run (test_runtime_sizes)
     written = variants(DATA / name, tmp_path / "v", capsys, *args)
     for line, kept in PATTERNS[name].items():
@@ -890,6 +905,25 @@ def test_rows_of_rows_allocated_one_by_one_are_distinct(env, capsys):
     assert main([*args, "--repetitions", "1", "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_two_levels_of_a_grid_hierarchy_passed_to_one_call_are_told_apart(env, capsys):
+    """NAS MG's V-cycle passes level k and level j = k - 1 of its hierarchy to restrict
+    and interpolate: two levels, never one, sharing no row. The loops are proven (they
+    were kept: any access through one parameter could be one through the other), and
+    their variants, run, print what the original prints."""
+    src = DATA / "mg_levels.c"
+    loops = analyze(src, capsys)
+    assert all(loops[line]["kept"] == {} for line in (28, 40))
+    args = ["measure", str(src), "--loop", "mg_levels.c:28", "--loop", "mg_levels.c:40"]
+    args += ["--schedules", "dynamic,static", "--chunks", "1,5", "--threads", "1,3"]
+    assert main([*args, "--repetitions", "1", "--json", "--quiet"]) == 0
+    measured = json.loads(capsys.readouterr().out)["loops"]
+    assert len(measured) == 2
+    for loop in measured:
+        assert len(loop["variants"]) == 8
+        assert {v["status"] for v in loop["variants"]} == {"ok"}, loop["variants"]
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")

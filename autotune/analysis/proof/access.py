@@ -15,6 +15,7 @@ from autotune.analysis.names import names_in
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.facts import Ref
+from autotune.analysis.proof.levels import whole_tree
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import assigned
 from autotune.analysis.proof.walkstate import PtrVal
@@ -276,7 +277,9 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
                 index = [*index, v]
             else:
                 index = None
-            objects, owner, group = rows, "shared", None
+            # a level of a grid of disjoint trees stays apart from its sibling levels
+            # down to the data; any other group is the pointer's own target alone
+            objects, owner, group = rows, "shared", group if whole_tree(group) else None
         else:
             index = None
     return objects, index, owner, name, group

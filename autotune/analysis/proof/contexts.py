@@ -16,6 +16,7 @@ from pycparser import c_ast
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations, is_fresh, narrows
 from autotune.analysis.proof.inttypes import ExprTypes
+from autotune.analysis.proof.levels import distinct_levels
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, Site, param_names
 from autotune.analysis.proof.swaps import swap_group
@@ -54,7 +55,8 @@ def calling_contexts(
             binding[p.name] = (
                 _argument(args[k], s, pointsto) if k < len(args) else PtrVal(None, None)
             )
-        out.append(binding)
+        positions = {p.name: names.index(p.name) for p in params}
+        out.append(distinct_levels(args, binding, positions, s, pointsto))
     return out
 
 
