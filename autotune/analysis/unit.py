@@ -243,7 +243,10 @@ def _use_profile(record: LoopRecord, profile: dict) -> None:
     if runs == 0:
         record.facts = "unknown"
         record.tunable = False
-        record.reason = "unknown: not executed with these arguments"
+        record.reason = (
+            "the profile run never reached it with these arguments: its sizes are "
+            "unknown and no variant of it could be measured"
+        )
         return
     _use_team(record, profile.get("team"))
     if profile.get("inner") and record.trip_count:
