@@ -102,3 +102,21 @@ def test_a_profile_made_under_other_openmp_settings_is_not_reused(env, capsys, m
     assert [lp["team"] for lp in one["loops"]] == [1]
     assert any("made now" in note for note in default["profile"])
     assert [lp["team"] for lp in default["loops"]] == [detect_machine().cores]
+
+
+def test_a_count_written_as_an_expression_is_the_team_the_run_measured(env, capsys):
+    """num_threads(nthreads) with nthreads from the options: the variant at the measured
+    team and the written schedule is the loop as written, not a variant to measure."""
+    src = Path(__file__).parent / "data" / "c" / "runtime" / "num_threads_option.c"
+    argv = ["rank", str(src), "--args", "3 200000", "--schedules", "static,dynamic"]
+    argv += ["--chunks", "none", "--threads", "1,2,3", "--json"]
+    assert main(argv) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
+    as_written = {"key": "static,-,t3", "equivalent_to": "baseline", "rule": "the loop as written"}
+    assert as_written in loop["equivalent"]
+    assert {v["key"] for v in loop["variants"]} == {
+        "static,-,t1",
+        "static,-,t2",
+        "dynamic,-,t2",
+        "dynamic,-,t3",
+    }

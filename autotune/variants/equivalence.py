@@ -100,9 +100,9 @@ def collapse(
     same: list[Equivalent] = []
     first: dict[Variant, Variant] = {}
     written = as_written(record)
-    # no num_threads clause: the team the profile run measured is the count as written
-    # (a program that sets its own with omp_set_num_threads)
-    team = record.team if written is not None and written.threads is None else None
+    # no num_threads clause, or one whose count only the run knows: the team the profile
+    # run measured is the count as written (omp_set_num_threads, num_threads(nthreads))
+    team = record.team if written is not None and written.threads in (None, -1) else None
     trips = constant_trips(record)
     for v in variants:
         probe = v
