@@ -100,6 +100,15 @@ ERRNO = "__errno_location"  # what glibc's <errno.h> makes of ``errno``
 FLAG_TESTS = frozenset("fetestexcept fegetexceptflag fegetenv feholdexcept feupdateenv".split())
 
 # I/O functions that store into the caller's memory (a buffer, scanned values)
+# copies: (the destination's argument, the source's or None)
+COPY_FUNCS = {
+    "memcpy": (0, 1),
+    "memmove": (0, 1),
+    "memset": (0, None),
+    "strcpy": (0, 1),
+    "strncpy": (0, 1),
+    "strcat": (0, 1),
+}
 IO_STORES = frozenset("vsprintf vsnprintf scanf fscanf fgets gets fread read".split())
 
 # gcc builtins that compute a value from their arguments and touch no memory of the

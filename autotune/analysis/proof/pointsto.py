@@ -18,6 +18,7 @@ from pycparser import c_ast
 
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.decls import derivations, is_fresh, var_key
+from autotune.analysis.proof.library import COPY_FUNCS, IO_STORES, library_name
 from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns
 from autotune.analysis.symbols import Scope, file_info
 
@@ -327,6 +328,17 @@ class PointsTo:
                 out |= _recontext(val, objs, base)
         return out
 
+    def _copied_into(self, base: Objects) -> bool:
+        """A library call that may write ``base``'s elements (see ``_written_args``)."""
+        for name, sites in self.prog.calls.items():
+            for s in sites:
+                args = s.node.args.exprs if s.node.args is not None else []
+                for arg in _written_args(name, args):
+                    objs = self.objects(arg, s, 1)
+                    if objs is None or objs & base or any(_same_origin(o, base) for o in objs):
+                        return True
+        return False
+
     def _stores_pointer(self, base: c_ast.Node, site: Site) -> bool:
         """Whether ``base[i] = ...`` (or ``*base = ...``) stores a pointer (True when the
         type cannot be told: then the store counts)."""
@@ -351,8 +363,10 @@ class PointsTo:
 
     def fresh_rows(self, base: Objects) -> bool:
         """Every pointer stored into ``base``'s elements is a new allocation: distinct
-        elements hold distinct objects (the rows of ``float **w``)."""
-        if not base:
+        elements hold distinct objects (the rows of ``float **w``). A library call that
+        writes memory it is given (``memcpy(g[1], g[2], ...)``: one level's rows copied
+        into another's) stores pointers no assignment shows: then not."""
+        if not base or self._copied_into(base):
             return False
         found = False
         for rhs_site, store_base in self.prog.element_stores:
@@ -366,6 +380,17 @@ class PointsTo:
                 if not is_fresh(rhs_site.node, self.prog):
                     return False
         return found
+
+
+def _written_args(name: str, args: list[c_ast.Node]) -> list[c_ast.Node]:
+    """The arguments whose memory a library call may write: a copy's destination, every
+    pointer a reader fills or a sort permutes."""
+    name = library_name(name)
+    if name in COPY_FUNCS or name == "mempcpy":
+        return args[:1]
+    if name in IO_STORES or name in ("qsort", "memccpy", "bcopy", "swab"):
+        return list(args)
+    return []
 
 
 def _root_and_levels(e: c_ast.Node) -> tuple[c_ast.Node, int]:

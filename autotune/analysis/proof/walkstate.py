@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.library import READS_POINTEES
+from autotune.analysis.proof.library import COPY_FUNCS, READS_POINTEES
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
 from autotune.analysis.symbols import Scope
@@ -32,14 +32,6 @@ PURE_FUNCS = frozenset(
 ALLOC_FUNCS = frozenset(
     "malloc calloc realloc aligned_alloc valloc free _mm_malloc _mm_free".split()
 )
-COPY_FUNCS = {
-    "memcpy": (0, 1),
-    "memmove": (0, 1),
-    "memset": (0, None),
-    "strcpy": (0, 1),
-    "strncpy": (0, 1),
-    "strcat": (0, 1),
-}
 # generators whose whole state is the object their first argument points at: a seed
 # that is the iteration's own makes them pure (read, then written back)
 STATE_ARG_FUNCS = frozenset({"rand_r"})
@@ -62,7 +54,9 @@ class PtrVal:
     base: list[poly.Poly] | None  # the index it points at; arithmetic moves the last
     owner: str = "shared"
     name: str = ""
-    group: tuple[int, str] | None = None  # a pointer of a double buffer (see pointsto)
+    # pointers never at one object together: a double buffer's (swaps), or two levels of
+    # a grid hierarchy passed to one call (levels; those hold for the rows below too)
+    group: tuple[object, str] | None = None
 
 
 @dataclass
