@@ -335,6 +335,8 @@ PATTERNS = {
     # NAS MG's V-cycle: level k and level j = k - 1 of a hierarchy whose every level and
     # row is a new allocation, passed to one call: never the same, sharing no row
     "mg_levels.c": {28: set(), 40: set(), 51: set()},
+    # a solver in a file without main: its static kernel has no caller in another file
+    "static_solver.c": {9: set()},
     # Rodinia b+tree: each query its own offsets, reading nodes of an anonymous struct
     "bplus_query.c": {26: set()},
     # NAS IS's ranking: each thread's own key counts, made cumulative, summed under a
@@ -480,7 +482,7 @@ def test_real_code_patterns_are_proven(name, tmp_path, capsys):
         lp = loops[line]
         assert set(lp["kept"]) == kept, (name, line, lp["kept"])
     args = ["--threads", "1,2"]
-    if name in ("srad_rows.c", "mg_levels.c"):
+    if name in ("srad_rows.c", "mg_levels.c", "static_solver.c"):
         return  # sized at run time: variants need a profile run (test_runtime_sizes)
     written = variants(DATA / name, tmp_path / "v", capsys, *args)
     for line, kept in PATTERNS[name].items():
@@ -912,6 +914,17 @@ def test_rows_of_rows_allocated_one_by_one_are_distinct(env, capsys):
     assert main([*args, "--repetitions", "1", "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+def test_a_static_kernel_of_a_file_without_main_is_bound_to_its_callers(capsys):
+    """A file given alone, without main (a solver of its own, as a build hook tunes
+    it, linking the others): its static kernel is called from this file only, with two
+    buffers of its own, and is proven; the exported one may be called from any file
+    with one array twice, and is kept."""
+    loops = analyze(DATA / "static_solver.c", capsys)
+    assert loops[9]["kept"] == {}
+    assert set(loops[16]["kept"]) == BOTH
+    assert "dependence carried by the loop on in" in loops[16]["kept"]["schedule"]
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")

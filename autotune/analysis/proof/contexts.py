@@ -37,7 +37,7 @@ def calling_contexts(
     sites = prog.calls.get(fname, [])
     if not params or not sites or fname in prog.address_taken or fname == "main":
         return [{}]
-    if not prog.whole:
+    if not prog.all_calls_seen(func):
         return [{}]  # other files may call it with anything: the parameters stay unknown
     if len(sites) > MAX_CONTEXTS:
         merged = {
@@ -153,7 +153,9 @@ def _param_base(
         return None
     fname = func.decl.name
     sites = prog.calls.get(fname, [])
-    if not sites or fname in prog.address_taken or fname == "main" or not prog.whole:
+    if not sites or fname in prog.address_taken or fname == "main":
+        return None
+    if not prog.all_calls_seen(func):
         return None
     names = param_names(func)
     if name not in names:

@@ -18,7 +18,7 @@ from pycparser import c_ast
 
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.decls import derivations, is_fresh, var_key
-from autotune.analysis.proof.library import COPY_FUNCS, IO_STORES, library_name
+from autotune.analysis.proof.library import COPY_FUNCS, library_name
 from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns
 from autotune.analysis.symbols import Scope, file_info
 
@@ -171,7 +171,7 @@ class PointsTo:
         if fname in self.prog.address_taken or fname == "main":
             return None
         sites = self.prog.calls.get(fname, [])
-        if not sites or not self.prog.whole:
+        if not sites or not self.prog.all_calls_seen(func):
             return None  # callers outside the files given may pass anything
         idx = param_names(func).index(name) if name in param_names(func) else -1
         if idx < 0:
@@ -382,15 +382,35 @@ class PointsTo:
         return found
 
 
+# the arguments a library call writes through, by position (besides ``COPY_FUNCS``' and
+# ``mempcpy``'s destination): readers fill their buffers, scanners their pointers after
+# the format, a sort permutes its array
+WRITTEN_ARGS = {
+    "scanf": slice(1, None),
+    "fscanf": slice(2, None),
+    "sscanf": slice(2, None),
+    "sprintf": slice(0, 1),
+    "snprintf": slice(0, 1),
+    "vsprintf": slice(0, 1),
+    "vsnprintf": slice(0, 1),
+    "fgets": slice(0, 1),
+    "gets": slice(0, 1),
+    "fread": slice(0, 1),
+    "read": slice(1, 2),
+    "qsort": slice(0, 1),
+    "memccpy": slice(0, 1),
+    "mempcpy": slice(0, 1),
+    "bcopy": slice(1, 2),
+    "swab": slice(1, 2),
+}
+
+
 def _written_args(name: str, args: list[c_ast.Node]) -> list[c_ast.Node]:
-    """The arguments whose memory a library call may write: a copy's destination, every
-    pointer a reader fills or a sort permutes."""
+    """The arguments whose memory a library call may write."""
     name = library_name(name)
-    if name in COPY_FUNCS or name == "mempcpy":
-        return args[:1]
-    if name in IO_STORES or name in ("qsort", "memccpy", "bcopy", "swab"):
-        return list(args)
-    return []
+    if name in COPY_FUNCS:
+        return args[COPY_FUNCS[name][0] : COPY_FUNCS[name][0] + 1]
+    return args[WRITTEN_ARGS[name]] if name in WRITTEN_ARGS else []
 
 
 def _root_and_levels(e: c_ast.Node) -> tuple[c_ast.Node, int]:

@@ -90,6 +90,21 @@ class Program:
         sites seen are all the call sites, and the stores seen are all the stores."""
         return self.has_main and self.complete
 
+    def all_calls_seen(self, func: c_ast.FuncDef) -> bool:
+        """Every call of ``func`` is among the calls seen: the program is whole, or the
+        function is ``static`` (no other file can name it; a build hook tuning one file
+        of a program whose other files it only links, as NAS MG's ``mg.c``). Whether its
+        address escapes is for the caller to ask (``address_taken``)."""
+        if self.whole:
+            return True
+        if "static" in (func.decl.storage or []):
+            return True
+        for unit in self.units:
+            decl = file_info(unit).globals.get(func.decl.name)
+            if decl is not None and "static" in (getattr(decl, "storage", None) or []):
+                return True
+        return False
+
     def scope(self, func: c_ast.FuncDef) -> Scope:
         return Scope(func, self.funcs.get(func.decl.name, (func, self.units[0]))[1])
 
