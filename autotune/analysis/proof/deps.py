@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import islpy as isl
+from pycparser import c_ast
 
 from autotune.analysis.proof import conditions, poly
 from autotune.analysis.proof.facts import Bound, Ref
@@ -76,6 +77,13 @@ class Conflict:
                 f"from different iterations ({places}): the place depends on a value the "
                 "proof does not know (one read from memory, or set through a pointer)"
             )
+        ra, rb = _root(self.a), _root(self.b)
+        if ra and rb and ra != rb and None in (self.a.objects, self.b.objects):
+            return (
+                f"{ra} ({self.a.at}: {self.a.text}) and {rb} ({self.b.at}: {self.b.text}) "
+                "would touch the same element in different iterations if they point into "
+                "one array, which the proof cannot rule out (where they point is not known)"
+            )
         if self.a is self.b or (self.a.at == self.b.at and self.a.text == self.b.text):
             return (
                 f"{what} the same element of {name} from different iterations "
@@ -86,6 +94,15 @@ class Conflict:
             f"and {self.b.at} ({self.b.text}) touch the same element in different "
             "iterations"
         )
+
+
+def _root(r: Ref) -> str:
+    """The variable a reference is made through (``in`` of ``in[i - 1]``), '' when its text
+    is no plain subscript or dereference of one."""
+    node = getattr(r.text, "node", None)
+    while isinstance(node, c_ast.ArrayRef | c_ast.UnaryOp | c_ast.Cast):
+        node = node.name if isinstance(node, c_ast.ArrayRef) else node.expr
+    return node.name if isinstance(node, c_ast.ID) else ""
 
 
 def _reads_unknown(r: Ref) -> bool:
