@@ -27,9 +27,10 @@ from autotune.analysis.astutil import walk, written_names
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.pointsto import PointsTo
-from autotune.analysis.proof.program import Site
+from autotune.analysis.proof.program import Program, Site
 from autotune.analysis.proof.walkstate import PtrVal
 from autotune.analysis.symbols import file_info
+from autotune.frontend.constants import int_constant
 
 MAX_DEPTH = 4  # reaching values followed through (j = k - 1, k = lt, ...)
 
@@ -55,7 +56,7 @@ def distinct_levels(
     for root, levels in by_root.items():
         if len(levels) < 2 or not _disjoint_trees(levels[0][1], site, pointsto):
             continue
-        values = [_value(a.subscript, site, 0) for _, a in levels]
+        values = [_value(a.subscript, site, pointsto.prog) for _, a in levels]
         if any(v is None for v in values) or not _pairwise_distinct(values):
             continue
         for name, arg in levels:
@@ -94,13 +95,13 @@ def _disjoint_trees(arg: c_ast.ArrayRef, site: Site, pointsto: PointsTo) -> bool
     return True
 
 
-def _value(node: c_ast.Node, site: Site, depth: int) -> poly.Poly | None:
+def _value(node: c_ast.Node, site: Site, prog: Program) -> poly.Poly | None:
     """``node``, read by the call, as a polynomial of the names whose values the call
     cannot tell (see ``_at``)."""
     place = _place(site)
     if place is None:
         return None
-    return _at(node, *place, site, depth)
+    return _at(node, *place, site, prog, 0)
 
 
 def _place(site: Site) -> tuple[list[c_ast.Node], int] | None:
@@ -119,7 +120,12 @@ def _place(site: Site) -> tuple[list[c_ast.Node], int] | None:
 
 
 def _at(
-    node: c_ast.Node, items: list[c_ast.Node], end: int, site: Site, depth: int
+    node: c_ast.Node,
+    items: list[c_ast.Node],
+    end: int,
+    site: Site,
+    prog: Program,
+    depth: int,
 ) -> poly.Poly | None:
     """``node`` as read just before statement ``end`` of ``items``. A name assigned by a
     statement before (``j = k - 1``, ``int j = k - 1``) with nothing between that may
@@ -127,21 +133,19 @@ def _at(
     of the stretch of statements in which nothing may change it: two reads in one
     stretch are one value, reads in two are not."""
     if isinstance(node, c_ast.Constant):
-        try:
-            return poly.const(int(node.value.rstrip("uUlL"), 0))
-        except ValueError:
-            return None
+        value = int_constant(node.value) if node.type != "char" else None
+        return poly.const(value) if value is not None else None
     if isinstance(node, c_ast.ID):
         for k in range(end - 1, -1, -1):
             value = _assigns(items[k], node.name)
             if value is not None and depth < MAX_DEPTH:
-                return _at(value, items, k, site, depth + 1)
-            if value is not None or _may_change(items[k], node.name, site):
+                return _at(value, items, k, site, prog, depth + 1)
+            if value is not None or _may_change(items[k], node.name, site, prog):
                 return poly.symbol(f"Pcall_{node.name}@{k + 1}")
         return poly.symbol(f"Pcall_{node.name}@0")
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-        left = _at(node.left, items, end, site, depth)
-        right = _at(node.right, items, end, site, depth)
+        left = _at(node.left, items, end, site, prog, depth)
+        right = _at(node.right, items, end, site, prog, depth)
         if left is None or right is None:
             return None
         return poly.add(left, right, 1 if node.op == "+" else -1)
@@ -162,12 +166,13 @@ def _assigns(stmt: c_ast.Node, name: str) -> c_ast.Node | None:
     return None
 
 
-def _may_change(stmt: c_ast.Node, name: str, site: Site) -> bool:
+def _may_change(stmt: c_ast.Node, name: str, site: Site, prog: Program) -> bool:
     """``stmt`` assigns ``name``, or, for a global or a local whose address the function
     takes, calls anything or stores through a pointer."""
     if name in written_names(stmt):
         return True
-    if name not in file_info(site.ast).globals and not _address_taken(name, site):
+    taken = prog.address_taken_var(name, site.node, site.func, site.ast)
+    if name not in file_info(site.ast).globals and not taken:
         return False
     for n in walk(stmt):
         if isinstance(n, c_ast.FuncCall):
@@ -178,14 +183,3 @@ def _may_change(stmt: c_ast.Node, name: str, site: Site) -> bool:
             if not isinstance(n.expr, c_ast.ID):
                 return True
     return False
-
-
-def _address_taken(name: str, site: Site) -> bool:
-    """``&name`` anywhere in the calling function: a pointer may change it unseen."""
-    return any(
-        isinstance(n, c_ast.UnaryOp)
-        and n.op == "&"
-        and isinstance(n.expr, c_ast.ID)
-        and n.expr.name == name
-        for n in walk(site.func)
-    )

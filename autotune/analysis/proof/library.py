@@ -16,6 +16,8 @@ are named; any other builtin is one the proof does not know.
 
 from __future__ import annotations
 
+from pycparser import c_ast
+
 from autotune.analysis.ops import math_name
 
 # pointer parameters whose object the function reads (a string or a counted block)
@@ -146,3 +148,34 @@ def sets_errno(name: str) -> bool:
     """A failing call of ``name`` may set the calling thread's ``errno``."""
     base = math_name(name)
     return (base is not None and base not in ERRNO_FREE) or name in ERRNO_PARSERS
+
+
+# the arguments a library call writes through, by position (besides ``COPY_FUNCS``' and
+# ``mempcpy``'s destination): readers fill their buffers, scanners their pointers after
+# the format, a sort permutes its array
+WRITTEN_ARGS = {
+    "scanf": slice(1, None),
+    "fscanf": slice(2, None),
+    "sscanf": slice(2, None),
+    "sprintf": slice(0, 1),
+    "snprintf": slice(0, 1),
+    "vsprintf": slice(0, 1),
+    "vsnprintf": slice(0, 1),
+    "fgets": slice(0, 1),
+    "gets": slice(0, 1),
+    "fread": slice(0, 1),
+    "read": slice(1, 2),
+    "qsort": slice(0, 1),
+    "memccpy": slice(0, 1),
+    "mempcpy": slice(0, 1),
+    "bcopy": slice(1, 2),
+    "swab": slice(1, 2),
+}
+
+
+def written_args(name: str, args: list[c_ast.Node]) -> list[c_ast.Node]:
+    """The arguments whose memory a library call may write."""
+    name = library_name(name)
+    if name in COPY_FUNCS:
+        return args[COPY_FUNCS[name][0] : COPY_FUNCS[name][0] + 1]
+    return args[WRITTEN_ARGS[name]] if name in WRITTEN_ARGS else []

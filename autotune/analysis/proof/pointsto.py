@@ -18,7 +18,7 @@ from pycparser import c_ast
 
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.decls import derivations, is_fresh, var_key
-from autotune.analysis.proof.library import COPY_FUNCS, library_name
+from autotune.analysis.proof.library import written_args
 from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns
 from autotune.analysis.symbols import Scope, file_info
 
@@ -333,7 +333,7 @@ class PointsTo:
         for name, sites in self.prog.calls.items():
             for s in sites:
                 args = s.node.args.exprs if s.node.args is not None else []
-                for arg in _written_args(name, args):
+                for arg in written_args(name, args):
                     objs = self.objects(arg, s, 1)
                     if objs is None or objs & base or any(_same_origin(o, base) for o in objs):
                         return True
@@ -380,37 +380,6 @@ class PointsTo:
                 if not is_fresh(rhs_site.node, self.prog):
                     return False
         return found
-
-
-# the arguments a library call writes through, by position (besides ``COPY_FUNCS``' and
-# ``mempcpy``'s destination): readers fill their buffers, scanners their pointers after
-# the format, a sort permutes its array
-WRITTEN_ARGS = {
-    "scanf": slice(1, None),
-    "fscanf": slice(2, None),
-    "sscanf": slice(2, None),
-    "sprintf": slice(0, 1),
-    "snprintf": slice(0, 1),
-    "vsprintf": slice(0, 1),
-    "vsnprintf": slice(0, 1),
-    "fgets": slice(0, 1),
-    "gets": slice(0, 1),
-    "fread": slice(0, 1),
-    "read": slice(1, 2),
-    "qsort": slice(0, 1),
-    "memccpy": slice(0, 1),
-    "mempcpy": slice(0, 1),
-    "bcopy": slice(1, 2),
-    "swab": slice(1, 2),
-}
-
-
-def _written_args(name: str, args: list[c_ast.Node]) -> list[c_ast.Node]:
-    """The arguments whose memory a library call may write."""
-    name = library_name(name)
-    if name in COPY_FUNCS:
-        return args[COPY_FUNCS[name][0] : COPY_FUNCS[name][0] + 1]
-    return args[WRITTEN_ARGS[name]] if name in WRITTEN_ARGS else []
 
 
 def _root_and_levels(e: c_ast.Node) -> tuple[c_ast.Node, int]:
