@@ -256,8 +256,17 @@ def test_the_x86_intrinsics_header_parses_and_lines_after_an_asm_macro_stay_righ
 )
 def test_gnu_constructs_the_parser_cannot_read_are_named(capsys, tmp_path, code, line, what):
     """pycparser says 'before: t_' or 'Invalid expression'; the message names the GNU C
-    construct (in a macro's expansion too) on the user's line."""
+    construct (in a macro's expansion too) on the user's line. A construct the installed
+    pycparser reads (3.12 reads _Generic) is analysed instead: the user sees either."""
+    from autotune.frontend.unsupported import known_constructs, parser_reads
+
+    named = next(k for k in known_constructs() if what in k)
     src = write(tmp_path, "gnu.c", code)
+    if parser_reads(named):
+        assert main(["analyze", src]) == 0
+        out = capsys.readouterr().out
+        assert "0 OpenMP loop(s)" in out, out
+        return
     assert main(["analyze", src]) == 2
     err = capsys.readouterr().err.strip()
     assert f"{src}:{line}: cannot parse C: " in err and what in err, err

@@ -193,7 +193,8 @@ def test_a_killed_autotune_leaves_no_run_going_and_its_files_are_swept(tmp_path)
     try:
         child = _wait_for_process(marker, 60)
         assert child is not None, "the measured program never started"
-        assert (tmp_path / f"{PREFIX}{proc.pid}").is_dir()
+        (folder,) = tmp_path.glob(f"{PREFIX}{proc.pid}-*")
+        assert folder.is_dir()
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
         deadline = time.monotonic() + 10
@@ -202,7 +203,7 @@ def test_a_killed_autotune_leaves_no_run_going_and_its_files_are_swept(tmp_path)
         assert not _running(child), "the measured program outlived autotune"
     finally:
         proc.kill()
-    assert sweep_stale(tmp_path) == [tmp_path / f"{PREFIX}{proc.pid}"]
+    assert sweep_stale(tmp_path) == [folder]
 
 
 def _wait_for_process(marker: str, timeout_s: float) -> int | None:

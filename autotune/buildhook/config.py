@@ -3,8 +3,11 @@
 A build cannot pass options to a compiler wrapper, so the project says what
 it wants in ``.autotune.toml`` (TOML) or ``autotune.cfg`` (INI), found by
 walking up from the compiler's working directory, and a person overrides it
-for one build with ``AUTOTUNE_*`` variables. Both files use a ``[build]``
-section; a ``.autotune.toml`` may also put the keys at top level.
+for one build with ``AUTOTUNE_*`` variables. A config can name commands to run
+(``tune_command``), so one found on the way up is read only when it is trusted
+as a Makefile is: owned by this user or root and writable by no one else. Both
+files use a ``[build]`` section; a ``.autotune.toml`` may also put the keys at top
+level.
 """
 
 from __future__ import annotations
@@ -36,31 +39,70 @@ class HookConfig:
         self.server = False  # decide new sources in a resident process (server.py)
         self.overlap = True  # compile as written while a new source is decided (runner.py)
         self.source = ""  # the config file read, if any
+        self.ignored: list[str] = []  # config files passed over, each said once per build
 
 
-def find_config(start: str | None = None) -> str | None:
-    """``$AUTOTUNE_CONFIG``, else the nearest config file from ``start`` upward."""
+def find_config(start: str | None = None) -> tuple[str | None, list[str]]:
+    """``$AUTOTUNE_CONFIG``, else the nearest config file from ``start`` upward that this
+    user may trust; and a line for each nearer one passed over (see ``untrusted``)."""
     env = os.environ.get("AUTOTUNE_CONFIG")
     if env:
-        return env
+        return env, []  # named by the user's own environment
+    skipped: list[str] = []
     d = os.path.abspath(start or os.getcwd())
     while True:
         for name in CONFIG_NAMES:
             p = os.path.join(d, name)
             if os.path.isfile(p):
-                return p
+                why = untrusted(p)
+                if not why:
+                    return p, skipped
+                skipped.append(f"ignored {p}: {why} (a config can name commands to run)")
         parent = os.path.dirname(d)
         if parent == d:
-            return None
+            return None, skipped
         d = parent
 
 
-def _read_file(path: str) -> dict:
+def untrusted(path: str) -> str:
+    """Why a config file found on the way up must not steer this user's build ('' when
+    it may): it can name the commands tune mode runs, so it must be owned by this user or
+    by root and writable by no one else, as a Makefile one runs is."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror}"
+    return _foreign(st)
+
+
+def _foreign(st: os.stat_result) -> str:
+    """Why a file of this status is not this user's to trust ('' when it is)."""
+    uid = os.getuid()
+    if st.st_uid not in (uid, 0):
+        return f"owned by {_user_name(st.st_uid)}, not by {_user_name(uid)} or root"
+    if st.st_mode & 0o022:
+        return "writable by other users"
+    return ""
+
+
+def _user_name(uid: int) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return f"uid {uid}"
+
+
+def _read_file(path: str, trusted_only: bool = False) -> dict:
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
+            why = _foreign(os.fstat(fh.fileno())) if trusted_only else ""
+            data = b"" if why else fh.read()
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    if why:  # replaced between the walk and the open
+        raise ConfigError(f"{path}: {why}")
     if path.endswith(".toml"):
         import tomllib
 
@@ -102,9 +144,9 @@ def _truthy(value: object) -> bool:
 def load_config(cwd: str | None = None) -> HookConfig:
     """Settings for this compile; ConfigError on a bad file or value."""
     cfg = HookConfig()
-    path = find_config(cwd)
+    path, cfg.ignored = find_config(cwd)
     if path:
-        doc = _read_file(path)
+        doc = _read_file(path, trusted_only=not os.environ.get("AUTOTUNE_CONFIG"))
         base = os.path.dirname(os.path.abspath(path))
         cfg.source = path
         if "mode" in doc:

@@ -170,6 +170,9 @@ def make_plan(argv: list[str], early=None) -> Plan | None:  # runner.EarlyCompil
     from autotune.buildhook.report import SourceDecision
 
     cfg = load_config()
+    for line in cfg.ignored:  # another user's config is never read: said once a build
+        if not cfg.quiet and _first_in_build(line):
+            _stderr_line(f"autotune-cc: warning: {line}")
     if cfg.mode == "off":
         return None
     cmd = parse_command(argv)
