@@ -25,6 +25,12 @@ class CompilerRejects(UserError):
     stays silent and lets the compiler say it)."""
 
 
+class EnvironmentFault(UserError):
+    """The machine failed, not the input: a full disk, no temporary space, the compiler
+    killed. Said as one line, and never stored as a variant's result (a later run on a
+    healthy machine would otherwise read it back as the variant's)."""
+
+
 class NoLoops(UserError):
     """The file has no OpenMP worksharing loop: nothing to rank or tune in it (most files
     of a program of several have none)."""
@@ -35,12 +41,23 @@ _CXX_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".C", ".hpp")
 
 def require_c_file(path: object) -> None:
     """A source file autotune can read, or one line that says what it is instead."""
+    import errno
     import os
+    import stat
 
     text = os.fspath(path)  # type: ignore[arg-type]
-    if os.path.isdir(text):
+    try:
+        st = os.stat(text)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UserError("a loop of symbolic links, not a C file", text) from None
+        if exc.errno == errno.ENOENT:
+            dangling = os.path.islink(text)
+            raise UserError("a symbolic link to nothing" if dangling else "no such file", text)
+        raise UserError(f"cannot read it: {exc.strerror}", text) from None
+    if stat.S_ISDIR(st.st_mode):
         raise UserError("is a directory, not a C file", text)
-    if not os.path.isfile(text):
-        raise UserError("no such file", text)
+    if not stat.S_ISREG(st.st_mode):
+        raise UserError("not a regular file (a device, pipe or socket), not a C file", text)
     if text.endswith(_CXX_SUFFIXES):
         raise UserError("a C++ file: autotune reads C (C99/C11 with OpenMP) only", text)

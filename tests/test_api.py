@@ -102,6 +102,7 @@ def test_to_frame_needs_pandas_or_says_so(session, tmp_path):
     assert {"key", "predicted_s", "measured_s"} <= set(ranked.columns)
 
 
+@pytest.mark.slow
 def test_docs_worked_example_is_the_example_and_runs(tmp_path):
     """docs/api.md shows examples/experiment/experiment.py verbatim, and it runs."""
     docs = (ROOT / "docs" / "api.md").read_text()

@@ -18,7 +18,10 @@ from buildhook_support import (
     warnings_in,
 )
 
-pytestmark = pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake not installed")
+pytestmark = [
+    pytest.mark.slow,  # real builds and many runs: the long suite (-m slow)
+    pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake not installed"),
+]
 DYNAMIC = re.compile(r"GOMP_loop_(nonmonotonic_)?dynamic")
 
 

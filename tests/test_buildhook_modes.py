@@ -105,7 +105,9 @@ def test_tune_mode_tunes_separate_compiles_at_the_link(tmp_path, proj, expected,
 def test_tune_mode_with_the_real_tuner(tmp_path, capsys):
     """Integration with 'autotune tune' itself (smallest budget: one variant, one run)."""
     proj = copy_project("single", tmp_path)
-    env = hook_env(tmp_path, AUTOTUNE_MODE="tune", AUTOTUNE_TUNE_ARGS="--top 1 --repetitions 1")
+    env = hook_env(
+        tmp_path, AUTOTUNE_MODE="tune", AUTOTUNE_TUNE_ARGS="--top 1 --repetitions 1 --allow-busy"
+    )
     proc = run([wrapper_exe(), "gcc", "-fopenmp", "-O2", "sub/kern.c", "-o", "prog"], proj, env)
     assert warnings_in(proc.stderr) == [], proc.stderr
     assert run(["./prog"], proj).stdout == "sub/kern.c:13 1999.5\n"

@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 from buildhook_support import by_source, copy_project, hook_env, report, run, warnings_in
 
-pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
+pytestmark = [
+    pytest.mark.slow,  # real builds and many runs: the long suite (-m slow)
+    pytest.mark.skipif(shutil.which("make") is None, reason="make not installed"),
+]
 
-TUNE_ARGS = "--top 1 --repetitions 1 --confirm-runs 2"
+TUNE_ARGS = "--top 1 --repetitions 1 --confirm-runs 2 --allow-busy"
 
 
 def test_tune_mode_tunes_only_the_openmp_source_and_keeps_the_result(tmp_path, capsys):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from tune_support import SMALL_BUDGET
 
 from autotune.cli.main import main
@@ -75,6 +76,7 @@ def test_structure_measure_plot_is_written_and_said(tmp_path, capsys, monkeypatc
     assert f"plot written to {png}" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_tune_says_where_its_results_went(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
     db = tmp_path / "r.db"

@@ -116,6 +116,7 @@ def test_split_holds_where_iterations_own_their_elements_and_not_where_they_shar
     assert polyfoot.elements(arrays[(tri.line, "c")], 1, runs) == own
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("path", "sizes"), list(_cases()))
 def test_counted_footprint_is_the_brute_force_count(path: Path, sizes: dict) -> None:
     try:

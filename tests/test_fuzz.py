@@ -15,6 +15,8 @@ from buildhook_support import hook_env, wrapper_exe
 
 from autotune.cli.main import main
 
+pytestmark = pytest.mark.slow  # real builds and many runs: the long suite (-m slow)
+
 ROOT = Path(__file__).parent.parent
 SOURCES = sorted(
     [

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # real builds and many runs: the long suite (-m slow)
+
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "gate_mutations.py"
 
 PROGRAM = """#include <stdio.h>

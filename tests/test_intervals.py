@@ -59,10 +59,11 @@ def test_tune_prints_and_stores_each_speedup_with_its_interval(tmp_path, monkeyp
     kernel = str(Path(__file__).parent.parent / "kernels" / "triangular.c")
     args = [kernel, "-D", "N=300", "--threads", "1,2", "--schedules", "static,dynamic"]
     args += ["--repetitions", "3", "--confirm-runs", "3", "--top", "2", "-q", "--min-share", "0"]
-    assert main(["tune", *args]) in (0, 3)
+    args += ["--allow-busy"]
+    assert main(["tune", *args]) == 0
     out = capsys.readouterr().out
     assert "speedup [95% interval]" in out
-    assert main(["tune", *args, "--json"]) in (0, 3)
+    assert main(["tune", *args, "--json"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
     measured = [v for v in loop["variants"] if v["status"] == "ok" and v["runs"] >= 2]
     assert measured

@@ -297,6 +297,7 @@ int main(void)
 """
 
 
+@pytest.mark.slow
 def test_a_clock_seeded_program_calls_no_variant_wrong(tmp_path, capsys, monkeypatch):
     """Its original's own runs print other positions: a variant that differs from the
     original is not verified, not wrong (the gate did not fail), the search measures no

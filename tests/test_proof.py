@@ -556,6 +556,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
     assert {v["status"] for v in loop["variants"]} == {"ok"}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
 @pytest.mark.parametrize(
     "name",
@@ -612,6 +613,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         assert got == expected, f
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
 @pytest.mark.parametrize(
     "name",

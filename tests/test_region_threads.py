@@ -58,6 +58,7 @@ def test_shared_regions_are_marked_for_region_tuning():
     assert "#pragma omp parallel num_threads(3)" in text
 
 
+@pytest.mark.slow
 def test_the_teams_of_a_time_step_get_one_count_together(env, capsys):
     """Two parallel loops per step: a count for both at once, on the whole program (each
     loop's own thread variants pay the starts the other team's count causes)."""

@@ -18,6 +18,7 @@ DATA = Path(__file__).parent / "data" / "c" / "regress"
 PROGRAMS = ["stream_abs.c", "latin1_comment.c", "kr_main.c", "region_dominant.c"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_tune_apply_gives_a_program_with_the_same_output(name, env, capsys):
     src = DATA / name
@@ -47,6 +48,7 @@ def test_latin1_and_kr_sources_get_no_traceback(command, env, capsys):
         assert "Traceback" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_tune_mode_build_gives_a_program_with_the_same_output(name, tmp_path):
@@ -66,7 +68,7 @@ def test_tune_mode_build_gives_a_program_with_the_same_output(name, tmp_path):
     env = hook_env(
         tmp_path,
         AUTOTUNE_MODE="tune",
-        AUTOTUNE_TUNE_ARGS="--top 1 --repetitions 1 --confirm-runs 2",
+        AUTOTUNE_TUNE_ARGS="--top 1 --repetitions 1 --confirm-runs 2 --allow-busy",
     )
     build = run(["make", "-s", "CC=autotune-cc gcc"], proj, env)
     assert warnings_in(build.stderr) == [], build.stderr

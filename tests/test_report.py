@@ -69,7 +69,7 @@ def tuned(tmp_path_factory) -> Path:
     src = tmp / "rowsum.c"
     src.write_text(PROGRAM)
     db = tmp / "results.db"
-    args = ["tune", str(src), "--db", str(db), "--top", "3", "--search", "top"]
+    args = ["tune", str(src), "--db", str(db), "--top", "3", "--search", "top", "--allow-busy"]
     args += ["--repetitions", "2", "--confirm-runs", "2", "-q"]
     args += ["--schedules", "static,dynamic", "--chunks", "none,8", "--threads", "1,2"]
     with pytest.MonkeyPatch.context() as mp:

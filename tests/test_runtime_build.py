@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from autotune.analysis import analyze_file
 from autotune.cli.main import main
 from autotune.measure.build import BuildOptions
@@ -23,6 +25,7 @@ def test_the_twin_is_the_loop_as_written():
     assert twin_variant(loop) == Variant("static", None, None)  # no clause: static, default
 
 
+@pytest.mark.slow
 def test_tune_measures_the_original_against_its_runtime_twin(env, capsys):
     args = ["tune", str(RELAX), "--allow-busy", "--top", "2", "--json", "--args", "20000"]
     assert main(args) == 0

@@ -84,6 +84,7 @@ def test_tune_threads_as_share_writes_the_share(tmp_path, capsys, monkeypatch):
             [
                 "tune",
                 str(src),
+                "--allow-busy",
                 "--top",
                 "1",
                 "--repetitions",

@@ -73,7 +73,19 @@ def test_rank_orders_by_prediction_without_building(env, capsys):
 def test_tune_measures_only_top_k_plus_original(env, capsys):
     src = write(env, "stream.c", STREAM)
     rc = main(
-        ["tune", src, "--top", "2", "--search", "top", "--repetitions", "1", "--json", *SPACE]
+        [
+            "tune",
+            src,
+            "--top",
+            "2",
+            "--search",
+            "top",
+            "--repetitions",
+            "1",
+            "--json",
+            "--allow-busy",
+            *SPACE,
+        ]
     )
     assert rc == 0
     (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
@@ -102,7 +114,19 @@ def test_sequential_search_measures_at_most_k_one_at_a_time(env, capsys):
     previous one was measured; the steps are reported in the order they were taken."""
     src = write(env, "stream.c", STREAM)
     rc = main(
-        ["tune", src, "--top", "3", "--repetitions", "1", "--json", "--min-share", "0", *SPACE]
+        [
+            "tune",
+            src,
+            "--top",
+            "3",
+            "--repetitions",
+            "1",
+            "--json",
+            "--min-share",
+            "0",
+            "--allow-busy",
+            *SPACE,
+        ]
     )
     assert rc == 0
     (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
@@ -130,7 +154,7 @@ def test_tune_refuses_a_loop_whose_result_depends_on_the_schedule(env, capsys):
     """The legality gate: a private value carried between iterations keeps the loop as
     written; nothing is measured."""
     src = write(env, "dep.c", SCHEDULE_DEPENDENT)
-    rc = main(["tune", src, "--exhaustive", "--repetitions", "1", "--json", *SPACE])
+    rc = main(["tune", src, "--exhaustive", "--repetitions", "1", "--json", "--allow-busy", *SPACE])
     assert rc == 0
     (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
     assert loop["tunable"] is False and "acc is read at line" in loop["reason"]
@@ -171,7 +195,7 @@ def test_tune_apply_and_in_place_keep_user_file_safe(env, capsys):
         "--threads",
         "2",
     ]
-    assert main(["tune", src, "--apply", str(out), *args]) == 0
+    assert main(["tune", src, "--apply", str(out), "--allow-busy", *args]) == 0
     assert Path(src).read_text() == STREAM  # the input is never touched by --apply
     tuned = out.read_text()
     text = capsys.readouterr().out
@@ -181,7 +205,7 @@ def test_tune_apply_and_in_place_keep_user_file_safe(env, capsys):
         assert diff == []
     else:
         assert len(diff) == 1 and "schedule(dynamic, 64)" in diff[0][1].replace(",64", ", 64")
-    assert main(["tune", src, "--in-place", *args]) == 0
+    assert main(["tune", src, "--in-place", "--allow-busy", *args]) == 0
     text = capsys.readouterr().out
     if Path(src).read_text() == STREAM:  # nothing chosen: no rewrite and no backup
         assert "left as it is" in text and not Path(src + ".orig").exists()
@@ -254,6 +278,7 @@ int main(void) {
         [
             "tune",
             src,
+            "--allow-busy",
             "-I",
             str(util),
             "--extra-source",

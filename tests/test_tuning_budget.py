@@ -34,7 +34,17 @@ def test_a_loop_too_small_to_pay_for_its_variants_is_not_measured(tmp_path, monk
     src.write_text(NEGLIGIBLE)
     from autotune.cli.main import main
 
-    args = ["tune", str(src), "--top", "2", "--repetitions", "1", "--confirm-runs", "2"]
+    args = [
+        "tune",
+        str(src),
+        "--top",
+        "2",
+        "--repetitions",
+        "1",
+        "--confirm-runs",
+        "2",
+        "--allow-busy",
+    ]
     assert main([*args, "--json", "-q"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["budget"]["program_runs"] >= 1 and doc["budget"]["seconds"] > 0

@@ -10,7 +10,19 @@ from autotune.cli.main import main
 
 # --min-share 0: these tests are about what tune does with what it measures, on loops that
 # may be a sliver of a small program's run (the share gate has its own test)
-SMALL_BUDGET = ["--top", "2", "--repetitions", "1", "--confirm-runs", "2", "--min-share", "0"]
+# --allow-busy: a test asserts what was decided, never the machine's load (test_machine_state
+# drives the busy path on purpose)
+SMALL_BUDGET = [
+    "--top",
+    "2",
+    "--repetitions",
+    "1",
+    "--confirm-runs",
+    "2",
+    "--min-share",
+    "0",
+    "--allow-busy",
+]
 
 
 def tune_json(capsys, src: Path, *extra: str, apply: Path | None = None) -> dict:

@@ -293,6 +293,53 @@ def local_client(threads: int = 4):
     return Client(cluster)
 
 
+def scheduler_warning(scheduler: str) -> str:
+    """A line for a scheduler on another machine reached without TLS ('' otherwise):
+    Dask then sends pickled tasks and results both ways in the clear, and anyone who can
+    reach the scheduler can run code on the workers."""
+    from urllib.parse import urlsplit
+
+    address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
+    parts = urlsplit(address)
+    if parts.scheme in ("tls", "inproc", "ucx+tls") or _encryption_required():
+        return ""
+    host = parts.hostname or ""
+    if not host or _is_this_machine(host):
+        return ""
+    return (
+        f"the Dask scheduler {scheduler} is on another machine and is reached without TLS: "
+        "tasks and results travel unencrypted and unauthenticated; use a tls:// address "
+        "with Dask's security settings (docs/api.md, 'Campaigns on a cluster')"
+    )
+
+
+def _encryption_required() -> bool:
+    try:
+        import dask
+
+        return bool(dask.config.get("distributed.comm.require-encryption", False))
+    except Exception:  # an unreadable Dask config: warn as if none
+        return False
+
+
+def _is_this_machine(host: str) -> bool:
+    """Whether every address ``host`` names is one of this machine's: each can be bound
+    here (no packet is sent)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except OSError:
+        return False  # cannot tell: connecting will say more
+    for family, _, _, _, sockaddr in infos:
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as sock:
+                sock.bind((sockaddr[0], 0))
+        except OSError:
+            return False
+    return bool(infos)
+
+
 @contextlib.contextmanager
 def connect(scheduler: str | None = None) -> Iterator:
     """A client of the cluster at ``scheduler``, or of a local cluster made for it."""

@@ -7,6 +7,7 @@ import sys
 
 from autotune.api import Session
 from autotune.campaign.progress import CampaignProgress, loop_speedup
+from autotune.campaign.runner import scheduler_warning
 from autotune.render import dump_json, table
 
 EXAMPLE = """a plan (TOML; paths relative to it):
@@ -47,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     session = Session(db=args.db)
     progress = CampaignProgress(quiet=args.quiet or args.json)
+    warning = scheduler_warning(args.scheduler) if args.scheduler else ""
+    if warning:
+        print(f"autotune: warning: {warning}", file=sys.stderr)
     try:
         result = session.campaign(args.plan, scheduler=args.scheduler, progress=progress)
     except KeyboardInterrupt:

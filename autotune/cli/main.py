@@ -128,6 +128,25 @@ def _main(argv: list[str] | None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the machine, where no stage said more: a full or read-only disk
+        print(f"autotune: error: {os_error_line(exc)}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print(
+            "autotune: error: the input is nested too deeply for autotune to read "
+            "(a very long expression or a deep macro expansion)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+def os_error_line(exc: OSError) -> str:
+    """One line for an OSError: what failed and where, in the system's own words."""
+    what = exc.strerror or str(exc) or type(exc).__name__
+    where = exc.filename or ""
+    if exc.filename2:
+        where = f"{where} -> {exc.filename2}"
+    return f"{where}: {what}" if where else what
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 
 from pycparser import c_ast, c_parser
 
@@ -22,6 +23,11 @@ from autotune.frontend.preprocess import (
 )
 from autotune.frontend.unsupported import construct_on_line, unsupported_construct
 
+# The analysis walks the AST recursively, a few frames a level: a sum of a few hundred terms
+# (a macro's expansion in generated code) is already deeper than Python's default limit
+# allows; past MAX_DEPTH a file is refused with its place rather than walked
+RECURSION_LIMIT = 20_000
+MAX_DEPTH = 2_000
 _COORD = re.compile(r"^(?P<file>[^:]*):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
 
 
@@ -81,7 +87,31 @@ def parse_unit(
             "file: a construct autotune's preprocessing does not support)",
             location=path,
         ) from None
-    return _parse(path, options, cc, pre), pre.headers
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
+    ast = _parse(path, options, cc, pre)
+    _check_depth(ast, path)
+    return ast, pre.headers
+
+
+def _check_depth(ast: c_ast.FileAST, path: str) -> None:
+    """UserError at the deepest place when the tree is nested deeper than MAX_DEPTH (a
+    macro that expands to a 200,000-term expression): walked without recursion."""
+    stack: list[tuple[c_ast.Node, int]] = [(ast, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            coord = getattr(node, "coord", None)
+            where = path
+            if coord is not None and coord.line:
+                where = f"{user_file(str(coord.file), path)}:{coord.line}"
+            raise UserError(
+                f"an expression nested over {MAX_DEPTH} levels deep (a macro that expands "
+                "to thousands of terms?) is beyond what the analysis reads; the compiler "
+                "compiles it as written",
+                location=where,
+            )
+        stack.extend((child, depth + 1) for _, child in node.children())
 
 
 def _parse(path: str, options: SourceOptions, cc: str, pre: Preprocessed) -> c_ast.FileAST:

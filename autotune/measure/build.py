@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autotune import textfile
-from autotune.errors import UserError
+from autotune.errors import EnvironmentFault, UserError
 from autotune.frontend.options import SourceOptions
 from autotune.measure.paths import cache_dir as default_cache_dir
 
@@ -137,6 +137,9 @@ class BuildOptions:
             name_hint=name_hint,
             source_path=source_path,
         )
+
+
+_BOM_AT_LINE = re.compile("^\ufeff", re.MULTILINE)
 
 
 @functools.lru_cache(maxsize=16)
@@ -258,11 +261,48 @@ def build(
     defines = dict(defines or {})
     root = Path(cache_dir) if cache_dir else default_cache_dir()
     builds = root / "builds"
+    try:
+        return _build_in(
+            builds,
+            source_text,
+            cc,
+            cflags,
+            ldflags,
+            defines,
+            include_dirs,
+            extra_sources,
+            name_hint,
+            source_path,
+        )
+    except OSError as exc:  # the cache folder: full, read-only, gone
+        where = exc.filename or builds
+        raise EnvironmentFault(
+            f"cannot write the build cache {where}: {exc.strerror or exc} "
+            "(set AUTOTUNE_CACHE_DIR to a folder with space)"
+        ) from None
+
+
+def _build_in(
+    builds: Path,
+    source_text: str,
+    cc: str,
+    cflags: Sequence[str],
+    ldflags: Sequence[str],
+    defines: dict[str, str | None],
+    include_dirs: Sequence[str],
+    extra_sources: Sequence[str],
+    name_hint: str,
+    source_path: str | Path | None,
+) -> BuildResult:
+    """``build`` in the cache folder ``builds``; OSError where the folder fails."""
     builds.mkdir(parents=True, exist_ok=True)
     source_dir = Path(source_path).resolve().parent if source_path else None
     if source_path is not None:
         quoted = str(Path(source_path).resolve()).replace("\\", "\\\\").replace('"', '\\"')
         source_text = f'#line 1 "{quoted}"\n{source_text}'
+    # gcc reads a UTF-8 byte-order mark only as a file's first bytes: the user's file's,
+    # after the line marker or the instrumentation's prelude, goes
+    source_text = _BOM_AT_LINE.sub("", source_text, count=1)
     name = re.sub(r"[^A-Za-z0-9_.-]", "_", name_hint)[:60] or "prog"
     placeholder = Path("@SRC@")
     argv = compile_argv(
@@ -291,7 +331,11 @@ def build(
     real_argv = [
         str(src) if a == str(placeholder) else str(exe) if a == "@EXE@" else a for a in argv
     ]
-    ok, err = _compile(real_argv, exe)
+    try:
+        ok, err = _compile(real_argv, exe)
+    except EnvironmentFault:
+        shutil.rmtree(work, ignore_errors=True)  # nothing of a fault is kept
+        raise
     message = "" if ok else _compile_message(err)
     (work / "result.json").write_text(json.dumps({"ok": ok, "message": message}))
     try:
@@ -342,13 +386,43 @@ def _compile(argv: list[str], exe: Path) -> tuple[bool, str]:
             argv,
             capture_output=True,
             text=True,
+            encoding="utf-8",
+            errors="replace",  # a Latin-1 line the compiler quotes in a warning
             timeout=COMPILE_TIMEOUT_S,
             stdin=subprocess.DEVNULL,
             env=dict(os.environ, SOURCE_DATE_EPOCH=_build_epoch()),
         )
     except subprocess.TimeoutExpired:
         return False, f"error: compiler timed out after {COMPILE_TIMEOUT_S:.0f} s"
-    return proc.returncode == 0 and exe.is_file(), proc.stderr or proc.stdout
+    output = proc.stderr or proc.stdout
+    fault = environment_fault(proc.returncode, output)
+    if fault:
+        raise EnvironmentFault(f"{fault} while compiling a variant: nothing was recorded")
+    return proc.returncode == 0 and exe.is_file(), output
+
+
+# what a compiler says when the machine fails it, not the source: never a variant's result
+_FAULTS = (
+    (re.compile(r"No space left on device|Disk quota exceeded"), "no space left on the disk"),
+    (re.compile(r"cannot create temporary file|can't open temporary"), "no temporary space"),
+    (re.compile(r"Cannot allocate memory|virtual memory exhausted|out of memory"), "no memory"),
+    (re.compile(r"Read-only file system"), "a read-only file system"),
+    (re.compile(r"Killed signal terminated program|terminated signal 9"), "the compiler killed"),
+)
+
+
+def environment_fault(returncode: int, output: str) -> str:
+    """What failed in the machine when a compile failed for it ('' when it did not):
+    a full or read-only disk, no temporary space or memory, the compiler killed."""
+    if returncode == 0:
+        return ""
+    if returncode < 0:
+        return f"the compiler was killed by signal {-returncode}"
+    for pattern, what in _FAULTS:
+        if pattern.search(output):
+            tmp = os.environ.get("TMPDIR") or tempfile.gettempdir()
+            return f"{what} ({pattern.search(output).group(0)}; TMPDIR is {tmp})"
+    return ""
 
 
 def _compile_message(stderr: str) -> str:

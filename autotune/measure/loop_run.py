@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autotune.errors import UserError
+from autotune.errors import EnvironmentFault, UserError
 from autotune.measure import verify
 from autotune.measure.build import BuildResult
 from autotune.measure.outputmask import NOT_COMPARED
@@ -291,6 +291,8 @@ class LoopRun:
             key = re.sub(r"[^A-Za-z0-9]+", "_", variant.key)
             build = self._binary(key, lambda: em.emit_variant(sw.source, self.record, variant))
             return build, {}, ""
+        except EnvironmentFault:  # the machine failed: not this variant's result
+            raise
         except UserError as exc:  # EmitError: this variant cannot be written
             return None, {}, f"cannot emit the variant: {exc}"
 
