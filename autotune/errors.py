@@ -53,7 +53,8 @@ def require_c_file(path: object) -> None:
             raise UserError("a loop of symbolic links, not a C file", text) from None
         if exc.errno == errno.ENOENT:
             dangling = os.path.islink(text)
-            raise UserError("a symbolic link to nothing" if dangling else "no such file", text)
+            what = "a symbolic link to nothing" if dangling else "no such file"
+            raise UserError(what, text) from None
         raise UserError(f"cannot read it: {exc.strerror}", text) from None
     if stat.S_ISDIR(st.st_mode):
         raise UserError("is a directory, not a C file", text)
