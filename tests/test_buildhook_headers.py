@@ -9,12 +9,15 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from buildhook_support import by_source, hook_env, report, run, save_choices, wrapper_exe
 
 from autotune.measure.machine import detect_machine
 from autotune.measure.store import Store
 from autotune.models.defaults import load_model
 from autotune.tuning.modelchoice import PREFERENCE
+
+pytestmark = pytest.mark.slow  # real builds through the hook: the long suite (-m slow)
 
 DATA = Path(__file__).parent / "data" / "buildhook" / "header_sizes"
 CHAIN_ENDS = {18, 28}  # the planes i = 1 and i = NX - 3: one plane at NX = 4

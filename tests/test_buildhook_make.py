@@ -24,7 +24,10 @@ DEFINES = {"N": "3000", "STEPS": "4"}
 DYNAMIC = re.compile(r"GOMP_loop_(nonmonotonic_)?dynamic")
 GUIDED = re.compile(r"GOMP_(parallel_)?loop_(nonmonotonic_)?guided")
 
-pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
+pytestmark = [
+    pytest.mark.slow,  # real Makefiles: the long suite (-m slow)
+    pytest.mark.skipif(shutil.which("make") is None, reason="make not installed"),
+]
 
 
 @pytest.fixture(scope="module")

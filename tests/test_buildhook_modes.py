@@ -20,6 +20,8 @@ from buildhook_support import (
     wrapper_exe,
 )
 
+pytestmark = pytest.mark.slow  # real builds through the hook: the long suite (-m slow)
+
 DYNAMIC = re.compile(r"GOMP_loop_(nonmonotonic_)?dynamic")
 
 

@@ -8,9 +8,12 @@ import os
 import time
 from pathlib import Path
 
+import pytest
 from buildhook_support import copy_project, hook_env, run, warnings_in, wrapper_exe
 
 from autotune.buildhook.report import SourceDecision
+
+pytestmark = pytest.mark.slow  # a resident server and real builds: the long suite (-m slow)
 
 
 def _decisions(db: Path) -> list[dict]:

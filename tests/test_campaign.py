@@ -24,6 +24,8 @@ from autotune.campaign.progress import CampaignProgress
 from autotune.cli.main import main
 from autotune.errors import UserError
 
+pytestmark = pytest.mark.slow  # a real Dask cluster: the long suite (-m slow)
+
 distributed = pytest.importorskip("distributed")
 
 DATA = Path(__file__).parent / "data" / "c"

@@ -49,23 +49,23 @@ def stored_statuses(db: Path) -> list[str]:
 
 
 @contextlib.contextmanager
-def full_disk(where: Path):
-    """A 64 KiB file system at ``where``, filled to the last byte (root only)."""
+def full_disk(where: Path, size: str = "64k", fill: bool = True):
+    """A small file system at ``where``, filled to the last byte (root only)."""
     where.mkdir()
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)], capture_output=True
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True
     )
     if mounted.returncode != 0:
         pytest.skip("cannot mount a small file system here (needs root)")
     try:
         fd = os.open(where / "fill", os.O_WRONLY | os.O_CREAT, 0o600)
         with contextlib.suppress(OSError):
-            while True:
+            while fill:
                 os.write(fd, b"\0" * 4096)
         os.close(fd)
         yield where
     finally:
-        subprocess.run(["umount", str(where)], check=False)
+        subprocess.run(["umount", "-l", str(where)], check=False)  # lazy: a file still open
 
 
 def test_no_temporary_space_is_one_line_and_not_stored_as_the_variants(tmp_path):
@@ -194,3 +194,63 @@ def test_campaign_says_the_warning_before_anything_else(tmp_path):
     lines = proc.stderr.splitlines()
     assert lines[0].startswith("autotune: warning: the Dask scheduler tcp://192.0.2.7:8786")
     assert one_error_line(proc)
+
+
+def test_variants_says_what_it_would_write_and_refuses_past_the_limit(tmp_path, capsys):
+    """Each variant is a whole copy of the file: past --max-bytes nothing is written."""
+    kernel = str(Path(__file__).parent.parent / "kernels" / "triad.c")
+    out = tmp_path / "v"
+    assert main(["variants", kernel, "-o", str(out), "--max-bytes", "10k"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "would write" in err and "over the limit of 10.0 KiB" in err, err
+    assert len(err.splitlines()) == 1 and not out.exists()
+    assert main(["variants", kernel, "-o", str(out), "--max-bytes", "0"]) == 0
+    assert (out / "manifest.json").is_file()
+
+
+def test_a_read_only_database_is_said_at_once(tmp_path):
+    """A database on a read-only file system: one line that says so (it waited 60 s for a
+    lock that would never come), and export still reads it."""
+    from autotune.measure.store import Store
+
+    src = tmp_path / "sum.c"
+    src.write_text(SUM)
+    with full_disk(tmp_path / "ro", size="4m", fill=False) as ro:
+        Store(ro / "r.db").conn.close()
+        subprocess.run(["mount", "-o", "remount,ro", str(ro)], check=True)
+        env = dict(os.environ, AUTOTUNE_DB=str(ro / "r.db"))
+        proc = autotune("measure", str(src), "--variants", "dynamic,-,t2", "--quiet", env=env)
+        report = autotune("export", "--format", "csv", env=env)
+    assert proc.returncode == 2
+    line = one_error_line(proc)
+    assert "the file is read-only" in line and "locked" not in proc.stderr, line
+    assert "nothing to export" in report.stderr and "read-only" not in report.stderr
+
+
+def test_a_locked_database_is_said_with_how_long_autotune_waits(tmp_path):
+    """Another process holds the write lock for a few seconds: a line says so and how
+    long autotune will wait, and the measurement goes on once the lock is released."""
+    db = tmp_path / "r.db"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys, time\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "c.execute('PRAGMA journal_mode=WAL'); c.execute('BEGIN EXCLUSIVE')\n"
+            "print('held', flush=True); time.sleep(4); c.execute('COMMIT')\n",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline().strip() == "held"
+    src = tmp_path / "sum.c"
+    src.write_text(SUM)
+    env = dict(os.environ, AUTOTUNE_DB=str(db))
+    proc = autotune("measure", str(src), "--variants", "dynamic,-,t2", "--quiet", env=env)
+    holder.wait(30)
+    assert proc.returncode == 0, proc.stderr
+    assert f"the measurement database {db} is locked by another process; waiting up to 60 s" in (
+        proc.stderr
+    )

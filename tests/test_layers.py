@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "autotune"
 # Lower numbers are lower layers; a module may import its own layer and below.
 # errors, textfile, render, cachedir, numpyload (numpy's BLAS on one thread) and
@@ -142,6 +144,7 @@ def test_imports_only_go_down():
     assert not found, "imports from a higher layer or a sibling:\n" + "\n".join(found)
 
 
+@pytest.mark.slow
 def test_each_rule_catches_its_mutation():
     """The checker itself: each way of importing upward, planted in a copy of the real
     sources, is found (a rule that cannot fail is no rule)."""

@@ -112,6 +112,7 @@ def test_tune_with_arguments_end_to_end(env, capsys):
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
+@pytest.mark.slow
 def test_build_hook_tunes_with_autotune_args(tmp_path):
     from buildhook_support import hook_env, run, warnings_in
 

@@ -163,12 +163,15 @@ class Session(Settings):
         threads: str | Sequence[int] | None = None,
         cores: int | None = None,
         instrument: bool = False,
+        max_bytes: int | None = None,
     ) -> WrittenVariants:
         """Write the legal variants of the file's loops as C files into ``output``, with
         ``manifest.json`` (the original included as a variant); nothing is compiled.
-        ``cores``: the machine the thread counts are for (default: this one's)."""
+        ``cores``: the machine the thread counts are for (default: this one's).
+        ``max_bytes``: refuse, before writing, what would pass it (default 1 GiB; 0: no
+        limit)."""
         from autotune.analysis import analyze_options
-        from autotune.variants.write import write_variants
+        from autotune.variants.write import DEFAULT_MAX_BYTES, write_variants
 
         _exists(path)
         if cores is not None and cores < 1:
@@ -188,6 +191,7 @@ class Session(Settings):
             lambda r: space_from_strings(r, schedules, chunks, threads, cores),
             instrument=instrument,
             defines=options.defines,
+            max_bytes=DEFAULT_MAX_BYTES if max_bytes is None else (max_bytes or None),
         )
         if done.errors and not done.written:
             raise UserError(done.errors[0])

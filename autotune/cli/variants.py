@@ -53,7 +53,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add the loop timing code (AUTOTUNE_TIMING_FILE side channel)",
     )
+    parser.add_argument(
+        "--max-bytes",
+        type=byte_count,
+        metavar="SIZE",
+        help="refuse, before writing anything, when the files would pass SIZE (e.g. 500M, "
+        "2G; 0 = no limit; default 1G): each variant is a whole copy of the file",
+    )
     parser.add_argument("--json", action="store_true", help="print the manifest as JSON")
+
+
+def byte_count(text: str) -> int:
+    """``500M``, ``2G``, ``64k`` or plain bytes, for argparse."""
+    units = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+    body = text.strip().lower().removesuffix("ib").removesuffix("b")
+    unit = body[-1:] if body[-1:] in units else ""
+    try:
+        value = float(body[: len(body) - len(unit)])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 500M, 2G)") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r}")
+    return int(value * units[unit])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         threads=args.threads,
         cores=args.cores,
         instrument=args.instrument,
+        max_bytes=args.max_bytes,
     )
     if args.json:
         dump_json(done.manifest)

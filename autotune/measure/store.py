@@ -27,6 +27,7 @@ from autotune.measure.paths import default_db_path
 from autotune.measure.schema import SCHEMA, SCHEMA_VERSION
 
 BUSY_TIMEOUT_S = 60.0
+NOTE_AFTER_S = 1.0  # a lock held longer than this is said, with how long autotune waits
 
 
 @dataclass(frozen=True)
@@ -85,14 +86,21 @@ class Store:
         if read_only:
             self.conn = _connect_read_only(self.path)
             return
+        read_only_why = _not_writable(self.path)
+        if read_only_why:
+            raise UserError(
+                f"cannot write the measurement database {self.path}: {read_only_why} "
+                "(use --db or AUTOTUNE_DB for another file; report and export read it as it is)"
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(
                 str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None
             )
-            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            self.conn.execute(f"PRAGMA busy_timeout = {int(NOTE_AFTER_S * 1000)}")
             self._set_wal()
-            self._create_schema()
+            self._waiting_said(self._create_schema)
+            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         except (sqlite3.Error, OSError) as exc:
             raise UserError(f"cannot open the measurement database {self.path}: {exc}") from exc
         self._check_version()
@@ -107,14 +115,28 @@ class Store:
             raise
 
     def _set_wal(self) -> None:
+        """WAL mode, waiting for another process's lock but for nothing else (a read-only
+        file fails at once)."""
+        self._waiting_said(lambda: self.conn.execute("PRAGMA journal_mode = WAL"))
+
+    def _waiting_said(self, step) -> None:  # step: Callable[[], object]
+        """``step()``, retried while another process holds the lock: after NOTE_AFTER_S
+        a line says so and how long it will wait, then up to BUSY_TIMEOUT_S."""
         deadline = time.monotonic() + BUSY_TIMEOUT_S
+        said = False
         while True:
             try:
-                self.conn.execute("PRAGMA journal_mode = WAL")
+                step()
                 return
-            except sqlite3.OperationalError:
-                if time.monotonic() > deadline:
+            except sqlite3.OperationalError as exc:
+                if not _is_lock(exc) or time.monotonic() > deadline:
                     raise
+                if not said:
+                    said = True
+                    note(
+                        f"the measurement database {self.path} is locked by another process; "
+                        f"waiting up to {BUSY_TIMEOUT_S:.0f} s"
+                    )
                 time.sleep(0.05)
 
     def _check_version(self) -> None:
@@ -385,6 +407,33 @@ class Store:
             if loop_id in out:
                 out[loop_id]["sizes"] = json.loads(sizes)
         return out
+
+
+def note(line: str) -> None:
+    """A line on standard error while the command goes on (a wait for a lock)."""
+    import sys
+
+    print(f"autotune: {line}", file=sys.stderr, flush=True)
+
+
+def _is_lock(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def _not_writable(path: Path) -> str:
+    """Why the database at ``path`` cannot be written ('' when it can, or may be made):
+    the file or the folder it would go in is read-only (a read-only file system counts
+    for root too)."""
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            return "the file is read-only"
+        folder = path.parent
+    else:
+        folder = next((p for p in path.parents if p.exists()), Path("/"))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is read-only"
+    return ""
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:

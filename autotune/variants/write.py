@@ -59,6 +59,25 @@ def _directives(source: str, record: LoopRecord, variant: Variant) -> tuple[str,
     return flat_text(plain[ws.start : ws.statement_from]), par
 
 
+DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB: 2,000 loops of a 20 MB file would be 76 GB
+
+
+def planned_output(
+    source: str, records: list[LoopRecord], path: str, space: Callable[[LoopRecord], list[Variant]]
+) -> tuple[int, int]:
+    """(files, bytes) ``write_variants`` would write: the original and each variant of
+    every tunable loop of ``path``, each a copy of the source, and the manifest."""
+    files = sum(1 + len(space(r)) for r in records if r.tunable and _same_file(r.file, path))
+    return files, files * (len(source) + 200)
+
+
+def human_bytes(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
+
+
 # Over 60 lines: one manifest entry per loop and variant, written as they are emitted.
 def write_variants(
     path: str,
@@ -69,8 +88,19 @@ def write_variants(
     *,
     instrument: bool = False,
     defines: dict | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
 ) -> WrittenVariants:
-    """Write the original (as a variant) and ``space(record)`` for every tunable loop."""
+    """Write the original (as a variant) and ``space(record)`` for every tunable loop;
+    refused before anything is written when that would pass ``max_bytes`` (None: no
+    limit): each variant is a whole copy of the file."""
+    planned = planned_output(source, records, path, space)
+    if max_bytes is not None and planned[1] > max_bytes:
+        raise UserError(
+            f"would write {planned[0]} variant file(s) of {len(source):,} bytes each, about "
+            f"{human_bytes(planned[1])}, over the limit of {human_bytes(max_bytes)}: "
+            "choose loops with --loop, a smaller space, or raise --max-bytes",
+            path,
+        )
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
