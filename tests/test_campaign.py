@@ -281,3 +281,48 @@ def test_a_campaign_choice_is_confirmed_on_the_whole_program(cluster, tmp_path, 
         assert f"{loop_iv['ratio']:.2f}x [{loop_iv['low']:.2f}, {loop_iv['high']:.2f}]" in text
     else:  # not confirmed (a busy machine, say): said, and the original kept
         assert "not confirmed" in text and "original kept" in doc["decision"]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def test_ctrl_c_in_a_campaign_is_one_line_without_worker_tracebacks(plan_dir: Path):
+    """Ctrl-C reaches the whole process group, Dask's worker processes included: the
+    campaign stops with its one line and exit 130, and no worker prints a traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, AUTOTUNE_DB=str(plan_dir / "c.db"), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autotune", "campaign", str(plan_dir / "plan.toml"), "-q"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal's job is
+    )
+    deadline = time.monotonic() + 60
+    while not _children(proc.pid) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    assert proc.poll() is None, "the campaign ended before its workers started"
+    time.sleep(2.0)  # the workers are up and measuring
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("autotune: interrupted"), err

@@ -254,3 +254,16 @@ def test_a_locked_database_is_said_with_how_long_autotune_waits(tmp_path):
     assert f"the measurement database {db} is locked by another process; waiting up to 60 s" in (
         proc.stderr
     )
+
+
+@pytest.mark.parametrize("command", ["analyze", "rank", "variants"])
+def test_a_clause_the_compiler_rejects_is_its_error(tmp_path, capsys, command):
+    """schedule(bogus): gcc rejects the file, so autotune says gcc's words and exits 2
+    (rank crashed on it with a traceback, analyze called the loop tunable)."""
+    src = tmp_path / "bad.c"
+    src.write_text(SUM.replace("reduction(+:s)", "reduction(+:s) schedule(bogus)"))
+    extra = ["-o", str(tmp_path / "v")] if command == "variants" else []
+    assert main([command, str(src), *extra]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"autotune: error: {src}:6:") and "bogus" in err, err
+    assert len(err.splitlines()) == 1

@@ -11,8 +11,8 @@ from autotune.analysis.loop import analyze_loop
 from autotune.analysis.proof.facts import reduction_items
 from autotune.analysis.proof.program import build_program
 from autotune.analysis.symbols import file_info
-from autotune.errors import UserError
-from autotune.frontend.cparse import parse_unit
+from autotune.errors import CompilerRejects, UserError
+from autotune.frontend.cparse import compiler_syntax_error, parse_unit
 from autotune.frontend.directive_text import directive_line, not_editable
 from autotune.frontend.finder import FoundLoop, OmpFinder, SyncCounter
 from autotune.frontend.options import SourceOptions
@@ -66,6 +66,7 @@ def analyze_options(
     finder = OmpFinder()
     finder.visit(ast)
     finder.team_cycles()
+    _check_clauses(path, options, cc, finder.loops)
     unit = TranslationUnit(path=path, defines=dict(options.defines), headers=headers)
     unit.warnings.extend(finder.problems)
     # a file without a worksharing loop needs nothing of the others (``analyze *.c``
@@ -132,6 +133,21 @@ def _functions(others: list, ast) -> dict[str, tuple[c_ast.FuncDef, c_ast.FileAS
         for name, func in file_info(other).funcs.items():
             out.setdefault(name, (func, other))
     return out
+
+
+SCHEDULE_KINDS = ("static", "dynamic", "guided", "auto", "runtime")
+
+
+def _check_clauses(path: str, options: SourceOptions, cc: str, loops: list[FoundLoop]) -> None:
+    """A directive with a schedule kind OpenMP does not define: the compiler's own verdict
+    (CompilerRejects with its message when it rejects the file, as a user expects of a
+    file that does not compile); one it accepts goes on, its loop kept as written."""
+    odd = [f for f in loops if (f.directive.clauses.schedule or "static") not in SCHEDULE_KINDS]
+    if not odd:
+        return
+    said = compiler_syntax_error(path, options, cc)
+    if said:
+        raise CompilerRejects(said)
 
 
 def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
@@ -360,6 +376,12 @@ def openmp_rule(record: LoopRecord) -> str:
 def _refuse_unwritable(record, sources: dict) -> None:  # a LoopRecord
     """A loop whose directives (its own, its region's) cannot be edited as text is not
     tunable, and says why (its reason, not a header warning)."""
+    kind = record.directive.clauses.schedule or "static"
+    if kind not in SCHEDULE_KINDS:  # the compiler accepted it: an extension we do not know
+        record.tunable = False
+        why = f"schedule kind {kind!r} is not one OpenMP defines: its meaning is unknown here"
+        record.reason = "; ".join(p for p in (record.reason, why) if p)
+        return
     for d in (record.directive, record.parallel):
         if d is None:
             continue

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -280,17 +282,35 @@ def local_client(threads: int = 4):
 
     users = openmp_environment()  # LocalCluster sets OMP_NUM_THREADS=1 in this process too
     try:
-        cluster = LocalCluster(
-            n_workers=1,
-            threads_per_worker=threads,
-            processes=True,
-            resources={RESOURCE: 1},
-            dashboard_address=":0",  # any free port: never clash with a running cluster
-            silence_logs=logging.ERROR,
-        )
+        with _workers_ignore_interrupts():
+            cluster = LocalCluster(
+                n_workers=1,
+                threads_per_worker=threads,
+                processes=True,
+                resources={RESOURCE: 1},
+                dashboard_address=":0",  # any free port: never clash with a running cluster
+                silence_logs=logging.CRITICAL,  # a failed task is recorded, not logged
+            )
     finally:
         adopt(users)
     return Client(cluster)
+
+
+@contextlib.contextmanager
+def _workers_ignore_interrupts() -> Iterator[None]:
+    """Start the local workers with SIGINT ignored (a process started so keeps it, and
+    Python then installs no KeyboardInterrupt handler): Ctrl-C in the terminal reaches
+    the whole process group, and only this process should answer it, by closing the
+    cluster, not each worker with a traceback. (An interrupt during the second the
+    cluster takes to start is not seen; only the main thread can set handlers.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def scheduler_warning(scheduler: str) -> str:

@@ -20,6 +20,7 @@ from autotune.campaign.plan import ProgramPlan, size_label
 from autotune.frontend.options import SourceOptions
 from autotune.measure.build import BuildOptions
 from autotune.measure.machine import Machine, detect_machine
+from autotune.measure.scratch import scratch_dir
 from autotune.measure.store import RunRow, Store
 from autotune.measure.sweep import Sweep, SweepOptions, run_flags
 from autotune.textfile import content_hash, read_bytes_text
@@ -157,7 +158,9 @@ def measure_job(
                 "its measurements would not be the original's"
             )
     started = time.time()
-    with tempfile.TemporaryDirectory(prefix="autotune-worker-") as scratch:
+    # in this worker process's own scratch folder: a worker killed with the cluster leaves
+    # its database where the next autotune of this user sweeps it away
+    with tempfile.TemporaryDirectory(prefix="worker-", dir=scratch_dir()) as scratch:
         store = Store(Path(scratch) / "runs.db")
         try:
             for text in seed_outputs.values():

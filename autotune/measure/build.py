@@ -19,6 +19,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -296,6 +297,7 @@ def _build_in(
 ) -> BuildResult:
     """``build`` in the cache folder ``builds``; OSError where the folder fails."""
     builds.mkdir(parents=True, exist_ok=True)
+    _sweep_unfinished(builds)
     source_dir = Path(source_path).resolve().parent if source_path else None
     if source_path is not None:
         quoted = str(Path(source_path).resolve()).replace("\\", "\\\\").replace('"', '\\"')
@@ -348,6 +350,18 @@ def _build_in(
             return hit
         raise
     return BuildResult(ok, final / name if ok else None, message, False, command)
+
+
+def _sweep_unfinished(builds: Path) -> None:
+    """Remove the work folders of builds that were killed (``.tmp-*`` older than any
+    compile may take): a killed autotune leaves nothing in the cache for long."""
+    cutoff = time.time() - 2 * COMPILE_TIMEOUT_S
+    for work in builds.glob(".tmp-*"):
+        try:
+            if work.lstat().st_mtime < cutoff:
+                shutil.rmtree(work, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def _cache_key(

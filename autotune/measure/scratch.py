@@ -22,6 +22,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from autotune.cachedir import process_alive
+
 PREFIX = "autotune-run-"  # then the pid, '-', and mkdtemp's random part
 _PR_SET_PDEATHSIG = 1
 _mine: Path | None = None
@@ -56,21 +58,11 @@ def sweep_stale(root: Path) -> list[Path]:
     gone = []
     for entry in root.glob(f"{PREFIX}*"):
         pid, sep, rest = entry.name[len(PREFIX) :].partition("-")
-        if not (pid.isdigit() and sep and rest) or not _is_ours(entry) or _alive(int(pid)):
+        if not (pid.isdigit() and sep and rest) or not _is_ours(entry) or process_alive(int(pid)):
             continue
         shutil.rmtree(entry, ignore_errors=True)
         gone.append(entry)
     return gone
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's process
-    return True
 
 
 def die_with_parent():

@@ -431,7 +431,7 @@ def _not_writable(path: Path) -> str:
         folder = path.parent
     else:
         folder = next((p for p in path.parents if p.exists()), Path("/"))
-    if not os.access(folder, os.W_OK | os.X_OK):
+    if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
         return f"the folder {folder} is read-only"
     return ""
 

@@ -8,11 +8,14 @@ else { ... }`` around it that keeps the loop as written below that size.
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
 import tempfile
 from pathlib import Path
 
 from autotune import textfile
+from autotune.cachedir import process_alive
 from autotune.errors import UserError
 from autotune.frontend.records import LoopRecord
 from autotune.variants.emit import rewrite_source
@@ -56,6 +59,20 @@ def write_atomic(path: str | os.PathLike[str], text: str, backup: bool = False) 
     return backup_path
 
 
+def _remove_orphans(target: Path) -> None:
+    """The temporary files a killed autotune left beside ``target`` (``.NAME.<pid>.*.tmp``
+    of this user whose process is gone): an interrupted write leaves nothing for long."""
+    for tmp in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+        pid = tmp.name[len(target.name) + 2 :].split(".", 1)[0]
+        try:
+            mine = tmp.lstat().st_uid == os.getuid()
+        except OSError:
+            continue
+        if pid.isdigit() and mine and not process_alive(int(pid)):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -63,7 +80,9 @@ def _umask() -> int:
 
 
 def _write_replace(target: Path, data: bytes, mode: int | None) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    _remove_orphans(target)
+    prefix = f".{target.name}.{os.getpid()}."
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
