@@ -1,6 +1,7 @@
 """Directives written through macros, as graph500 writes them: ``OMP("omp for")`` with
 ``#define OMP(x) _Pragma(x)``, a bare ``_Pragma("omp parallel for")``, and a stringizing
-``PRAGMA(omp parallel for)`` that cannot be edited as text. Through the CLI, with gcc."""
+``PRAGMA(omp parallel for)``, rewritten at its use site as the ``_Pragma`` it expands to.
+Through the CLI, with gcc."""
 
 from __future__ import annotations
 
@@ -48,15 +49,13 @@ def test_pragma_macros_are_rewritten_in_their_string_literals(tmp_path, capsys):
     src.write_text(PROGRAM)
     assert main(["analyze", str(src), "--json"]) == 0
     loops = {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
-    assert loops[11]["tunable"] and loops[18]["tunable"]
-    assert not loops[15]["tunable"] and "macro PRAGMA(...)" in loops[15]["reason"]
+    assert loops[11]["tunable"] and loops[18]["tunable"] and loops[15]["tunable"]
     out = tmp_path / "variants"
     args = ["variants", str(src), "-o", str(out), "--schedules", "dynamic", "--threads", "2"]
     assert main([*args, "--chunks", "64"]) == 0
     capsys.readouterr()
     manifest = json.loads((out / "manifest.json").read_text())
     files = {v["file"] for lp in manifest["loops"] for v in lp["variants"]}
-    assert not any(".L15." in f for f in files)  # the stringized one is left alone
     expected = _run(src, tmp_path / "orig")
     seen = set()
     for name in sorted(files):
@@ -67,6 +66,14 @@ def test_pragma_macros_are_rewritten_in_their_string_literals(tmp_path, capsys):
         if ".L18." in name and "baseline" not in name:
             assert '_Pragma("omp parallel for schedule(dynamic, 64) num_threads(2)")' in text
             seen.add(18)
-        assert "PRAGMA(omp parallel for)" in text  # untouched
+        if ".L15." in name and "baseline" not in name:  # the invocation, not the macro
+            line = text.splitlines()[13]
+            assert line == '    _Pragma("omp parallel for schedule(dynamic, 64) num_threads(2)")'
+            seen.add(15)
+        elif ".L15." in name:  # the loop as written: the _Pragma its invocation makes
+            assert text.splitlines()[13] == '    _Pragma("omp parallel for")'
+        else:
+            assert "    PRAGMA(omp parallel for)\n" in text  # untouched
+        assert "#define PRAGMA(x) _Pragma(#x)\n" in text
         assert _run(out / name, tmp_path / "v") == expected
-    assert seen == {11, 18}
+    assert seen == {11, 15, 18}

@@ -13,10 +13,17 @@ from autotune.analysis.proof.program import build_program
 from autotune.analysis.symbols import file_info
 from autotune.errors import CompilerRejects, UserError
 from autotune.frontend.cparse import compiler_syntax_error, parse_unit
-from autotune.frontend.directive_text import directive_line, not_editable
+from autotune.frontend.directive_text import (
+    directive_line,
+    macro_site,
+    materialize,
+    not_editable,
+)
 from autotune.frontend.finder import FoundLoop, OmpFinder, SyncCounter
 from autotune.frontend.options import SourceOptions
+from autotune.frontend.preprocess import same_program
 from autotune.frontend.records import LoopRecord, RegionRecord, TranslationUnit
+from autotune.textfile import read_source
 
 __all__ = ["analyze_file", "analyze_options"]
 
@@ -83,7 +90,13 @@ def analyze_options(
     program.complete = not finder.loops or len(others) == len(options.extra_sources)
     apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast, program)
     sources: dict[str, list[str] | None] = {}
+    sites = _macro_sites(path, options, cc, unit.loops, sources)
     for record in unit.loops:
+        record.directive_sites = {
+            d.line: d.text
+            for d in (record.directive, record.parallel)
+            if d and d.line in sites and _same_path(d.file, path)
+        }
         _refuse_unwritable(record, sources)
         if formulas:
             from autotune.analysis.symbolic import loop_formulas
@@ -373,6 +386,38 @@ def openmp_rule(record: LoopRecord) -> str:
     return ""
 
 
+def _macro_sites(
+    path: str, options: SourceOptions, cc: str, loops: list[LoopRecord], sources: dict
+) -> set[int]:
+    """Lines of ``path`` whose directive is a macro invocation (``PRAGMA(omp for)``,
+    ``OMP_FOR(schedule(static))``) that may be rewritten at the use site: the line holds
+    only the invocation, and the preprocessor makes the same program when it is replaced
+    by the ``_Pragma`` it expands to (checked with the user's flags, each line alone when
+    all together do not)."""
+    wanted: dict[int, str] = {}
+    for record in loops:
+        for d in (record.directive, record.parallel):
+            if d is None or not _same_path(d.file, path):
+                continue
+            text = directive_line(d.file, d.line, sources)
+            if text is not None and not_editable(text) and macro_site(text) is not None:
+                wanted[d.line] = d.text
+    if not wanted:
+        return set()
+    original = read_source(path)
+    if same_program(path, options, cc, original, materialize(original, wanted)):
+        return set(wanted)
+    return {
+        line
+        for line, text in wanted.items()
+        if same_program(path, options, cc, original, materialize(original, {line: text}))
+    }
+
+
+def _same_path(a: str, b: str) -> bool:
+    return os.path.abspath(a) == os.path.abspath(b)
+
+
 def _refuse_unwritable(record, sources: dict) -> None:  # a LoopRecord
     """A loop whose directives (its own, its region's) cannot be edited as text is not
     tunable, and says why (its reason, not a header warning)."""
@@ -387,6 +432,8 @@ def _refuse_unwritable(record, sources: dict) -> None:  # a LoopRecord
             continue
         text = directive_line(d.file, d.line, sources)
         why = not_editable(text) if text is not None else ""
+        if why and d.line in record.directive_sites and _same_path(d.file, record.file):
+            continue  # rewritten at the use site
         if why:
             record.tunable = False
             record.reason = "; ".join(p for p in (record.reason, f"line {d.line}: {why}") if p)

@@ -119,6 +119,28 @@ def preprocess(
     return Preprocessed(clean_extensions(text), argv, used_stubs=use_stubs, headers=headers)
 
 
+def same_program(path: str, options: SourceOptions, cc: str, original: str, rewritten: str) -> bool:
+    """Whether the preprocessor makes the same program of two texts of ``path`` (the
+    tokens it emits, line markers and spacing aside), as the compiler would see them
+    with the user's flags and OpenMP on: what proves that a macro's invocation may be
+    replaced by the directive it expands to."""
+    here = os.path.dirname(os.path.abspath(path))
+    argv = [find_compiler(cc), "-E", "-P", "-fopenmp", "-iquote", here, *options.cpp_args(), "-"]
+    marker = f'#line 1 "{os.path.abspath(path)}"\n'
+    outputs = []
+    for text in (original, rewritten):
+        try:
+            proc = subprocess.run(
+                argv, input=textfile.encode(marker + text), capture_output=True, timeout=120
+            )
+        except (OSError, subprocess.SubprocessError):
+            return False
+        if proc.returncode != 0:
+            return False
+        outputs.append(b" ".join(proc.stdout.split()))
+    return outputs[0] == outputs[1]
+
+
 SYSTEM_PREFIX = "<system>"
 _LINEMARKER = re.compile(r'^(# \d+ ")([^"]*)("(?: \d+)*)$', re.MULTILINE)
 

@@ -196,6 +196,9 @@ class LoopRecord:
     # a C condition on the program's sizes under which the freed dimensions are proven
     # (empty: proven for every size); variants run behind ``if (guard)``, else as written
     guard: str = ""
+    # directive lines written as a macro invocation (line -> the directive it expands to,
+    # checked to make the same program as its _Pragma): rewritten at the use site
+    directive_sites: dict[int, str] = field(default_factory=dict)
     # sizes (C texts) the proof of a kept loop met that a run-time test could read: a
     # profile run measures them, for a proof at exactly those values (proof.specialise)
     proof_sizes: list[str] = field(default_factory=list)

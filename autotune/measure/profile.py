@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import tempfile
 from dataclasses import dataclass
@@ -76,10 +77,13 @@ def expressions(record: LoopRecord, minimal: bool = False) -> list[str]:
             continue
         text = _unwrapped(text)
         out.append(" ".join(text.split()))
+        types = {w for cast in _CAST.finditer(text) for w in cast.group(1).split()}
         for m in _CHAIN.finditer(text):
             name = m.group()
             if _MEMBER_BEFORE.search(text[: m.start()]):
                 continue  # a member of what comes before (``a[2].n``): no name of its own
+            if name in types:
+                continue  # the type of a cast (``(uint64_t) n``): not a value to print
             if name.split(".")[0].split("-")[0].strip() not in _KEYWORDS:
                 out.append(re.sub(r"\s+", "", name))
     out += [] if minimal else [t for t in record.proof_sizes if _evaluable(t, loop_vars)]
@@ -129,6 +133,9 @@ def inner_plan(record: LoopRecord) -> dict | None:
     }
 
 
+# a cast: words (and stars) in parentheses followed by an operand, ``(uint64_t) n``,
+# ``(unsigned long)(x)``; its words are types, never values at the loop's entry
+_CAST = re.compile(r"\(\s*((?:[A-Za-z_]\w*\s*)+)\**\s*\)\s*(?=[A-Za-z_0-9(])")
 _PAREN_NAME = re.compile(r"\(\s*([A-Za-z_]\w*)\s*\)(?=\s*(?:\.|->|\[|\)|,|[<>=!/%|^?:]|$))")
 _MEMBER_BEFORE = re.compile(r"(?:\.|->)\s*$")
 _CALLED_BEFORE = re.compile(r"[\w\])]\s*$")
@@ -181,6 +188,10 @@ def profile_key(req: ProfileRequest, records: list[LoopRecord] | None = None) ->
             **({"expect_status": req.expect_status} if req.expect_status else {}),
             **({"measured": plan} if plan else {}),
             "team": 1,  # profiles measure the loop's team (stored ones before did not)
+            # a loop that cannot be instrumented is left out, not the whole file (stored
+            # ones before lost every loop), and macro directives are written at the site
+            "partial": 1,
+            **({"sites": sites} if (sites := _sites(records)) else {}),
             **({"openmp": openmp} if (openmp := openmp_settings()) else {}),
         },
         sort_keys=True,
@@ -188,38 +199,90 @@ def profile_key(req: ProfileRequest, records: list[LoopRecord] | None = None) ->
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
+def _sites(records: list[LoopRecord] | None) -> dict[str, dict]:
+    return {
+        r.id: {str(k): v for k, v in r.directive_sites.items()}
+        for r in records or []
+        if r.directive_sites
+    }
+
+
 class ProfileUnavailable(UserError):
     """The profile program could not be written or built (the program itself is fine)."""
 
 
 def _profile_build(req: ProfileRequest, records: list[LoopRecord]):
-    """Instrument every loop (their execution counts help all of them); when that cannot
-    be written or built (a loop made by a macro, nested OpenMP loops), only the loops
-    that need a profile; then those with only their own bounds measured (a text of a
-    called function's bounds or of the proof's sizes the compiler rejects at the loop
-    must not leave the trip counts unknown); ProfileUnavailable when even that fails."""
-    from autotune.variants.emit import rewrite_source
-
+    """Instrument every loop (their execution counts help all of them); a loop whose
+    instrumentation cannot be written (a directive a macro makes) or that the compiler
+    rejects at its line is left out and the others are profiled (one loop never costs a
+    file its profile run); then only the loops that need a profile; then those with only
+    their own bounds measured (a text of a called function's bounds or of the proof's
+    sizes the compiler rejects at the loop must not leave the trip counts unknown);
+    ProfileUnavailable when even that fails."""
     everything = [r for r in records if r.nest]
     needed = [
         r for r in everything if r.facts == "unknown" or r.trip_count is None or r.proof_sizes
     ]
     error = ""
     for loops, minimal in ((everything, False), (needed, False), (needed, True)):
-        if not loops:
-            continue
-        plan = {r.id: expressions(r, minimal) for r in loops}
-        inner = {} if minimal else {r.id: p for r in loops if (p := inner_plan(r)) is not None}
-        try:
-            text = rewrite_source(req.source, [], instrumented=loops, profile=plan, inner=inner)
-        except UserError as exc:
-            error = f"cannot instrument the program: {exc}"
-            continue
-        built = req.build.build(text, name_hint=f"{req.path.stem}-profile", source_path=req.path)
-        if built.ok:
-            return loops, plan, inner, built
-        error = f"the profile build failed: {built.command}: {built.first_line}"
+        loops = list(loops)
+        while loops:
+            plan = {r.id: expressions(r, minimal) for r in loops}
+            inner = {} if minimal else {r.id: p for r in loops if (p := inner_plan(r))}
+            text, why, culprit = _instrumented(req, loops, plan, inner)
+            if text is not None:
+                built = req.build.build(
+                    text, name_hint=f"{req.path.stem}-profile", source_path=req.path
+                )
+                if built.ok:
+                    return loops, plan, inner, built
+                why = f"the profile build failed: {built.command}: {built.first_line}"
+                culprit = _loop_at(loops, built.first_line)
+            error = why
+            if culprit is None:
+                break
+            loops.remove(culprit)  # left out, with its own reason; the others go on
     raise ProfileUnavailable(error or "no loop to profile", str(req.path))
+
+
+def _instrumented(
+    req: ProfileRequest, loops: list[LoopRecord], plan: dict, inner: dict
+) -> tuple[str | None, str, LoopRecord | None]:
+    """(the profiling source, '', None), or (None, why, the loop that cannot be written:
+    found by writing each alone when all together fail)."""
+    from autotune.variants.emit import rewrite_source
+
+    try:
+        text = rewrite_source(req.source, [], instrumented=loops, profile=plan, inner=inner)
+        return text, "", None
+    except UserError as exc:
+        why = f"cannot instrument the program: {exc}"
+    for r in loops:
+        one = {r.id: plan[r.id]}
+        try:
+            rewrite_source(req.source, [], instrumented=[r], profile=one, inner=_only(inner, r))
+        except UserError:
+            return None, why, r
+    return None, why, None
+
+
+def _only(inner: dict, record: LoopRecord) -> dict:
+    return {record.id: inner[record.id]} if record.id in inner else {}
+
+
+_ERROR_AT = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?:\d+:)?\s*(?:fatal )?error")
+
+
+def _loop_at(loops: list[LoopRecord], first_line: str) -> LoopRecord | None:
+    """The loop a compiler error at ``file:line`` is in (the last loop of that file that
+    starts at or before the line: the instrumentation keeps the user's line numbers)."""
+    m = _ERROR_AT.match(first_line.strip())
+    if m is None:
+        return None
+    line = int(m.group("line"))
+    here = [r for r in loops if os.path.abspath(r.file) == os.path.abspath(m.group("file"))]
+    before = [r for r in here if (r.directive.line or r.line) <= line]
+    return max(before, key=lambda r: r.line) if before else None
 
 
 def run_profile(req: ProfileRequest, records: list[LoopRecord]) -> dict[str, dict]:

@@ -104,10 +104,43 @@ def skip_trivia(src: str, i: int, *, preprocessor: bool = True) -> int:
         elif c == "/" and (src.startswith("/*", i) or src.startswith("//", i)):
             i = skip_comment(src, i)
         elif c == "#" and preprocessor and at_line_start(src, i):
-            i = logical_line_end(src, i)
+            if directive_word(src, i) in ("else", "elif"):
+                i = skip_inactive_branch(src, i)
+            else:
+                i = logical_line_end(src, i)
         else:
             break
     return i
+
+
+def directive_word(src: str, i: int) -> str:
+    """At a '#' that starts a preprocessor line: its directive (``if``, ``else``...)."""
+    j = i + 1
+    while j < len(src) and src[j] in " \t":
+        j += 1
+    return ident_at(src, j)
+
+
+def skip_inactive_branch(src: str, i: int) -> int:
+    """At an ``#else`` or ``#elif`` of a conditional whose taken branch holds the text
+    being scanned (the parser saw that text, so its branch is the one compiled): past
+    the matching ``#endif`` line. A loop header written twice, ``#if defined(_OPENMP)
+    for (...) { #else for (...) { #endif body }``, then has one body."""
+    depth = 0
+    j = logical_line_end(src, i)
+    while j < len(src):
+        j += 1
+        k = skip_trivia(src, j, preprocessor=False) if j < len(src) else j
+        if k < len(src) and src[k] == "#" and at_line_start(src, k):
+            word = directive_word(src, k)
+            if word in ("if", "ifdef", "ifndef"):
+                depth += 1
+            elif word == "endif":
+                if depth == 0:
+                    return logical_line_end(src, k)
+                depth -= 1
+        j = logical_line_end(src, k)
+    raise ScanError("#else or #elif without its #endif")
 
 
 def ident_at(src: str, i: int) -> str:
@@ -126,6 +159,7 @@ def match_bracket(src: str, i: int, end: int | None = None) -> int:
     """At an opening bracket: index just past its matching closer."""
     end = len(src) if end is None else end
     stack = [_OPEN[src[i]]]
+    depth = 0  # conditionals opened after ``i``: their branches are unknown here
     j = i + 1
     while j < end:
         c = src[j]
@@ -136,6 +170,14 @@ def match_bracket(src: str, i: int, end: int | None = None) -> int:
             j = skip_comment(src, j)
             continue
         if c == "#" and at_line_start(src, j):
+            word = directive_word(src, j)
+            if word in ("if", "ifdef", "ifndef"):
+                depth += 1
+            elif word == "endif":
+                depth = max(0, depth - 1)
+            elif word in ("else", "elif") and depth == 0:
+                j = skip_inactive_branch(src, j)  # a second header of the one body
+                continue
             j = logical_line_end(src, j)
             continue
         if c in _OPEN:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from autotune.frontend.constants import int_constant
+from autotune.frontend.directive_text import materialize
 from autotune.frontend.records import LoopRecord
 from autotune.variants import cscan, instrument
 from autotune.variants.directive import ClauseEdit, Pragma, flat_text, parse_pragma, rewrite
@@ -124,6 +125,9 @@ def rewrite_source(
     = the cores it was tuned on), so a tuned program stays sensible on a bigger machine
     and is unchanged on this one.
     """
+    everyone = [*(r for r, _ in choices), *instrumented, *runtime]
+    sites = {line: text for r in everyone for line, text in r.directive_sites.items()}
+    source = materialize(source, sites)  # macro directives as the _Pragma they make
     src = _Source(source)
     edits: dict[int, tuple[Pragma, ClauseEdit]] = {}
     guarded: dict[int, LoopRecord] = {}  # directive line -> a loop varied behind its guard
