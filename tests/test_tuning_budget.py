@@ -4,6 +4,7 @@ run cannot make the program measurably faster, so its variants are not measured.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 # STREAM-style setup dominated by sequential work (about 0.35 s); the parallel loop is
 # microseconds: even a preemption of a shared core while it runs (a few milliseconds,
@@ -57,3 +58,24 @@ def test_a_loop_too_small_to_pay_for_its_variants_is_not_measured(tmp_path, monk
     assert [v for v in loop["variants"] if v["status"] == "ok"] == []
     assert main([*args, "-q", "--fresh"]) == 0  # the table says it too
     assert "1 loop(s) too small a share of the run" in capsys.readouterr().out
+
+
+def test_a_time_budget_stops_measuring_and_decides_on_what_was_measured(tmp_path, capsys):
+    """--time-budget spent at once: each loop's original is measured, no variant is, the
+    decision says why, and the whole program is still checked; exit 0."""
+    from autotune.cli.main import main
+
+    src = tmp_path / "sd.c"
+    src.write_text(
+        (Path(__file__).parent / "data" / "profile" / "stringized_directive.c").read_text()
+    )
+    argv = ["tune", str(src), "--args", "20000", "--min-share", "0", "--repetitions", "1"]
+    argv += ["--allow-busy", "--json", "-q", "--time-budget", "0.001"]
+    assert main(argv) == 0
+    loops = json.loads(capsys.readouterr().out)["files"][0]["loops"]
+    assert len(loops) == 3
+    for lp in loops:
+        assert lp["out_of_time"] == "the time budget (0.001 s, --time-budget) was spent"
+        assert lp["decision"].startswith("variants not measured: the time budget"), lp
+        assert lp["baseline_status"] == "ok"
+        assert all(v["status"] == "pruned" for v in lp["variants"]), lp["variants"]

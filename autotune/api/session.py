@@ -233,12 +233,16 @@ class Session(Settings):
         fresh: bool = False,
         on_run: Callable[[str], None] | None = None,
         min_share: float | None = None,
+        time_budget_s: float | None = None,
     ) -> FileTuneResult:
         """Rank, measure the original and at most ``top`` variants per loop, confirm
         the winners as one program, store everything. Nothing of the user's is
-        written: ``apply(result, out)`` does that."""
+        written: ``apply(result, out)`` does that. ``time_budget_s``: stop measuring
+        variants after that long and decide on what was measured."""
         if top < 1 or confirm_runs < 1:
             raise UserError("top and confirm_runs must be at least 1")
+        if time_budget_s is not None and time_budget_s <= 0:
+            raise UserError("time_budget_s must be a positive number of seconds")
         with self.store() as store:
             ranked = self._rank(store, path, self.rank_options(loops=loops), profile=True)
             return tune_file(
@@ -246,7 +250,14 @@ class Session(Settings):
                 self.build_options(),
                 self.sweep_options(fresh),
                 store,
-                TuneOptions(top, search, exhaustive, confirm_runs, min_share=min_share),
+                TuneOptions(
+                    top,
+                    search,
+                    exhaustive,
+                    confirm_runs,
+                    min_share=min_share,
+                    time_budget_s=time_budget_s,
+                ),
                 on_run=on_run,
             )
 

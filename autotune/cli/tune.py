@@ -80,6 +80,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "program's run time (default: about 0.029, below which no variant can make "
         "the program 3%% faster; 0 measures every loop)",
     )
+    g.add_argument(
+        "--time-budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop measuring variants after SECONDS and decide on what was measured "
+        "(each loop's original is still measured, and the whole program confirmed, so "
+        "the tune may end somewhat later; default: no limit)",
+    )
     parser.add_argument(
         "--allow-busy",
         action="store_true",
@@ -108,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--repetitions must be at least 1")
     if args.confirm_runs < 1:
         raise UserError("--confirm-runs must be at least 1")
+    if args.time_budget is not None and args.time_budget <= 0:
+        raise UserError("--time-budget must be a positive number of seconds")
     if args.min_share is not None and not 0 <= args.min_share < 1:
         raise UserError("--min-share must be a share of the run time, from 0 to below 1")
     session = Session.of(settings_of(args, source_options(args)))
@@ -119,7 +130,10 @@ def run(args: argparse.Namespace) -> int:
         args.confirm_runs,
         allow_busy=args.allow_busy,
         min_share=args.min_share,
+        time_budget_s=args.time_budget,
     )
+    if args.time_budget is not None:  # one budget for every file named
+        tune_opts.deadline = time.monotonic() + args.time_budget
     _check_writable(args)  # before minutes of measuring, not after
     report: list[tuple[FileTuneResult, str | None]] = []
     args.backup_written = None

@@ -9,6 +9,7 @@ every decision. Nothing here parses arguments or prints; the CLI does.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -109,6 +110,10 @@ class TuneOptions:
     allow_busy: bool = False  # keep a decision taken while other processes loaded the machine
     # measure no variant of a loop below this share of the run (None: what the margin needs)
     min_share: float | None = None
+    # stop measuring variants after this many seconds and decide on what was measured
+    # (the original of every loop is still measured, and the whole program confirmed)
+    time_budget_s: float | None = None
+    deadline: float | None = None  # time.monotonic() past which no variant is measured
 
 
 @dataclass
@@ -189,6 +194,9 @@ def tune_file(
     )
     if on_plan is not None:
         on_plan(planned_runs(ranked, sweep, options))
+    deadline = options.deadline
+    if deadline is None and options.time_budget_s is not None:
+        deadline = time.monotonic() + options.time_budget_s
     results = [
         tune_loop(
             sweep,
@@ -197,6 +205,8 @@ def tune_file(
             options.exhaustive,
             options.search,
             SHARE_FLOOR if options.min_share is None else options.min_share,
+            deadline=deadline,
+            budget_s=options.time_budget_s,
         )
         for r in ranked.rankings
     ]

@@ -8,6 +8,7 @@ the measurement noise; otherwise the original is kept.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,6 +52,8 @@ class LoopTuneResult:
     small_share: float | None = None
     # the original against the loop as written in the run-time selection build
     runtime_build: RuntimeBuildCheck | None = None
+    # why no variant was measured for time ('' when the time budget left room)
+    out_of_time: str = ""
 
     @property
     def id(self) -> str:
@@ -74,6 +77,7 @@ class LoopTuneResult:
             "baseline_status": self.baseline.status if self.baseline else None,
             "figures_valid": not self.figures_note,
             "run_share_too_small": self.small_share,
+            "out_of_time": self.out_of_time or None,
             "figures_note": self.figures_note,
             "baseline_predicted_s": self.ranking.baseline_predicted_s,
             "variants": [
@@ -127,6 +131,8 @@ def tune_loop(
     exhaustive: bool = False,
     search: str = "sequential",
     min_share: float = SHARE_FLOOR,
+    deadline: float | None = None,
+    budget_s: float | None = None,
 ) -> LoopTuneResult:
     """Measure the original and at most ``top`` variants; pick the winner.
 
@@ -140,6 +146,9 @@ def tune_loop(
     if ranking.error:
         result.decision = f"not tuned: {ranking.error}"
         return result
+    spent = _budget_spent(deadline, budget_s)
+    if spent and (exhaustive or search == "top"):  # only the original, then decide
+        search, exhaustive = "sequential", False
     if search not in SEARCHES:
         raise ValueError(f"unknown search {search!r}")
     by_key: dict[str, VariantResult] = {}
@@ -150,7 +159,7 @@ def tune_loop(
         measured = sweep.measure_loop(ranking.record, [c.variant for c in candidates])
         if not _take(result, measured, by_key):
             return result
-    elif not _search(sweep, result, top, by_key, min_share):
+    elif not _search(sweep, result, top, by_key, min_share, deadline, budget_s):
         return result
     if result.runtime_build is not None:  # every stored run of the original, the check's too
         runs = max(TWIN_RUNS, sweep.options.repetitions)
@@ -229,8 +238,11 @@ def _search(
     budget: int,
     by_key: dict[str, VariantResult],
     min_share: float = SHARE_FLOOR,
+    deadline: float | None = None,
+    budget_s: float | None = None,
 ) -> bool:
-    """The sequential search: the original first, then one variant per measurement."""
+    """The sequential search: the original first, then one variant per measurement,
+    until the budget of variants or of time (``deadline``) is spent."""
     ranking = result.ranking
     if not _take(result, sweep.measure_loop(ranking.record, []), by_key):
         return False
@@ -240,6 +252,9 @@ def _search(
     share = run_share(base)
     if share is not None and share < min_share:
         result.small_share = share  # no variant can pay for its runs: stop here
+        return True
+    result.out_of_time = _budget_spent(deadline, budget_s)
+    if result.out_of_time:
         return True
     _check_build(sweep, result, by_key)
     base = result.baseline
@@ -273,12 +288,19 @@ def _search(
         mask = getattr(sweep, "output_mask", None)
         if mask is not None and mask.unstable:
             return "the original's own output differs between runs: no variant can be verified"
-        return ""
+        return _budget_spent(deadline, budget_s)
 
     search = SequentialSearch.under(ranking.search_prior, budget, min_gain=MIN_GAIN)
     found = search.run(origin, base.measured_s, cands, measure, halt)
     result.search = found
     return True
+
+
+def _budget_spent(deadline: float | None, budget_s: float | None) -> str:
+    """Why the search stops for time ('' while there is time left)."""
+    if deadline is None or time.monotonic() < deadline:
+        return ""
+    return f"the time budget ({budget_s:g} s, --time-budget) was spent"
 
 
 def _check_build(sweep: LoopMeasurer, result: LoopTuneResult, by_key: dict) -> bool:
@@ -389,6 +411,10 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
         return
     if base is None or not base.ok or not base.measured_s:
         result.decision = "original could not be measured: nothing chosen"
+        return
+    if result.out_of_time:
+        result.speedup = 1.0
+        result.decision = f"variants not measured: {result.out_of_time}: original kept"
         return
     if result.small_share is not None:
         result.speedup = 1.0
