@@ -19,6 +19,17 @@ BOTH = {"schedule", "threads"}
 
 # file -> {loop line: (dimensions kept, words the reason must contain)}
 TRAPS = {
+    # stores a library call may leave undone: a field the record lacks keeps the previous
+    # value in the thread's copy; bytes past snprintf's terminator are an earlier key's
+    "partial_stores_traps.c": {
+        22: (BOTH, "private variable weight is read at line 24 before every path"),
+        29: (BOTH, "key, which each thread keeps across iterations, may be read"),
+    },
+    # the address of a thread's own scratch row kept per item, as a number and as a pointer
+    "thread_address_traps.c": {
+        17: (BOTH, "uses the address of scratch, which each thread has its own"),
+        22: (BOTH, "uses the address of scratch, which each thread has its own"),
+    },
     "alias_offset.c": {13: (BOTH, "dependence carried by the loop on a")},
     # atomic builtins whose order shows: a slot handed out, a counter read while others
     # add to it, an add and an or of one word, a slot claimed through a ({ ... }) macro
@@ -332,6 +343,8 @@ TRAPS = {
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # a pointer into the thread's scratch used only to reach it; a cast of the loop index
+    "private_scratch_pointer.c": {15: set()},
     # NAS MG's V-cycle: level k and level j = k - 1 of a hierarchy whose every level and
     # row is a new allocation, passed to one call: never the same, sharing no row
     "mg_levels.c": {28: set(), 40: set(), 51: set()},

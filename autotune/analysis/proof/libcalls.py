@@ -9,6 +9,9 @@ argument reads and writes that state, and a gcc builtin is the function it stand
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from pycparser import c_ast
 
 from autotune.analysis.copies import element_layout
@@ -154,6 +157,20 @@ def store_one(w: IterationWalker, node: c_ast.FuncCall, arg: c_ast.Node) -> c_as
     return target
 
 
+@contextlib.contextmanager
+def may_store(w: IterationWalker) -> Iterator[None]:
+    """Stores a call may leave undone (``sscanf``'s target of a field its input lacks,
+    the bytes of ``snprintf``'s buffer past the text): writes for every conflict, a
+    definition for none, so a read after them may see what an earlier iteration left."""
+    before = set(w.defined) if w.defined is not None else None
+    w.cond_depth += 1
+    try:
+        yield
+    finally:
+        w.cond_depth -= 1
+        w.defined = before
+
+
 def format_call(
     w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]
 ) -> None:
@@ -167,7 +184,13 @@ def format_call(
         if len(args) <= fmt:
             return
         nbytes = w.value(args[count]) if count is not None else None
-        pointee(w, node, text, args[dst], nbytes, "w")
+        # the bytes up to the terminator are the output's: its first byte is written on
+        # every call (a count of 0 aside), the rest only as far as the text reaches, so
+        # a read of the whole buffer may see what an earlier call left there
+        if nbytes is None or poly.constant_of(nbytes) != 0:
+            pointee(w, node, text, args[dst], poly.const(1), "w")
+        with may_store(w):
+            pointee(w, node, text, args[dst], nbytes, "w")
         stores = printf_stores(format_text(args[fmt]))
         for a in args[fmt + 1 :]:
             if is_pointer(w, a):
@@ -181,12 +204,13 @@ def format_call(
         pointee(w, node, text, args[src], None, "r")
         kinds = scanned(format_text(args[fmt]))
         targets = args[fmt + 1 :]
-        for i, a in enumerate(targets):
-            kind = kinds[i] if kinds is not None and i < len(kinds) else "string"
-            if kind == "one":
-                store_one(w, node, a)
-            else:
-                pointee(w, node, text, a, None, "w")
+        with may_store(w):  # a field the input lacks leaves its target as it was
+            for i, a in enumerate(targets):
+                kind = kinds[i] if kinds is not None and i < len(kinds) else "string"
+                if kind == "one":
+                    store_one(w, node, a)
+                else:
+                    pointee(w, node, text, a, None, "w")
     _errno_and_globals(w, node, name)
 
 

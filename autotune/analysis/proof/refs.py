@@ -272,6 +272,8 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         if op != "=" and not update:
             self._touch(node.lvalue, "r", node)
         self.constant = constant_text(node.rvalue) if op == "=" else None
+        if not isinstance(node.lvalue, c_ast.ID):  # stored in memory: seen after the loop
+            self._thread_address(node.rvalue, node)
         saved = self._atomic_rmw(node.lvalue) if op in COMMUTATIVE else None
         self._touch(node.lvalue, "u" if update else "w", node, COMMUTATIVE.get(op, self_op))
         if saved is not None:
@@ -325,7 +327,25 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self._touch(node, "r", node)
 
     def visit_Cast(self, node: c_ast.Cast) -> None:
+        if not _to_pointer(node.to_type):  # (uintptr_t)&scratch[0]: an address as a number
+            self._thread_address(node.expr, node)
         self.visit(node.expr)
+
+    def _thread_address(self, expr: c_ast.Node, at: c_ast.Node) -> None:
+        """The address of storage each thread has its own (a local of the region or of
+        the loop, a private copy) used as a value: it differs from thread to thread, so
+        what is computed from it shows which thread ran the iteration."""
+        if not _addressy(expr) or self.hooks.is_pointer is None:
+            return
+        if not self.hooks.is_pointer(self, expr):  # a number: (long)i, out[i] = t
+            return
+        pv = self.hooks.pointer(self, expr)
+        if pv is not None and pv.owner in ("local", "private"):
+            what = pv.name or "a variable"
+            self.facts.effect(
+                f"uses the address of {what}, which each thread has its own, as a value at "
+                f"{self.place(at)}: it shows which thread ran the iteration"
+            )
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         self.hooks.call(self, node)
@@ -408,3 +428,21 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
 
 
 # ---- helpers ---------------------------------------------------------------------------
+
+
+def _to_pointer(to_type: c_ast.Node) -> bool:
+    """A cast's type names a pointer (``(double *)``), not a number."""
+    t = getattr(to_type, "type", None)
+    return isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl | c_ast.FuncDecl)
+
+
+def _addressy(node: c_ast.Node) -> bool:
+    """An expression that may be an address: ``&x``, a name, pointer arithmetic (not a
+    number read through one, ``a[i]`` or ``*p``)."""
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    if isinstance(node, c_ast.UnaryOp):
+        return node.op == "&"
+    if isinstance(node, c_ast.BinaryOp):
+        return node.op in ("+", "-") and (_addressy(node.left) or _addressy(node.right))
+    return isinstance(node, c_ast.ID)

@@ -109,3 +109,4 @@ class Hooks:
     touch: Callable[..., None]
     call: Callable[..., None]
     pointer: Callable[..., PtrVal | None]
+    is_pointer: Callable[..., bool] | None = None  # an expression of pointer type
