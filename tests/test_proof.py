@@ -25,6 +25,10 @@ TRAPS = {
         22: (BOTH, "private variable weight is read at line 24 before every path"),
         29: (BOTH, "key, which each thread keeps across iterations, may be read"),
     },
+    # a firstprivate table some iterations rewrite: a thread's copy holds its last write
+    "firstprivate_table_traps.c": {
+        12: (BOTH, "coef, which each thread keeps across iterations, may be read"),
+    },
     # the address of a thread's own scratch row kept per item, as a number and as a pointer
     "thread_address_traps.c": {
         17: (BOTH, "uses the address of scratch, which each thread has its own"),
@@ -343,6 +347,8 @@ TRAPS = {
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # a firstprivate table only read: every thread's copy holds the original's values
+    "firstprivate_table.c": {12: set()},
     # a pointer into the thread's scratch used only to reach it; a cast of the loop index
     "private_scratch_pointer.c": {15: set()},
     # NAS MG's V-cycle: level k and level j = k - 1 of a hierarchy whose every level and
@@ -606,6 +612,8 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "simd_lanes.c",
         "bplus_query.c",
         "is_rank.c",
+        "firstprivate_table.c",
+        "private_scratch_pointer.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -640,6 +648,9 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "atomic_slot_traps.c",
         "inline_asm_traps.c",
         "boundary_guard_traps.c",
+        "partial_stores_traps.c",
+        "thread_address_traps.c",
+        "firstprivate_table_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

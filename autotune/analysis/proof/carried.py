@@ -196,7 +196,9 @@ def judge_private_arrays(
     rewrites: Rewrites, site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof
 ) -> None:
     """A thread's own array (or threadprivate data) across iterations: each element read
-    must be written earlier in the same iteration, or the array only accumulates."""
+    must be written earlier in the same iteration, or the array only accumulates, or it
+    is the loop's own firstprivate copy that no iteration writes (every thread's copy
+    then holds the original's values)."""
     by_obj: dict[str, list[Ref]] = {}
     for r in facts.refs:
         if r.owner != "private":
@@ -209,8 +211,11 @@ def judge_private_arrays(
             continue
         (obj,) = r.objects
         by_obj.setdefault(obj, []).append(r)
+    copied_in = set(clause_names(site.clauses.firstprivate))  # the loop's own copies
     for obj, refs in by_obj.items():
         name = obj.split(":", 1)[1]
+        if name in copied_in and all(r.kind == "r" for r in refs):
+            continue  # a copy of the original's values that no iteration changes
         if all(r.kind == "u" for r in refs) and len({r.op for r in refs}) == 1:
             counts = refs[0].op == "+" and integral_elements(
                 Scope(site.func, site.ast), name, site.for_node
