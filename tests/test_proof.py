@@ -25,6 +25,8 @@ TRAPS = {
         22: (BOTH, "private variable weight is read at line 24 before every path"),
         29: (BOTH, "key, which each thread keeps across iterations, may be read"),
     },
+    # errno tested before the iteration clears it: an earlier iteration's failure shows
+    "errno_carry_traps.c": {17: (BOTH, "private variable errno is read at line 18")},
     # a firstprivate table some iterations rewrite: a thread's copy holds its last write
     "firstprivate_table_traps.c": {
         12: (BOTH, "coef, which each thread keeps across iterations, may be read"),
@@ -347,6 +349,8 @@ TRAPS = {
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # errno cleared, set by a parse and tested within one iteration: that iteration's
+    "errno_iteration.c": {17: set()},
     # a firstprivate table only read: every thread's copy holds the original's values
     "firstprivate_table.c": {12: set()},
     # a pointer into the thread's scratch used only to reach it; a cast of the loop index
@@ -614,6 +618,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "is_rank.c",
         "firstprivate_table.c",
         "private_scratch_pointer.c",
+        "errno_iteration.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -651,6 +656,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "partial_stores_traps.c",
         "thread_address_traps.c",
         "firstprivate_table_traps.c",
+        "errno_carry_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

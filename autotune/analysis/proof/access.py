@@ -16,6 +16,7 @@ from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.levels import whole_tree
+from autotune.analysis.proof.library import ERRNO
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import assigned
 from autotune.analysis.proof.walkstate import PtrVal
@@ -36,6 +37,9 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
             _scalar(w, inner, kind, op, struct=True)
             return
         touch(w, inner, kind, at, op)
+        return
+    if _is_errno(node):  # the calling thread's own errno, as a private scalar of its own
+        _private_flow(w, "errno", kind, op, _line(node))
         return
     if isinstance(node, c_ast.ArrayRef) and _reduction_element(w, node, kind, op):
         return
@@ -207,6 +211,21 @@ def _reduction_element(w: IterationWalker, node: c_ast.ArrayRef, kind: str, op: 
         "operator: each thread sees its own partial copy, which follows the schedule"
     )
     return True
+
+
+def _is_errno(node: c_ast.Node) -> bool:
+    """``errno`` as glibc's <errno.h> makes it, ``*__errno_location()``: each thread's
+    own, so set and read within one iteration it is that iteration's (library calls that
+    may set it on failure are judged by ``libcalls``; a read after the loop by
+    ``threadstate.errno_read``)."""
+    return (
+        isinstance(node, c_ast.UnaryOp)
+        and node.op == "*"
+        and isinstance(node.expr, c_ast.FuncCall)
+        and isinstance(node.expr.name, c_ast.ID)
+        and node.expr.name.name == ERRNO
+        and not (node.expr.args and node.expr.args.exprs)
+    )
 
 
 def _private_flow(
