@@ -349,6 +349,9 @@ TRAPS = {
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # a thread's integer share added under critical: from 0 the same total for any team;
+    # from 1 each thread adds one more, so the team is kept (the schedule is not)
+    "partial_sums_team.c": {18: set(), 27: {"threads"}},
     # errno cleared, set by a parse and tested within one iteration: that iteration's
     "errno_iteration.c": {17: set()},
     # a firstprivate table only read: every thread's copy holds the original's values
@@ -619,6 +622,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "firstprivate_table.c",
         "private_scratch_pointer.c",
         "errno_iteration.c",
+        "partial_sums_team.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -16,6 +16,7 @@ from pycparser import c_ast
 from autotune.analysis.astutil import team_shared, walk
 from autotune.analysis.call_effects import CallEffects
 from autotune.analysis.names import assigned_names, names_in, written_root
+from autotune.analysis.partials import combines_identity_partial
 from autotune.analysis.proof.facts import clause_names, reduction_items
 from autotune.analysis.region_code import (
     ONCE_NO_BARRIER,
@@ -69,6 +70,11 @@ class RegionEvents(c_ast.NodeVisitor):
         # ``i`` is not taken for another loop's ``int i`` of the same name
         self.thread_ids: set[str] = set()
         self.thread_sites: list[tuple[str, c_ast.Node]] = []
+        # the region read (None: an orphaned function's body), its scope, and the
+        # declarations met in it, for the partials its critical sections add up
+        self.root: c_ast.Node | None = None
+        self.scope = None  # symbols.Scope
+        self.decls: dict[str, c_ast.Decl] = {}
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
         for run in pragma_runs(node.block_items):
@@ -124,6 +130,10 @@ class RegionEvents(c_ast.NodeVisitor):
                 self._barrier(line)
         else:  # critical, atomic, task, a nested parallel ... : run by every thread
             why = f"runs '#pragma {d.text}' at line {line} on every thread"
+            if d.kind in ("critical", "atomic") and combines_identity_partial(
+                stmt, self.decls, self.root, self.scope
+            ):
+                why = ""  # each thread's integer share added in: the same for any team
             self._add(Event("code", line, why=why), stmt)
             if d.kind.startswith("parallel"):  # a team of its own, ended by its barrier
                 self.events[-1].calls = set()
@@ -173,6 +183,7 @@ class RegionEvents(c_ast.NodeVisitor):
                     self._statement(branch)
             self._may_skip(tail, mark)
         elif isinstance(stmt, c_ast.Decl):
+            self.decls[stmt.name] = stmt
             if not team_shared(stmt):
                 self.private.add(stmt.name)
             if stmt.init is not None and calls_thread_api(stmt.init, self.thread_ids):

@@ -112,6 +112,7 @@ def region_facts(
     c = d.clauses
     private = clause_names(c.private + c.firstprivate)
     walker = RegionEvents(private, funcs)
+    walker.root, walker.scope = region.node, scope
     walker._statement(region.node)
     events = walker.events
     mine = {id(f.for_node): f for f in loops if f.parallel is d and f.for_node is not None}
