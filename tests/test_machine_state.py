@@ -67,12 +67,30 @@ class BusyWatch(LoadWatch):
         return Load(wall_s=2.0, cores=2, others_cores=1.9, steal_share=0.0, loadavg=3.1)
 
 
+def slower_original(monkeypatch) -> None:
+    """A gain that holds whatever loads the machine: each whole-program run of the
+    original (really built and run, its output checked) counts 0.5 s longer, so the
+    decision under test, what a busy machine's gain may ship, always meets a gain."""
+    import dataclasses
+
+    real = confirm_mod.run_program
+
+    def run(exe, **kw):
+        res = real(exe, **kw)
+        if "-whole-original" in Path(exe).name and res.status == "ok":
+            res = dataclasses.replace(res, wall_s=res.wall_s + 0.5)
+        return res
+
+    monkeypatch.setattr(confirm_mod, "run_program", run)
+
+
 def test_a_gain_measured_on_a_busy_machine_is_not_shipped(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
     src = tmp_path / "contended.c"
     src.write_text(CONTENDED)
     (loop,) = analyze_file(str(src)).loops
     monkeypatch.setattr(confirm_mod, "LoadWatch", BusyWatch)
+    slower_original(monkeypatch)
     choice = [Choice(loop, Variant("static", None, 2), 1.0)]
     check = ProgramCheck(src, CONTENDED, BuildOptions(), SweepOptions(), runs=3)
     result = check.confirm(choice)
@@ -83,9 +101,8 @@ def test_a_gain_measured_on_a_busy_machine_is_not_shipped(tmp_path, monkeypatch)
     allowed = ProgramCheck(
         src, CONTENDED, BuildOptions(), SweepOptions(), runs=3, allow_busy=True
     ).confirm(choice)
-    # allowed, the load never backs a loop off; whether the gain holds is the machine's
     assert not any("the machine was busy" in why for _, why in allowed.backed_off)
-    assert not allowed.kept or "although the machine was busy" in allowed.decision
+    assert allowed.kept and "although the machine was busy" in allowed.decision
 
 
 def test_loop_figures_that_disagree_with_the_program_are_marked(tmp_path, monkeypatch):
@@ -113,6 +130,7 @@ def test_tune_on_a_busy_machine_ships_nothing_and_says_so(tmp_path, monkeypatch,
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "results.db"))
     monkeypatch.setattr(confirm_mod, "LoadWatch", BusyWatch)
+    slower_original(monkeypatch)
     src, out = tmp_path / "contended.c", tmp_path / "tuned.c"
     src.write_text(CONTENDED)
     args = ["tune", str(src), "--apply", str(out), "--schedules", "static", "--threads", "2"]

@@ -143,15 +143,31 @@ def run(args: argparse.Namespace) -> int:
         if (note := program_note(args)) and not (args.quiet or args.json):
             print(note, file=sys.stderr)
         without: list[NoLoops] = []
+        failed: list[dict] = []  # separate programs: one that fails does not stop the rest
+        text_out = not args.json
         for path in args.files:
             file_args = for_file(args, path)  # a program's other files build with it
-            build = Session.of(settings_of(file_args, source_options(file_args))).build_options()
             try:
+                build = Session.of(
+                    settings_of(file_args, source_options(file_args))
+                ).build_options()
                 ranked = rank_file(path, file_args, store, always_profile=True)
             except NoLoops as exc:
-                if not note:  # separate programs: each must have a loop
+                if note:
+                    without.append(exc)  # a program's file without a loop
+                    continue
+                if len(args.files) == 1:
                     raise
-                without.append(exc)  # a program's file without a loop
+                failed.append({"file": path, "skipped": str(exc)})
+                if text_out:
+                    print(f"autotune: skipped: {exc}", file=sys.stderr)
+                continue
+            except UserError as exc:
+                if len(args.files) == 1 or note:
+                    raise
+                failed.append({"file": path, "error": str(exc)})
+                if text_out:
+                    print(f"autotune: error: {exc} (the other files go on)", file=sys.stderr)
                 continue
             with Progress(1, "tune", quiet=args.quiet or args.json) as bar:
                 done = tune_file(
@@ -163,22 +179,34 @@ def run(args: argparse.Namespace) -> int:
                     on_plan=lambda n, bar=bar: setattr(bar, "total", max(n, 1)),
                     on_run=lambda note, bar=bar: (bar.advance(1, note), _count(runs)),
                 )
-            report.append((done, _apply(path, done.source_text, done.final, args)))
+            written = _apply(path, done.source_text, done.final, args)
+            report.append((done, written))
+            if text_out:  # each file's result as it finishes
+                if done.ranked.profile_note:
+                    print(done.ranked.profile_note)
+                print_report(done, written, args.top)
+                sys.stdout.flush()
         if not report and without:
             raise UserError(f"none of the program's {len(args.files)} files has an OpenMP loop")
+        if not report and failed:
+            first = failed[0].get("error") or failed[0].get("skipped")
+            raise UserError(f"nothing tuned in {len(args.files)} files: {first}")
+    errors = [f for f in failed if "error" in f]
     busy = [d.confirmation.busy for d, _ in report if d.confirmation and d.confirmation.busy]
-    deferred = 3 if busy and not args.allow_busy else 0
+    deferred = 2 if errors else 3 if busy and not args.allow_busy else 0
     budget = {"seconds": round(time.monotonic() - started, 3), "program_runs": runs[0]}
     if args.json:
         files = [done.to_dict(written) for done, written in report]
         dump_json(
-            {"files": files, "database": db_path, "backup": args.backup_written, "budget": budget}
+            {
+                "files": files,
+                "skipped": failed,
+                "database": db_path,
+                "backup": args.backup_written,
+                "budget": budget,
+            }
         )
         return deferred
-    for done, written in report:
-        if done.ranked.profile_note:
-            print(done.ranked.profile_note)
-        print_report(done, written, args.top)
     if args.in_place and report and report[0][1] is None:
         print(f"\nnothing to change: {report[0][0].path} left as it is (no backup written)")
     if args.backup_written:
@@ -189,7 +217,13 @@ def run(args: argparse.Namespace) -> int:
         f"tuning took {budget['seconds']:.0f} s and {budget['program_runs']} program runs{skipped}"
     )
     print(f"runs and decisions stored in {db_path}")
-    if deferred:
+    if errors:
+        print(
+            f"autotune: {len(errors)} of {len(args.files)} files failed: "
+            + "; ".join(f"{e['file']}" for e in errors),
+            file=sys.stderr,
+        )
+    if busy and not args.allow_busy:
         print(f"autotune: the machine was busy: {busy[0]}; nothing shipped", file=sys.stderr)
     return deferred
 
