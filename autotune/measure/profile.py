@@ -226,7 +226,9 @@ def _profile_build(req: ProfileRequest, records: list[LoopRecord]):
     error = ""
     for loops, minimal in ((everything, False), (needed, False), (needed, True)):
         loops = list(loops)
-        while loops:
+        tries = MAX_LEFT_OUT + 1  # each try builds once: a few loops left out, then give up
+        while loops and tries:
+            tries -= 1
             plan = {r.id: expressions(r, minimal) for r in loops}
             inner = {} if minimal else {r.id: p for r in loops if (p := inner_plan(r))}
             text, why, culprit = _instrumented(req, loops, plan, inner)
@@ -243,6 +245,9 @@ def _profile_build(req: ProfileRequest, records: list[LoopRecord]):
                 break
             loops.remove(culprit)  # left out, with its own reason; the others go on
     raise ProfileUnavailable(error or "no loop to profile", str(req.path))
+
+
+MAX_LEFT_OUT = 8  # loops left out of one profile build before the next plan is tried
 
 
 def _instrumented(
