@@ -31,3 +31,18 @@ def test_several_programs_go_on_past_a_file_without_loops_and_a_broken_one(tmp_p
     assert "Traceback" not in proc.stderr
     assert f"{ROOT / 'kernels' / 'tiny.c'}:" in proc.stdout  # the tuned file's report
     assert "runs and decisions stored in" in proc.stdout
+
+
+def test_a_second_tune_says_which_runs_it_read_from_the_database(tmp_path):
+    """Without --fresh the runs stored by the first tune are reused: the summary says how
+    many were read from the database, not measured again."""
+    argv = [sys.executable, "-m", "autotune", "tune", str(ROOT / "kernels" / "tiny.c")]
+    argv += ["--top", "1", "--repetitions", "1", "--confirm-runs", "1", "--allow-busy", "-q"]
+    env = dict(os.environ, AUTOTUNE_DB=str(tmp_path / "r.db"))
+    first = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    assert "read from the database" not in first.stdout
+    second = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+    assert second.returncode == 0, second.stderr
+    (line,) = [ln for ln in second.stdout.splitlines() if ln.startswith("tuning took")]
+    assert "read from the database (measured before; --fresh measures them again)" in line, line

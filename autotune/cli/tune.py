@@ -14,6 +14,7 @@ from autotune.cli.common import add_source_arguments, finding_label, source_opti
 from autotune.cli.programfiles import for_file, program_note
 from autotune.cli.rank import add_model_arguments, print_gate_notes, rank_file
 from autotune.errors import NoLoops, UserError
+from autotune.measure.loop_run import STORED_NOTE
 from autotune.render import Progress, dump_json, table
 from autotune.tuning.confirm import Confirmation
 from autotune.tuning.pipeline import FileTuneResult, TuneOptions, tune_file
@@ -137,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     _check_writable(args)  # before minutes of measuring, not after
     report: list[tuple[FileTuneResult, str | None]] = []
     args.backup_written = None
-    started, runs = time.monotonic(), [0]
+    started, runs = time.monotonic(), [0, 0]  # measured now, read from the database
     with session.store() as store, term_as_interrupt():
         db_path = str(store.path)
         if (note := program_note(args)) and not (args.quiet or args.json):
@@ -177,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
                     store,
                     tune_opts,
                     on_plan=lambda n, bar=bar: setattr(bar, "total", max(n, 1)),
-                    on_run=lambda note, bar=bar: (bar.advance(1, note), _count(runs)),
+                    on_run=lambda note, bar=bar: (bar.advance(1, note), _count(runs, note)),
                 )
             written = _apply(path, done.source_text, done.final, args)
             report.append((done, written))
@@ -194,7 +195,11 @@ def run(args: argparse.Namespace) -> int:
     errors = [f for f in failed if "error" in f]
     busy = [d.confirmation.busy for d, _ in report if d.confirmation and d.confirmation.busy]
     deferred = 2 if errors else 3 if busy and not args.allow_busy else 0
-    budget = {"seconds": round(time.monotonic() - started, 3), "program_runs": runs[0]}
+    budget = {
+        "seconds": round(time.monotonic() - started, 3),
+        "program_runs": runs[0],  # measured now
+        "stored_runs": runs[1],  # read from the database (--fresh measures them again)
+    }
     if args.json:
         files = [done.to_dict(written) for done, written in report]
         dump_json(
@@ -214,7 +219,8 @@ def run(args: argparse.Namespace) -> int:
     small = sum(1 for done, _ in report for r in done.results if r.small_share is not None)
     skipped = f"; {small} loop(s) too small a share of the run to measure variants" if small else ""
     print(
-        f"tuning took {budget['seconds']:.0f} s and {budget['program_runs']} program runs{skipped}"
+        f"tuning took {budget['seconds']:.0f} s and {budget['program_runs']} program runs "
+        f"measured now{_stored(runs[1])}{skipped}"
     )
     print(f"runs and decisions stored in {db_path}")
     if errors:
@@ -228,8 +234,14 @@ def run(args: argparse.Namespace) -> int:
     return deferred
 
 
-def _count(runs: list[int]) -> None:
-    runs[0] += 1
+def _count(runs: list[int], note: str) -> None:
+    runs[1 if note.endswith(STORED_NOTE) else 0] += 1
+
+
+def _stored(n: int) -> str:
+    if not n:
+        return ""
+    return f", {n} read from the database (measured before; --fresh measures them again)"
 
 
 def _check_writable(args) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 import re
 import shlex
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,10 @@ from autotune.measure.store import RunContext, RunRow
 from autotune.variants.space import BASELINE, Variant
 
 BASELINE_MODE = "per-variant"  # the baseline is its own binary in both modes: shared rows
+
+
+STORED_NOTE = "(stored)"  # the note of a run read from the database, not measured now
+PROCESS_STARTED = time.time()  # a stored run made before it was measured by another command
 
 
 @dataclass
@@ -81,7 +86,11 @@ class LoopRun:
         for rep in range(self.repetitions):
             for st in order:
                 if st.failed or rep in st.rows:
-                    self.sweep.on_run(st.variant.key)
+                    row = st.rows.get(rep)
+                    before = row is not None and 0 < row.created < PROCESS_STARTED
+                    self.sweep.on_run(
+                        f"{st.variant.key} {STORED_NOTE}" if before else st.variant.key
+                    )
                     continue
                 if st.variant.is_baseline:
                     row = self._run_baseline(rep)
