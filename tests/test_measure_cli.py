@@ -267,3 +267,28 @@ def test_a_program_that_reads_its_run_time_schedule_gets_binaries_per_variant(tm
     got = _json(capsys, [*base, "--json", "--db", str(tmp_path / "r.db")])["loops"][0]
     assert got["compile_mode"] == "per-variant"
     assert [v["status"] for v in got["variants"]] == ["ok"], got["variants"]
+
+
+def test_a_best_variant_slower_than_the_original_is_not_called_best():
+    """Every variant slower (as measured on a busy machine): the table says none beat the
+    original, not 'best verified: ... (0.838x the original)'."""
+    import io
+
+    from autotune.cli.measure import _print_loop
+    from autotune.measure.results import LoopResult, VariantResult
+    from autotune.variants.space import BASELINE, Variant
+
+    def result(variant, times, speedup):
+        return VariantResult(variant, "ok", times_s=times, measured_s=times[0], speedup=speedup)
+
+    slower = result(Variant("guided", 8, None), [0.119, 0.119], 0.838)
+    res = LoopResult("prog.c:7", result(BASELINE, [0.1, 0.1], 1.0), [slower])
+    out = io.StringIO()
+    _print_loop(res, 2, out)
+    text = out.getvalue()
+    assert "best verified" not in text
+    assert "no variant beat the original: the fastest verified, guided,8,t-, took 1.19x" in text
+    faster = result(Variant("dynamic", 4, None), [0.05, 0.05], 2.0)
+    out = io.StringIO()
+    _print_loop(LoopResult("prog.c:7", result(BASELINE, [0.1, 0.1], 1.0), [faster]), 2, out)
+    assert "best verified: dynamic,4,t- (2x the original's speed)" in out.getvalue()

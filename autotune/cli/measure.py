@@ -200,12 +200,16 @@ def _print_loop(res: LoopResult, reps: int, out=None) -> None:
         out=out,
     )
     if best is not None:
-        print(
-            f"best verified: {best.key} ({best.speedup:.3g}x the original)"
-            if best.speedup
-            else f"best verified: {best.key}",
-            file=out,
-        )
+        if best.speedup and best.speedup < 1.0:
+            line = (
+                f"no variant beat the original: the fastest verified, {best.key}, took "
+                f"{1 / best.speedup:.3g}x the original's time"
+            )
+        elif best.speedup:
+            line = f"best verified: {best.key} ({best.speedup:.3g}x the original's speed)"
+        else:
+            line = f"best verified: {best.key}"
+        print(line, file=out)
     for w in res.warnings:
         print(f"{finding_label(w)}: {w}", file=out)
     print(
