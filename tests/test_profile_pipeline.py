@@ -74,3 +74,14 @@ def test_a_macro_that_makes_more_than_a_directive_is_kept_and_the_rest_profiled(
     assert "comes from macro COUNTED_FOR(...)" in loops[18]["reason"]
     assert loops[22]["tunable"] and loops[22]["facts"] == "profile"
     assert loops[22]["trip_count"] == 3000
+
+
+def test_analyze_without_args_suggests_them_for_loops_sized_at_run_time(capsys):
+    assert main(["analyze", str(DATA / "twice_written_header.c")]) == 0
+    err = capsys.readouterr().err
+    assert (
+        'some loops are sized at run time; give the program\'s own arguments with --args "..."'
+        in (err)
+    )
+    assert main(["analyze", str(DATA / "twice_written_header.c"), "--args", "100"]) == 0
+    assert "hint:" not in capsys.readouterr().err

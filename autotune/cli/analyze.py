@@ -11,6 +11,7 @@ from autotune.cli.buildargs import add_program_arguments, settings_of
 from autotune.cli.common import add_source_arguments
 from autotune.cli.programfiles import for_file, program_note
 from autotune.errors import UserError
+from autotune.measure.profile import needs_profile
 from autotune.render import dump_json, human_bytes, table
 
 
@@ -77,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
         if unit.profile_note:
             print(unit.profile_note)
         print_unit(unit, threads, args.verbose)
+    if not profile and any(needs_profile(u.loops) for u in units):
+        print(
+            'hint: some loops are sized at run time; give the program\'s own arguments '
+            'with --args "..." (or --profile) and one run of the original measures them',
+            file=sys.stderr,
+        )
     return 0
 
 
