@@ -137,8 +137,13 @@ def test_tune_on_a_busy_machine_ships_nothing_and_says_so(tmp_path, monkeypatch,
     args += ["--repetitions", "2", "--confirm-runs", "3", "-q"]
     assert main(args) == 3
     captured = capsys.readouterr()
-    assert "the machine was busy" in captured.err and "nothing shipped" in captured.err
+    assert "the machine was busy" in captured.err and "the original is kept" in captured.err
+    assert "(exit 3; --busy keep exits 0)" in captured.err
     assert "--allow-busy" in captured.out
+    assert not out.exists() or out.read_text() == CONTENDED
+    assert main([*args, "--busy", "keep"]) == 0  # the same decision, a script goes on
+    kept = capsys.readouterr()
+    assert "the original is kept" in kept.err and "exit 3" not in kept.err
     assert not out.exists() or out.read_text() == CONTENDED
     assert main([*args, "--allow-busy"]) == 0
     assert out.read_text() != CONTENDED and "although the machine was busy" in (

@@ -86,7 +86,7 @@ def test_files_that_each_define_main_stay_separate_programs(tmp_path, capsys):
 
 def test_tune_measures_the_program_built_from_all_its_files(program, capsys):
     argv = ["tune", *FILES, "--args", "-l 4000", *SMALL_BUDGET, "--json", "-q"]
-    assert main(argv) in (0, 3)  # 3: the shared machine was busy, nothing shipped
+    assert main(argv) == 0  # --allow-busy (SMALL_BUDGET): the machine's load never decides
     (tuned,) = json.loads(capsys.readouterr().out)["files"]
     assert Path(tuned["file"]).name == "simulation.c"  # main.c and physics.c have no loop
     (result,) = tuned["loops"]

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         print_unit(unit, threads, args.verbose)
     if not profile and any(needs_profile(u.loops) for u in units):
         print(
-            'hint: some loops are sized at run time; give the program\'s own arguments '
+            "hint: some loops are sized at run time; give the program's own arguments "
             'with --args "..." (or --profile) and one run of the original measures them',
             file=sys.stderr,
         )

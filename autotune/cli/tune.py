@@ -94,7 +94,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--allow-busy",
         action="store_true",
         help="keep a whole-program gain measured while other processes loaded the machine "
-        "(by default it is not shipped, the load is said, and the exit status is 3)",
+        "(by default it is not shipped, the load is said, and the exit status is 3); "
+        "the same as --busy ship",
+    )
+    parser.add_argument(
+        "--busy",
+        choices=("fail", "keep", "ship"),
+        default=None,
+        help="what a gain measured while other processes loaded the machine does: 'fail' "
+        "(default) keeps the original and exits 3; 'keep' keeps the original and exits 0 "
+        "(a script on a shared runner goes on); 'ship' applies it (--allow-busy)",
     )
     add_build_arguments(parser, with_cc=False)  # --cc comes with the model options
     parser.add_argument(
@@ -118,6 +127,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--repetitions must be at least 1")
     if args.confirm_runs < 1:
         raise UserError("--confirm-runs must be at least 1")
+    if args.busy == "ship":
+        args.allow_busy = True
+    elif args.busy is not None and args.allow_busy:
+        raise UserError(f"--allow-busy ships the gain; it contradicts --busy {args.busy}")
     if args.time_budget is not None and args.time_budget <= 0:
         raise UserError("--time-budget must be a positive number of seconds")
     if args.min_share is not None and not 0 <= args.min_share < 1:
@@ -194,7 +207,9 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"nothing tuned in {len(args.files)} files: {first}")
     errors = [f for f in failed if "error" in f]
     busy = [d.confirmation.busy for d, _ in report if d.confirmation and d.confirmation.busy]
-    deferred = 2 if errors else 3 if busy and not args.allow_busy else 0
+    busy += [g.held_back for d, _ in report for g in d.regions if g.held_back]
+    held = bool(busy) and not args.allow_busy  # a gain kept back for the load
+    deferred = 2 if errors else 3 if held and args.busy != "keep" else 0
     budget = {
         "seconds": round(time.monotonic() - started, 3),
         "program_runs": runs[0],  # measured now
@@ -229,8 +244,12 @@ def run(args: argparse.Namespace) -> int:
             + "; ".join(f"{e['file']}" for e in errors),
             file=sys.stderr,
         )
-    if busy and not args.allow_busy:
-        print(f"autotune: the machine was busy: {busy[0]}; nothing shipped", file=sys.stderr)
+    if held:
+        print(
+            f"autotune: the machine was busy: {busy[0]}; the original is kept"
+            + ("" if args.busy == "keep" else " (exit 3; --busy keep exits 0)"),
+            file=sys.stderr,
+        )
     return deferred
 
 

@@ -55,6 +55,9 @@ class RegionResult:
     threads: int | None = None
     tries: list[RegionTry] = field(default_factory=list)
     decision: str = ""
+    # the load that held a faster count back ('' when none was): said like the whole
+    # program's, with the same exit status
+    held_back: str = ""
     # "region": one parallel region's loops; "step": the teams one step of a sequential
     # loop starts, given one thread count together (``step_groups``)
     kind: str = "region"
@@ -163,6 +166,7 @@ def tune_regions(
                 "can cause (threads descheduled at barriers)"
             )
             region.threads = None
+            region.held_back = busy
         elif busy:
             region.decision += f" (the machine was busy: {busy})"
         if region.threads is not None:
