@@ -86,9 +86,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="stop measuring variants after SECONDS and decide on what was measured "
-        "(each loop's original is still measured, and the whole program confirmed, so "
-        "the tune may end somewhat later; default: no limit)",
+        help="stop measuring after SECONDS and decide on what was measured: a loop "
+        "reached later is not measured and stays as written, and the whole program is "
+        "still confirmed, so the tune ends somewhat later (default: no limit)",
     )
     parser.add_argument(
         "--allow-busy",

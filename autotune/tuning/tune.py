@@ -146,9 +146,12 @@ def tune_loop(
     if ranking.error:
         result.decision = f"not tuned: {ranking.error}"
         return result
-    spent = _budget_spent(deadline, budget_s)
-    if spent and (exhaustive or search == "top"):  # only the original, then decide
-        search, exhaustive = "sequential", False
+    result.out_of_time = _budget_spent(deadline, budget_s)
+    if result.out_of_time:  # nothing more is measured: the loop stays as written
+        result.decision = f"not measured: {result.out_of_time} before this loop: original kept"
+        for rv in ranking.variants:
+            rv.status = "pruned"
+        return result
     if search not in SEARCHES:
         raise ValueError(f"unknown search {search!r}")
     by_key: dict[str, VariantResult] = {}
