@@ -68,3 +68,11 @@ def test_rank_orders_triangular_variants_by_simulated_imbalance(
     ratio = pred[("static", None)] / pred[("dynamic", None)]
     assert ratio == pytest.approx(1.5, abs=0.01)
     assert variants[-1]["schedule"] == "static" and variants[-1]["chunk"] is None
+
+
+def test_models_cite_the_papers_not_the_project_seed_numbers(capsys):
+    """The repository has no seeds folder: a user is told which paper each model is."""
+    assert main(["models"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 0" not in out
+    assert "Lobachev and Loogen" in out and "Przeglad Elektrotechniczny" in out

@@ -1,6 +1,6 @@
 """``autotune isoefficiency``: how fast the workload must grow to hold efficiency.
 
-Default: the block-decomposition model of seed 001 with Cray T3E constants
+Default: the block-decomposition model of Janovic and Hanuliak with Cray T3E constants
 (ts = 3 us, tw = 0.063 us, n = 1024), w(p) = max[8 C p ts/tc, 8 C n sqrt(p) tw/tc]
 for each efficiency E (C = E/(1-E)); the workload is in seconds of useful
 work unless --tc (seconds per operation) converts it to operations.

@@ -84,7 +84,10 @@ class PowerLawLoopModel:
         return ModelCard(
             name=f"powerlaw-{self.variant}",
             title=f"power-law loop model ({self.variant})",
-            source="seed 004: power-law model of OpenMP loop execution time",
+            source=(
+                "power-law model of the execution time of parallel program loops "
+                "(Przeglad Elektrotechniczny 90(2), 2014)"
+            ),
             predicts=f"the loop's {self.target} time in seconds",
             fit_columns=(*self._features(), "time"),
             query=self._features(),

@@ -100,7 +100,7 @@ class SkeletonModel:
         return ModelCard(
             name="skeleton",
             title=f"skeleton predictor ({self.skeleton})",
-            source="Lobachev and Loogen, skeleton-based runtime estimation (seed 000)",
+            source="Lobachev and Loogen, skeleton-based runtime estimation",
             predicts="T(n, p) in seconds: W(n, p) + Abar(n, p)",
             fit_columns=("n", "p", "time (or wide: n, T_n_1, T_n_8, ...)"),
             query=("n", "p"),

@@ -68,7 +68,7 @@ class CompositionModel:
         return ModelCard(
             name="composition",
             title="binary parallel composition of stochastic tasks",
-            source="Gautama and van Gemund (seed 002)",
+            source="Gautama and van Gemund, binary composition of stochastic task times",
             predicts="E[max(X1, X2)^k]: the k-th raw moment of two concurrent tasks' time",
             fit_columns=("task", *MOMENT_COLUMNS, "or seconds"),
             query=("k",),

@@ -80,7 +80,7 @@ class HypercubeModel:
         return ModelCard(
             name="hdc",
             title="hypercube divide and conquer",
-            source="Saez and Printista (seed 003)",
+            source="Saez and Printista, hypercube divide and conquer",
             predicts="T(P) in seconds on a hypercube of P processors",
             fit_columns=("component", "N", "M", "seconds"),
             query=("N", "M", "P", "latency", "gap"),

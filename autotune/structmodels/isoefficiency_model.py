@@ -54,7 +54,7 @@ class BlockIsoefficiencyModel:
         return ModelCard(
             name="isoefficiency",
             title="isoefficiency of a matrix in square blocks",
-            source="Janovic and Hanuliak (seed 001)",
+            source="Janovic and Hanuliak, isoefficiency of parallel algorithms",
             predicts="w(p): the useful work that holds efficiency E on p processes",
             fit_columns=("name", "value"),
             query=("p", "E"),

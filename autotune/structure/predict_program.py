@@ -199,7 +199,7 @@ class ProgramPredictor:
             e = extrapolate(rows, Skeleton("dc"), self.n_star, self.p_star)
         self._apply(est, e)
         est.details["model"] = (
-            "skeleton dc (Lobachev-Loogen); the component fit (seed 003) "
+            "skeleton dc (Lobachev-Loogen); the component fit (Saez and Printista) "
             "needs per-component traces, which are not instrumented"
         )
 
