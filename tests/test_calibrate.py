@@ -290,3 +290,16 @@ def test_the_preferred_model_changes_only_on_a_difference_the_loops_resolve():
     assert choice == "faithful" and "better than extended" in why and "1.0% vs 4.0%" in why
     ranked = {lp: (0.04, 0.6 + 0.01 * (i % 3)) for i, lp in enumerate(loops)}
     assert prefer({"faithful": ranked, "extended": steady})[0] == "faithful"
+
+
+def test_show_with_save_writes_the_coefficients_in_use(tmp_path, capsys, monkeypatch):
+    """--show --save FILE wrote nothing before: it writes what rank and tune use now, in
+    the shipped-defaults format; --reset --save is refused with one line."""
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "r.db"))
+    out = tmp_path / "coef.json"
+    assert main(["calibrate", "--show", "--save", str(out)]) == 0
+    assert f"coefficients in use written to {out}" in capsys.readouterr().out
+    doc = json.loads(out.read_text())
+    assert doc["models"] and doc["preference"]["model"]
+    assert main(["calibrate", "--reset", "--save", str(out)]) == 2
+    assert "--save writes coefficients" in capsys.readouterr().err

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from autotune.errors import UserError
 from autotune.render import Progress, dump_json, table
 from autotune.tuning import calibrate as cal
 
@@ -78,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     from autotune.models.defaults import coefficients_document
     from autotune.tuning.calibrate_run import CalibrateOptions, run_calibration
 
+    if args.reset and args.save:
+        raise UserError("--save writes coefficients: give it with a calibration or --show")
     if args.show or args.reset:
         return show_or_reset(args)
     options = CalibrateOptions(
@@ -274,6 +277,17 @@ def show_or_reset(args: argparse.Namespace, out=None) -> int:
         chosen = choose_model(machine, store)
         model = chosen.model
         coef = model.coefficients()
+        if args.save:  # the coefficients in use, in the shipped-defaults format
+            from autotune.models.defaults import coefficients_document
+
+            doc = coefficients_document([model], machine)
+            doc["preference"] = {"model": chosen.name, "reason": chosen.why}
+            try:
+                Path(args.save).write_text(json.dumps(doc, indent=2) + "\n")
+            except OSError as exc:
+                raise UserError(f"cannot write: {exc.strerror}", args.save) from None
+            if not args.json:
+                print(f"coefficients in use written to {args.save}", file=out)
         if args.json:
             dump_json(
                 {
