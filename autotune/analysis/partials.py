@@ -74,12 +74,6 @@ def _value(init: c_ast.Node | None) -> int | None:
         except ValueError:
             return None
     return None
-    if isinstance(init, c_ast.Constant):
-        try:
-            return int(init.value.rstrip("uUlL"), 0)
-        except ValueError:
-            return None
-    return None
 
 
 def _is(node: c_ast.Node, name: str) -> bool:
