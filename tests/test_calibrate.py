@@ -303,3 +303,25 @@ def test_show_with_save_writes_the_coefficients_in_use(tmp_path, capsys, monkeyp
     assert doc["models"] and doc["preference"]["model"]
     assert main(["calibrate", "--reset", "--save", str(out)]) == 2
     assert "--save writes coefficients" in capsys.readouterr().err
+
+
+def test_a_time_budget_cuts_calibration_short_and_says_what_it_kept(tmp_path, capsys, monkeypatch):
+    """--time-budget spent at once: the first kernel is measured, the others are named as
+    not measured, nothing is adopted from so few, and the advice is not to run calibrate
+    again as it is."""
+    import shutil
+    from pathlib import Path
+
+    kernels = tmp_path / "k"
+    kernels.mkdir()
+    for name in ("triad.c", "dot.c", "tiny.c"):
+        shutil.copy(Path(__file__).parents[1] / "kernels" / name, kernels / name)
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "r.db"))
+    argv = ["calibrate", "--kernels", str(kernels), "--sample", "4", "--repetitions", "1"]
+    assert main([*argv, "--no-microbench", "--time-budget", "0.001", "-q"]) == 0
+    out = capsys.readouterr().out
+    skipped = [ln for ln in out.splitlines() if ln.startswith("skipped:")]
+    assert len(skipped) == 2 and all("the time budget (0.001 s" in ln for ln in skipped)
+    assert "too few kernels to compare the models" in out
+    assert "run 'autotune calibrate' for this machine" not in out
+    assert "this calibration adopted nothing" in out

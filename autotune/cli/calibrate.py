@@ -63,6 +63,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="forget this machine's calibration (back to the shipped defaults)",
     )
+    parser.add_argument(
+        "--time-budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop measuring kernels after SECONDS and fit on what was measured (a fit "
+        "from too few kernels adopts nothing and says so; default: no limit)",
+    )
     parser.add_argument("--db", metavar="PATH", help="results database (default: user cache)")
     parser.add_argument("--cc", default="gcc")
     parser.add_argument(
@@ -91,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         microbench=not args.no_microbench,
         force=args.force,
         cc=args.cc,
+        time_budget_s=args.time_budget,
     )
     options.validate()
     with (
@@ -200,9 +209,15 @@ def report(result, machine, skipped: list[str], args, out=None) -> None:
         print_profile(result.profile, out)
     print(f"new coefficients: {result.verdict}", file=out)
     if result.current.get("source"):
+        source = result.current["source"]
+        if not result.adopted:  # this was the calibration the advice asks for
+            source = source.replace(
+                "; run 'autotune calibrate' for this machine",
+                "; this calibration adopted nothing: measure more (a larger --sample, "
+                "more kernels, a longer --time-budget) to fit this machine",
+            )
         print(
-            f"coefficients in use {'before' if result.adopted else 'and kept'}: "
-            f"{result.current['source']}",
+            f"coefficients in use {'before' if result.adopted else 'and kept'}: {source}",
             file=out,
         )
     for s in skipped:

@@ -8,6 +8,7 @@ held-out kernels, adopt or keep). Nothing here parses arguments or prints.
 
 from __future__ import annotations
 
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ class CalibrateOptions:
     microbench: bool = True
     force: bool = False  # adopt even if held-out ranking is worse
     cc: str = "gcc"
+    # stop measuring kernels after this many seconds and fit on what was measured
+    time_budget_s: float | None = None
 
     def validate(self) -> None:
         if self.sample < 0 or 0 < self.sample < cal.MIN_SAMPLE:
@@ -42,6 +45,8 @@ class CalibrateOptions:
                 f"--sample must be 0 (whole space) or at least {cal.MIN_SAMPLE}: fewer "
                 "variants per loop cannot separate threads, chunks and schedules"
             )
+        if self.time_budget_s is not None and self.time_budget_s <= 0:
+            raise UserError("--time-budget must be a positive number of seconds")
         if self.run_timeout_s <= 0:
             raise UserError("--run-timeout must be positive")
         if self.repetitions < 1:
@@ -88,6 +93,7 @@ def run_calibration(
     """Measure, fit and decide; ``on_plan`` gets the number of steps, ``on_step`` a note
     after each run."""
     options.validate()
+    started = time.monotonic()
     step = on_step or (lambda note: None)
     machine = detect_machine(options.cc)
     out = CalibrationRun(cal.CalibrationResult(), machine)
@@ -106,6 +112,14 @@ def run_calibration(
         timeout_floor_s=min(2.0, options.run_timeout_s),
     )
     for f, record, variants in plans:
+        budget = options.time_budget_s
+        spent = budget is not None and time.monotonic() - started > budget
+        if spent and out.result.samples:  # the first kernel is measured whatever the budget
+            out.skipped.append(
+                f"{record.id}: not measured: the time budget ({budget:g} s, --time-budget) "
+                "was spent"
+            )
+            continue
         sweep = Sweep(
             f, BuildOptions(cc=options.cc), sweep_options, store, machine=machine, on_run=step
         )

@@ -24,6 +24,8 @@ Scores = dict[str, tuple[float | None, float | None]]  # loop -> (regret@5, tau)
 
 def prefer(scores: dict[str, Scores], default: str = DEFAULT) -> tuple[str, str]:
     """(the preferred model, why), from each model's held-out (regret@5, tau) by loop."""
+    if len(scores) < 2:  # too few kernels to hold one out (a calibration cut short)
+        return default, f"too few kernels to compare the models on held-out ones: {default}"
     first, second = sorted(scores, key=lambda n: n != default)[:2]
     loops = sorted(set(scores[first]) & set(scores[second]))
     regret = paired_mean_interval(_diffs(scores, first, second, loops, 0, math.log1p))
