@@ -326,3 +326,25 @@ def test_ctrl_c_in_a_campaign_is_one_line_without_worker_tracebacks(plan_dir: Pa
     assert proc.returncode == 130, err
     assert "Traceback" not in err, err
     assert err.strip().splitlines()[-1].startswith("autotune: interrupted"), err
+
+
+def test_a_time_budget_leaves_loops_for_the_next_run(cluster, plan_dir: Path):
+    """The plan's time budget spent at once: no loop waiting to be measured is started,
+    those left are counted, nothing of theirs is stored, and the next run without a budget
+    measures exactly them (the ones measured are not measured again)."""
+    session = Session(db=plan_dir / "budget.db")
+    plan = load_plan(plan_dir / "plan.toml")
+    plan.time_budget = 0.001
+    first = session.campaign(plan, client=cluster)
+    assert first.loops_left >= 1, first.to_dict()
+    assert first.loops_measured + first.loops_left == 3
+    rest = session.campaign(load_plan(plan_dir / "plan.toml"), client=cluster)
+    assert rest.loops_stored == first.loops_measured
+    assert rest.loops_measured == first.loops_left and rest.loops_left == 0
+
+
+def test_a_plan_with_a_bad_time_budget_is_one_line(tmp_path):
+    (tmp_path / "p.c").write_text("int main(void) { return 0; }\n")
+    (tmp_path / "plan.toml").write_text('time_budget = -3\n[[program]]\nsource = "p.c"\n')
+    with pytest.raises(UserError, match="time_budget must be a positive number of seconds"):
+        load_plan(tmp_path / "plan.toml")

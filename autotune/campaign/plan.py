@@ -42,6 +42,7 @@ _PLAN_KEYS = {
     "model",
     "space",
     "program",
+    "time_budget",
 }
 _SPACE_KEYS = {"schedules", "chunks", "threads"}
 _PROGRAM_KEYS = {
@@ -95,6 +96,9 @@ class CampaignPlan:
     space: dict[str, str] = field(default_factory=dict)  # schedules/chunks/threads lists
     path: Path | None = None  # the plan file
     confirm_runs: int = 5  # interleaved whole-program runs of the original and the choice
+    # seconds after which no new loop is measured (None: no limit); a loop left out is
+    # measured by the next run of the plan
+    time_budget: float | None = None
 
     @property
     def exhaustive(self) -> bool:
@@ -135,6 +139,7 @@ def plan_from_dict(doc: dict, path: Path) -> CampaignPlan:
         model=_choice(doc.get("model", "auto"), ("auto", "faithful", "extended"), where, "model"),
         space=_space(doc.get("space", {}), where),
         path=path,
+        time_budget=_seconds(doc.get("time_budget"), where, "time_budget"),
     )
     names = [p.name for p in plan.programs]
     dup = sorted({n for n in names if names.count(n) > 1})
@@ -210,6 +215,14 @@ def _int(value: object, where: str, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise UserError(f"{key} must be a whole number of at least 1", where)
     return value
+
+
+def _seconds(value: object, where: str, key: str) -> float | None:
+    if value is None:
+        return None
+    if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+        raise UserError(f"{key} must be a positive number of seconds", where)
+    return float(value)
 
 
 def _choice(value: object, choices: tuple[str, ...], where: str, key: str) -> str:

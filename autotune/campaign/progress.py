@@ -49,6 +49,10 @@ class CampaignProgress:
         loop = Path(outcome.loop_id).name  # file:line without the folders
         self._event(f"{outcome.program} {outcome.size} {loop}: {best} {speedup}")
 
+    def note(self, message: str) -> None:
+        """A line about the campaign as a whole (the time budget spent)."""
+        self._event(message)
+
     def failed(self, message: str, loop: bool = True) -> None:
         """A loop failed (counted as finished), or a program size could not be ranked."""
         if loop:

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -41,6 +42,9 @@ class CampaignResult:
     loops_measured: int = 0  # loops measured by this invocation
     loops_stored: int = 0  # loops found done in the database and skipped
     runs_measured: int = 0  # program runs made by this invocation
+    # loops left unmeasured because the plan's time budget was spent (the next run
+    # measures them)
+    loops_left: int = 0
     failures: list[str] = field(default_factory=list)
     outcomes: list[LoopOutcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -58,6 +62,7 @@ class CampaignResult:
             "loops_measured": self.loops_measured,
             "loops_stored": self.loops_stored,
             "runs_measured": self.runs_measured,
+            "loops_left": self.loops_left,
             "failures": self.failures,
             "warnings": self.warnings,
             "loops": [
@@ -122,6 +127,7 @@ class CampaignRunner:
         process's, read before any Dask cluster was started here)."""
         self.plan = plan
         self.store = store
+        self.over_budget = False  # the plan's time budget is spent
         self.client = client
         self.on_loop = on_loop or (lambda outcome: None)
         self.progress = progress or CampaignProgress(quiet=True)
@@ -161,9 +167,12 @@ class CampaignRunner:
             future = self.client.submit(rank_job, job, chosen, pure=False)
             self.meta[future.key] = (job, None)
             pending.add(future)
+        deadline = None if plan.time_budget is None else time.monotonic() + plan.time_budget
         try:
             for future in pending:
                 self._finished(future, pending)
+                if deadline is not None and time.monotonic() > deadline:
+                    self._stop_measuring(pending)
         except BaseException:
             self.client.cancel(list(pending.futures))
             raise
@@ -182,8 +191,32 @@ class CampaignRunner:
             chosen[machine.fingerprint] = choose_model(machine, self.store, self.plan.model)
         return chosen
 
+    def _stop_measuring(self, pending) -> None:
+        """The time budget is spent: measuring tasks not started yet are cancelled (the
+        loops they hold stay unmeasured, for the next run), those running finish."""
+        if not self.over_budget:
+            self.progress.note(
+                f"time budget ({self.plan.time_budget:g} s) spent: no new loop is measured; "
+                "the loops left are measured by the next run of the plan"
+            )
+        self.over_budget = True
+        queued = [
+            f
+            for f in pending.futures
+            if f.key in self.meta and self.meta[f.key][1] is not None and f.status == "pending"
+        ]
+        processing = self.client.processing()
+        running = {key for keys in processing.values() for key in keys}
+        queued = [f for f in queued if f.key not in running]
+        if queued:
+            self.client.cancel(queued)
+
     def _finished(self, future, pending) -> None:
         job, ranking = self.meta.pop(future.key)
+        if future.cancelled() and self.over_budget:
+            self.result.loops_left += 1  # left for the next run: no outcome stored
+            self.progress.loop_skipped()
+            return
         try:
             value = future.result()
         except Exception as exc:  # a worker's error or a lost worker: recorded, go on
@@ -196,6 +229,11 @@ class CampaignRunner:
 
     def _ranked(self, job: SizeJob, ranked: FileRanking, pending) -> None:
         source_hash, flags_key = job.where()
+        if self.over_budget:  # ranked late: its loops wait for a next run
+            self.result.loops_left += len(ranked.rankings)
+            for _ in ranked.rankings:
+                self.progress.loop_skipped()
+            return
         self.store.add_source(source_hash, str(job.program.source))
         todo = [r for r in ranked.rankings if not self._stored(source_hash, flags_key, r)]
         self.progress.ranked(len(ranked.rankings), sum(self._expected_runs(r) for r in todo))

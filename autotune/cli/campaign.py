@@ -6,8 +6,10 @@ import argparse
 import sys
 
 from autotune.api import Session
+from autotune.campaign.plan import load_plan
 from autotune.campaign.progress import CampaignProgress, loop_speedup
 from autotune.campaign.runner import scheduler_warning
+from autotune.errors import UserError
 from autotune.render import dump_json, table
 
 EXAMPLE = """a plan (TOML; paths relative to it):
@@ -40,6 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="an existing Dask cluster (default: a local one, started and stopped here). "
         "Start one worker per node with '--nworkers 1 --resources measure=1'",
     )
+    parser.add_argument(
+        "--time-budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="measure no new loop after SECONDS (the loops being measured finish); the "
+        "next run of the plan measures the rest (default: the plan's time_budget, or none)",
+    )
     parser.add_argument("--db", metavar="PATH", help="the database (default: $AUTOTUNE_DB)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
@@ -51,8 +61,13 @@ def run(args: argparse.Namespace) -> int:
     warning = scheduler_warning(args.scheduler) if args.scheduler else ""
     if warning:
         print(f"autotune: warning: {warning}", file=sys.stderr)
+    if args.time_budget is not None and args.time_budget <= 0:
+        raise UserError("--time-budget must be a positive number of seconds")
     try:
-        result = session.campaign(args.plan, scheduler=args.scheduler, progress=progress)
+        plan = load_plan(args.plan)
+        if args.time_budget is not None:
+            plan.time_budget = args.time_budget
+        result = session.campaign(plan, scheduler=args.scheduler, progress=progress)
     except KeyboardInterrupt:
         print(
             "\nautotune: interrupted: the loops finished so far are stored; "
@@ -78,9 +93,14 @@ def run(args: argparse.Namespace) -> int:
     if rows:
         head = ["program", "size", "loop", "chosen", "loop speedup", "whole program", "measured"]
         table(head, rows, out=sys.stdout)
+    left = (
+        f", {result.loops_left} left for the next run (the time budget was spent)"
+        if result.loops_left
+        else ""
+    )
     print(
         f"campaign {result.plan.name}: {result.loops_measured} loop(s) measured now, "
-        f"{result.loops_stored} already stored, {result.runs_measured} run(s)"
+        f"{result.loops_stored} already stored, {result.runs_measured} run(s){left}"
     )
     for w in result.warnings:
         print(f"autotune: warning: {w}", file=sys.stderr)
