@@ -189,3 +189,15 @@ def test_variants_through_the_api_are_what_the_command_writes(session, tmp_path,
     assert written == sorted(p.name for p in (tmp_path / "cli").iterdir())
     for name in written:
         assert (tmp_path / "api" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
+
+
+def test_the_example_reads_a_loop_with_no_verified_variant():
+    """A loop whose variants all failed (a crash, another output) kept its original: the
+    example's ratio is the original's, not an IndexError."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("experiment", EXAMPLE / "experiment.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    doc = {"baseline": 0.5, "variants": [{"status": "wrong-output", "measured_s": None}]}
+    assert example.model_vs_optimum(doc) == (1.0, 1.0)
