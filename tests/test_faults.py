@@ -267,3 +267,11 @@ def test_a_clause_the_compiler_rejects_is_its_error(tmp_path, capsys, command):
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"autotune: error: {src}:6:") and "bogus" in err, err
     assert len(err.splitlines()) == 1
+
+
+def test_a_clause_omp_does_not_define_is_the_compilers_error(tmp_path, capsys):
+    src = tmp_path / "bad.c"
+    src.write_text(SUM.replace("reduction(+:s)", "reduction(+:s) bogus_clause(3)"))
+    assert main(["analyze", str(src)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"autotune: error: {src}:6:") and "bogus_clause" in err, err

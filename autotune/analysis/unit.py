@@ -149,18 +149,42 @@ def _functions(others: list, ast) -> dict[str, tuple[c_ast.FuncDef, c_ast.FileAS
 
 
 SCHEDULE_KINDS = ("static", "dynamic", "guided", "auto", "runtime")
+# the clauses OpenMP 5.2 defines for the constructs a worksharing loop is written with
+# (parallel, for, simd, their combinations, taskloop, distribute, teams): any other word
+# is one the compiler is asked about
+KNOWN_CLAUSES = frozenset(
+    """private firstprivate lastprivate linear reduction schedule collapse ordered nowait
+    allocate order num_threads if default shared copyin proc_bind safelen simdlen aligned
+    nontemporal grainsize num_tasks untied mergeable final priority nogroup in_reduction
+    dist_schedule num_teams thread_limit device map is_device_ptr defaultmap depend
+    bind uses_allocators has_device_addr""".split()
+)
 
 
 def _check_clauses(path: str, options: SourceOptions, cc: str, loops: list[FoundLoop]) -> None:
     """A directive with a schedule kind OpenMP does not define: the compiler's own verdict
     (CompilerRejects with its message when it rejects the file, as a user expects of a
     file that does not compile); one it accepts goes on, its loop kept as written."""
-    odd = [f for f in loops if (f.directive.clauses.schedule or "static") not in SCHEDULE_KINDS]
+    odd = [
+        f
+        for f in loops
+        for d in (f.directive, f.parallel)
+        if d is not None
+        and (
+            (d.clauses.schedule or "static") not in SCHEDULE_KINDS
+            or any(_clause_word(item) not in KNOWN_CLAUSES for item in d.clauses.other)
+        )
+    ]
     if not odd:
         return
     said = compiler_syntax_error(path, options, cc)
     if said:
         raise CompilerRejects(said)
+
+
+def _clause_word(item: str) -> str:
+    """The clause's name (``num_tasks`` of ``num_tasks(4)``), lower-cased."""
+    return item.split("(", 1)[0].strip().lower()
 
 
 def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
