@@ -19,10 +19,15 @@ _STATE: dict = {}
 
 
 def _real_cache_dir() -> str:
-    """The cache folder autotune would use for this user, as the environment says now."""
-    from autotune.cachedir import cache_dir
-
-    return cache_dir()
+    """The cache folder autotune would use for this user, as the environment says now
+    (``autotune.cachedir``'s rule, written out: this runs before anything is imported, and
+    must not fail where the package is not installed)."""
+    env = os.environ.get("AUTOTUNE_CACHE_DIR")
+    if env:
+        return os.path.expanduser(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = os.path.expanduser(xdg) if xdg else os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "autotune")
 
 
 def _snapshot(folder: str) -> dict[str, tuple[int, int]]:
