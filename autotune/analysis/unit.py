@@ -6,24 +6,22 @@ import os
 
 from pycparser import c_ast
 
+from autotune.analysis.directive_checks import (
+    check_clauses,
+    macro_sites,
+    refuse_unwritable,
+    same_path,
+)
 from autotune.analysis.gate import apply_gate
 from autotune.analysis.loop import analyze_loop
 from autotune.analysis.proof.facts import reduction_items
 from autotune.analysis.proof.program import build_program
 from autotune.analysis.symbols import file_info
-from autotune.errors import CompilerRejects, UserError
-from autotune.frontend.cparse import compiler_syntax_error, parse_unit
-from autotune.frontend.directive_text import (
-    directive_line,
-    macro_site,
-    materialize,
-    not_editable,
-)
+from autotune.errors import UserError
+from autotune.frontend.cparse import parse_unit
 from autotune.frontend.finder import FoundLoop, OmpFinder, SyncCounter
 from autotune.frontend.options import SourceOptions
-from autotune.frontend.preprocess import same_program
 from autotune.frontend.records import LoopRecord, RegionRecord, TranslationUnit
-from autotune.textfile import read_source
 
 __all__ = ["analyze_file", "analyze_options"]
 
@@ -73,7 +71,7 @@ def analyze_options(
     finder = OmpFinder()
     finder.visit(ast)
     finder.team_cycles()
-    _check_clauses(path, options, cc, finder.loops)
+    check_clauses(path, options, cc, finder.loops)
     unit = TranslationUnit(path=path, defines=dict(options.defines), headers=headers)
     unit.warnings.extend(finder.problems)
     # a file without a worksharing loop needs nothing of the others (``analyze *.c``
@@ -90,14 +88,14 @@ def analyze_options(
     program.complete = not finder.loops or len(others) == len(options.extra_sources)
     apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast, program)
     sources: dict[str, list[str] | None] = {}
-    sites = _macro_sites(path, options, cc, unit.loops, sources)
+    sites = macro_sites(path, options, cc, unit.loops, sources)
     for record in unit.loops:
         record.directive_sites = {
             d.line: d.text
             for d in (record.directive, record.parallel)
-            if d and d.line in sites and _same_path(d.file, path)
+            if d and d.line in sites and same_path(d.file, path)
         }
-        _refuse_unwritable(record, sources)
+        refuse_unwritable(record, sources)
         if formulas:
             from autotune.analysis.symbolic import loop_formulas
 
@@ -146,45 +144,6 @@ def _functions(others: list, ast) -> dict[str, tuple[c_ast.FuncDef, c_ast.FileAS
         for name, func in file_info(other).funcs.items():
             out.setdefault(name, (func, other))
     return out
-
-
-SCHEDULE_KINDS = ("static", "dynamic", "guided", "auto", "runtime")
-# the clauses OpenMP 5.2 defines for the constructs a worksharing loop is written with
-# (parallel, for, simd, their combinations, taskloop, distribute, teams): any other word
-# is one the compiler is asked about
-KNOWN_CLAUSES = frozenset(
-    """private firstprivate lastprivate linear reduction schedule collapse ordered nowait
-    allocate order num_threads if default shared copyin proc_bind safelen simdlen aligned
-    nontemporal grainsize num_tasks untied mergeable final priority nogroup in_reduction
-    dist_schedule num_teams thread_limit device map is_device_ptr defaultmap depend
-    bind uses_allocators has_device_addr""".split()
-)
-
-
-def _check_clauses(path: str, options: SourceOptions, cc: str, loops: list[FoundLoop]) -> None:
-    """A directive with a schedule kind OpenMP does not define: the compiler's own verdict
-    (CompilerRejects with its message when it rejects the file, as a user expects of a
-    file that does not compile); one it accepts goes on, its loop kept as written."""
-    odd = [
-        f
-        for f in loops
-        for d in (f.directive, f.parallel)
-        if d is not None
-        and (
-            (d.clauses.schedule or "static") not in SCHEDULE_KINDS
-            or any(_clause_word(item) not in KNOWN_CLAUSES for item in d.clauses.other)
-        )
-    ]
-    if not odd:
-        return
-    said = compiler_syntax_error(path, options, cc)
-    if said:
-        raise CompilerRejects(said)
-
-
-def _clause_word(item: str) -> str:
-    """The clause's name (``num_tasks`` of ``num_tasks(4)``), lower-cased."""
-    return item.split("(", 1)[0].strip().lower()
 
 
 def _record(found: FoundLoop, ids: set[str]) -> LoopRecord:
@@ -408,57 +367,3 @@ def openmp_rule(record: LoopRecord) -> str:
             "tuner neither varies nor models"
         )
     return ""
-
-
-def _macro_sites(
-    path: str, options: SourceOptions, cc: str, loops: list[LoopRecord], sources: dict
-) -> set[int]:
-    """Lines of ``path`` whose directive is a macro invocation (``PRAGMA(omp for)``,
-    ``OMP_FOR(schedule(static))``) that may be rewritten at the use site: the line holds
-    only the invocation, and the preprocessor makes the same program when it is replaced
-    by the ``_Pragma`` it expands to (checked with the user's flags, each line alone when
-    all together do not)."""
-    wanted: dict[int, str] = {}
-    for record in loops:
-        for d in (record.directive, record.parallel):
-            if d is None or not _same_path(d.file, path):
-                continue
-            text = directive_line(d.file, d.line, sources)
-            if text is not None and not_editable(text) and macro_site(text) is not None:
-                wanted[d.line] = d.text
-    if not wanted:
-        return set()
-    original = read_source(path)
-    if same_program(path, options, cc, original, materialize(original, wanted)):
-        return set(wanted)
-    return {
-        line
-        for line, text in wanted.items()
-        if same_program(path, options, cc, original, materialize(original, {line: text}))
-    }
-
-
-def _same_path(a: str, b: str) -> bool:
-    return os.path.abspath(a) == os.path.abspath(b)
-
-
-def _refuse_unwritable(record, sources: dict) -> None:  # a LoopRecord
-    """A loop whose directives (its own, its region's) cannot be edited as text is not
-    tunable, and says why (its reason, not a header warning)."""
-    kind = record.directive.clauses.schedule or "static"
-    if kind not in SCHEDULE_KINDS:  # the compiler accepted it: an extension we do not know
-        record.tunable = False
-        why = f"schedule kind {kind!r} is not one OpenMP defines: its meaning is unknown here"
-        record.reason = "; ".join(p for p in (record.reason, why) if p)
-        return
-    for d in (record.directive, record.parallel):
-        if d is None:
-            continue
-        text = directive_line(d.file, d.line, sources)
-        why = not_editable(text) if text is not None else ""
-        if why and d.line in record.directive_sites and _same_path(d.file, record.file):
-            continue  # rewritten at the use site
-        if why:
-            record.tunable = False
-            record.reason = "; ".join(p for p in (record.reason, f"line {d.line}: {why}") if p)
-            return

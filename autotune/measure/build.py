@@ -27,6 +27,7 @@ from pathlib import Path
 from autotune import textfile
 from autotune.errors import EnvironmentFault, UserError
 from autotune.frontend.options import SourceOptions
+from autotune.measure.compile_faults import environment_fault
 from autotune.measure.paths import cache_dir as default_cache_dir
 
 DEFAULT_CFLAGS: tuple[str, ...] = ("-O2", "-fopenmp")
@@ -413,30 +414,6 @@ def _compile(argv: list[str], exe: Path) -> tuple[bool, str]:
     if fault:
         raise EnvironmentFault(f"{fault} while compiling a variant: nothing was recorded")
     return proc.returncode == 0 and exe.is_file(), output
-
-
-# what a compiler says when the machine fails it, not the source: never a variant's result
-_FAULTS = (
-    (re.compile(r"No space left on device|Disk quota exceeded"), "no space left on the disk"),
-    (re.compile(r"cannot create temporary file|can't open temporary"), "no temporary space"),
-    (re.compile(r"Cannot allocate memory|virtual memory exhausted|out of memory"), "no memory"),
-    (re.compile(r"Read-only file system"), "a read-only file system"),
-    (re.compile(r"Killed signal terminated program|terminated signal 9"), "the compiler killed"),
-)
-
-
-def environment_fault(returncode: int, output: str) -> str:
-    """What failed in the machine when a compile failed for it ('' when it did not):
-    a full or read-only disk, no temporary space or memory, the compiler killed."""
-    if returncode == 0:
-        return ""
-    if returncode < 0:
-        return f"the compiler was killed by signal {-returncode}"
-    for pattern, what in _FAULTS:
-        if pattern.search(output):
-            tmp = os.environ.get("TMPDIR") or tempfile.gettempdir()
-            return f"{what} ({pattern.search(output).group(0)}; TMPDIR is {tmp})"
-    return ""
 
 
 def _compile_message(stderr: str) -> str:

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from autotune.errors import UserError
+from autotune.measure.dbfile import is_lock, not_writable, note
 from autotune.measure.paths import default_db_path
 from autotune.measure.schema import SCHEMA, SCHEMA_VERSION
 
@@ -86,7 +87,7 @@ class Store:
         if read_only:
             self.conn = _connect_read_only(self.path)
             return
-        read_only_why = _not_writable(self.path)
+        read_only_why = not_writable(self.path)
         if read_only_why:
             raise UserError(
                 f"cannot write the measurement database {self.path}: {read_only_why} "
@@ -129,7 +130,7 @@ class Store:
                 step()
                 return
             except sqlite3.OperationalError as exc:
-                if not _is_lock(exc) or time.monotonic() > deadline:
+                if not is_lock(exc) or time.monotonic() > deadline:
                     raise
                 if not said:
                     said = True
@@ -407,33 +408,6 @@ class Store:
             if loop_id in out:
                 out[loop_id]["sizes"] = json.loads(sizes)
         return out
-
-
-def note(line: str) -> None:
-    """A line on standard error while the command goes on (a wait for a lock)."""
-    import sys
-
-    print(f"autotune: {line}", file=sys.stderr, flush=True)
-
-
-def _is_lock(exc: sqlite3.OperationalError) -> bool:
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
-
-
-def _not_writable(path: Path) -> str:
-    """Why the database at ``path`` cannot be written ('' when it can, or may be made):
-    the file or the folder it would go in is read-only (a read-only file system counts
-    for root too)."""
-    if path.exists():
-        if not os.access(path, os.W_OK):
-            return "the file is read-only"
-        folder = path.parent
-    else:
-        folder = next((p for p in path.parents if p.exists()), Path("/"))
-    if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
-        return f"the folder {folder} is read-only"
-    return ""
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
