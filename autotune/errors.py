@@ -36,6 +36,15 @@ class NoLoops(UserError):
     of a program of several have none)."""
 
 
+def raise_analysis_faults() -> bool:
+    """Whether a fault inside the analysis or the proof is raised rather than turned into
+    "kept as written" (``AUTOTUNE_RAISE_ANALYSIS_FAULTS=1``: the test suite sets it, so
+    that an exception inside the proof fails a test and never passes for a kept loop)."""
+    import os
+
+    return os.environ.get("AUTOTUNE_RAISE_ANALYSIS_FAULTS", "") not in ("", "0")
+
+
 _CXX_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".C", ".hpp")
 
 

@@ -33,6 +33,7 @@ from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol
 from autotune.analysis.proof.verdict import Prover
 from autotune.analysis.region_rules import region_facts
 from autotune.analysis.symbols import Scope
+from autotune.errors import raise_analysis_faults
 from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.preprocess import is_system_file
 from autotune.frontend.records import LoopRecord
@@ -72,6 +73,8 @@ def _prove(prover: Prover, site: LoopSite, record: LoopRecord) -> Proof:
     try:
         return prover.prove(site)
     except Exception as exc:  # one odd loop must not lose the file
+        if raise_analysis_faults():
+            raise
         out = Proof()
         out.add(
             f"kept as written: the proof could not analyse the loop at {record.file}:"

@@ -17,7 +17,7 @@ from autotune.analysis.loop import analyze_loop
 from autotune.analysis.proof.facts import reduction_items
 from autotune.analysis.proof.program import build_program
 from autotune.analysis.symbols import file_info
-from autotune.errors import UserError
+from autotune.errors import UserError, raise_analysis_faults
 from autotune.frontend.cparse import parse_unit
 from autotune.frontend.finder import FoundLoop, OmpFinder, SyncCounter
 from autotune.frontend.options import SourceOptions
@@ -200,6 +200,8 @@ def _analyse(
             other_funcs=other_funcs,
         )
     except Exception as exc:  # one odd loop must not lose the file
+        if raise_analysis_faults():
+            raise
         record.tunable = False
         record.reason = f"analysis failed: {type(exc).__name__}: {exc}"
     if profile is not None:
