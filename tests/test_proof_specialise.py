@@ -51,7 +51,7 @@ def _varied_behind(tmp_path: Path, name: str, args: list[str], guard: str, varia
     expected = _outputs(source, tmp_path, "original", runs)
     for k, v in enumerate(variants):
         tuned = apply_variants(source, [(rec, v)])
-        assert f"if ({rec.guard})" in tuned
+        assert f"if ({rec.guard})" in tuned if guard else "if ((" not in tuned
         assert _outputs(tuned, tmp_path, f"tuned{k}", runs) == expected
     return rec
 
@@ -59,7 +59,9 @@ def _varied_behind(tmp_path: Path, name: str, args: list[str], guard: str, varia
 def test_fft_passes_proven_at_measured_sizes_run_behind_their_test(tmp_path):
     rec = _loop(tmp_path, "stockham_runtime.c", ["6", "64"])
     assert "schedule" not in rec.kept
-    assert rec.guard == "(block) == 8 && (m) == 6 && (n) == 64"
+    # the block width steps the row loop: at least that far apart, whatever its value
+    # (the rows' own bound is not fixed either: a test of fewer sizes)
+    assert rec.guard == "(m) == 6 && (n) == 64"
     assert any(w.startswith("proven only at the sizes the profile run") for w in rec.warnings)
     assert "thread count is the parallel region's" in rec.kept["threads"]
     # without the profile run the passes are out of Presburger's reach: kept
@@ -99,25 +101,28 @@ def test_a_blocked_sweep_is_proven_at_its_measured_grid(tmp_path):
         tmp_path,
         "blocked_sweep.c",
         ["256", "4"],
-        "(chunks_in_col) == 16 && (chunks_in_row) == 16 && (col) == 256 && "
-        "(num_chunk) == 256 && (row) == 256",
+        # the chunk count and the rows bound the chunks, but their disjointness needs
+        # only the chunks per row and column and the row length: those alone are tested
+        "(chunks_in_col) == 16 && (chunks_in_row) == 16 && (col) == 256",
         [Variant("dynamic", 1, None), Variant("guided", 4, 3)],
         [["256", "4"], ["512", "3"], ["128", "5"]],
     )
 
 
 def test_a_time_step_in_a_struct_is_no_size(tmp_path):
-    """A flattened loop sized at run time, proven at its measured sizes; the double
-    ``coef.dt`` in its arithmetic was tested too (``(coef.dt) == 0``: measured as an
-    integer, false for ever, so the variants never ran)."""
-    _varied_behind(
+    """A flattened loop sized at run time, scaled by a double ``coef.dt`` (once tested
+    as ``(coef.dt) == 0``: measured as an integer, false for ever, so the variants never
+    ran). ``k / ny`` and ``k % ny`` give back ``k`` in ``i * ny + j``: proven at every
+    size, no test at all, and the variants print the original's output at each."""
+    rec = _varied_behind(
         tmp_path,
         "flat_struct_dt.c",
         ["120", "90"],
-        "(nx) == 120 && (ny) == 90",
+        "",
         [Variant("dynamic", 7, None)],
         [["120", "90"], ["90", "120"], ["64", "33"]],
     )
+    assert not rec.guard_sizes and not any("proven only" in w for w in rec.warnings)
 
 
 def test_sizes_read_through_a_pointer_by_the_header_are_a_test(tmp_path):
@@ -128,7 +133,8 @@ def test_sizes_read_through_a_pointer_by_the_header_are_a_test(tmp_path):
         tmp_path,
         "grid_by_pointer.c",
         ["120", "90"],
-        "(g->nx) == 120 && (g->ny) == 90",
+        # ny fixed, i = k / 90 stays below nx at every nx: the test is of ny alone
+        "(g->ny) == 90",
         [Variant("guided", 3, None)],
         [["120", "90"], ["90", "120"], ["64", "33"]],
     )

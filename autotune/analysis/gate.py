@@ -359,6 +359,29 @@ def _proof_at(
     return proof, set(used)
 
 
+MAX_FREED = 6  # sizes tried one by one for a guard of fewer values
+
+
+def _fewest_sizes(
+    found: FoundLoop,
+    fixed: dict[str, int],
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    prog: Program,
+    pairs: list[tuple[FoundLoop, LoopRecord]],
+) -> dict[str, int]:
+    """The measured sizes the loop's proof needs, each left free in turn while the proof
+    still holds without it (a trip bound the proof reads but does not need): a test of
+    fewer values lets the variants run at more sizes."""
+    if len(fixed) > MAX_FREED:
+        return fixed
+    for text in sorted(fixed):
+        trial = {t: v for t, v in fixed.items() if t != text}
+        if not _proof_at(found, trial, regions, ast, prog, pairs)[0].order:
+            fixed = trial
+    return fixed
+
+
 def _measured_rows_pass(
     pairs: list[tuple[FoundLoop, LoopRecord]],
     regions: list[FoundRegion],
@@ -409,6 +432,7 @@ def _specialised_pass(
             continue  # nothing a second proof could know better
         if _proof_at(found, fixed, regions, ast, prog, pairs)[0].order:
             continue
+        fixed = _fewest_sizes(found, fixed, regions, ast, prog, pairs)
         first = [guards.snapshot(r) for _, r in pairs]
         for (_, r), saved in zip(pairs, before, strict=True):
             guards.restore(r, saved)

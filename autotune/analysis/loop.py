@@ -137,7 +137,9 @@ def _enclosing(
             pts = None
             continue
         deps = sorted(exprs.free_vars(h.start) | exprs.free_vars(h.limit)) if h.known else []
-        level = LoopLevel(h.var, h.lower_text, h.upper_text, h.op, h.step, None, deps, line)
+        level = LoopLevel(
+            h.var, h.lower_text, h.upper_text, h.op, h.step, None, deps, line, h.step_text
+        )
         record.enclosing.append(level)
         mid = None
         if h.known:
@@ -203,7 +205,9 @@ def _fill_nest(record: LoopRecord, root: LoopNode, executions: dict[int, float])
                 except Symbolic:
                     tc = None
             record.nest.append(
-                LoopLevel(h.var, h.lower_text, h.upper_text, h.op, h.step, tc, deps, line)
+                LoopLevel(
+                    h.var, h.lower_text, h.upper_text, h.op, h.step, tc, deps, line, h.step_text
+                )
             )
             outer.add(h.var)
             exact = exact and h.known

@@ -34,6 +34,7 @@ class Header:
     symbolic: list[str] = field(default_factory=list)  # why start/limit/step are unknown
     start_node: c_ast.Node | None = None
     limit_node: c_ast.Node | None = None
+    step_text: str = ""  # a step that is no constant (``ii += tile``), as written
 
     @property
     def known(self) -> bool:
@@ -87,6 +88,8 @@ def parse_header(node: c_ast.For, build: Callable[[c_ast.Node], Expr]) -> Header
     )
     if step_why:
         h.symbolic.append(step_why)
+        amount = _step_amount(node.next, var)
+        h.step_text = gen(amount) if amount is not None else ""
     if start_node is None:
         h.symbolic.append(f"{var}: no initial value in the for header")
     else:
@@ -185,6 +188,13 @@ def _step(
     if not isinstance(value, int) or value == 0:
         return None, f"{var}: step {exprs.to_c_node(amount)} is not a nonzero integer constant"
     return sign * value, ""
+
+
+def _step_amount(nxt: c_ast.Node | None, var: str) -> c_ast.Node | None:
+    """The ``e`` of ``v += e`` (a profile run measures it where it is no constant)."""
+    if isinstance(nxt, c_ast.Assignment) and _is(nxt.lvalue, var) and nxt.op in ("+=", "-="):
+        return nxt.rvalue
+    return None
 
 
 def _is(node: c_ast.Node, var: str) -> bool:

@@ -123,6 +123,7 @@ class LoopLevel:
     trip_count: int | None = None
     depends_on: list[str] = field(default_factory=list)  # outer vars in the bounds
     line: int = 0
+    step_text: str = ""  # a step that is no constant (``ii += tile``), as written
 
 
 @dataclass

@@ -65,7 +65,7 @@ def expressions(record: LoopRecord, minimal: bool = False) -> list[str]:
     loop_vars |= set(record.nest_locals)
     own = max(1, record.directive.clauses.collapse or 1)  # the distributed levels
     levels = record.nest[:own] if minimal else record.nest
-    texts = [t for level in levels for t in (level.lower, level.upper)]
+    texts = [t for level in levels for t in (level.lower, level.upper, level.step_text) if t]
     # the other loops of the body (a merge loop under a lock, a second sweep): their
     # bounds too, unless the loop itself may change them
     inner = [] if minimal else [lvl for body in record.op_bodies for lvl in body["levels"][1:]]

@@ -96,6 +96,11 @@ def var_key(decl: c_ast.Decl, kind: str, func: c_ast.FuncDef | None) -> str:
 
 
 def is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
+    """A call that returns a new object each time: an allocator (``realloc`` may return
+    its argument's block, so it is none), or a program function every path of which
+    returns NULL or such a call, directly or through an automatic local. A helper that
+    keeps its buffer in a ``static`` or global pointer hands the same block to every
+    caller, so it is no allocator."""
     while isinstance(rhs, c_ast.Cast):
         rhs = rhs.expr
     if not isinstance(rhs, c_ast.FuncCall):
@@ -106,22 +111,31 @@ def is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
     entry = prog.funcs.get(name or "")
     if entry is None:
         return False
-    func, _ = entry
+    func, ast = entry
     rets = returns(func)
-    if not rets:
+    return bool(rets) and all(returns_fresh(r.expr, func, ast, prog) for r in rets)
+
+
+def returns_fresh(e: c_ast.Node | None, func: c_ast.FuncDef, ast, prog: Program) -> bool:
+    """A returned value that is NULL or a new object at each call of ``func``."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    if isinstance(e, c_ast.Constant):
+        return True  # NULL: no object at all
+    if isinstance(e, c_ast.FuncCall):
+        return is_fresh(e, prog)
+    if not isinstance(e, c_ast.ID):
         return False
-    for r in rets:
-        e = r.expr
-        while isinstance(e, c_ast.Cast):
-            e = e.expr
-        if isinstance(e, c_ast.Constant):
-            continue  # NULL: no object at all
-        if isinstance(e, c_ast.FuncCall) and is_fresh(e, prog):
-            continue
-        if isinstance(e, c_ast.ID):
-            stores = [s for s in prog.var_stores.get(e.name, []) if s.func is func]
-            fresh = [s for s in stores if not isinstance(s.node, c_ast.Constant)]  # NULL
-            if fresh and all(is_fresh(s.node, prog) for s in fresh):
-                continue
-        return False
-    return True
+    decl, kind = Scope(func, ast).find_decl(e.name, e)
+    if decl is None or kind != "local" or {"static", "extern"} & set(decl.storage or []):
+        return False  # a static or global pointer outlives the call: the same block again
+    stores = [s for s in prog.var_stores.get(e.name, []) if s.func is func]
+    fresh = [s for s in stores if not _is_null(s.node)]
+    return bool(fresh) and all(is_fresh(s.node, prog) for s in fresh)
+
+
+def _is_null(node: c_ast.Node) -> bool:
+    """``NULL``, ``0``, ``((void *)0)``: no object at all."""
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    return isinstance(node, c_ast.Constant)

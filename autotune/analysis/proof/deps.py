@@ -192,7 +192,7 @@ def _dedupe(refs: list[Ref]) -> list[Ref]:
 
 def _bound_key(b: Bound) -> tuple:
     defined = b.defined and (b.defined[0], _key(b.defined[1]), _key(b.defined[2]))
-    return (b.sym, _key(b.lower), _key(b.upper), b.step, _key(b.start), defined)
+    return (b.sym, _key(b.lower), _key(b.upper), b.step, _key(b.start), defined, _key(b.stride))
 
 
 def _key(p: poly.Poly | None) -> tuple | None:
@@ -397,7 +397,8 @@ def _independent(
         if len(iters_a) < distributed or len(iters_b) < distributed:
             return False
         differ = " or ".join(
-            f"{x} < {y} or {x} > {y}" for x, y in zip(iters_a, iters_b, strict=True)
+            _apart(x, y, bd.stride, na)
+            for x, y, bd in zip(iters_a, iters_b, a.domain[:distributed], strict=False)
         )
         conj.append(f"({differ})")
     text = set_text(na, conj, nb)
@@ -409,6 +410,15 @@ def _independent(
     if not _EMPTY[text]:
         conditions.failed(text)
     return _EMPTY[text]
+
+
+def _apart(x: str, y: str, stride: poly.Poly | None, names: Names) -> str:
+    """Two different iterations' values of one loop: at least its step apart when the
+    step is known only at run time (``ii += tile``: the tiles do not overlap)."""
+    if stride is None or not poly.is_affine(stride):
+        return f"{x} < {y} or {x} > {y}"
+    s = poly.to_isl(stride, names)
+    return f"({s} >= 1 and ({x} <= {y} - {s} or {x} >= {y} + {s}))"
 
 
 _EMPTY: dict[str, bool] = {}  # isl's answers by set text (loops repeat their patterns)

@@ -67,6 +67,10 @@ class Bound:
     # n, 2^k) for ``n >> k`` and the floor under ``n & (2^k - 1)``, ("min",
     # a, b) and ("max", a, b) for ``a < b ? a : b`` and the like (a tile's last row)
     defined: tuple[str, Poly, Poly] | None = None
+    # a step fixed for the loop but known only at run time (``ii += tile``): two
+    # iterations' values differ by at least it (OpenMP and a terminating signed loop
+    # both need it positive); ``step`` is None then
+    stride: Poly | None = None
 
     @property
     def exact(self) -> bool:

@@ -2,7 +2,9 @@
 
 Every symbol but a size parameter (``P_...``) is a dimension, named with the suffix of
 the side it is on (two iterations of a dependence test, ``_a`` and ``_b``); a defined
-value (``Bound.defined``: ``i = k / M``, ``MIN(ii + BS, n)``) is pinned by constraints.
+value (``Bound.defined``: ``i = k / M``, ``MIN(ii + BS, n)``) is pinned by constraints;
+a quotient by a run-time divisor (``b / bs``) is left free: only an expression in which
+it cancels (``(b / bs) * bs + b % bs`` is ``b``) says anything.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ def domain_text(bounds: list[Bound], names: Names, given: tuple[Bound, ...] = ()
     for b in [*bounds, *given]:
         v = names(b.sym)
         if b.defined is not None:
-            parts.append(_defined(v, b.defined, names))
+            pinned = _defined(v, b.defined, names)
+            if pinned:
+                parts.append(pinned)
             continue
         if b.lower is not None and poly.is_affine(b.lower):
             parts.append(f"{poly.to_isl(b.lower, names)} <= {v}")
@@ -52,7 +56,16 @@ def domain_text(bounds: list[Bound], names: Names, given: tuple[Bound, ...] = ()
 def _defined(v: str, defined: tuple[str, poly.Poly, poly.Poly], names: Names) -> str:
     """``v`` as C computes it: ``a / d`` truncates toward zero; min and max pick one."""
     kind, pa, pb = defined
+    if kind == "vdiv":  # by a run-time divisor: d*v is no affine term, so v is any value
+        return ""
     a, b = poly.to_isl(pa, names), poly.to_isl(pb, names)
+    if kind == "vmod":  # C's remainder: the dividend's sign, below the divisor in size
+        return (
+            f"(({a} >= 0 and 0 <= {v} and {v} <= {a} and "
+            f"({v} <= {b} - 1 or {v} <= -({b}) - 1)) or "
+            f"({a} < 0 and {a} <= {v} and {v} <= 0 and "
+            f"({v} >= 1 - ({b}) or {v} >= ({b}) + 1)))"
+        )
     if kind == "fdiv":  # floor: a shift, a mask's complement
         return f"({b}*{v} <= {a} and {a} <= {b}*{v} + {b} - 1)"
     if kind == "div":

@@ -13,7 +13,7 @@ from pycparser import c_ast
 
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.facts import Ref
-from autotune.analysis.proof.program import ALLOCATORS, Program
+from autotune.analysis.proof.program import ALLOCATORS, REALLOCATORS, Program
 
 MAX_NAMED = 3
 
@@ -28,7 +28,7 @@ def unknown_origins(refs: list[Ref], prog: Program) -> str:
         if r.objects is not None or not r.name or r.name in names:
             continue
         found = [f for f in (_callee(s.node) for s in prog.var_stores.get(r.name, [])) if f]
-        unknown = [f for f in found if f not in prog.funcs and f not in ALLOCATORS]
+        unknown = [f for f in found if f not in prog.funcs and f not in ALLOCATORS | REALLOCATORS]
         if unknown:
             names.append(r.name)
             funcs.extend(f for f in unknown if f not in funcs)

@@ -14,7 +14,7 @@ from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.access import access_of, chain, derivs_of
 from autotune.analysis.proof.decls import derivations, is_fresh
-from autotune.analysis.proof.program import ALLOCATORS
+from autotune.analysis.proof.program import ALLOCATORS, REALLOCATORS
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.swaps import swap_group
 from autotune.analysis.proof.walkstate import PtrVal
@@ -144,6 +144,9 @@ def _named_pointer(w: IterationWalker, node: c_ast.ID) -> PtrVal | None:
     zero = objs is not None and zero_based(w, name, decl, kind, group is not None)
     if zero:
         return PtrVal(objs, [poly.const(0)], "shared", name, group)
+    off = start_offset(w, name, decl, kind) if objs is not None and group is None else None
+    if off is not None:
+        return PtrVal(objs, [off], "shared", name)
     if w.frame.top and _steady(w, name, node):
         # unknown, but the same place throughout the loop: two accesses through it
         # still compare (a[i] and a[i + 1]); through two such pointers they may meet
@@ -215,6 +218,74 @@ def zero_based(
     return True
 
 
+def start_offset(w: IterationWalker, name: str, decl: c_ast.Decl, kind: str) -> poly.Poly | None:
+    """A pointer stored once, to an object's start moved by a value fixed for the whole
+    function (``result = vector + n``, ``hi = &buf[N]``: the upper half of one block):
+    its index 0 is that element of the object, so references through it and through the
+    object's own name compare. None where any of that is not so."""
+    if kind != "local" or "static" in (decl.storage or []):
+        return None
+    if derivations(w.frame.scope, decl.type) != ["ptr"]:
+        return None
+    stores = [s for s in w.ctx.prog.var_stores.get(name, []) if s.func is w.frame.func]
+    if len(stores) != 1:
+        return None
+    rhs = stores[0].node
+    while isinstance(rhs, c_ast.Cast):
+        rhs = rhs.expr
+    if isinstance(rhs, c_ast.UnaryOp) and rhs.op == "&" and isinstance(rhs.expr, c_ast.ArrayRef):
+        base, moved, sign = rhs.expr.name, rhs.expr.subscript, 1
+    elif isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "-"):
+        base, moved, sign = rhs.left, rhs.right, 1 if rhs.op == "+" else -1
+        if rhs.op == "+" and not is_pointer(w, base):
+            base, moved = moved, base
+    else:
+        return None
+    if not isinstance(base, c_ast.ID) or is_pointer(w, moved) or not _one_level(w, base):
+        return None
+    if not (_starts_object(base, w) or _zero_based_pointer(w, base)):
+        return None
+    if not _fixed_in_function(w, moved):
+        return None
+    off = w.value(moved)
+    if off is None or not poly.is_affine(off):
+        return None
+    if not all(sym.startswith("P") for sym in poly.symbols(off)):
+        return None  # a value the walk does not know here
+    return poly.add({}, off, sign)
+
+
+def _zero_based_pointer(w: IterationWalker, base: c_ast.ID) -> bool:
+    """``base`` is a local pointer every store of which starts an object."""
+    found, kind = w.frame.scope.find_decl(base.name, base)
+    return found is not None and kind == "local" and zero_based(w, base.name, found, kind)
+
+
+def _one_level(w: IterationWalker, base: c_ast.ID) -> bool:
+    """``base`` is a one-dimensional object (``double *v``, ``double a[N]``)."""
+    found, _ = w.frame.scope.find_decl(base.name, base)
+    return found is not None and len(derivations(w.frame.scope, found.type)) == 1
+
+
+def _fixed_in_function(w: IterationWalker, expr: c_ast.Node) -> bool:
+    """Every variable ``expr`` reads keeps one value throughout the function: a parameter
+    never stored to, or a local stored only by its declaration, whose address is never
+    taken (so its value where the pointer was set is its value in the loop)."""
+    from autotune.analysis.names import names_in
+
+    func = w.frame.func
+    for var in names_in(expr).names:
+        decl, kind = w.frame.scope.find_decl(var, expr)
+        if decl is None or kind == "global" or "static" in (decl.storage or []):
+            return False
+        if w.ctx.prog.address_taken_var(var, expr, func, w.frame.ast):
+            return False
+        stores = [s for s in w.ctx.prog.var_stores.get(var, []) if s.func is func]
+        if any(s.node is not decl.init for s in stores):
+            return False
+    return True
+
+
 def _is_temp_of(w: IterationWalker, tmp: str, name: str) -> bool:
     """``tmp`` only ever holds copies of the double buffer's pointers."""
     stores = [
@@ -242,7 +313,7 @@ def _starts_object(rhs: c_ast.Node, w: IterationWalker) -> bool:
         rhs = rhs.expr
     if isinstance(rhs, c_ast.FuncCall):
         name = call_name(rhs)
-        if name in ALLOCATORS:
+        if name in ALLOCATORS or name in REALLOCATORS:  # realloc: its block, or a new one
             return True
         return is_fresh(rhs, w.ctx.prog)
     if isinstance(rhs, c_ast.ID):

@@ -17,9 +17,16 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.names import call_name
-from autotune.analysis.proof.decls import derivations, is_fresh, var_key
+from autotune.analysis.proof.decls import derivations, is_fresh, returns_fresh, var_key
 from autotune.analysis.proof.library import written_args
-from autotune.analysis.proof.program import ALLOCATORS, Program, Site, param_names, returns
+from autotune.analysis.proof.program import (
+    ALLOCATORS,
+    REALLOCATORS,
+    Program,
+    Site,
+    param_names,
+    returns,
+)
 from autotune.analysis.symbols import Scope, file_info
 
 Objects = frozenset[str] | None
@@ -155,6 +162,8 @@ class PointsTo:
                 if sdecl is not decl and not (decl.init is not None and s.node is decl.init):
                     continue
             found = True
+            if moves_itself(s.node):
+                continue  # ``p += k``, ``p++``: still inside the objects it pointed into
             objs = self.objects(s.node, s, depth + 1)
             if objs is None:
                 return None
@@ -291,6 +300,13 @@ class PointsTo:
             c = e.coord
             fname = site.func.decl.name if site.func is not None else ""
             return frozenset({f"heap:{c.file}:{c.line}:{c.column}:{fname}" if c else "heap:?"})
+        if name in REALLOCATORS:  # a new block, or the one it was given
+            args = e.args.exprs if e.args is not None else []
+            given = self.objects(args[0], site, depth + 1) if args else None
+            c = e.coord
+            fname = site.func.decl.name if site.func is not None else ""
+            own = f"heap:{c.file}:{c.line}:{c.column}:{fname}" if c else "heap:?"
+            return _union(frozenset({own}), given)
         entry = self.prog.funcs.get(name or "")
         if entry is None:
             return frozenset() if self._returns_value(name, site) else None
@@ -301,7 +317,9 @@ class PointsTo:
             objs = self.objects(r.expr, Site(r.expr, func, ast), depth + 1)
             if objs is None:
                 return None
-            out |= frozenset(_clone(o, name, tag) for o in objs)
+            if returns_fresh(r.expr, func, ast, self.prog):
+                objs = frozenset(_clone(o, name, tag) for o in objs)
+            out |= objs  # memory kept in a static or global: one object for every call
         return out
 
     def _returns_value(self, name: str | None, site: Site) -> bool:
@@ -394,6 +412,14 @@ def _root_and_levels(e: c_ast.Node) -> tuple[c_ast.Node, int]:
         else:
             return node, levels
         levels += 1
+
+
+def moves_itself(node: c_ast.Node) -> bool:
+    """A store that moves a pointer by arithmetic on itself (``p += k``, ``p++``): C keeps
+    the result inside the object it pointed into, but at another place in it."""
+    if isinstance(node, c_ast.UnaryOp):
+        return node.op in ("++", "--", "p++", "p--")
+    return isinstance(node, c_ast.Assignment) and node.op in ("+=", "-=")
 
 
 def _site_tag(e: c_ast.FuncCall, site: Site) -> str:

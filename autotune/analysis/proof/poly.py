@@ -116,6 +116,7 @@ class PolyBuilder:
         define: Callable[[str, Poly, Poly], Poly | None] | None = None,
         size_of: Callable[[c_ast.Node], int | None] | None = None,
         types: ExprTypes | None = None,
+        recombine: Callable[[Poly], Poly] | None = None,
     ) -> None:
         self.lookup = lookup
         self.element = element  # ``d[2]``, ``s.n``: a value read from memory
@@ -123,6 +124,7 @@ class PolyBuilder:
         self.define = define  # ``k / M``, min, max as a symbol the caller defines
         self.size_of = size_of  # bytes of ``sizeof(double)``, ``sizeof *p`` (None: unknown)
         self.types = types  # C integer types: where unsigned arithmetic and conversions wrap
+        self.recombine = recombine  # ``(a / b) * b + a % b`` back to ``a`` (run-time b)
 
     def build(self, node: c_ast.Node | None) -> Poly | None:
         if node is None:
@@ -277,10 +279,11 @@ class PolyBuilder:
         b = self.build(node.right)
         if a is None or b is None:
             return None
-        if node.op == "+":
-            return self._ring(add(a, b), node)
-        if node.op == "-":
-            return self._ring(add(a, b, -1), node)
+        if node.op in ("+", "-"):
+            total = add(a, b, 1 if node.op == "+" else -1)
+            if self.recombine is not None:
+                total = self.recombine(total)
+            return self._ring(total, node)
         if node.op == "*":
             return self._ring(mul(a, b), node)
         a, b = self._operands(node, a, b)
@@ -298,8 +301,32 @@ class PolyBuilder:
                 if q is None or node.op == "/":
                     return q
                 return add(a, mul(q, const(cb)) or {}, -1)  # C: a % d == a - d * (a / d)
+            if node.op in ("/", "%") and cb is None and self._exact_pair(node, a, b):
+                return self._by_variable(node.op, a, b)
             return None
         return self._ring(_fold(node.op, ca, cb), node)
+
+    def _exact_pair(self, node: c_ast.BinaryOp, a: Poly, b: Poly) -> bool:
+        """``a / b`` and ``a % b`` by a run-time ``b`` satisfy C's identity
+        ``(a / b) * b + a % b == a`` on the values written (b is nonzero, or the program
+        traps either way): so where the operation converts no signed operand to an
+        unsigned type, which would change the ``a`` the identity holds for."""
+        if self.define is None or self.types is None or not (is_affine(a) and is_affine(b)):
+            return False
+        t = self.types.operands(node)
+        if t is None:
+            return False
+        if t.signed:
+            return True
+        sides = (self.types.of(node.left), self.types.of(node.right))
+        return all(s is not None and not s.signed for s in sides)
+
+    def _by_variable(self, op: str, a: Poly, b: Poly) -> Poly | None:
+        """The quotient as a symbol left free, the remainder as a symbol in its range (as
+        C gives it: the dividend's sign, below the divisor in magnitude); a sum in which
+        ``q * b + r`` of one pair appears is ``a`` again (``recombine``: a block index
+        and its offset, ``blk * bs + off``, are the index they came from)."""
+        return self.define("vdiv" if op == "/" else "vmod", a, b)
 
 
 def _bits_op(

@@ -27,7 +27,10 @@ STEADY_OMP = frozenset(
 OMP_PREFIXES = ("omp_", "__builtin_omp_", "__kmpc_", "GOMP_")
 # the queries that read (or print) the run-time schedule, which OMP_SCHEDULE sets
 SCHEDULE_READS = frozenset("omp_get_schedule __builtin_omp_get_schedule omp_display_env".split())
-ALLOCATORS = frozenset("malloc calloc realloc aligned_alloc valloc memalign".split())
+# calls that return a new object each time; ``realloc`` is not one: it may return the
+# block it was given (its result starts an object, and may be its argument's)
+ALLOCATORS = frozenset("malloc calloc aligned_alloc valloc memalign".split())
+REALLOCATORS = frozenset({"realloc", "reallocarray"})
 
 
 def is_omp_call(name: str) -> bool:
@@ -234,6 +237,14 @@ class ProgramWalker(c_ast.NodeVisitor):
         self.prog.opaque_inits |= opaque
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op in ("++", "--", "p++", "p--"):  # ``q++`` stores to q: it moves it
+            target = node.expr
+            while isinstance(target, c_ast.Cast):
+                target = target.expr
+            if isinstance(target, c_ast.ID):
+                self.prog.var_stores.setdefault(target.name, []).append(self._site(node))
+            elif isinstance(target, c_ast.StructRef):
+                self.prog.field_stores.setdefault(target.field.name, []).append(self._site(node))
         if node.op == "&" and not self._into_pointee(node.expr):
             root = _root_name(node.expr)
             if root:
@@ -266,7 +277,9 @@ class ProgramWalker(c_ast.NodeVisitor):
         lv = node.lvalue
         while isinstance(lv, c_ast.Cast):
             lv = lv.expr
-        site = self._site(node.rvalue)
+        # a compound store (``p += k``) moves what the variable holds: its site is the
+        # whole assignment, never taken for a store of its right-hand side (``1`` no NULL)
+        site = self._site(node.rvalue if node.op == "=" else node)
         if isinstance(lv, c_ast.ID):
             self.prog.var_stores.setdefault(lv.name, []).append(site)
         elif isinstance(lv, c_ast.StructRef):

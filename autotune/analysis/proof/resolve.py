@@ -179,6 +179,7 @@ class WalkNames:
             self._defined,
             self.size_of,
             ExprTypes(scope),
+            self._recombine,
         )
 
     def value_as(self, node: c_ast.Node | None, t: c_ast.Node | None) -> poly.Poly | None:
@@ -211,6 +212,22 @@ class WalkNames:
             self.defined_syms[key] = sym
             self.defined_bounds.append(Bound(sym, None, None, defined=(kind, a, b)))
         return poly.symbol(self.defined_syms[key])
+
+    def _recombine(self, p: poly.Poly) -> poly.Poly:
+        """``c * ((a / b) * b + a % b)`` inside ``p`` is ``c * a`` (C's identity, for a
+        run-time ``b``): a block index and its offset give back the index."""
+        for bound in self.defined_bounds:
+            if bound.defined is None or bound.defined[0] != "vmod":
+                continue
+            c = p.get((bound.sym,), 0)
+            _, a, b = bound.defined
+            q = self.defined_syms.get(("vdiv", poly.text(a), poly.text(b)))
+            qb = poly.mul(poly.symbol(q), b) if c and q else None
+            if qb is None or any(p.get(m, 0) != c * v for m, v in qb.items()):
+                continue
+            p = poly.add(poly.add(p, qb, -c), {(bound.sym,): c}, -1)
+            p = poly.add(p, a, c)
+        return p
 
     def _element(self, node: c_ast.Node) -> poly.Poly | None:
         """``d[2]``, ``grid_points[0]``, ``g->nx``: a size read from memory the loop does
