@@ -19,6 +19,13 @@ BOTH = {"schedule", "threads"}
 
 # file -> {loop line: (dimensions kept, words the reason must contain)}
 TRAPS = {
+    # helpers that look like allocators: a workspace kept in a static pointer, a
+    # file-scope cache, realloc (which may return its block): two names, one block
+    "allocator_traps.c": {
+        45: (BOTH, "dependence carried by the loop on a: line 46 (a[i + 1]) and line 46 (b[i])"),
+        52: (BOTH, "dependence carried by the loop on c: line 53 (c[i + 1]) and line 53 (d[i])"),
+        59: (BOTH, "dependence carried by the loop on e: line 60 (e[i + 1]) and line 60 (f[i])"),
+    },
     # stores a library call may leave undone: a field the record lacks keeps the previous
     # value in the thread's copy; bytes past snprintf's terminator are an earlier key's
     "partial_stores_traps.c": {
@@ -661,6 +668,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "thread_address_traps.c",
         "firstprivate_table_traps.c",
         "errno_carry_traps.c",
+        "allocator_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -249,7 +249,7 @@ class LoopRecord:
         """Not tunable only because its trip count is not in the source (a profile run
         tells it): a variant tuned with that profile may still be applied to it, as the
         build hook does, within what the legality gate keeps."""
-        parts = [p for p in self.reason.split("; ") if p]
+        parts = [p for p in _top_level_parts(self.reason) if p]
         return (
             not self.tunable
             and bool(parts)
@@ -363,3 +363,16 @@ def select_loops(
             known = ", ".join(r.id for r in records) or "none"
             raise UserError(f"no loop matches --loop {w}; loops: {known}")
     return [r for r in records if any(matches(r, w) for w in wanted)]
+
+
+def _top_level_parts(reason: str) -> list[str]:
+    """``reason`` split at the "; " between its parts, not at one inside the parentheses
+    of a part (``unknown (ii step bs (...); ii < n (...))`` is one part)."""
+    parts, depth, start = [], 0, 0
+    for k, ch in enumerate(reason):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and reason.startswith("; ", k):
+            parts.append(reason[start:k])
+            start = k + 2
+    parts.append(reason[start:])
+    return parts

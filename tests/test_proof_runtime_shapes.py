@@ -1,0 +1,91 @@
+"""Shapes sized at run time that the proof decides for every size, with no run-time test:
+two halves of one allocation, a pointer set once to an object's start plus an offset,
+blocks addressed by ``/`` and ``%`` of a run-time block size, tiles of a run-time width
+clipped by ``MIN``. Run as a user would (``autotune analyze --args``); the variants, as
+the tuner writes them, print the original's output at the measured size and at others.
+Their traps (one element of overlap, an offset changed after the pointer was set, a
+pointer moved before the loop, tiles wider than their step, a block's own slot) are
+kept as written with the reason."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import autotune
+from autotune.cli.main import main
+from autotune.textfile import read_source
+from autotune.variants.apply import apply_variants
+from autotune.variants.space import Variant
+
+DATA = Path(__file__).parent / "data" / "c" / "proof"
+BOTH = {"schedule", "threads"}
+pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+
+SHAPES = {13: "scale_into", 21: "block_update", 31: "tiled_copy", 58: "main", 61: "main"}
+TRAPS = {
+    24: "dependence carried by the loop on v: line 25 (v[i]) and line 25 (overlap[i])",
+    30: "dependence carried by the loop on v: line 31 (v[i + m]) and line 31 (later[i])",
+    35: "dependence carried by the loop on v: line 36 (v[i]) and line 36 (p[i])",
+    40: "dependence carried by the loop on v: line 41 (v[i]) and line 41 (q[i])",
+    43: "writes the same element of v from different iterations (line 46: v[i])",
+    50: "writes the same element of v from different iterations (line 52: v[blk])",
+    55: "writes the same element of v from different iterations (line 57: v[off])",
+}
+
+
+def _analyze(name: str, args: str, capsys) -> dict[int, dict]:
+    assert main(["analyze", str(DATA / name), "--args", args, "--json"]) == 0
+    return {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+
+
+def test_run_time_shapes_are_proven_at_every_size(env, capsys):
+    loops = _analyze("runtime_shapes.c", "300 16", capsys)
+    assert {line: lp["function"] for line, lp in loops.items()} == SHAPES
+    for line, lp in loops.items():
+        assert lp["kept"] == {} and lp["tunable"], (line, lp["kept"])
+        # no size the profile measured is part of the proof: no test before the variant
+        assert lp["guard"] == "" and lp["proof_sizes"] == [], (line, lp["guard"])
+    assert loops[31]["trip_count"] == 19  # ceil(300 / 16) tiles: the step was measured
+
+
+def test_their_traps_are_kept_with_the_reason(env, capsys):
+    loops = _analyze("runtime_shapes_traps.c", "300 16", capsys)
+    assert sorted(loops) == sorted(TRAPS)
+    for line, words in TRAPS.items():
+        lp = loops[line]
+        assert set(lp["kept"]) == BOTH and not lp["tunable"], (line, lp["kept"])
+        assert words in lp["kept"]["schedule"], (line, lp["kept"])
+
+
+def _outputs(text: str, work: Path, name: str, runs: list[list[str]], threads: str) -> list[str]:
+    src = work / f"{name}.c"
+    src.write_text(text)
+    exe = work / name
+    subprocess.run(["gcc", "-O2", "-fopenmp", str(src), "-o", str(exe), "-lm"], check=True)
+    env = {**os.environ, "OMP_NUM_THREADS": threads}
+    return [
+        subprocess.run([str(exe), *a], capture_output=True, text=True, env=env, check=True).stdout
+        for a in runs
+    ]
+
+
+@pytest.mark.slow
+def test_their_variants_print_the_original_output_at_other_sizes(tmp_path):
+    """Proven for every size, so the variants carry no test: each one, applied as the
+    tuner writes it, prints the original's output at sizes the profile never saw."""
+    session = autotune.Session(db=tmp_path / "s.db", args=["300", "16"], ldflags=["-lm"])
+    records = session.analyze(DATA / "runtime_shapes.c", profile=True, formulas="").loops
+    assert len(records) == len(SHAPES) and all(r.tunable and not r.guard for r in records)
+    source = read_source(DATA / "runtime_shapes.c")
+    runs = [["300", "16"], ["97", "5"], ["1024", "33"], ["7", "64"]]
+    expected = _outputs(source, tmp_path, "original", runs, "1")
+    for k, variant in enumerate([Variant("dynamic", 3, 3), Variant("guided", 7, 4)]):
+        tuned = apply_variants(source, [(r, variant) for r in records])
+        assert "if ((" not in tuned  # no run-time test was needed
+        assert _outputs(tuned, tmp_path, f"tuned{k}", runs, "4") == expected
