@@ -19,6 +19,13 @@ BOTH = {"schedule", "threads"}
 
 # file -> {loop line: (dimensions kept, words the reason must contain)}
 TRAPS = {
+    # names written where iterations meet: one shared record renamed by all, one slot by
+    # two iterations (i / 2), a name member that points into one shared buffer
+    "record_strings_traps.c": {
+        30: (BOTH, "dependence carried by the loop on last: line 32 (last)"),
+        35: (BOTH, "dependence carried by the loop on recs: line 36 (recs[i / 2])"),
+        38: (BOTH, "writes labels (line 39: labels[i]; line 39: strcpy())"),
+    },
     # helpers that look like allocators: a workspace kept in a static pointer, a
     # file-scope cache, realloc (which may return its block): two names, one block
     "allocator_traps.c": {
@@ -476,6 +483,9 @@ PATTERNS = {
     # shifted subscripts under boundary tests: if (j > 0), ?: at the last column, i != 0,
     # && and || before a neighbour is read, the end cells skipped by continue
     "boundary_guards.c": {28: set(), 38: set(), 43: set(), 49: set(), 56: set()},
+    # a record built in a local struct (strcpy into its name member, a name from a
+    # table of literals) and memcpy'd into its slot; a slot's own name renamed
+    "record_strings.c": {23: set(), 31: set()},
 }
 
 
@@ -630,6 +640,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "private_scratch_pointer.c",
         "errno_iteration.c",
         "partial_sums_team.c",
+        "record_strings.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -669,6 +680,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "firstprivate_table_traps.c",
         "errno_carry_traps.c",
         "allocator_traps.c",
+        "record_strings_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -17,7 +17,7 @@ from pycparser import c_ast
 from autotune.analysis.copies import element_layout
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.decls import derivations
+from autotune.analysis.proof.decls import access_type, derivations
 from autotune.analysis.proof.facts import Bound, Ref
 from autotune.analysis.proof.formats import (
     FORMAT_FUNCS,
@@ -95,6 +95,10 @@ def pointee(
     object); else the object at an unknown index."""
     if _constant(arg):
         return  # a string literal or a null pointer: no object of the program
+    member = _member_array(w, arg)
+    if member is not None:
+        _struct_member(w, node, text, member, kind)
+        return
     pv = pointer_value(w, arg)
     if pv is None or pv.owner == "local":
         return
@@ -104,6 +108,39 @@ def pointee(
         w.record(Ref(pv.objects, None, kind, line, text, owner=pv.owner, name=pv.name))
         return
     record_run(w, pv, count, kind, line, text)
+
+
+def _member_array(w: IterationWalker, arg: c_ast.Node) -> c_ast.StructRef | None:
+    """``s.name``, ``recs[i].name`` where that member is an array: what a call reaches
+    through it stays inside that one struct (C's string and memory functions stay in the
+    array object they are given)."""
+    while isinstance(arg, c_ast.Cast):
+        arg = arg.expr
+    if not (isinstance(arg, c_ast.StructRef) and arg.type == "."):
+        return None
+    root = arg.name
+    while isinstance(root, c_ast.ArrayRef | c_ast.StructRef):
+        root = root.name
+    if not isinstance(root, c_ast.ID):
+        return None
+    decl, _ = w._decl(root.name, root)
+    t = access_type(w.frame.scope, arg, decl.type if decl is not None else None)
+    t = w.frame.scope.resolve_typedef(t) if t is not None else None
+    return arg if isinstance(t, c_ast.ArrayDecl) else None
+
+
+def _struct_member(
+    w: IterationWalker, node: c_ast.FuncCall, text: str, member: c_ast.StructRef, kind: str
+) -> None:
+    """A call's access through an array member: one access of the struct it is in, as a
+    member's own subscript is (``recs[i].name`` is ``recs[i]``; an iteration's own local
+    struct is nobody else's)."""
+    pv = pointer_value(w, c_ast.UnaryOp("&", member.name, member.coord))
+    if pv is None or pv.owner == "local":
+        return
+    line = node.coord.line if node.coord else 0
+    index = pv.base if pv.base is not None and None not in pv.base else None
+    w.record(Ref(pv.objects, index, kind, line, text, owner=pv.owner, name=pv.name))
 
 
 def record_run(
@@ -267,9 +304,12 @@ def is_stream(w: IterationWalker, node: c_ast.Node) -> bool:
 
 
 def _constant(node: c_ast.Node) -> bool:
-    """A string literal or a null pointer constant, through casts."""
+    """A string literal or a null pointer constant, through casts (either one a
+    conditional picks: ``i % 2 ? "odd" : "even"``)."""
     while isinstance(node, c_ast.Cast):
         node = node.expr
+    if isinstance(node, c_ast.TernaryOp):
+        return _constant(node.iftrue) and _constant(node.iffalse)
     return isinstance(node, c_ast.Constant)
 
 

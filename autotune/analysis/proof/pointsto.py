@@ -30,6 +30,7 @@ from autotune.analysis.proof.program import (
 from autotune.analysis.symbols import Scope, file_info
 
 Objects = frozenset[str] | None
+LITERAL = "literal:"  # every string literal: read only (a store to one is undefined)
 MAX_DEPTH = 8
 
 
@@ -80,7 +81,11 @@ class PointsTo:
         if isinstance(e, c_ast.Cast):
             return self.objects(e.expr, Site(e.expr, site.func, site.ast), depth)
         if isinstance(e, c_ast.Constant):
-            return frozenset()  # NULL, 0, a string literal (read only)
+            # a string literal is an object no program may write; NULL and 0 are none
+            return frozenset({LITERAL}) if e.type == "string" else frozenset()
+        if isinstance(e, c_ast.Decl) and e.name:  # the array an initializer list fills
+            _, kind = self.scope(site).find_decl(e.name, e)
+            return frozenset({var_key(e, kind, site.func)})
         if isinstance(e, c_ast.ID):
             return self._name(e, site, depth)
         if isinstance(e, c_ast.UnaryOp):
@@ -258,9 +263,11 @@ class PointsTo:
     def _derivations_of(self, root: c_ast.Node, site: Site) -> list[str] | None:
         """The declared type's pointer and array levels of a variable (None: not a
         variable the scope declares)."""
+        scope = self.scope(site)
+        if isinstance(root, c_ast.Decl):  # an initializer list's own array
+            return derivations(scope, root.type)
         if not isinstance(root, c_ast.ID):
             return None
-        scope = self.scope(site)
         decl, _ = scope.find_decl(root.name, root)
         return None if decl is None else derivations(scope, decl.type)
 

@@ -221,7 +221,19 @@ class ProgramWalker(c_ast.NodeVisitor):
             if node.name:
                 self.prog.var_stores.setdefault(node.name, []).append(self._site(node.init))
             self._member_stores(node.type, node.init)
+            self._element_inits(node)
             self.visit(node.init)
+
+    def _element_inits(self, node: c_ast.Decl) -> None:
+        """``const char *names[] = {"a", "b"}``, ``double *rows[] = {a, b}``: each element
+        the list sets is a store into the array (base: the declaration itself)."""
+        if not (isinstance(node.type, c_ast.ArrayDecl) and isinstance(node.init, c_ast.InitList)):
+            return
+        for expr in node.init.exprs or []:
+            if isinstance(expr, c_ast.NamedInitializer):
+                expr = expr.expr
+            if not isinstance(expr, c_ast.InitList):
+                self.prog.element_stores.append((self._site(expr), node))
 
     def visit_CompoundLiteral(self, node: c_ast.CompoundLiteral) -> None:
         self._member_stores(node.type.type, node.init)
