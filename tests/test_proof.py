@@ -19,6 +19,22 @@ BOTH = {"schedule", "threads"}
 
 # file -> {loop line: (dimensions kept, words the reason must contain)}
 TRAPS = {
+    # selections whose candidate follows the schedule or the team: no tie-break, a merge
+    # breaking ties the other way, a tie on a value iterations share (-0.0 and 0.0), a
+    # merge by the master alone, a start above every value with the thread's own index
+    "selections_traps.c": {
+        30: (BOTH, "private variable m is read at line 31 before every path"),
+        46: (
+            BOTH,
+            "accumulates over the iterations a thread runs and is used at line 53",
+        ),
+        62: (BOTH, "private variable m is read at line 63 before every path"),
+        78: (
+            BOTH,
+            "accumulates over the iterations a thread runs and is used at line 85",
+        ),
+        94: (BOTH, "reads k, which holds the thread's number or count"),
+    },
     # names written where iterations meet: one shared record renamed by all, one slot by
     # two iterations (i / 2), a name member that points into one shared buffer
     "record_strings_traps.c": {
@@ -486,6 +502,10 @@ PATTERNS = {
     # a record built in a local struct (strcpy into its name member, a name from a
     # table of literals) and memcpy'd into its slot; a slot's own name renamed
     "record_strings.c": {23: set(), 31: set()},
+    # per-thread candidates merged under critical: an argmax with the lowest row winning
+    # ties, an argmin with the highest index winning, a max merged by fmax and an
+    # integer max by an if-test (two merges in one critical)
+    "selections.c": {28: set(), 47: set(), 64: set()},
 }
 
 
@@ -641,6 +661,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "errno_iteration.c",
         "partial_sums_team.c",
         "record_strings.c",
+        "selections.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -681,6 +702,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "errno_carry_traps.c",
         "allocator_traps.c",
         "record_strings_traps.c",
+        "selections_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

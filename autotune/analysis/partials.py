@@ -18,6 +18,7 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import walk
 from autotune.analysis.names import integral_type
+from autotune.analysis.proof.updates import if_update, select_update, update_form
 from autotune.analysis.symbols import Scope
 
 # the combining assignment -> the updates the partial may take, and the identity
@@ -35,6 +36,14 @@ def combines_identity_partial(
         return False
     while isinstance(stmt, c_ast.Compound) and len(stmt.block_items or []) == 1:
         stmt = stmt.block_items[0]
+    if isinstance(stmt, c_ast.Compound) and stmt.block_items:  # several merges in one
+        return all(combines_identity_partial(s, decls, region, scope) for s in stmt.block_items)
+    extreme = _extreme_merge(stmt)
+    if extreme is not None:
+        return _extreme_partial(extreme, decls, region)
+    pick = select_update(stmt)
+    if pick is not None:
+        return _select_partial(pick, decls, region)
     if not isinstance(stmt, c_ast.Assignment) or stmt.op not in _IDENTITY:
         return False
     if (
@@ -49,6 +58,91 @@ def combines_identity_partial(
     if decl is None or not integral_type(scope, decl.type) or _value(decl.init) != identity:
         return False
     return _only_updated(region, name, updates)
+
+
+def _extreme_merge(stmt: c_ast.Node) -> tuple[c_ast.Node, str, c_ast.Node] | None:
+    """(target, "max"/"min", operand) of ``if (p > t) t = p;`` or ``t = fmax(t, p)``."""
+    if isinstance(stmt, c_ast.If):
+        return if_update(stmt)
+    if isinstance(stmt, c_ast.Assignment):
+        form = update_form(stmt)
+        if form is not None and form[0] in ("max", "min"):
+            return stmt.lvalue, form[0], form[1]
+    return None
+
+
+def _extreme_partial(
+    form: tuple[c_ast.Node, str, c_ast.Node], decls: dict[str, c_ast.Decl], region: c_ast.Node
+) -> bool:
+    """A max (or min) merged into shared data from a partial declared in the region with
+    a constant start, which the region only ever updates by the same extreme: the max of
+    the maxima is the max of all, and max is idempotent, so each thread's start, counted
+    once per thread, changes nothing a team size could show."""
+    target, op, operand = form
+    if (
+        not isinstance(operand, c_ast.ID)
+        or isinstance(target, c_ast.ID)
+        and (target.name == operand.name)
+    ):
+        return False
+    decl = decls.get(operand.name)
+    if decl is None or not _constant_start(decl.init):
+        return False
+    guarded = set()  # the ``m = v`` of each ``if (v > m) m = v;``, by the same extreme
+    for n in walk(region):
+        found = if_update(n) if isinstance(n, c_ast.If) else None
+        if found is not None and _is(found[0], operand.name) and found[1] == op:
+            guarded |= {id(x) for x in walk(n.iftrue) if isinstance(x, c_ast.Assignment)}
+    for n in walk(region):
+        if isinstance(n, c_ast.UnaryOp) and _is(n.expr, operand.name):
+            if n.op in ("&", "++", "--", "p++", "p--"):
+                return False
+        if isinstance(n, c_ast.Assignment) and _is(n.lvalue, operand.name):
+            form = update_form(n)
+            if id(n) not in guarded and (form is None or form[0] != op):
+                return False
+    return True
+
+
+def _select_partial(pick: tuple, decls: dict[str, c_ast.Decl], region: c_ast.Node) -> bool:
+    """A candidate and its index merged by a selection with a tie-break, from copies
+    declared in the region with constant starts that the region sets only by the same
+    selection, each in the same role: idempotent, so a team of any size selects the
+    same pair (``updates.select_update``)."""
+    op, _, operand, _, position = pick
+    copies = {"value": operand, "index": position}
+    if not all(isinstance(c, c_ast.ID) for c in copies.values()):
+        return False
+    for copy in copies.values():
+        decl = decls.get(copy.name)
+        if decl is None or not _constant_start(decl.init):
+            return False
+    selected = set()  # the assignments of the selections that set the copies, by role
+    for n in walk(region):
+        got = select_update(n)
+        if got is None or got[0] != op:
+            continue
+        if _is(got[1], operand.name) and _is(got[3], position.name):
+            selected |= {id(x) for x in walk(n.iftrue) if isinstance(x, c_ast.Assignment)}
+    for n in walk(region):
+        if isinstance(n, c_ast.UnaryOp) and any(_is(n.expr, c.name) for c in copies.values()):
+            if n.op in ("&", "++", "--", "p++", "p--"):
+                return False
+        if isinstance(n, c_ast.Assignment) and id(n) not in selected:
+            if any(_is(n.lvalue, c.name) for c in copies.values()):
+                return False
+    return bool(selected)
+
+
+def _constant_start(init: c_ast.Node | None) -> bool:
+    """A literal start value (``-1.0``, ``0``, ``-DBL_MAX`` once expanded, ``INT_MIN``)."""
+    while isinstance(init, c_ast.UnaryOp) and init.op in ("-", "+"):
+        init = init.expr
+    if isinstance(init, c_ast.Cast):
+        return _constant_start(init.expr)
+    if isinstance(init, c_ast.BinaryOp) and init.op in ("-", "+"):  # INT_MIN: -2147483647 - 1
+        return _constant_start(init.left) and _constant_start(init.right)
+    return isinstance(init, c_ast.Constant)
 
 
 def _only_updated(region: c_ast.Node, name: str, updates: set[str]) -> bool:

@@ -78,11 +78,19 @@ def judge_scalars(
                 f"private variable {name} accumulates over the iterations a thread runs and "
                 f"{why}: what it holds depends on the schedule"
             )
-        elif not is_integral(scope, name, site.for_node):
+        elif not is_integral(scope, name, site.for_node) and not any(
+            op.startswith("arg") for op in facts.updates[name]
+        ):  # a selection with a tie-break keeps one candidate of a strict order
             note = (
                 f"{name} is a per-thread partial sum combined after the loop: another schedule "
                 "or thread count reassociates it, so results may differ in the last digits"
             )
+            if facts.updates[name] <= {"max", "min"}:
+                note = (
+                    f"{name} is each thread's {next(iter(facts.updates[name]))} combined after "
+                    "the loop: of floating-point values that compare equal (-0.0 and 0.0) "
+                    "another schedule or thread count may keep the other"
+                )
             if note not in out.reassociates:
                 out.reassociates.append(note)
     for name, line in facts.plain.items():

@@ -33,11 +33,13 @@ from pycparser import c_ast
 from autotune.analysis.astutil import subscripts, walk, written_names
 from autotune.analysis.names import integral_type, written_root
 from autotune.analysis.proof.program import Program, thread_dependent
+from autotune.analysis.proof.updates import if_update, select_update, update_form
 from autotune.analysis.symbols import Scope, file_info
 from autotune.frontend.runs import pragma_runs
 
 SUMS = ("+=", "-=")
 COMBINE_OPS = {"+": SUMS, "*": ("*=",), "|": ("|=",), "&": ("&=",), "^": ("^=",)}
+EXTREME_OPS = ("max", "min")
 
 
 def combining_ids(
@@ -54,6 +56,10 @@ def combining_ids(
     each thread's copy into shared data, as the module says; ``op``: the operator the
     loop's iterations update the copy with; ``private``: the names the region's data
     clauses give each thread (None: an orphaned loop, whose targets must be globals)."""
+    if op in EXTREME_OPS:
+        return _extreme_ids(holder, name, op, inside, prog, func, ast, private)
+    if op is not None and op.startswith("arg"):
+        return _select_ids(holder, name, op, inside, prog, func, ast, private)
     if op not in COMBINE_OPS:
         return set()
     local = {id(n) for n in walk(holder) if isinstance(n, c_ast.Decl)}
@@ -75,6 +81,110 @@ def combining_ids(
         if guarded and all(_uniform(e, counters, prog, func, ast) for e in [*read, *controls]):
             out |= {id(x) for x in walk(s.rvalue) if isinstance(x, c_ast.ID) and x.name == name}
     return out
+
+
+def _extreme_ids(
+    holder: c_ast.Node,
+    name: str,
+    op: str,
+    inside: set[int],
+    prog: Program,
+    func: c_ast.FuncDef | None,
+    ast: c_ast.FileAST,
+    private: set[str] | None,
+) -> set[int]:
+    """The copy of a max or min kept per thread, merged by the same extreme under
+    critical (``if (mine > best) best = mine;``, ``best = fmax(best, mine)``): a max of
+    maxima is the max of all, whatever each thread ran, and a starting value counted
+    once or once per thread leaves it as it is (max and min are idempotent)."""
+    local = {id(n) for n in walk(holder) if isinstance(n, c_ast.Decl)}
+    parents = file_info(ast).parents
+    out: set[int] = set()
+    for s in walk(holder):
+        if id(s) in inside:
+            continue
+        form = _extreme_merge(s)
+        if form is None:
+            continue
+        target, got, operand = form
+        if got != op or not (isinstance(operand, c_ast.ID) and operand.name == name):
+            continue
+        if _element(target, name) is not None or not _shared_target(
+            target, local, private, func, ast
+        ):
+            continue
+        found = _controls(s, holder, parents, ("critical",))
+        if found is None:
+            continue
+        controls, counters, guarded = found
+        read = [*subscripts(target), *controls]
+        if guarded and all(_uniform(e, counters, prog, func, ast) for e in read):
+            out |= {id(x) for x in walk(s) if isinstance(x, c_ast.ID) and x.name == name}
+    return out
+
+
+def _select_ids(
+    holder: c_ast.Node,
+    name: str,
+    op: str,
+    inside: set[int],
+    prog: Program,
+    func: c_ast.FuncDef | None,
+    ast: c_ast.FileAST,
+    private: set[str] | None,
+) -> set[int]:
+    """A candidate and its index kept per thread by a selection with a tie-break, merged
+    under critical by the same selection into shared data, each copy in the role it has
+    in the loop (``if (mine > best || (mine == best && at < best_at)) { ... }``): the
+    selection of selections is the selection of all, and idempotent, so neither which
+    iterations a thread ran nor how many threads there are shows."""
+    roles = {}
+    for s in walk(holder):
+        pick = select_update(s) if id(s) in inside else None
+        if pick is not None and pick[0] == op:
+            roles[pick[1].name], roles[pick[3].name] = (
+                ("value", pick[3].name),
+                ("index", pick[1].name),
+            )
+    if name not in roles:
+        return set()
+    role, partner = roles[name]
+    local = {id(n) for n in walk(holder) if isinstance(n, c_ast.Decl)}
+    parents = file_info(ast).parents
+    out: set[int] = set()
+    for s in walk(holder):
+        pick = select_update(s) if id(s) not in inside else None
+        if pick is None or pick[0] != op:
+            continue
+        _, value, operand, index, position = pick
+        mine = {"value": operand, "index": position}
+        theirs = {"value": position, "index": operand}
+        if not (_is_name(mine[role], name) and _is_name(theirs[role], partner)):
+            continue
+        if not all(_shared_target(t, local, private, func, ast) for t in (value, index)):
+            continue
+        found = _controls(s, holder, parents, ("critical",))
+        if found is None:
+            continue
+        controls, counters, guarded = found
+        if guarded and all(_uniform(e, counters, prog, func, ast) for e in controls):
+            out |= {id(x) for x in walk(s) if isinstance(x, c_ast.ID) and x.name == name}
+    return out
+
+
+def _is_name(node: c_ast.Node, name: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == name
+
+
+def _extreme_merge(s: c_ast.Node) -> tuple[c_ast.Node, str, c_ast.Node] | None:
+    """(target, "max" or "min", operand) of an extreme update statement."""
+    if isinstance(s, c_ast.If):
+        return if_update(s)
+    if isinstance(s, c_ast.Assignment):
+        form = update_form(s)
+        if form is not None and form[0] in EXTREME_OPS:
+            return s.lvalue, form[0], form[1]
+    return None
 
 
 def _shared_target(

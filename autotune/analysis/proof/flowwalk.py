@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import loop_var_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.branchfacts import branch_bounds
 from autotune.analysis.proof.syntax import assigned, jumps, line_of, meet, where
-from autotune.analysis.proof.updates import if_update
+from autotune.analysis.proof.updates import if_update, select_update
 
 
 class ControlFlow:
@@ -40,6 +41,14 @@ class ControlFlow:
         self.cont_exits = exits
 
     def visit_If(self, node: c_ast.If) -> None:
+        pick = select_update(node)
+        if pick is not None and self._selects_by_iteration(pick[4]):
+            op, value, operand, index, position = pick  # a candidate with a tie-break
+            self._read_only(operand)
+            self._read_only(position)
+            self._touch(value, "u", node, op)
+            self._touch(index, "u", node, op)
+            return
         form = if_update(node)
         if form is not None:  # if (v > m) m = v;  a max-update of m
             target, op, operand = form
@@ -55,6 +64,15 @@ class ControlFlow:
             return
         self._read_only(node.cond)
         self._branches([node.iftrue, node.iffalse], node.cond)
+
+    def _selects_by_iteration(self, position: c_ast.Node) -> bool:
+        """The tie-break of a selection in the loop itself is the loop's own counter, which
+        no two iterations share (equal candidates then differ by it, so even -0.0 and 0.0
+        are told apart); a merge elsewhere compares the copies' indices."""
+        if len(self.frames) > 1 or self.ctx.loop is None:
+            return False
+        var = loop_var_name(self.ctx.loop)
+        return isinstance(position, c_ast.ID) and position.name == var
 
     def _branches(self, branches: list[c_ast.Node | None], cond: c_ast.Node | None = None) -> None:
         """Each branch from the same state; under an if's or a ?:'s two branches, the

@@ -441,7 +441,10 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
     def note_floating_update(self, name: str, at: c_ast.Node, what: str, op: str | None) -> None:
         """A floating-point update that any order leaves the same but for rounding (a sum)
         or the sign of a zero (a max or min: -0.0 and 0.0 compare equal, and the first
-        or the last met is kept)."""
+        or the last met is kept). A selection with an index tie-break (``argmax<``) keeps
+        one candidate of a strict order in any order: nothing to note."""
+        if (op or "").startswith("arg"):
+            return
         if is_floating(self.frame.scope, name, at):
             site = self.place(at)
             note = (

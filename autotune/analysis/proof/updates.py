@@ -123,3 +123,63 @@ def mentions(expr: c_ast.Node, lv: c_ast.Node) -> bool:
             return True
         stack.extend(c for _, c in n.children())
     return False
+
+
+def select_update(
+    node: c_ast.Node,
+) -> tuple[str, c_ast.Node, c_ast.Node, c_ast.Node, c_ast.Node] | None:
+    """A candidate and its index kept by a strict order with an index tie-break:
+    ``if (v > m || (v == m && i < k)) { m = v; k = i; }`` -> ("argmax<", m, v, k, i).
+    The pair (value, index) is ordered lexicographically, so the one selected from any
+    set of candidates is the same in any order, and merging two selections is one
+    selection of both: an associative, commutative and idempotent update of (m, k)."""
+    if not isinstance(node, c_ast.If) or node.iffalse is not None:
+        return None
+    body = node.iftrue
+    items = body.block_items if isinstance(body, c_ast.Compound) else [body]
+    if len(items or []) != 2 or not all(
+        isinstance(a, c_ast.Assignment) and a.op == "=" for a in items
+    ):
+        return None
+    cond = node.cond
+    if not (isinstance(cond, c_ast.BinaryOp) and cond.op == "||"):
+        return None
+    tie = cond.right
+    if not (isinstance(tie, c_ast.BinaryOp) and tie.op == "&&"):
+        return None
+    for first, second in ((items[0], items[1]), (items[1], items[0])):
+        m, v, k, i = first.lvalue, first.rvalue, second.lvalue, second.rvalue
+        if not all(isinstance(x, c_ast.ID) for x in (m, k)) or m.name == k.name:
+            continue
+        if any(mentions(e, x) for e in (v, i) for x in (m, k)):
+            continue
+        better = _strict(cond.left, v, m)
+        if better is None or not _equal(tie.left, v, m):
+            continue
+        order = _strict(tie.right, i, k)
+        if order is None:
+            continue
+        return f"arg{better}{'<' if order == 'min' else '>'}", m, v, k, i
+    return None
+
+
+def _strict(cond: c_ast.Node, e: c_ast.Node, x: c_ast.Node) -> str | None:
+    """``e > x`` (or ``x < e``): "max"; ``e < x`` (or ``x > e``): "min"; else None."""
+    if not (isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", ">")):
+        return None
+    text, left, right = source_text(e), source_text(cond.left), source_text(cond.right)
+    if left == text and same_lvalue(cond.right, x):
+        return "max" if cond.op == ">" else "min"
+    if right == text and same_lvalue(cond.left, x):
+        return "max" if cond.op == "<" else "min"
+    return None
+
+
+def _equal(cond: c_ast.Node, e: c_ast.Node, x: c_ast.Node) -> bool:
+    """``e == x`` or ``x == e``."""
+    if not (isinstance(cond, c_ast.BinaryOp) and cond.op == "=="):
+        return False
+    text = source_text(e)
+    return (source_text(cond.left) == text and same_lvalue(cond.right, x)) or (
+        source_text(cond.right) == text and same_lvalue(cond.left, x)
+    )
