@@ -1068,3 +1068,16 @@ def test_rows_through_a_pointer_from_an_allocating_helper_are_proven_at_every_si
     trap = analyze(DATA / "shifted_rows_trap.c", capsys, "--args", "64")
     assert set(trap[19]["kept"]) == BOTH and not trap[19]["tunable"]
     assert "cannot tell apart" in trap[19]["kept"]["schedule"]
+
+
+def test_a_proof_past_its_time_limit_keeps_the_loop_with_that_reason(monkeypatch, capsys):
+    """Each loop's proof has a time limit (10 s unless AUTOTUNE_PROOF_LIMIT_S says
+    otherwise): past it the loop is kept as written, said as such, and the file's other
+    loops and the command go on."""
+    monkeypatch.setenv("AUTOTUNE_PROOF_LIMIT_S", "0.000001")
+    loops = analyze(DATA / "selections.c", capsys)
+    for lp in loops.values():
+        assert set(lp["kept"]) == BOTH and not lp["tunable"]
+        assert "would take longer than 1e-06 s (AUTOTUNE_PROOF_LIMIT_S)" in lp["kept"]["schedule"]
+    monkeypatch.delenv("AUTOTUNE_PROOF_LIMIT_S")
+    assert all(lp["tunable"] for lp in analyze(DATA / "selections.c", capsys).values())

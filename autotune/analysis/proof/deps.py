@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import islpy as isl
 from pycparser import c_ast
 
-from autotune.analysis.proof import conditions, poly
+from autotune.analysis.proof import budget, conditions, poly
 from autotune.analysis.proof.facts import Bound, Ref
 from autotune.analysis.proof.isltext import Names, domain_text
 from autotune.analysis.proof.rows import leaves_array, leaves_row
@@ -349,6 +349,7 @@ def _by_param(p: poly.Poly, param: str) -> tuple[poly.Poly, poly.Poly] | None:
 
 def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
     """0 <= r <= param - 1 at every point of the reference's domain."""
+    budget.check()
     names = Names("")
     dom = domain_text(ref.domain, names, ref.given)
     if dom is None:
@@ -381,6 +382,7 @@ def _independent(
     distributed: int,
     any_iterations: bool = False,
 ) -> bool:
+    budget.check()
     na, nb = Names("_a"), Names("_b")
     conj = []
     for ref, names in ((a, na), (b, nb)):

@@ -19,7 +19,7 @@ from pycparser import c_ast
 
 from autotune.analysis.astutil import loop_var_name
 from autotune.analysis.names import atomic_object, is_floating, names_in
-from autotune.analysis.proof import poly, specialise, unroll
+from autotune.analysis.proof import budget, poly, specialise, unroll
 from autotune.analysis.proof.branchfacts import bounds_after
 from autotune.analysis.proof.constructs import walk_construct, walk_lock_section
 from autotune.analysis.proof.decls import var_key
@@ -232,6 +232,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
 
     # ---- statements --------------------------------------------------------------------
     def visit_Compound(self, node: c_ast.Compound) -> None:
+        budget.check()
         mark = len(self.facts.effects)
         ended = False
         held = len(self.guards)  # what an early exit leaves true for the rest of the block

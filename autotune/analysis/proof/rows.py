@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import islpy as isl
 
-from autotune.analysis.proof import poly
+from autotune.analysis.proof import budget, poly
 from autotune.analysis.proof.facts import Bound, Ref
 from autotune.analysis.proof.isltext import Names, domain_text
 
@@ -94,6 +94,7 @@ def _below_whenever_run(r: Ref, sub: poly.Poly) -> bool:
     whatever ``m`` bounds ``j``). A lower bound in the sizes (``j`` from ``lo``) is taken
     to keep it in the row, as C requires; so is the upper end of a constant-length row
     against bounds in the sizes (``j < m`` in a row of 100)."""
+    budget.check()
     names = Names("")
     expr = poly.to_isl(sub, names)
     runs = domain_text(r.domain, names, r.given)
@@ -112,6 +113,7 @@ def _may_leave(r: Ref, sub: poly.Poly, size: int | poly.Poly) -> bool:
     """A subscript may leave ``[0, size)`` for some sizes and some iteration: ``k % M``
     stays in a row of ``M``, ``k % 8`` leaves a row of 4 (quotients); ``j + 1`` for
     ``j < n`` leaves a variable-length row of ``n``, ``j + 1`` for ``j < n - 1`` does not."""
+    budget.check()
     names = Names("")
     expr = poly.to_isl(sub, names)
     conj = [c for c in [domain_text(r.domain, names, r.given)] if c]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.astutil import loop_var_name, walk
-from autotune.analysis.proof import chainrace, coverage, deps
+from autotune.analysis.proof import budget, chainrace, coverage, deps
 from autotune.analysis.proof.carried import (
     judge_private_arrays,
     judge_private_scalars_after,
@@ -37,7 +37,7 @@ from autotune.analysis.proof.opaque import unknown_origins
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.sizes_read import judge_sizes_read
-from autotune.analysis.proof.syntax import param_symbol
+from autotune.analysis.proof.syntax import param_symbol, where
 from autotune.analysis.proof.threadstate import flag_test
 from autotune.analysis.proof.walkstate import LoopContext
 
@@ -60,7 +60,20 @@ class Prover:
         self._leftovers: dict[int, set[str]] = {}
 
     def prove(self, site: LoopSite) -> Proof:
-        """Judge the walk of the loop in every calling context of its function."""
+        """Judge the walk of the loop in every calling context of its function, within
+        the proof's time limit (``budget``): past it, the loop is kept as written."""
+        try:
+            with budget.limited():
+                return self._prove(site)
+        except budget.ProofTimeout:
+            out = Proof()
+            out.add(
+                f"kept as written: the proof of the loop at {where(site.for_node)} would take "
+                f"longer than {budget.limit_s():g} s (AUTOTUNE_PROOF_LIMIT_S)"
+            )
+            return out
+
+    def _prove(self, site: LoopSite) -> Proof:
         out = Proof()
         walks = self._walks(site)
         if walks is None:
