@@ -53,7 +53,7 @@ def loops_of(
     analysed records (for --run). ``run``: make the profile run of the program with its
     arguments first (sizes measured at run time, proofs at those sizes)."""
     import autotune.analysis.unit as unit_module
-    from autotune.analysis.gate import _site
+    from autotune.analysis.gate_pass import site_of as _site
     from autotune.analysis.proof.pointsto import PointsTo
     from autotune.analysis.proof.program import build_program
     from autotune.analysis.proof.verdict import Prover

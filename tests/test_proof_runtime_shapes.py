@@ -89,3 +89,24 @@ def test_their_variants_print_the_original_output_at_other_sizes(tmp_path):
         tuned = apply_variants(source, [(r, variant) for r in records])
         assert "if ((" not in tuned  # no run-time test was needed
         assert _outputs(tuned, tmp_path, f"tuned{k}", runs, "4") == expected
+
+
+def test_rows_of_a_leading_dimension_vary_behind_the_relation_they_need(env, capsys):
+    """``a[i * ld + j]`` for ``j < m``: rows apart exactly where ``m <= ld``. The sizes
+    at which the proof's question fails give that relation, which the variants run
+    behind (Polly's run-time assumptions), not the one measured size."""
+    (loop,) = _analyze("leading_dimension.c", "200 150 160", capsys).values()
+    assert loop["kept"] == {} and loop["guard"] == "((ld) >= (m) || (m) <= 0 || (n) <= 0)"
+    assert loop["guard_sizes"] == {}  # no size fixed: the relation holds at many
+
+
+@pytest.mark.slow
+def test_the_leading_dimension_variant_prints_the_original_output_wherever_it_runs(tmp_path):
+    session = autotune.Session(db=tmp_path / "s.db", args=["200", "150", "160"])
+    (rec,) = session.analyze(DATA / "leading_dimension.c", profile=True, formulas="").loops
+    source = read_source(DATA / "leading_dimension.c")
+    tuned = apply_variants(source, [(rec, Variant("dynamic", 5, 4))])
+    assert f"if ({rec.guard})" in tuned
+    runs = [["200", "150", "160"], ["97", "64", "64"], ["31", "1", "300"], ["500", "7", "9"]]
+    expected = _outputs(source, tmp_path, "original", runs, "1")
+    assert _outputs(tuned, tmp_path, "tuned", runs, "4") == expected

@@ -76,12 +76,15 @@ def test_fft_passes_proven_at_measured_sizes_run_behind_their_test(tmp_path):
         assert _outputs(tuned, tmp_path, f"tuned{k}", runs) == expected
 
 
-def test_scratch_covered_at_one_size_only_is_varied_only_there(tmp_path):
+def test_scratch_covered_where_fill_reaches_n_is_varied_only_there(tmp_path):
+    """The scratch row is covered by the iteration's own copy exactly where fill >= n:
+    the sizes at which the proof's question fails say so, and their complement is the
+    run-time test (Polly's run-time assumptions), not the one measured size."""
     rec = _loop(tmp_path, "scratch_fill_runtime.c", ["64", "64"])
     assert "schedule" not in rec.kept
-    assert rec.guard == "(fill) == 64 && (n) == 64"
+    assert rec.guard == "((n) <= 0 || (fill) >= (n))"
     source = read_source(DATA / "scratch_fill_runtime.c")
-    runs = [["64", "64"], ["48", "64"], ["64", "32"]]
+    runs = [["64", "64"], ["48", "64"], ["64", "32"], ["100", "80"]]
     expected = _outputs(source, tmp_path, "original", runs)
     variant = Variant("static", 1, None)
     assert _outputs(apply_variants(source, [(rec, variant)]), tmp_path, "tuned", runs) == expected
@@ -140,11 +143,17 @@ def test_sizes_read_through_a_pointer_by_the_header_are_a_test(tmp_path):
     )
 
 
-def test_sizes_that_change_between_executions_are_no_test(tmp_path):
+def test_sizes_that_change_between_executions_are_no_equality_test(tmp_path):
+    """A size measured at two values is no ``==`` test; a relation between the sizes is
+    tested each time the loop starts, so it stands for both sweeps (64, 64 and 32, 32)."""
     rec = _loop(tmp_path, "scratch_fill_runtime.c", ["64", "64", "twice"])
     assert rec.profile["ranges"]["n"] == [32, 64]
-    assert "schedule" in rec.kept and not rec.guard
-    assert "may be read at line 27 before the iteration has written it" in rec.kept["schedule"]
+    assert "schedule" not in rec.kept and rec.guard == "((n) <= 0 || (fill) >= (n))"
+    source = read_source(DATA / "scratch_fill_runtime.c")
+    runs = [["64", "64", "twice"], ["48", "64", "twice"], ["64", "40", "twice"]]
+    expected = _outputs(source, tmp_path, "original", runs)
+    tuned = apply_variants(source, [(rec, Variant("dynamic", 2, None))])
+    assert _outputs(tuned, tmp_path, "tuned", runs) == expected
 
 
 def test_which_loops_are_unrolled():
@@ -161,16 +170,20 @@ def test_analyze_says_the_sizes_and_json_holds_the_test(tmp_path, monkeypatch, c
     from autotune.cli.main import main
 
     monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
-    path = str(DATA / "scratch_fill_runtime.c")
+    path = str(DATA / "stockham_runtime.c")
     db = str(tmp_path / "a.db")
-    assert main(["analyze", path, "--args", "64 64", "--db", db]) == 0
+    assert main(["analyze", path, "--args", "6 64", "--db", db]) == 0
     out = capsys.readouterr().out
-    assert "proven only at the sizes the profile run measured, (fill) == 64" in out
-    assert out.count("(fill) == 64 && (n) == 64") == 1
-    assert main(["analyze", path, "--args", "64 64", "--db", db, "--json"]) == 0
+    assert "proven only at the sizes the profile run measured, (m) == 6 && (n) == 64" in out
+    assert out.count("(m) == 6 && (n) == 64") == 1
+    assert main(["analyze", path, "--args", "6 64", "--db", db, "--json"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
-    assert loop["guard"] == "(fill) == 64 && (n) == 64"
-    assert loop["proof_sizes"] == ["fill", "n"]
+    assert loop["guard"] == "(m) == 6 && (n) == 64" and loop["guard_sizes"] == {"m": 6, "n": 64}
+    # the sizes the proof met, of which the test keeps those it needs
+    assert loop["proof_sizes"] == ["block", "m", "n", "rows"]
+    # a relation between sizes is said the same way, with the test it runs behind
+    assert main(["analyze", str(DATA / "scratch_fill_runtime.c"), "--args", "64 64"]) == 0
+    assert "proven only where ((n) <= 0 || (fill) >= (n)): variants run" in capsys.readouterr().out
 
 
 def test_the_build_hook_ships_a_choice_made_at_measured_sizes_behind_their_test(tmp_path, capsys):
@@ -186,9 +199,9 @@ def test_the_build_hook_ships_a_choice_made_at_measured_sizes_behind_their_test(
     proj = tmp_path / "proj"
     proj.mkdir()
     src = proj / "sweep.c"
-    shutil.copy(DATA / "scratch_fill_runtime.c", src)
-    rec = _loop(tmp_path, "scratch_fill_runtime.c", ["64", "64"])
-    assert rec.guard_sizes == {"fill": 64, "n": 64}
+    shutil.copy(DATA / "stockham_runtime.c", src)
+    rec = _loop(tmp_path, "stockham_runtime.c", ["6", "64"])
+    assert rec.guard_sizes == {"m": 6, "n": 64}
     env = hook_env(tmp_path, OMP_NUM_THREADS="3")
     db = Path(env["AUTOTUNE_DB"])
     with Store(db) as store:
@@ -204,10 +217,10 @@ def test_the_build_hook_ships_a_choice_made_at_measured_sizes_behind_their_test(
             best_s=0.01,
         )
         rows = store.tuned(source_hash=_hash(src), flags_key=_defines(), machine=fp)
-        assert rows[rec.key]["sizes"] == {"fill": 64, "n": 64}
-    run(["autotune-cc", "gcc", "-O2", "-fopenmp", "sweep.c", "-o", "tuned"], proj, env)
-    run(["gcc", "-O2", "-fopenmp", "sweep.c", "-o", "plain"], proj, env)
-    for args in (["64", "64"], ["48", "64"]):
+        assert rows[rec.key]["sizes"] == {"m": 6, "n": 64}
+    run(["autotune-cc", "gcc", "-O2", "-fopenmp", "sweep.c", "-o", "tuned", "-lm"], proj, env)
+    run(["gcc", "-O2", "-fopenmp", "sweep.c", "-o", "plain", "-lm"], proj, env)
+    for args in (["6", "64"], ["5", "48"]):
         assert (
             run(["./tuned", *args], proj, env).stdout == run(["./plain", *args], proj, env).stdout
         )
@@ -215,7 +228,7 @@ def test_the_build_hook_ships_a_choice_made_at_measured_sizes_behind_their_test(
     assert shipped["used"] == "tuned", shipped
     kept = Path(env["AUTOTUNE_CACHE_DIR"]) / "buildhook" / "tuned"
     texts = [p.read_text(errors="replace") for p in kept.rglob("*") if p.is_file()]
-    assert any("(fill) == 64 && (n) == 64" in t and "schedule(static, 1)" in t for t in texts)
+    assert any("(m) == 6 && (n) == 64" in t and "schedule(static, 1)" in t for t in texts)
 
 
 def _hash(path: Path) -> str:

@@ -25,9 +25,48 @@ import islpy as isl
 SMALL = 64  # a failure only at sizes up to this is a corner case worth a run-time test
 
 
+# an affine literal ``sum(c * P) + k >= 0``: (coefficients by parameter, k)
+Literal = tuple[tuple[tuple[str, int], ...], int]
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A condition between sizes a proof may assume behind a run-time test: a
+    conjunction of clauses, each a disjunction of affine literals (the complement of the
+    sizes at which a question failed: ``m <= ld`` for ``a[i * ld + j]`` with ``j < m``)."""
+
+    clauses: tuple[tuple[Literal, ...], ...]
+
+    def params(self) -> set[str]:
+        return {p for clause in self.clauses for coeffs, _ in clause for p, _ in coeffs}
+
+    def isl(self) -> str:
+        return " and ".join(
+            "(" + " or ".join(f"{_affine(c, k, str)} >= 0" for c, k in clause) + ")"
+            for clause in self.clauses
+        )
+
+    def c_text(self, texts: dict[str, str]) -> str:
+        """The test in C over the sizes' own texts: ``(n <= 0 || m <= 0 || ld >= m)``."""
+        return " && ".join(
+            "(" + " || ".join(_c_literal(c, k, texts) for c, k in clause) + ")"
+            for clause in self.clauses
+        )
+
+    def holds(self, values: dict[str, int]) -> bool | None:
+        """Its truth at these parameter values (None: one of them is not known)."""
+        if not self.params() <= set(values):
+            return None
+        return all(
+            any(sum(v * values[p] for p, v in c) + k >= 0 for c, k in clause)
+            for clause in self.clauses
+        )
+
+
 @dataclass
 class _State:
     assume: dict[str, int] = field(default_factory=dict)  # param -> lower bound
+    relations: tuple[Relation, ...] = ()
     failures: list[isl.Set] | None = None
 
 
@@ -46,23 +85,25 @@ def collecting() -> Iterator[list[isl.Set]]:
 
 
 @contextmanager
-def assuming(bounds: dict[str, int]) -> Iterator[None]:
-    """Answer every isl question only for parameters at these lower bounds or above."""
-    saved = _STATE.assume
-    _STATE.assume = dict(bounds)
+def assuming(bounds: dict[str, int], relations: tuple[Relation, ...] = ()) -> Iterator[None]:
+    """Answer every isl question only for parameters at these lower bounds or above,
+    and where these relations between them hold."""
+    saved = _STATE.assume, _STATE.relations
+    _STATE.assume, _STATE.relations = dict(bounds), tuple(relations)
     try:
         yield
     finally:
-        _STATE.assume = saved
+        _STATE.assume, _STATE.relations = saved
 
 
 def assumed_params() -> set[str]:
-    return set(_STATE.assume)
+    return set(_STATE.assume).union(*(r.params() for r in _STATE.relations))
 
 
 def assumed_conjuncts() -> list[str]:
     """isl constraints of the current assumption (parameters must be declared)."""
-    return [f"{p} >= {k}" for p, k in sorted(_STATE.assume.items())]
+    bounds = [f"{p} >= {k}" for p, k in sorted(_STATE.assume.items())]
+    return bounds + [r.isl() for r in _STATE.relations]
 
 
 def listening() -> bool:
@@ -119,3 +160,81 @@ def _max_of(params: isl.Set, pos: int) -> int | None:
     if val.is_infty() or val.is_neginfty() or val.is_nan() or not val.is_int():
         return None
     return int(val.to_python())
+
+
+MAX_COEFFICIENT = 64  # a relation a reader can check by eye: small coefficients only
+
+
+def relations(
+    failures: list[isl.Set], usable: set[str], measured: dict[str, int]
+) -> list[Relation]:
+    """For each failure stated in usable parameters that a relation between two or more
+    of them avoids, that relation: the complement of the failure's sizes (Polly's
+    run-time assumptions). One false at the sizes a profile run measured is left out:
+    its variant would never run there."""
+    out: list[Relation] = []
+    for f in failures:
+        rel = _complement(f, usable)
+        if rel is None or rel in out:
+            continue
+        if not any(len(c) > 1 for clause in rel.clauses for c, _ in clause):
+            continue  # one size alone: small sizes are ``lower_bounds``'; large ones, none
+        if rel.holds(measured) is False:
+            continue
+        out.append(rel)
+    return out
+
+
+def _complement(failure: isl.Set, usable: set[str]) -> Relation | None:
+    """The sizes outside ``failure``, as clauses of negated constraints (one clause per
+    piece of the failure); None when it has none, or it needs a parameter a test cannot
+    read, an existential, or large coefficients."""
+    if failure.is_empty():
+        return None
+    names = param_names(failure)
+    clauses: list[tuple[Literal, ...]] = []
+    for piece in failure.get_basic_sets():
+        if piece.dim(isl.dim_type.div):
+            return None
+        literals: list[Literal] = []
+        for con in piece.get_constraints():
+            coeffs = {}
+            for pos, name in enumerate(names):
+                v = con.get_coefficient_val(isl.dim_type.param, pos).to_python()
+                if v:
+                    coeffs[name] = int(v)
+            k = int(con.get_constant_val().to_python())
+            if not coeffs:
+                continue
+            if not set(coeffs) <= usable or max(map(abs, coeffs.values())) > MAX_COEFFICIENT:
+                return None
+            neg = (tuple(sorted((p, -v) for p, v in coeffs.items())), -k - 1)
+            literals.append(neg)  # not (e >= 0): -e - 1 >= 0
+            if con.is_equality():  # not (e == 0): also e - 1 >= 0
+                literals.append((tuple(sorted(coeffs.items())), k - 1))
+        if not literals:
+            return None  # a piece that holds at every size: nothing avoids it
+        clauses.append(tuple(literals))
+    return Relation(tuple(clauses)) if clauses else None
+
+
+def _affine(coeffs: tuple[tuple[str, int], ...], k: int, name) -> str:
+    terms = [
+        name(p) if v == 1 else f"-{name(p)}" if v == -1 else f"{v}{name(p)}" for p, v in coeffs
+    ]
+    return " + ".join([*terms, str(k)])
+
+
+def _c_literal(coeffs: tuple[tuple[str, int], ...], k: int, texts: dict[str, str]) -> str:
+    """``e >= 0`` as a comparison of positive terms with negative ones: ``ld >= m``."""
+
+    def side(terms: list[tuple[str, int]], const: int) -> str:
+        parts = [f"{v} * ({texts[p]})" if v != 1 else f"({texts[p]})" for p, v in terms]
+        if const or not parts:
+            parts.append(str(const))
+        return " + ".join(parts)
+
+    left = [(p, v) for p, v in coeffs if v > 0]
+    right = [(p, -v) for p, v in coeffs if v < 0]
+    big, small = side(left, max(k, 0)), side(right, max(-k, 0))
+    return f"{small} <= 0" if big == "0" else f"{big} >= {small}"
