@@ -14,7 +14,12 @@ from autotune.analysis.gate_pass import DIMENSIONS, gate_pass
 from autotune.analysis.proof import conditions
 from autotune.analysis.proof.persistence import persisted_reads
 from autotune.analysis.proof.program import Program, build_program
-from autotune.analysis.versioning import guarded_pass, measured_rows_pass, specialised_pass
+from autotune.analysis.versioning import (
+    guarded_pass,
+    measured_rows_pass,
+    relation_pass,
+    specialised_pass,
+)
 from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
 
@@ -34,6 +39,7 @@ def apply_gate(
     with conditions.collecting() as failures:
         gate_pass(pairs, regions, ast, prog)
     guarded_pass(pairs, regions, ast, prog, failures, before)
+    relation_pass(pairs, regions, ast, prog)
     specialised_pass(pairs, regions, ast, prog, before)
     measured_rows_pass(pairs, regions, ast, prog)
     _threadprivate_persistence(pairs, regions, prog)

@@ -13,7 +13,7 @@ from pycparser import c_ast
 from autotune.analysis import guards
 from autotune.analysis.gate_pass import DIMENSIONS, gate_pass, keep, site_of
 from autotune.analysis.proof import conditions, specialise, unroll
-from autotune.analysis.proof.facts import Proof
+from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol
@@ -42,8 +42,6 @@ def guarded_pass(
     usable: dict[int, set[str]] = {id(f): set() for f in candidates}
     seen: set[str] = set()
     bounds: dict[str, int] = {}
-    relations: tuple[conditions.Relation, ...] = ()
-    measured = _measured_params(pairs)
     first = [guards.snapshot(r) for _, r in pairs]
     second = first
     for _ in range(GUARD_ROUNDS):
@@ -53,25 +51,20 @@ def guarded_pass(
         seen |= params
         for f in candidates:
             usable[id(f)] |= guards.usable_at(prog, ast, f, regions, params)
-        readable = set().union(*usable.values())
-        raised = conditions.lower_bounds(failures, readable)
+        raised = conditions.lower_bounds(failures, set().union(*usable.values()))
         merged = {p: max(bounds.get(p, 0), raised.get(p, 0)) for p in bounds.keys() | raised}
-        found = conditions.relations(failures, readable, measured)
-        more = relations + tuple(r for r in found if r not in relations)
-        if merged == bounds and more == relations:
+        if merged == bounds:
             break
-        bounds, relations = merged, more
+        bounds = merged
         for (_, record), saved in zip(pairs, before, strict=True):
             guards.restore(record, saved)
-        with conditions.assuming(bounds, relations), conditions.collecting() as failures:
+        with conditions.assuming(bounds), conditions.collecting() as failures:
             gate_pass(pairs, regions, ast, prog)
         second = [guards.snapshot(r) for _, r in pairs]
-    if not bounds and not relations:
+    if not bounds:
         return
-    guard = " && ".join(
-        t for t in [guards.guard_text(bounds), *(r.c_text(PARAM_TEXTS) for r in relations)] if t
-    )
-    assumed = set(bounds).union(*(r.params() for r in relations))
+    guard = guards.guard_text(bounds)
+    assumed = set(bounds)
     for (found, record), was, now in zip(pairs, first, second, strict=True):
         guards.restore(record, was)
         if "schedule" not in was["kept"] or "schedule" in now["kept"]:
@@ -85,9 +78,86 @@ def guarded_pass(
         record.guard = guard
         record.warnings.append(
             f"proven only where {guard}: variants run behind that test, and the loop as "
-            f"written otherwise ({'at smaller sizes' if not relations else 'where it fails'}: "
-            f"{was['kept']['schedule']})"
+            f"written otherwise (at smaller sizes: {was['kept']['schedule']})"
         )
+
+
+def relation_pass(
+    pairs: list[tuple[FoundLoop, LoopRecord]],
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    prog: Program,
+) -> None:
+    """Each loop its own proof kept, proved again assuming the relations between sizes
+    that clear the questions it failed (``conditions.relations``); proven so, it varies
+    behind a test of them. The relations must be satisfiable together, hold at the sizes
+    a profile run measured, and leave the loop two iterations to share out."""
+    sites = {id(f): site_of(f, regions, ast) for f, _ in pairs if f.for_node is not None}
+    prover = Prover(prog, PointsTo(prog), list(sites.values()))
+    for found, record in pairs:
+        if found.for_node is None or record.guard or "schedule" not in record.kept:
+            continue
+        if not (record.tunable or record.only_size_unknown):
+            continue
+        site = sites[id(found)]
+        with conditions.collecting() as failures:
+            first = prover.prove(site)
+        if first.schedule_only or record.kept["schedule"] != "; ".join(first.order):
+            continue  # kept for more than its own questions (a region's rule, a call)
+        measured = _measured_params([(found, record)])
+        usable = _Usable(prog, ast, found, regions)
+        relations = _relations_that_prove(prover, site, failures, usable, measured)
+        if relations is None:
+            continue
+        guard = " && ".join(r.c_text(PARAM_TEXTS) for r in relations)
+        was = record.kept.pop("schedule")
+        if found.parallel is found.directive and record.kept.get("threads") == was:
+            del record.kept["threads"]
+        record.guard = guard
+        record.warnings.append(
+            f"proven only where {guard}: variants run behind that test, and the loop as "
+            f"written where it fails ({was})"
+        )
+
+
+MAX_RELATIONS = 3  # relations in one test, each of few clauses: a test a reader can check
+
+
+class _Usable:
+    """The parameters a run-time test at the loop's directive can read (``guards``)."""
+
+    def __init__(self, prog: Program, ast: c_ast.FileAST, found: FoundLoop, regions) -> None:
+        self.prog, self.ast, self.found, self.regions = prog, ast, found, regions
+
+    def __call__(self, params: set[str]) -> set[str]:
+        return guards.usable_at(self.prog, self.ast, self.found, self.regions, params)
+
+
+def _relations_that_prove(
+    prover: Prover,
+    site: LoopSite,
+    failures: list,
+    usable: _Usable,
+    measured: dict[str, int],
+) -> tuple[conditions.Relation, ...] | None:
+    """The relations under which the loop's proof holds, found in rounds (a question
+    stops at its first failing pair; the next may fail under the first's relation)."""
+    relations: tuple[conditions.Relation, ...] = ()
+    for _ in range(GUARD_ROUNDS):
+        params = {name for f in failures for name in conditions.param_names(f)}
+        found = conditions.relations(failures, usable(params), measured)
+        more = relations + tuple(r for r in found if r not in relations)
+        if more == relations or len(more) > MAX_RELATIONS or not conditions.satisfiable(more):
+            return None
+        relations = more
+        with conditions.assuming({}, relations), conditions.collecting() as failures:
+            proof = prover.prove(site)
+            twice = prover.runs_twice(site)
+        if not twice:
+            return None  # at most one iteration where they hold: nothing to share out
+        if not proof.order and not proof.schedule_only:
+            return relations
+    return None
 
 
 def _measured_params(pairs: list[tuple[FoundLoop, LoopRecord]]) -> dict[str, int]:

@@ -163,6 +163,19 @@ def _max_of(params: isl.Set, pos: int) -> int | None:
 
 
 MAX_COEFFICIENT = 64  # a relation a reader can check by eye: small coefficients only
+MAX_CLAUSES = 3
+MAX_LITERALS = 4
+
+
+def satisfiable(relations: tuple[Relation, ...]) -> bool:
+    """Some sizes satisfy every relation at once (an assumption no size meets would
+    prove anything, behind a test that is never true)."""
+    params = sorted(set().union(*(r.params() for r in relations)))
+    text = f"[{', '.join(params)}] -> {{ : {' and '.join(r.isl() for r in relations)} }}"
+    try:
+        return not isl.Set(text).is_empty()
+    except isl.Error:
+        return False
 
 
 def relations(
@@ -214,8 +227,14 @@ def _complement(failure: isl.Set, usable: set[str]) -> Relation | None:
                 literals.append((tuple(sorted(coeffs.items())), k - 1))
         if not literals:
             return None  # a piece that holds at every size: nothing avoids it
-        clauses.append(tuple(literals))
-    return Relation(tuple(clauses)) if clauses else None
+        clause = tuple(dict.fromkeys(literals))
+        if len(clause) > MAX_LITERALS:
+            return None
+        if clause not in clauses:
+            clauses.append(clause)
+    if not clauses or len(clauses) > MAX_CLAUSES:
+        return None
+    return Relation(tuple(clauses))
 
 
 def _affine(coeffs: tuple[tuple[str, int], ...], k: int, name) -> str:

@@ -414,6 +414,23 @@ def _independent(
     return _EMPTY[text]
 
 
+def two_iterations(domain: list[Bound], distributed: int) -> bool:
+    """Two different iterations of the distributed loops exist at some sizes the current
+    assumptions allow (an assumption under which the loop runs once at most frees
+    nothing worth a test)."""
+    loops = domain[:distributed]
+    if len(loops) < distributed:
+        return True
+    na, nb = Names("_a"), Names("_b")
+    conj = [t for t in (domain_text(loops, na), domain_text(loops, nb)) if t]
+    differ = " or ".join(_apart(na(bd.sym), nb(bd.sym), bd.stride, na) for bd in loops)
+    text = set_text(na, [*conj, f"({differ})"], nb)
+    try:
+        return not isl.Set(text).is_empty()
+    except isl.Error:
+        return True
+
+
 def _apart(x: str, y: str, stride: poly.Poly | None, names: Names) -> str:
     """Two different iterations' values of one loop: at least its step apart when the
     step is known only at run time (``ii += tile``: the tiles do not overlap)."""

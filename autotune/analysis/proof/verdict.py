@@ -85,6 +85,17 @@ class Prover:
         _non_rectangular(site, out)
         return out
 
+    def runs_twice(self, site: LoopSite) -> bool:
+        """Under the current assumptions (``conditions``), the distributed loop may run
+        two different iterations in some calling context."""
+        for ctx, facts in self._walks(site) or []:
+            domains = [r.domain for r in facts.refs if len(r.domain) >= ctx.collapse]
+            if domains and deps.two_iterations(domains[0], ctx.collapse):
+                return True
+            if not domains:
+                return True  # no reference to read the loops from: not ruled out
+        return False
+
     def _reads_leftovers(self, site: LoopSite, facts: IterationFacts, out: Proof) -> None:
         """A read of what another loop of the function left in each thread's own copy
         (``mine++`` counted per thread, then ``a[i] = b[i] + mine``): which thread runs
