@@ -199,11 +199,11 @@ def test_tune_apply_and_in_place_keep_user_file_safe(env, capsys):
     assert Path(src).read_text() == STREAM  # the input is never touched by --apply
     tuned = out.read_text()
     text = capsys.readouterr().out
-    assert "tuned source written to" in text
     diff = [(a, b) for a, b in zip(STREAM.splitlines(), tuned.splitlines(), strict=True) if a != b]
     if "original kept" in text:
-        assert diff == []
+        assert diff == [] and f"source written to {out}, unchanged" in text
     else:
+        assert f"tuned source written to {out}" in text
         assert len(diff) == 1 and "schedule(dynamic, 64)" in diff[0][1].replace(",64", ", 64")
     assert main(["tune", src, "--in-place", "--allow-busy", *args]) == 0
     text = capsys.readouterr().out
@@ -295,3 +295,42 @@ int main(void) {
     (loop,) = json.loads(capsys.readouterr().out)["files"][0]["loops"]
     assert loop["baseline_status"] == "ok"
     assert [v["status"] for v in loop["variants"] if v["status"] != "pruned"] == ["ok", "ok"]
+
+
+def test_apply_with_nothing_confirmed_writes_an_unchanged_copy_and_says_so(tmp_path, capsys):
+    """``tune --apply OUT`` and ``autotune.apply()`` alike: with no loop that may vary (a
+    recurrence through a shifted pointer), OUT is a copy of the source, and the command
+    says it is unchanged."""
+    import autotune
+
+    src = tmp_path / "shifted.c"
+    src.write_text(SHIFTED)
+    out = tmp_path / "out.c"
+    assert main(["tune", str(src), "--apply", str(out), "--allow-busy"]) == 0
+    text = capsys.readouterr().out
+    assert f"source written to {out}, unchanged: no variant was confirmed" in text
+    assert "tuned source written" not in text and out.read_text() == SHIFTED
+    result = autotune.tune(src)
+    assert not result.final
+    again = tmp_path / "again.c"
+    assert autotune.apply(result, again) == again and again.read_text() == SHIFTED
+
+
+SHIFTED = """#include <stdio.h>
+#define N 20000
+static double a[N + 1];
+int main(void)
+{
+    double *p = a + 1;
+    for (int i = 0; i <= N; i++)
+        a[i] = (i % 7) * 0.5;
+#pragma omp parallel for
+    for (int i = 0; i < N; i++)
+        p[i] = a[i] * 0.5 + 1.0;
+    double s = 0.0;
+    for (int i = 0; i <= N; i++)
+        s += a[i] * (i % 5);
+    printf("%.6f\\n", s);
+    return 0;
+}
+"""

@@ -59,14 +59,14 @@ __all__ = [
 ]
 
 
-def apply(result: FileTuneResult, output: str | Path, *, backup: bool = False) -> Path | None:
+def apply(result: FileTuneResult, output: str | Path, *, backup: bool = False) -> Path:
     """Write the confirmed choices of ``result`` to ``output`` atomically (with a
-    ``.orig`` backup when asked); None when nothing was chosen."""
+    ``.orig`` backup when asked), as ``tune --apply`` does: with nothing confirmed, an
+    unchanged copy of the source (``result.final`` is empty then)."""
     from autotune.variants.apply import apply_variants, write_atomic
 
-    if not result.final:
-        return None
-    write_atomic(output, apply_variants(result.source_text, result.final), backup=backup)
+    text = apply_variants(result.source_text, result.final) if result.final else result.source_text
+    write_atomic(output, text, backup=backup)
     return Path(output)
 
 

@@ -388,7 +388,9 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
         )
     if placement is not None:
         print(f"thread placement: {placement.decision}", file=out)
-    if written:
+    if written and not done.final:
+        print(f"\nsource written to {written}, unchanged: no variant was confirmed", file=out)
+    elif written:
         print(f"\ntuned source written to {written}", file=out)
 
 
