@@ -104,6 +104,33 @@ def test_tune_mode_tunes_separate_compiles_at_the_link(tmp_path, proj, expected,
     assert rep["fill.c"]["used"] == "tuned" and rep["fill.c"]["output"] == "fill.o"
 
 
+def test_a_gain_held_back_for_the_load_is_said_and_tried_again_later(tmp_path, proj, capsys):
+    """``autotune tune`` found a gain but held it back because the machine was busy (exit
+    3): the report quotes that reason, not "the original is fastest", and the next build
+    tunes again once the machine is quiet (while it is still busy, it says so)."""
+
+    def tuned_for(name: str) -> int:
+        return sum(c["argv"][0] == name for c in calls(tmp_path))
+
+    env = fake_tune_env(tmp_path, proj)
+    env["FAKE_TUNE_BUSY"] = "other processes used 1.90 of 2 cores while autotune measured"
+    argv = [wrapper_exe(), "gcc", "-fopenmp", "-O2", "main.c", "fill.c", "-o", "prog"]
+    run(argv, proj, env)
+    assert tuned_for("main.c") == 1
+    rep = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))
+    why = rep["main.c"]["reason"]
+    assert "held back its gain" in why and "other processes used 1.90 of 2 cores" in why, why
+    assert "a later build tries again when it is quiet" in why
+    assert "original is fastest" not in why and rep["main.c"]["used"] == "original"
+    run(argv, proj, env)  # make -B: this machine's load decides whether it tunes again
+    rep = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))
+    again = rep["main.c"]["reason"]
+    if tuned_for("main.c") == 1:
+        assert "still busy" in again and "a later build tries again" in again, again
+    else:
+        assert tuned_for("main.c") == 2 and "held back its gain" in again, again
+
+
 def test_tune_mode_with_the_real_tuner(tmp_path, capsys):
     """Integration with 'autotune tune' itself (smallest budget: one variant, one run)."""
     proj = copy_project("single", tmp_path)

@@ -169,7 +169,7 @@ def decide(
         dec.loops, tuned_key, tuned_text = [], None, None
     save_counts()
     ctx.close()  # the last connection's close removes the WAL: part of the signature
-    if cache.db_signature(ctx.db) == sig:  # nothing changed under us: safe to reuse
+    if cache.db_signature(ctx.db) == sig and not dec.for_now:  # nothing changed: reuse
         kept = {"decision": dec.to_dict(), "tuned_key": tuned_key, "headers": dec.headers}
         cache.add_version(fast_path, kept)
         cache.prune(os.path.join(ctx.root, "decisions"))

@@ -90,6 +90,9 @@ class SourceDecision:
         self.served = served  # decided by the resident process (``server = true``)
         # the user's headers the decision read, as ``cache.header_manifest`` lists them
         self.headers = list(headers or [])
+        # decided for this build only (a tune held back for the machine's load): not kept
+        # for the next build, which tries again
+        self.for_now = False
 
     def to_dict(self) -> dict:
         d = {k: getattr(self, k) for k in self.FIELDS}

@@ -85,6 +85,7 @@ def ensure_tuned(
     )
     note = _tried(marker, ctx.db)
     if note:
+        dec.for_now = _held_for_load(marker)
         return note
     os.makedirs(ctx.root, exist_ok=True)
     with open(os.path.join(ctx.root, "tune.lock"), "a") as lock:
@@ -94,10 +95,11 @@ def ensure_tuned(
             if ctx.tuned_rows(dec.source_hash, dec.flags_key)[0]:
                 return ""  # another compile of the same file tuned it while we waited
             note = _tried(marker, ctx.db)
-            if note:
-                return note
-            argv = tune_argv(cmd, src, ctx, extra_sources, ldflags)
-            return _run_tune(argv, ctx, dec, marker)
+            if not note:
+                argv = tune_argv(cmd, src, ctx, extra_sources, ldflags)
+                note = _run_tune(argv, ctx, dec, marker)
+            dec.for_now = _held_for_load(marker)
+            return note
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
@@ -107,6 +109,15 @@ def _tried(marker: str, db: str) -> str:
     if not doc or doc.get("db_inode") != cache.file_signature(db)[2:]:
         return ""
     when = time.ctime(doc.get("time", 0))
+    if doc.get("returncode") == BUSY_EXIT:
+        now = _busy_now()
+        if not now:
+            return ""  # quiet now: tune it again
+        return (
+            f"autotune tune held back its gain at {when}: the machine was busy "
+            f"({doc.get('busy') or 'see the tune log'}); still busy ({now}): a later build "
+            "tries again"
+        )
     if doc.get("returncode") != 0:
         return f"autotune tune failed at {when} (delete {marker} to retry)"
     return f"tuned at {when}: no variant stored (original kept)"
@@ -121,6 +132,7 @@ def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:
     with open(log, "ab") as fh:
         fh.write(f"\n== {time.ctime()} in {os.getcwd()}: {shlex.join(argv)}\n".encode())
         fh.flush()
+        offset = fh.tell()
         try:
             rc = subprocess.run(
                 argv,
@@ -136,11 +148,23 @@ def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:
             fh.write(f"cannot run: {exc}\n".encode())
             rc = 127
     ctx.refresh()
+    busy = _busy_said(log, offset) if rc == BUSY_EXIT else ""
     cache.write_entry(
         marker,
-        {"time": time.time(), "returncode": rc, "db_inode": cache.file_signature(ctx.db)[2:]},
+        {
+            "time": time.time(),
+            "returncode": rc,
+            "busy": busy,
+            "db_inode": cache.file_signature(ctx.db)[2:],
+        },
     )
     took = time.monotonic() - start
+    if rc == BUSY_EXIT:
+        _say(ctx, f"tuned {dec.source} in {took:.0f} s: gain held back, the machine was busy")
+        return (
+            f"autotune tune held back its gain ({took:.0f} s): the machine was busy "
+            f"({busy or 'see ' + log}); a later build tries again when it is quiet"
+        )
     if rc != 0:
         dec.warning = True
         what = "timed out" if rc is None else f"failed (exit {rc})"
@@ -149,6 +173,42 @@ def _run_tune(argv: list[str], ctx, dec: SourceDecision, marker: str) -> str:
     outcome = "tuned variants stored" if stored else "original kept"
     _say(ctx, f"tuned {dec.source} in {took:.0f} s: {outcome}")
     return f"tuned during this build ({took:.0f} s): no variant stored (original kept)"
+
+
+BUSY_EXIT = 3  # ``autotune tune``: a gain found, held back because the machine was busy
+QUIET_SAMPLE_S = 1.0
+
+
+def _held_for_load(marker: str) -> bool:
+    """The last tune of this source held its gain back for the load: a later build
+    tries again, so this build's decision is not kept."""
+    doc = cache.read_entry(marker)
+    return bool(doc) and doc.get("returncode") == BUSY_EXIT
+
+
+def _busy_said(log: str, offset: int) -> str:
+    """The reason ``autotune tune`` gave for holding its gain back, from its log."""
+    try:
+        with open(log, "rb") as fh:
+            fh.seek(offset)
+            text = fh.read().decode(errors="replace")
+    except OSError:
+        return ""
+    for line in reversed(text.splitlines()):
+        if "the machine was busy: " in line:
+            return line.split("the machine was busy: ", 1)[1].split("; the original is kept")[0]
+    return ""
+
+
+def _busy_now() -> str:
+    """Why the machine is too busy to tune on now ('' when quiet): one second of its load,
+    judged as ``tune`` judges its measurements."""
+    from autotune.measure.machine_state import LoadWatch
+
+    watch = LoadWatch().start()
+    time.sleep(QUIET_SAMPLE_S)
+    load = watch.stop()
+    return load.busy() if load is not None else ""
 
 
 def _say(ctx, text: str) -> None:

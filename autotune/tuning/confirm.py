@@ -46,6 +46,7 @@ from autotune.variants.space import Variant
 MIN_GAIN = 0.03  # as for a loop: a tuned program must be at least 3% faster ...
 NOISE_SHARE = 0.5  # ... and by half the larger interquartile spread of the two
 DEFAULT_RUNS = 5
+BUSY_WHY = "the machine was busy"  # a choice held back for the load, not decided
 
 
 @dataclass
@@ -289,9 +290,7 @@ class ProgramCheck:
                     "seen under a passing load is not shipped: the original is kept (run "
                     "again on a quiet machine, or pass --allow-busy)"
                 )
-                result.backed_off += [
-                    (c.record.id, f"the machine was busy: {busy}") for c in result.kept
-                ]
+                result.backed_off += [(c.record.id, f"{BUSY_WHY}: {busy}") for c in result.kept]
                 result.tuned, result.kept, result.decided = None, [], None
             else:
                 result.decision += f" (kept although the machine was busy: {busy})"

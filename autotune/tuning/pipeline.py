@@ -261,12 +261,17 @@ def _program_summary(out: FileTuneResult) -> dict | None:
 def _store_decisions(out: FileTuneResult, store, defines: dict, machine_fp: str) -> None:
     """Every measured loop's decision, keeping the original included: the build hook then
     knows the loop was tuned and need not tune it again."""
+    from autotune.tuning.confirm import BUSY_WHY
     from autotune.tuning.persist import save_winner
 
     shipped = {record.id: variant for record, variant in out.final}
+    c = out.confirmation
+    held = {lid for lid, why in (c.backed_off if c is not None else []) if why.startswith(BUSY_WHY)}
     for res in out.results:
         if res.baseline is None or res.speedup is None:
             continue  # not measured: nothing decided
+        if res.id in held:
+            continue  # its gain held back for the load: undecided, a later tune decides
         save_winner(
             store,
             source_text=out.source_text,

@@ -2,7 +2,9 @@
 
 Takes the same arguments the wrapper passes to 'autotune tune', appends them
 to $FAKE_TUNE_CALLS (one JSON line per call) and stores $FAKE_TUNE_VARIANT as
-the winner of every loop of the file, through the tuner's own persistence.
+the winner of every loop of the file, through the tuner's own persistence. With
+$FAKE_TUNE_BUSY set, it ends as 'autotune tune' does when it held a gain back for the
+machine's load: that line on stderr, nothing stored, exit status 3.
 """
 
 import argparse
@@ -29,6 +31,13 @@ parser.add_argument("--quiet", action="store_true")
 args = parser.parse_args()
 with open(os.environ["FAKE_TUNE_CALLS"], "a") as fh:
     fh.write(json.dumps({"argv": sys.argv[1:], "cwd": os.getcwd()}) + "\n")
+if os.environ.get("FAKE_TUNE_BUSY"):
+    print(
+        f"autotune: the machine was busy: {os.environ['FAKE_TUNE_BUSY']}; the original is kept"
+        " (exit 3; --busy keep exits 0)",
+        file=sys.stderr,
+    )
+    sys.exit(3)
 options = source_options(args)
 unit = analyze_options(args.file, options, cc=args.cc)
 with Store(args.db) as store:
