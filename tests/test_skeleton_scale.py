@@ -122,6 +122,47 @@ def test_scale_measures_a_real_kernel(isolated, capsys):
     assert "compute.c" in out and "measured T(n,1)" in out and "relative error" in out
 
 
+ARGV_SIZED = """#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 1000, reps = argc > 2 ? atoi(argv[2]) : 1;
+    double *a = malloc(n * sizeof *a), s = 0.0;
+    for (int r = 0; r < reps; r++) {
+#pragma omp parallel for
+        for (int i = 0; i < n; i++)
+            a[i] = (i % 7) * 0.5 + r;
+    }
+    for (int i = 0; i < n; i++)
+        s += a[i];
+    printf("%.1f\\n", s);
+    return 0;
+}
+"""
+
+
+def test_scale_sizes_a_program_through_its_arguments(isolated, capsys):
+    """A program sized from argv has no macro to set: ``--args "{N} 3"`` puts each size
+    where ``{N}`` stands, the profile run of each size measures its trip counts, and the
+    same loop is measured at every size."""
+    src = isolated / "argv_sized.c"
+    src.write_text(ARGV_SIZED)
+    base = ["scale", str(src), "--sizes", "N=20000,40000,80000", "--threads", "1"]
+    base += ["--predict", "N=160000,p=1", "--method", "lm", "--repetitions", "1", "--quiet"]
+    assert main([*base, "--args", "3"]) == 2
+    assert 'write {N} where the size goes, e.g. --args "{N} 50"' in capsys.readouterr().err
+    assert main([*base, "--args", "{N} 3", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (loop,) = doc["loops"]
+    assert sorted({m["n"] for m in loop["measurements"]}) == [20000, 40000, 80000], loop
+
+
+def test_scale_says_an_unwritable_figure_before_measuring(isolated, capsys):
+    rc = main(["scale", str(KERNEL), "--sizes", "N=1500,3000", "--plot", "/nonexistent/f.png"])
+    assert rc == 2 and "/nonexistent/f.png: cannot write: no such folder" in capsys.readouterr().err
+    assert not (isolated / "runs.db").exists()  # nothing was measured, nothing stored
+
+
 def test_scale_answers_for_16_threads_it_cannot_run(isolated, capsys):
     """Sizes at 1 and 2 threads here, the target at 16 threads and twice the largest
     size: the two-dimensional extrapolation answers (no error), and the grid figure

@@ -352,7 +352,8 @@ class Session(Settings):
         on_run: Callable[[str], None] | None = None,
         **predict: object,
     ) -> ScaleRun:
-        """Measure the program's loops at each size (``-D macro=size``) and thread count,
+        """Measure the program's loops at each size (``-D macro=size``, or ``{macro}`` in
+        the session's program arguments) and thread count,
         or on a grid planned for ``budget_s`` seconds, and predict each loop's time at
         ``target`` = (size, threads) with a skeleton (``predict``: skeleton, method,
         method_abar, epsilon, holdout); the target is measured too when
@@ -375,6 +376,7 @@ class Session(Settings):
                 fresh=fresh,
                 loops=list(loops),
                 on_run=on_run or (lambda note: None),
+                args=list(self.args),
             )
             return scale_program(
                 grid,

@@ -7,6 +7,7 @@ from macros: trip counts are evaluated with the same defines the build uses.
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 from pathlib import Path
 
@@ -95,3 +96,30 @@ def finding_label(text: str) -> str:
     """How a sweep's finding is printed: what verification left out by design (the times
     a program reports) is a note, anything else a warning."""
     return "note" if text.startswith(NOT_COMPARED) else "warning"
+
+
+def check_writable(path: str | Path, what: str = "cannot write") -> None:
+    """One line, before any work, when ``path`` cannot be written: its folder missing, a
+    read-only file system, permissions, a folder that takes no files (``/proc``). Tried
+    for real: a new file is made and removed, an existing one opened without change."""
+    import errno
+
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise UserError(f"{what}: no such folder", str(target))
+    existed = target.exists()
+    try:
+        fd = os.open(target, os.O_WRONLY | (0 if existed else os.O_CREAT | os.O_EXCL), 0o644)
+    except OSError as exc:
+        why = {
+            errno.EROFS: "the file system is read-only",
+            errno.EACCES: "permission denied",
+            errno.EPERM: "permission denied",
+            errno.ENOENT: "the folder takes no new files",
+            errno.EISDIR: "it is a folder",
+        }.get(exc.errno, exc.strerror or str(exc))
+        raise UserError(f"{what}: {why}", str(target)) from None
+    os.close(fd)
+    if not existed:
+        os.unlink(target)

@@ -12,11 +12,12 @@ is made before that measurement and never sees it.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
 from autotune import render
-from autotune.cli.common import add_source_arguments
+from autotune.cli.common import add_source_arguments, check_writable
 from autotune.cli.predict import METHOD_CHOICES, _parse_epsilon, print_prediction
 from autotune.errors import UserError
 
@@ -27,7 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sizes",
         metavar="NAME=V1,V2,...",
-        help="the size macro and its measured values, e.g. N=200,400,800",
+        help="the size and its measured values, e.g. N=200,400,800: a macro (-D N=200), "
+        "or {N} in --args for a program sized by its arguments",
+    )
+    parser.add_argument(
+        "--args",
+        metavar='"ARGS"',
+        help='the program\'s own arguments, with {N} where the size goes, e.g. --args "{N} 50"',
     )
     parser.add_argument(
         "--budget",
@@ -149,6 +156,10 @@ def run(args: argparse.Namespace) -> int:
     if args.budget is not None and (args.budget <= 0 or not args.predict):
         raise UserError("--budget needs a positive number of seconds and --predict NAME=V,p=P")
     macro, sizes = _parse_sizes(args.sizes) if args.sizes else (_macro(args.predict), [])
+    args.program_args = _program_args(args.args, macro)
+    for plot in (args.plot, args.plot_grid):  # said before anything is measured
+        if plot:
+            check_writable(plot)
     threads = _parse_threads(args.threads)
     target = _parse_target(args.predict, macro, sizes or [1], threads)
     machine = Session(cc=args.cc).machine()
@@ -183,7 +194,7 @@ def _measure(args, macro, sizes, threads, target, measure_target):
     """Plan the grid (--budget) or take it as given, measure it, predict the target."""
     from autotune.api import Session
 
-    session = Session(db=args.db, cc=args.cc, repetitions=args.repetitions)
+    session = Session(db=args.db, cc=args.cc, repetitions=args.repetitions, args=args.program_args)
     with render.Progress(1, "scale", quiet=args.quiet or args.json) as bar:
         done = session.scale(
             args.file,
@@ -212,6 +223,7 @@ def _json(args, done, macro, target, machine, measure_target, written) -> dict:
     return {
         "file": args.file,
         "macro": macro,
+        "args": args.args,  # the program's arguments, {NAME} where each size went
         "sizes": done.sizes,
         "threads": done.threads,
         "target": {macro: n_t, "p": p_t},
@@ -232,6 +244,22 @@ def _json(args, done, macro, target, machine, measure_target, written) -> dict:
         "database": done.database,
         "plots": written,
     }
+
+
+def _program_args(text: str | None, name: str) -> list[str]:
+    """The program's arguments, split as a shell would; with them, the size must be
+    written into them as ``{NAME}`` (a program sized by argv has no macro to set)."""
+    if text is None:
+        return []
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise UserError(f"--args: {exc}") from None
+    if not any(f"{{{name}}}" in w for w in words):
+        raise UserError(
+            f'--args: write {{{name}}} where the size goes, e.g. --args "{{{name}}} 50"'
+        )
+    return words
 
 
 def _macro(predict: str | None) -> str:

@@ -10,7 +10,12 @@ from pathlib import Path
 
 from autotune.api import Session
 from autotune.cli.buildargs import add_build_arguments, settings_of, term_as_interrupt
-from autotune.cli.common import add_source_arguments, finding_label, source_options
+from autotune.cli.common import (
+    add_source_arguments,
+    check_writable,
+    finding_label,
+    source_options,
+)
 from autotune.cli.programfiles import for_file, program_note
 from autotune.cli.rank import add_model_arguments, print_gate_notes, rank_file
 from autotune.errors import NoLoops, UserError
@@ -269,15 +274,9 @@ def _check_writable(args) -> None:
         target = Path(args.apply)
         if target.resolve() == Path(args.files[0]).resolve():
             raise UserError("--apply would overwrite the input; use --in-place for that")
-        folder = target.parent if str(target.parent) else Path(".")
-        if not folder.is_dir():
-            raise UserError("cannot write: no such folder", str(target))
-        if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-            raise UserError("cannot write: permission denied", str(target))
+        check_writable(target)
     if args.in_place:
-        target = Path(args.files[0])
-        if not os.access(target, os.W_OK) or not os.access(target.parent, os.W_OK):
-            raise UserError("cannot rewrite in place: permission denied", str(target))
+        check_writable(args.files[0], "cannot rewrite in place")
 
 
 def _apply(path: str, source: str, choices: list, args) -> str | None:

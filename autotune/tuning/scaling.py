@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from autotune.analysis import analyze_options
 from autotune.errors import UserError
@@ -24,6 +25,7 @@ from autotune.measure.sweep import Sweep, SweepOptions
 from autotune.skeletons.estimators import ALL_METHODS
 from autotune.skeletons.predictor import Prediction, predict_point
 from autotune.skeletons.selection import DEFAULT_EPSILON
+from autotune.textfile import read_source
 from autotune.tuning.scale_outcome import save_scale_outcome
 from autotune.variants.space import Variant
 
@@ -56,16 +58,26 @@ class ScaleGrid:
     loops: Sequence[str] = ()  # loop ids or lines; empty: every tunable parallel loop
     on_run: Callable[[str], None] = lambda note: None
     warnings: list[str] = field(default_factory=list)
+    # the program's own arguments; ``{NAME}`` in them (NAME the size's name) stands for
+    # the size, which then reaches the program through them instead of ``-D NAME=size``
+    args: Sequence[str] = ()
+
+    def sized_by_args(self) -> bool:
+        return any(f"{{{self.macro}}}" in a for a in self.args)
 
     def measure(self, size: int, threads: Sequence[int]) -> dict[str, list[Point]]:
         """Loop id -> points measured at ``size`` for each thread count."""
-        opts = replace(self.source, defines={**self.source.defines, self.macro: str(size)})
-        unit = analyze_options(self.path, opts, threads=self.machine.cores, cc=self.cc)
+        run_args = [a.replace(f"{{{self.macro}}}", str(size)) for a in self.args]
+        defines = dict(self.source.defines)
+        if not self.sized_by_args():
+            defines[self.macro] = str(size)
+        opts = replace(self.source, defines=defines)
         build = BuildOptions.of_source(opts, self.cc)
+        unit = self._unit(opts, build, run_args)
         sweep = Sweep(
             self.path,
             build,
-            SweepOptions(repetitions=self.repetitions, fresh=self.fresh),
+            SweepOptions(repetitions=self.repetitions, fresh=self.fresh, run_args=run_args),
             self.store,
             machine=self.machine,
             on_run=lambda note: self.on_run(f"{self.macro}={size} {note}"),
@@ -88,6 +100,19 @@ class ScaleGrid:
                         f"p={vr.variant.threads}: {vr.status} {vr.message}"
                     )
         return out
+
+    def _unit(self, opts: SourceOptions, build: BuildOptions, run_args: list[str]):
+        """The analysis at this size: with the program's arguments, one profile run
+        measures what they size (as ``tune --args`` does)."""
+        if not run_args:
+            return analyze_options(self.path, opts, threads=self.machine.cores, cc=self.cc)
+        from autotune.measure.profile import ProfileRequest, analyze_with_profile
+
+        req = ProfileRequest(Path(self.path), read_source(self.path), build, run_args)
+        unit, _ = analyze_with_profile(
+            self.path, opts, req, self.store, threads=self.machine.cores, cc=self.cc
+        )
+        return unit
 
 
 def scalable_loops(unit, wanted: Sequence[str]) -> list:  # a TranslationUnit
