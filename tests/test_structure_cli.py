@@ -217,3 +217,37 @@ def test_structure_sizes_a_loop_from_one_profile_run_kept_for_the_next(
     assert "one build and one run made now" in out and "5000 it." in out
     assert main(["structure", str(src), "--args", "5000"]) == 0
     assert "reused from the database" in capsys.readouterr().out
+
+
+TIME_LOOP_PROGRAM = r"""#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 100, steps = argc > 2 ? atoi(argv[2]) : 5;
+    double *u = calloc((size_t)n, sizeof *u), *v = calloc((size_t)n, sizeof *v);
+    for (int t = 0; t < steps; t++) {
+#pragma omp parallel for
+        for (int i = 1; i < n - 1; i++)
+            v[i] = 0.5 * (u[i - 1] + u[i + 1]) + t;
+        double *tmp = u;
+        u = v;
+        v = tmp;
+    }
+    printf("%.1f\n", u[n / 2]);
+    return 0;
+}
+"""
+
+
+def test_structure_counts_a_time_loop_sized_by_the_arguments(tmp_path, monkeypatch, capsys):
+    """``for (t = 0; t < steps; t++)`` with steps from argv: the profile run counted the
+    parallel loop's executions, so the iteration's k is that count (as analyze says it),
+    not "?"."""
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "runs.db"))
+    monkeypatch.setenv("AUTOTUNE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "time_loop.c"
+    src.write_text(TIME_LOOP_PROGRAM)
+    assert main(["structure", str(src), "--args", "600 50"]) == 0
+    out = capsys.readouterr().out
+    assert "k=50" in out and "598 it." in out and "k=?" not in out
+    assert "k = 50: the profile run counted it" in out

@@ -233,11 +233,38 @@ class StructureWalker(c_ast.NodeVisitor):
         else:
             k, why = None, f"a {word} loop has no trip count"
         it.trip_count = k
-        if k is None:
-            it.notes.append(f"k unknown ({why}): executions taken as measured")
         col = node.coord.column or 1
         self._time(it, lambda: self.source.statement_at(line, col, word), self._block_mode())
         self._under(it, lambda: self._statement(node.stmt))
+        if k is None:
+            it.trip_count = self._measured_k(it)
+            if it.trip_count is None:
+                it.notes.append(f"k unknown ({why}): executions taken as measured")
+            else:
+                it.notes.append(f"k = {it.trip_count}: the profile run counted it ({why})")
+
+    def _measured_k(self, it: StructNode) -> int | None:
+        """k of an iteration node the source does not tell, from a profile run: the
+        executions it measured of a loop run once per pass, over the passes of the
+        iteration nodes around it (in main itself, run once: no call multiplies them)."""
+        if len(self._funcs) != 1:
+            return None
+        counts = {
+            self.records[c.id].executions
+            for c in it.children
+            if c.kind == "loop" and c.id in self.records and self.records[c.id].profile
+        }
+        counts.discard(None)
+        if len(counts) != 1:
+            return None
+        (runs,) = counts
+        around = 1
+        for parent in self._parents:
+            if parent.kind == "iteration":
+                if not parent.trip_count:
+                    return None
+                around *= parent.trip_count
+        return int(runs) // around if runs and int(runs) % around == 0 else None
 
     # -- calls -----------------------------------------------------------------------------
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
