@@ -345,3 +345,16 @@ def test_a_program_run_without_its_arguments_says_how_it_is_run(env, capsys):
     assert "it printed 'Usage: grid <rows> <iterations>'" in err, err
     assert '--args "..."' in err and "--expect-status" not in err
     assert main(["analyze", str(src), "--args", "4000 3"]) == 0
+
+
+def test_analyze_profile_on_a_file_sized_by_macros_says_none_was_needed(env, capsys):
+    """``--profile`` where every size is in the source: no run, and one line says why
+    (the JSON's ``profile`` had been an empty list with no word)."""
+    kernel = str(ROOT / "kernels" / "triangular.c")
+    assert main(["analyze", kernel, "--profile"]) == 0
+    assert "no profile run needed: every loop's sizes are known" in capsys.readouterr().out
+    assert main(["analyze", kernel, "--profile", "--json"]) == 0
+    (note,) = json.loads(capsys.readouterr().out)["profile"]
+    assert note.endswith(
+        "no profile run needed: every loop's sizes are known from the source and its defines"
+    )

@@ -62,6 +62,12 @@ def run(args: argparse.Namespace) -> int:
         )
         for f in args.files
     ]
+    for unit in units if profile else []:
+        if not unit.profile_note and not needs_profile(unit.loops):
+            unit.profile_note = (
+                f"{unit.path}: no profile run needed: every loop's sizes are known from the "
+                "source and its defines"
+            )
     if args.json:
         dump_json(
             {
