@@ -120,3 +120,23 @@ def test_option_values_that_start_with_a_dash(capsys):
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["trip_count"] == 64
     assert main(["rank", kernel, "--cflags", "-DN=64", "--chunks", "-,8", "--json"]) == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze"],
+        ["rank"],
+        ["tune"],
+        ["variants", "-o", "out"],
+        ["measure"],
+        ["scale", "--sizes", "N=1,2"],
+        ["structure"],
+    ],
+)
+def test_a_missing_file_reads_the_same_in_every_command(argv, tmp_path, capsys, monkeypatch):
+    """``FILE: no such file``, one line, exit 2, whichever command is given it."""
+    monkeypatch.chdir(tmp_path)
+    rc = main([argv[0], "nope.c", *argv[1:]])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and err[0].endswith("nope.c: no such file"), err

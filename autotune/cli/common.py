@@ -88,7 +88,7 @@ def source_options(args: argparse.Namespace) -> SourceOptions:
     opts.extra_sources = list(getattr(args, "extra_source", []) or [])
     for extra in opts.extra_sources:
         if not Path(extra).is_file():
-            raise UserError(f"no such file: {extra} (--extra-source)")
+            raise UserError("no such file (--extra-source)", str(extra))
     return opts
 
 

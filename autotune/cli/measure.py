@@ -13,7 +13,7 @@ from autotune.cli.buildargs import (
     term_as_interrupt,
 )
 from autotune.cli.common import add_source_arguments, finding_label
-from autotune.errors import UserError
+from autotune.errors import UserError, require_c_file
 from autotune.measure import stats
 from autotune.measure.spaces import exhaustive_space, parse_variant_list
 from autotune.render import Progress, dump_json, table
@@ -93,8 +93,7 @@ def run(args: argparse.Namespace) -> int:
     if args.variants and (args.schedules or args.chunks or args.threads):
         raise UserError("--variants cannot be combined with --schedules/--chunks/--threads")
     path = Path(args.file)
-    if not path.is_file():
-        raise UserError(f"no such file: {args.file}")
+    require_c_file(path)
     from autotune.api import Session
 
     explicit = parse_variant_list(args.variants) if args.variants else None

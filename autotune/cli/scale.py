@@ -14,12 +14,11 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from pathlib import Path
 
 from autotune import render
 from autotune.cli.common import add_source_arguments, check_writable
 from autotune.cli.predict import METHOD_CHOICES, _parse_epsilon, print_prediction
-from autotune.errors import UserError
+from autotune.errors import UserError, require_c_file
 
 
 # Over 60 lines: one declaration per option; --help reads them in this order.
@@ -147,8 +146,7 @@ def _parse_target(
 def run(args: argparse.Namespace) -> int:
     from autotune.api import Session
 
-    if not Path(args.file).is_file():
-        raise UserError(f"no such file: {args.file}")
+    require_c_file(args.file)
     if args.repetitions < 1:
         raise UserError("--repetitions must be at least 1")
     if args.sizes is None and args.budget is None:

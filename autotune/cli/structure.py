@@ -30,7 +30,7 @@ from autotune.cli.structure_shared import (
     parse_threads,
     session_of,
 )
-from autotune.errors import UserError
+from autotune.errors import UserError, require_c_file
 from autotune.render import Progress, dump_json
 from autotune.structure.nodes import ProgramTree, StructNode
 from autotune.structure.tree import build_tree
@@ -91,8 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not os.path.isfile(args.file):
-        raise UserError(f"no such file: {args.file}")
+    require_c_file(args.file)
     if args.repetitions < 1:
         raise UserError("--repetitions must be at least 1")
     if args.predict and not args.sizes:

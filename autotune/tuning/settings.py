@@ -74,7 +74,7 @@ class Settings:
     def build_options(self) -> BuildOptions:
         for extra in self.extra_sources:
             if not Path(extra).is_file():
-                raise UserError(f"no such file: {extra} (--extra-source)")
+                raise UserError("no such file (--extra-source)", str(extra))
         return BuildOptions.of_source(
             self.source_options(), self.cc, list(self.ldflags), list(self.extra_sources)
         )
@@ -84,7 +84,7 @@ class Settings:
         if self.stdin is None:
             return None
         if not Path(self.stdin).is_file():
-            raise UserError(f"no such file: {self.stdin} (--stdin)")
+            raise UserError("no such file (--stdin)", str(self.stdin))
         return str(Path(self.stdin).resolve())
 
     def sweep_options(self, fresh: bool = False) -> SweepOptions:
