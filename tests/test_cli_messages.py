@@ -140,3 +140,21 @@ def test_a_missing_file_reads_the_same_in_every_command(argv, tmp_path, capsys, 
     rc = main([argv[0], "nope.c", *argv[1:]])
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and err[0].endswith("nope.c: no such file"), err
+
+
+def test_every_argument_of_every_command_says_what_it_is():
+    """``--help`` describes each positional and each option of every command (a bare
+    ``FILE.c`` or ``--cc CC`` tells a newcomer nothing)."""
+    import argparse
+
+    from autotune.cli.main import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [
+        f"{name} {action.dest}"
+        for name, command in sub.choices.items()
+        for action in command._actions
+        if not isinstance(action, argparse._HelpAction) and not action.help
+    ]
+    assert bare == [], bare

@@ -26,7 +26,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="thread count for per-thread figures (default: cores)",
     )
     parser.add_argument("--cc", default="gcc", help="compiler used to preprocess (default gcc)")
-    parser.add_argument("--db", metavar="PATH", help="database keeping profile runs")
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help="database keeping profile runs (default: $AUTOTUNE_DB, else "
+        "~/.cache/autotune/autotune.db)",
+    )
+    parser.epilog = (
+        "columns: trips (the parallel loop's iterations), iterations (innermost bodies per "
+        "run), weighted ops (per run), footprint (bytes touched, total and per thread), "
+        "facts (where the sizes came from: static = the source and its defines, profile = "
+        "one run with --args, unknown = neither), tunable (yes, schedule only, or no with "
+        "the reason below the table)"
+    )
     add_program_arguments(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument(

@@ -30,7 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "sample too small to identify a model says what never varied and adopts "
         "nothing; default 10, at least 4; 0 = the whole default space)",
     )
-    parser.add_argument("--repetitions", type=int, default=3, metavar="R")
+    parser.add_argument(
+        "--repetitions",
+        type=int,
+        default=3,
+        metavar="R",
+        help="runs of each variant, interleaved; the median counts (default 3)",
+    )
     parser.add_argument(
         "--run-timeout",
         type=float,
@@ -71,8 +77,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop measuring kernels after SECONDS and fit on what was measured (a fit "
         "from too few kernels adopts nothing and says so; default: no limit)",
     )
-    parser.add_argument("--db", metavar="PATH", help="results database (default: user cache)")
-    parser.add_argument("--cc", default="gcc")
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help="results database (default: $AUTOTUNE_DB, else ~/.cache/autotune/autotune.db)",
+    )
+    parser.add_argument(
+        "--cc", default="gcc", help="the C compiler the kernels are built with (default gcc)"
+    )
     parser.add_argument(
         "--save",
         metavar="FILE.json",

@@ -29,9 +29,24 @@ DEFAULT_P = "9,16,36,64,144,256,576,1024,4096"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--ts", type=float, default=iso.T3E_TS, help="start-up time, s")
-    parser.add_argument("--tw", type=float, default=iso.T3E_TW, help="per-word time, s")
-    parser.add_argument("--n", type=float, default=iso.FIGURE7_N, help="matrix side n")
+    parser.add_argument(
+        "--ts",
+        type=float,
+        default=iso.T3E_TS,
+        help=f"start-up time, s (default {iso.T3E_TS:g}: the paper's Cray T3E)",
+    )
+    parser.add_argument(
+        "--tw",
+        type=float,
+        default=iso.T3E_TW,
+        help=f"per-word time, s (default {iso.T3E_TW:g}: the paper's Cray T3E)",
+    )
+    parser.add_argument(
+        "--n",
+        type=float,
+        default=iso.FIGURE7_N,
+        help=f"matrix side n (default {iso.FIGURE7_N:g}, the paper's figure 7)",
+    )
     parser.add_argument(
         "--tc",
         type=float,

@@ -54,7 +54,13 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE.c")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE.c",
+        help="C source file(s): the files of one program (one defines main) are read as "
+        "one, each with the others; files that each define main are ranked one by one",
+    )
     add_source_arguments(parser)
     add_model_arguments(parser)
     from autotune.cli.buildargs import add_program_arguments

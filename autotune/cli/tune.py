@@ -27,7 +27,13 @@ from autotune.tuning.tune import LoopTuneResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE.c")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE.c",
+        help="C source file(s): the files of one program (one defines main) are read as "
+        "one, each with the others; files that each define main are tuned one by one",
+    )
     add_source_arguments(parser)
     add_model_arguments(parser)
     g = parser.add_argument_group("tuning")

@@ -15,7 +15,9 @@ from autotune.render import dump_json, table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE.c")
+    parser.add_argument(
+        "file", metavar="FILE.c", help="C source file; each variant is a whole copy of it"
+    )
     parser.add_argument(
         "-o",
         "--output",
