@@ -142,3 +142,24 @@ def test_rank_mode_compiles_no_oversubscribed_pick(tmp_path, capsys):
     assert loop["used"] == "tuned", loop
     threads = loop["variant"].rsplit(",t", 1)[1]
     assert threads == "-" or int(threads) <= (os.cpu_count() or 1), loop
+
+
+def test_rank_says_why_the_hook_would_not_compile_rank_1(tmp_path, capsys, monkeypatch):
+    """``rank`` with a thread count far above the cores on offer: when its first pick is
+    past them, the line that names the hook's pick says so (it had named "rank 5" alone)."""
+    import os
+    import re
+
+    monkeypatch.setenv("AUTOTUNE_DB", str(tmp_path / "r.db"))
+    src = tmp_path / "tri.c"
+    src.write_text(TRIANGLE_MAX)
+    many = 8 * (os.cpu_count() or 1)
+    assert main(["rank", str(src), "--threads", f"1,2,{many}", "--top", "8"]) == 0
+    out = capsys.readouterr().out
+    first = re.search(r"^\s*1\s+\S+\s+\S+\s+(\d+|-)\s", out, re.M)
+    said = re.search(r"would compile rank (\d+)( \(rank 1 runs (\d+) threads on (\d+) cores)?", out)
+    assert first and said, out
+    if first.group(1) == str(many) and said.group(1) != "1":  # rank 1 oversubscribes
+        assert said.group(3) == str(many) and said.group(4) == str(os.cpu_count()), out
+    else:
+        assert said.group(2) is None, out

@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         dump_json(
             {
                 "file": str(path),
-                "db": db,
+                "database": db,
                 "machine": machine.to_dict(),
                 "flags": build.to_dict(),
                 "compile_mode": args.compile_mode,

@@ -172,6 +172,12 @@ def print_ranking(r: LoopRanking, top: int, out=None) -> None:
         rule = r.ship_rule
         rank = r.variants.index(r.pick) + 1 if r.pick in r.variants else 1
         verdict = f"would compile rank {rank}" if rule.ships(gain) else "would keep the original"
+        first = r.variants[0].variant
+        if rank > 1 and rule.ships(gain) and first.threads and r.cores:
+            verdict += (
+                f" (rank 1 runs {first.threads} threads on {r.cores} cores: an unmeasured "
+                "pick never oversubscribes them)"
+            )
         side = "above" if rule.ships(gain) else "not above"
         print(
             f"  the build hook's rank mode {verdict}: predicted {gain:.2f}x, {side} the "
