@@ -174,3 +174,25 @@ def test_models_cli_param_values_may_hold_commas(capsys):
     est = json.loads(capsys.readouterr().out)["estimate"]
     assert est["details"]["measured"] == pytest.approx(6.2055)
     assert abs(est["value"] - 6.2055) / 6.2055 < 0.1  # n=120 hidden: a real prediction
+
+
+def test_an_unchecked_part_widens_the_interval_to_its_own_error():
+    """A skeleton fit on noisy rows where no method passes the paper's check for T(n)
+    and Abar: the interval covers those parts' own errors, not only the checked
+    methods' (it had read +-3% while an unchecked part was off by 9%)."""
+    from autotune.api.models import model
+
+    def t(n, p):
+        return 1e-7 * n**1.5 / p + 2e-4 * (p - 1) + 1e-9 * n * (p - 1)
+
+    rows = [
+        {"n": n, "p": p, "time": t(n, p) * (1.08 if (n // 1000 + p) % 2 else 0.92)}
+        for n in (1000, 2000, 4000, 8000)
+        for p in (1, 2, 4)
+    ]
+    est = model("skeleton").fit(rows).predict({"n": 16000, "p": 4})
+    assert est.details["unchecked"]
+    half = (est.high - est.value) / est.value
+    assert half > est.details["uncertainty"] + 1e-9
+    assert "unchecked: no method passed the paper's check for T(n), Abar(n,p)" in est.basis
+    assert "whose own error sets the interval" in est.basis

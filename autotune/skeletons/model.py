@@ -86,14 +86,25 @@ class SkeletonModel:
         if not pred.ok or pred.time is None:
             raise UserError(f"{WHAT}: {pred.failure or 'no estimate'}")
         rel = pred.uncertainty
-        low, high = (None, None) if rel is None else (pred.time * (1 - rel), pred.time * (1 + rel))
         basis = (
             "the chosen methods' relative error on the points they predicted"
             if rel is not None
             else "no check was possible (too few points): no interval"
         )
         if pred.unchecked:
-            basis += "; unchecked: no method passed the paper's check"
+            # a part no check accepted: the interval is at least that part's own error
+            # (an interval from the checked part alone would claim more than is known)
+            parts = [c.check_error for c in (pred.t_seq, pred.abar, *pred.inner) if c.unchecked]
+            known = [e for e in parts if e is not None]
+            rel = max([rel or 0.0, *known]) if known and rel is not None else None
+            basis += (
+                "; unchecked: no method passed the paper's check for "
+                + ", ".join(
+                    _part(pred, c) for c in (pred.t_seq, pred.abar, *pred.inner) if c.unchecked
+                )
+                + (", whose own error sets the interval" if rel is not None else ": no interval")
+            )
+        low, high = (None, None) if rel is None else (pred.time * (1 - rel), pred.time * (1 + rel))
         return Estimate(pred.time, "s", low, high, basis, pred.to_dict())
 
     def describe(self) -> ModelCard:
@@ -107,3 +118,10 @@ class SkeletonModel:
             paper_tables=("lobachev-gauss", "lobachev-rabin-miller", "lobachev-lbm"),
             notes="methods: spline, loess, lm(poly), lm, mean; chosen by error on known points",
         )
+
+
+def _part(pred, choice) -> str:
+    """The name of a component of a prediction, as the paper writes it."""
+    if choice is pred.t_seq:
+        return "T(n)"
+    return "Abar(n,p)" if choice is pred.abar else "Abar at a measured size"
