@@ -4,6 +4,7 @@ The predictor's logic is checked on exact model grids (no harness involved); the
 CLI tests build and run a real kernel."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,18 @@ def test_scale_measures_a_real_kernel(isolated, capsys):
     out = capsys.readouterr().out
     assert rc == 0
     assert "compute.c" in out and "measured T(n,1)" in out and "relative error" in out
+    # the report says whether the measured target fell within the interval the methods'
+    # check promised, beside whether that check passed (not "checked: yes" alone)
+    page = isolated / "report.html"
+    assert main(["report", "-o", str(page)]) == 0
+    html = page.read_text()
+    assert "methods&#39; check (held-out points)" in html or "methods' check" in html
+    cell = re.search(
+        r'<td class="text">(passed|UNCHECKED: none passed)</td>\s*<td class="text">([^<]*)</td>',
+        html,
+    )
+    assert cell, html[:2000]
+    assert cell.group(2) in ("yes", "no interval") or cell.group(2).startswith("no: off by")
 
 
 ARGV_SIZED = """#include <stdio.h>
