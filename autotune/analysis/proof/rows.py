@@ -101,12 +101,18 @@ def _below_whenever_run(r: Ref, sub: poly.Poly) -> bool:
     params, dims = ", ".join(sorted(names.params)), ", ".join(names.dims)
     where = f" : {runs}" if runs else ""
     below = f" : {runs + ' and ' if runs else ''}{expr} < 0"
-    try:
-        run = isl.Set(f"[{params}] -> {{ [{dims}]{where} }}").params()
-        neg = isl.Set(f"[{params}] -> {{ [{dims}]{below} }}").params()
-    except isl.Error:
-        return True  # undecided: the rows are not compared (as _may_leave)
-    return not run.is_empty() and run.is_subset(neg)
+    key = (params, dims, where, below)
+    if key not in _BELOW:  # loops repeat their patterns: each question asked of isl once
+        try:
+            run = isl.Set(f"[{params}] -> {{ [{dims}]{where} }}").params()
+            neg = isl.Set(f"[{params}] -> {{ [{dims}]{below} }}").params()
+            _BELOW[key] = not run.is_empty() and run.is_subset(neg)
+        except isl.Error:
+            _BELOW[key] = True  # undecided: the rows are not compared (as _may_leave)
+    return _BELOW[key]
+
+
+_BELOW: dict[tuple[str, str, str, str], bool] = {}
 
 
 def _may_leave(r: Ref, sub: poly.Poly, size: int | poly.Poly) -> bool:
