@@ -158,3 +158,26 @@ def test_every_argument_of_every_command_says_what_it_is():
         if not isinstance(action, argparse._HelpAction) and not action.help
     ]
     assert bare == [], bare
+
+
+def test_analyze_writes_weighted_ops_in_one_format_down_the_column(capsys):
+    """Thousands separators below a million, three decimals of a power of ten above (the
+    column had mixed ``1000``, ``1.1e+04`` and ``2.250e+08``)."""
+    import re
+    from pathlib import Path
+
+    kernels = sorted(str(p) for p in (Path(__file__).parent.parent / "kernels").glob("*.c"))
+    assert main(["analyze", *kernels]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    cells = []
+    for k, line in enumerate(lines):
+        if line.startswith("loop ") and "weighted ops" in line:
+            end = line.index("weighted ops") + len("weighted ops")  # right-aligned cells
+            for row in lines[k + 2 :]:
+                if not row.strip() or row.startswith((" ", "loop ")) or "OpenMP loop(s)" in row:
+                    break
+                cells.append(row[:end].split()[-1])
+    assert len(cells) >= 10
+    form = re.compile(r"^(-|\d{1,3}(,\d{3})*|\d+(\.\d+)?|\d\.\d{3}e\+\d\d)$")
+    assert all(form.match(c) for c in cells), cells
+    assert not any(re.search(r"\de\+0[0-5]$", c) for c in cells), cells

@@ -160,7 +160,7 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
                 clauses,
                 _trip_text(r),
                 r.iterations,
-                r.weighted_ops,
+                ops_text(r.weighted_ops),
                 human_bytes(r.footprint_bytes),
                 human_bytes(r.footprint_bytes_per_thread),
                 r.facts,
@@ -221,3 +221,14 @@ def print_unit(unit, threads: int, verbose: bool = False, out=None) -> None:
             print(f"  {r.id}: {note}", file=out)
     for w in unit.warnings:
         print(f"  warning: {w}", file=out)
+
+
+def ops_text(v: float | None) -> str:
+    """Weighted operations in one format down the column: whole numbers with thousands
+    separators below a million (``11,000``, ``648``), three decimals of a power of ten
+    above (``2.250e+08``); below 100, as they are (``7.5``)."""
+    if v is None:
+        return "-"
+    if abs(v) >= 1e6:
+        return f"{v:.3e}"
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.4g}"
