@@ -46,7 +46,8 @@ def test_tune_measures_the_original_against_its_runtime_twin(env, capsys):
     assert counts is not None, text
     measured, total, pruned = map(int, counts.groups())
     assert measured == loop["measured_programs"] - 1 and measured + pruned <= total, text
-    assert "and the run-time selection build" in text
+    assert "and the loop as written in the one build of every schedule" in text
+    assert "the one build that takes every variant's schedule at run time" in text
 
 
 def test_a_loop_given_its_own_binaries_is_measured_in_them(env):

@@ -344,7 +344,7 @@ def print_report(done: FileTuneResult, written: str | None, top: int, out=None) 
         print(
             f"measured {r.measured_programs - selection} of {len(r.ranking.variants) + 1} "
             f"programs ({pruned} pruned by the model)"
-            + (" and the run-time selection build" if selection else "")
+            + (" and the loop as written in the one build of every schedule" if selection else "")
             + f", {r.compiles} compile(s)",
             file=out,
         )

@@ -47,7 +47,7 @@ class RuntimeBuildCheck:
 
     def text(self) -> str:
         if self.status != "ok" or self.interval is None:
-            return f"the run-time selection build of the loop as written: {self.status}"
+            return f"{ONE_BINARY} running the loop as written: {self.status}"
         slower = 1.0 / self.interval.ratio
         span = f"[{1.0 / self.interval.high:.2f}, {1.0 / self.interval.low:.2f}]"
         said = (
@@ -56,8 +56,8 @@ class RuntimeBuildCheck:
             else "variants measured through it"
         )
         return (
-            f"the run-time selection build runs the loop as written {slower:.2f}x the "
-            f"original's time {span}: {said}"
+            f"{ONE_BINARY} runs the loop as written in {slower:.2f}x the original's time "
+            f"{span}: {said}"
         )
 
     def to_dict(self) -> dict:
@@ -68,6 +68,10 @@ class RuntimeBuildCheck:
             "own_binaries": self.own_binaries,
             "status": self.status,
         }
+
+
+# what the tune calls the one binary that takes its schedule from OMP_SCHEDULE
+ONE_BINARY = "the one build that takes every variant's schedule at run time (schedule(runtime))"
 
 
 def twin_variant(record: LoopRecord) -> Variant | None:
