@@ -19,6 +19,12 @@ BOTH = {"schedule", "threads"}
 
 # file -> {loop line: (dimensions kept, words the reason must contain)}
 TRAPS = {
+    # tables that send two iterations to one element: a repeated entry in a const table,
+    # a table the program rewrites (not const: its entries are whatever was stored)
+    "const_tables_traps.c": {
+        20: (BOTH, "writes the same element of slot from different iterations"),
+        24: (BOTH, "at places the proof cannot tell apart between iterations"),
+    },
     # selections whose candidate follows the schedule or the team: no tie-break, a merge
     # breaking ties the other way, a tie on a value iterations share (-0.0 and 0.0), a
     # merge by the master alone, a start above every value with the thread's own index
@@ -506,6 +512,9 @@ PATTERNS = {
     # ties, an argmin with the highest index winning, a max merged by fmax and an
     # integer max by an if-test (two merges in one critical)
     "selections.c": {28: set(), 47: set(), 64: set()},
+    # scatters through const tables of distinct entries: a channel permutation of each
+    # pixel, bands into the slots a bit-reversal table names
+    "const_tables.c": {24: set(), 28: set()},
 }
 
 
@@ -662,6 +671,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "partial_sums_team.c",
         "record_strings.c",
         "selections.c",
+        "const_tables.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -703,6 +713,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "allocator_traps.c",
         "record_strings_traps.c",
         "selections_traps.c",
+        "const_tables_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -12,6 +12,18 @@ from __future__ import annotations
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.facts import Bound
 
+# the constant tables subscripts read (``perm[i]`` of a ``const int perm[] = {...}``), by
+# the id a ``("table", index, id)`` definition names
+TABLES: list[tuple[int, ...]] = []
+MAX_TABLE = 256  # entries: a disjunct each in every question that reads one
+
+
+def table_id(values: tuple[int, ...]) -> int:
+    """The id of a table of these entries (one id per distinct table)."""
+    if values not in TABLES:
+        TABLES.append(values)
+    return TABLES.index(values)
+
 
 class Names:
     """isl identifiers: parameters shared, every other symbol with a suffix."""
@@ -58,6 +70,10 @@ def _defined(v: str, defined: tuple[str, poly.Poly, poly.Poly], names: Names) ->
     kind, pa, pb = defined
     if kind == "vdiv":  # by a run-time divisor: d*v is no affine term, so v is any value
         return ""
+    if kind == "table":  # the entry of a constant table ``a`` selects: one disjunct each
+        values = TABLES[poly.constant_of(pb) or 0]
+        at = poly.to_isl(pa, names)
+        return "(" + " or ".join(f"({at} = {k} and {v} = {x})" for k, x in enumerate(values)) + ")"
     a, b = poly.to_isl(pa, names), poly.to_isl(pb, names)
     if kind == "vmod":  # C's remainder: the dividend's sign, below the divisor in size
         return (

@@ -13,6 +13,7 @@ from autotune.analysis.proof import poly, specialise
 from autotune.analysis.proof.decls import access_type, derivations, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.inttypes import ExprTypes, declared
+from autotune.analysis.proof.isltext import MAX_TABLE, table_id
 from autotune.analysis.proof.syntax import element_text, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
 from autotune.analysis.symbols import Scope
@@ -232,6 +233,9 @@ class WalkNames:
     def _element(self, node: c_ast.Node) -> poly.Poly | None:
         """``d[2]``, ``grid_points[0]``, ``g->nx``: a size read from memory the loop does
         not write, as a parameter (checked after the walk against the loop's writes)."""
+        table = self._table(node)
+        if table is not None:
+            return table
         if not self.frame.top:
             return None
         text = element_text(node, self.value)
@@ -261,6 +265,22 @@ class WalkNames:
         sym = self._param(text)
         self.facts.sizes_read.setdefault(sym, set()).update(holder)
         return poly.symbol(sym)
+
+    def _table(self, node: c_ast.Node) -> poly.Poly | None:
+        """``perm[e]`` of a ``const`` integer table with a constant initializer, ``e``
+        affine: a symbol pinned to the entry ``e`` selects, so isl compares the entries
+        themselves (distinct entries, distinct elements; a repeated entry, a conflict).
+        C forbids storing to a ``const`` object, and reading past its end."""
+        if not (isinstance(node, c_ast.ArrayRef) and isinstance(node.name, c_ast.ID)):
+            return None
+        decl, _ = self._decl(node.name.name, node.name)
+        values = const_table(decl)
+        if values is None:
+            return None
+        at = self.value(node.subscript)
+        if at is None or not poly.is_affine(at):
+            return None
+        return self._defined("table", at, poly.const(table_id(values)))
 
     def _holder(self, node: c_ast.Node) -> frozenset[str] | None:
         """The objects an element or field read lives in (None: cannot tell)."""
@@ -342,3 +362,33 @@ def _const_value(decl: c_ast.Decl | None) -> poly.Poly | None:
         return None
     value = poly.literal(decl.init)
     return value if value is not None and poly.constant_of(value) is not None else None
+
+
+_INTEGER_WORDS = {"char", "short", "int", "long", "signed", "unsigned"}
+
+
+def const_table(decl: c_ast.Decl | None) -> tuple[int, ...] | None:
+    """The entries of ``const int t[] = {3, 1, 4}`` (a one-dimensional ``const`` array of
+    an integer type, its initializer of integer constants, the rest of a declared length
+    zeros); None for anything else."""
+    if decl is None or not isinstance(decl.type, c_ast.ArrayDecl):
+        return None
+    inner = decl.type.type
+    if not isinstance(inner, c_ast.TypeDecl) or not isinstance(inner.type, c_ast.IdentifierType):
+        return None
+    if "const" not in (inner.quals or []) + (decl.quals or []):
+        return None
+    if not set(inner.type.names) <= _INTEGER_WORDS or not isinstance(decl.init, c_ast.InitList):
+        return None
+    values = []
+    for expr in decl.init.exprs or []:
+        v = poly.literal(expr)
+        c = poly.constant_of(v) if v is not None else None
+        if c is None:
+            return None
+        values.append(c)
+    dim = poly.literal(decl.type.dim) if decl.type.dim is not None else None
+    size = poly.constant_of(dim) if dim is not None else len(values)
+    if size is None or size < len(values) or not 0 < size <= MAX_TABLE:
+        return None
+    return tuple(values + [0] * (size - len(values)))
