@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 
 import pytest
@@ -44,8 +45,37 @@ def _snapshot(folder: str) -> dict[str, tuple[int, int]]:
     return seen
 
 
+# the import names of the dependencies pyproject.toml lists (without them no test module
+# can be imported: say so once, rather than an ImportError per module)
+_NEEDED = {
+    "pycparser": "pycparser",
+    "numpy": "numpy",
+    "scipy": "scipy",
+    "sklearn": "scikit-learn",
+    "jinja2": "jinja2",
+    "skmisc": "scikit-misc",
+    "matplotlib": "matplotlib",
+    "distributed": "dask[distributed]",
+    "islpy": "islpy-barvinok",
+}
+
+
+def _missing() -> list[str]:
+    import importlib.util
+
+    return [dist for mod, dist in _NEEDED.items() if importlib.util.find_spec(mod) is None]
+
+
 def pytest_configure(config) -> None:
     """Point every place autotune keeps things at a temporary folder for this run."""
+    missing = _missing()
+    if missing:
+        pytest.exit(
+            f"the suite needs autotune's dependencies, and this Python ({sys.executable}) "
+            f"lacks {', '.join(missing)}: install them as the README says "
+            "(python -m pip install -e '.[test]' in a virtualenv), then run the tests there",
+            returncode=4,
+        )
     real = _real_cache_dir()
     _STATE["real_cache"] = real
     _STATE["before"] = _snapshot(real)

@@ -97,30 +97,17 @@ def _extreme_ids(
     critical (``if (mine > best) best = mine;``, ``best = fmax(best, mine)``): a max of
     maxima is the max of all, whatever each thread ran, and a starting value counted
     once or once per thread leaves it as it is (max and min are idempotent)."""
-    local = {id(n) for n in walk(holder) if isinstance(n, c_ast.Decl)}
-    parents = file_info(ast).parents
-    out: set[int] = set()
-    for s in walk(holder):
-        if id(s) in inside:
-            continue
+
+    def merge(s: c_ast.Node) -> tuple[list[c_ast.Node], list[c_ast.Node]] | None:
         form = _extreme_merge(s)
         if form is None:
-            continue
+            return None
         target, got, operand = form
-        if got != op or not (isinstance(operand, c_ast.ID) and operand.name == name):
-            continue
-        if _element(target, name) is not None or not _shared_target(
-            target, local, private, func, ast
-        ):
-            continue
-        found = _controls(s, holder, parents, ("critical",))
-        if found is None:
-            continue
-        controls, counters, guarded = found
-        read = [*subscripts(target), *controls]
-        if guarded and all(_uniform(e, counters, prog, func, ast) for e in read):
-            out |= {id(x) for x in walk(s) if isinstance(x, c_ast.ID) and x.name == name}
-    return out
+        if got != op or not _is_name(operand, name) or _element(target, name) is not None:
+            return None
+        return [target], subscripts(target)
+
+    return _merge_ids(holder, name, inside, prog, func, ast, private, merge)
 
 
 def _select_ids(
@@ -149,25 +136,40 @@ def _select_ids(
     if name not in roles:
         return set()
     role, partner = roles[name]
-    local = {id(n) for n in walk(holder) if isinstance(n, c_ast.Decl)}
-    parents = file_info(ast).parents
-    out: set[int] = set()
-    for s in walk(holder):
-        pick = select_update(s) if id(s) not in inside else None
+
+    def merge(s: c_ast.Node) -> tuple[list[c_ast.Node], list[c_ast.Node]] | None:
+        pick = select_update(s)
         if pick is None or pick[0] != op:
-            continue
+            return None
         _, value, operand, index, position = pick
         mine = {"value": operand, "index": position}
         theirs = {"value": position, "index": operand}
         if not (_is_name(mine[role], name) and _is_name(theirs[role], partner)):
+            return None
+        return [value, index], []
+
+    return _merge_ids(holder, name, inside, prog, func, ast, private, merge)
+
+
+def _merge_ids(holder, name, inside, prog, func, ast, private, merge) -> set[int]:
+    """IDs of ``name`` in the statements outside the loop that ``merge`` accepts (it
+    gives the shared data a statement writes and the subscripts it reads), each run
+    under critical, with tests and loops around it that are the same on every thread."""
+    local = {id(n) for n in walk(holder) if isinstance(n, c_ast.Decl)}
+    parents = file_info(ast).parents
+    out: set[int] = set()
+    for s in walk(holder):
+        got = merge(s) if id(s) not in inside else None
+        if got is None:
             continue
-        if not all(_shared_target(t, local, private, func, ast) for t in (value, index)):
+        targets, reads = got
+        if not all(_shared_target(t, local, private, func, ast) for t in targets):
             continue
         found = _controls(s, holder, parents, ("critical",))
         if found is None:
             continue
         controls, counters, guarded = found
-        if guarded and all(_uniform(e, counters, prog, func, ast) for e in controls):
+        if guarded and all(_uniform(e, counters, prog, func, ast) for e in [*reads, *controls]):
             out |= {id(x) for x in walk(s) if isinstance(x, c_ast.ID) and x.name == name}
     return out
 
