@@ -25,11 +25,11 @@ from autotune.analysis.proof.constructs import walk_construct, walk_lock_section
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.flowwalk import ControlFlow
-from autotune.analysis.proof.inttypes import declared
 from autotune.analysis.proof.linear import bind_linear, check_linear
 from autotune.analysis.proof.locks import lock_sections
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.resolve import WalkNames
+from autotune.analysis.proof.steps import run_time_step
 from autotune.analysis.proof.syntax import (
     assigned,
     constant_text,
@@ -129,7 +129,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         """Bind the loop variable to a new symbol bounded by the header (when canonical)."""
         header = self._header(node)
         sym = self._fresh("v")
-        stride = self._run_time_step(node) if header is None else None
+        stride = run_time_step(self, node) if header is None else None
         if stride is not None:
             header = for_header(node, lambda _e: 1)  # its shape; the step is ``stride``
         if header is None:
@@ -157,34 +157,6 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self.env[self._key(var)] = poly.symbol(sym)
         self._define(var)
         return sym
-
-    def _run_time_step(self, node: c_ast.For) -> poly.Poly | None:
-        """``for (v = lo; v < hi; v += s)`` over a signed ``v`` with ``s`` fixed for the
-        loop and known only at run time (a tile's width): ``s``'s value, else None.
-        The values stay in ``[lo, hi)`` and differ by at least ``s``, which is positive in
-        a conforming OpenMP loop, and in any sequential one that ends."""
-        nxt = node.next
-        if not (
-            isinstance(nxt, c_ast.Assignment)
-            and nxt.op == "+="
-            and isinstance(nxt.lvalue, c_ast.ID)
-        ):
-            return None
-        shape = for_header(node, lambda _e: 1)
-        if shape is None or shape[0] != nxt.lvalue.name or shape[3] not in ("<", "<="):
-            return None
-        if names_in(nxt.rvalue).names & assigned(node.stmt) or self.address_taken(shape[0], node):
-            return None
-        decl, _ = self._decl(shape[0], node)
-        t = declared(self.frame.scope, decl.type) if decl is not None else None
-        if t is None or not t.signed:
-            return None  # an unsigned counter wraps below its start
-        stride = self.value(nxt.rvalue)
-        if stride is None or not poly.is_affine(stride) or poly.constant_of(stride) is not None:
-            return None
-        if not all(sym.startswith("P") for sym in poly.symbols(stride)):
-            return None
-        return stride
 
     def visit_For(self, node: c_ast.For) -> None:
         if specialise.specialising(id(self.ctx.loop)) and unroll.walk_unrolled(self, node):
