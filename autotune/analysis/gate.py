@@ -11,6 +11,7 @@ from pycparser import c_ast
 
 from autotune.analysis import guards
 from autotune.analysis.gate_pass import DIMENSIONS, gate_pass
+from autotune.analysis.overlap import overlap_pass
 from autotune.analysis.proof import conditions
 from autotune.analysis.proof.persistence import persisted_reads
 from autotune.analysis.proof.program import Program, build_program
@@ -40,6 +41,7 @@ def apply_gate(
         gate_pass(pairs, regions, ast, prog)
     guarded_pass(pairs, regions, ast, prog, failures, before)
     relation_pass(pairs, regions, ast, prog)
+    overlap_pass(pairs, regions, ast, prog)
     specialised_pass(pairs, regions, ast, prog, before)
     measured_rows_pass(pairs, regions, ast, prog)
     _threadprivate_persistence(pairs, regions, prog)

@@ -213,7 +213,7 @@ def _versioned(
         out[line] = (
             start,
             end,
-            f"if ({record.guard}) {{ /* autotune: proven for these sizes */\n#line {line}\n"
+            f"if ({record.guard}) {{ /* autotune: proven where this test holds */\n#line {line}\n"
             f"{edited}\n}} else {{\n#line {line}\n{text[start:end]}\n}}\n#line {last}\n",
         )
     return out

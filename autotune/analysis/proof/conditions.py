@@ -68,6 +68,8 @@ class _State:
     assume: dict[str, int] = field(default_factory=dict)  # param -> lower bound
     relations: tuple[Relation, ...] = ()
     failures: list[isl.Set] | None = None
+    # pairs of pointers whose reaches a run-time test keeps apart (``overlap``)
+    apart: frozenset[frozenset[str]] = frozenset()
 
 
 _STATE = _State()
@@ -94,6 +96,23 @@ def assuming(bounds: dict[str, int], relations: tuple[Relation, ...] = ()) -> It
         yield
     finally:
         _STATE.assume, _STATE.relations = saved
+
+
+@contextmanager
+def assuming_apart(pairs: frozenset[frozenset[str]]) -> Iterator[None]:
+    """Answer the dependence questions as if the memory reached through each pair of
+    pointers did not overlap (a run-time test of their address ranges stands before
+    the variant: ``overlap``)."""
+    saved = _STATE.apart
+    _STATE.apart = pairs
+    try:
+        yield
+    finally:
+        _STATE.apart = saved
+
+
+def assumed_apart(a: str, b: str) -> bool:
+    return bool(a and b and a != b and frozenset((a, b)) in _STATE.apart)
 
 
 def assumed_params() -> set[str]:

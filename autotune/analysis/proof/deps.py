@@ -77,7 +77,7 @@ class Conflict:
                 f"from different iterations ({places}): the place depends on a value the "
                 "proof does not know (one read from memory, or set through a pointer)"
             )
-        ra, rb = _root(self.a), _root(self.b)
+        ra, rb = reference_root(self.a), reference_root(self.b)
         if ra and rb and ra != rb and None in (self.a.objects, self.b.objects):
             return (
                 f"{ra} ({self.a.at}: {self.a.text}) and {rb} ({self.b.at}: {self.b.text}) "
@@ -96,7 +96,7 @@ class Conflict:
         )
 
 
-def _root(r: Ref) -> str:
+def reference_root(r: Ref) -> str:
     """The variable a reference is made through (``in`` of ``in[i - 1]``), '' when its text
     is no plain subscript or dereference of one."""
     node = getattr(r.text, "node", None)
@@ -126,6 +126,8 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
         for b in unique[i:]:
             if not _may_interact(a, b):
                 continue
+            if conditions.assumed_apart(reference_root(a), reference_root(b)):
+                continue  # behind a run-time test that their ranges do not overlap
             if a.ordered and b.ordered:
                 continue  # both in the ordered region: in the iterations' order, any schedule
             if _reshaped(a, b):
@@ -318,11 +320,11 @@ def _split(pa: poly.Poly, pb: poly.Poly, a: Ref, b: Ref, depth: int = 0):
         {s for p in (pa, pb) for m in p if len(m) > 1 for s in m if s.startswith("P")}
     )
     for param in candidates:
-        sa, sb = _by_param(pa, param), _by_param(pb, param)
+        sa, sb = split_by_size(pa, param), split_by_size(pb, param)
         if sa is None or sb is None:
             continue
         (qa, ra), (qb, rb) = sa, sb
-        if not (_in_range(ra, param, a) and _in_range(rb, param, b)):
+        if not (in_row(ra, param, a) and in_row(rb, param, b)):
             continue
         head = _split(qa, qb, a, b, depth + 1)
         if head is None or not (poly.is_affine(ra) and poly.is_affine(rb)):
@@ -331,7 +333,7 @@ def _split(pa: poly.Poly, pb: poly.Poly, a: Ref, b: Ref, depth: int = 0):
     return None
 
 
-def _by_param(p: poly.Poly, param: str) -> tuple[poly.Poly, poly.Poly] | None:
+def split_by_size(p: poly.Poly, param: str) -> tuple[poly.Poly, poly.Poly] | None:
     """p = param * q + r with r free of param (None when param appears squared)."""
     q: poly.Poly = {}
     r: poly.Poly = {}
@@ -347,7 +349,7 @@ def _by_param(p: poly.Poly, param: str) -> tuple[poly.Poly, poly.Poly] | None:
     return q, r
 
 
-def _in_range(r: poly.Poly, param: str, ref: Ref) -> bool:
+def in_row(r: poly.Poly, param: str, ref: Ref) -> bool:
     """0 <= r <= param - 1 at every point of the reference's domain."""
     budget.check()
     names = Names("")

@@ -123,6 +123,10 @@ class Prover:
             )
         return self._leftovers[key]
 
+    def walks(self, site: LoopSite) -> list[tuple[LoopContext, IterationFacts]] | None:
+        """The loop's walk in each calling context (None: nested too deeply)."""
+        return self._walks(site)
+
     def _walks(self, site: LoopSite) -> list[tuple[LoopContext, IterationFacts]] | None:
         """One walk per calling context, made once (the loop's own proof, a chain's
         comparison and a later loop's coverage all read it)."""

@@ -1,0 +1,418 @@
+"""Run-time tests that the memory a loop reaches through two pointers does not overlap.
+
+A kernel handed its arrays as parameters (``triad(double *a, const double *b, ...)``)
+from another file, from a table of buffers or from an allocator the points-to cannot
+follow, is kept by the proof: ``a`` and ``b`` may point into one array, at any offset.
+As LLVM Polly does (Grosser, Doerfert, Hack: run-time alias checks), the loop is proven
+again assuming that the elements it reaches through each such pair of pointers lie in
+disjoint address ranges, and its variants run behind a test of exactly that: the lowest
+and one past the highest address each pointer reaches, computed by isl from the
+subscripts and the loops' bounds over the sizes at the directive. Wherever the ranges
+overlap, the loop runs as written.
+
+What is assumed is narrow on purpose: pointers named by a variable the directive reads
+as every thread does and the loop never changes, subscripts affine in the loops (or
+flattened rows ``i * n + j`` with ``0 <= j < n`` proven), every reference through such a
+pointer made in the loop's own text (a called function's parameter is another name)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+from pycparser import c_ast
+
+from autotune.analysis import guards
+from autotune.analysis.astutil import walk
+from autotune.analysis.gate_pass import site_of
+from autotune.analysis.proof import conditions, deps, poly
+from autotune.analysis.proof.facts import Ref
+from autotune.analysis.proof.isltext import Names, domain_text
+from autotune.analysis.proof.pointsto import PointsTo
+from autotune.analysis.proof.program import Program
+from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol, scalar_root
+from autotune.analysis.proof.verdict import Prover
+from autotune.analysis.symbols import Scope
+from autotune.frontend.finder import FoundLoop, FoundRegion
+from autotune.frontend.records import LoopRecord
+
+MAX_PAIRS = 6  # pointer pairs in one test: a test a reader can still check
+ROUNDS = 4  # a question stops at its first failing pair: more pairs surface under the first
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The bytes a loop reaches through one pointer, as C over the sizes at the directive:
+    ``base + lo * size`` up to (not including) ``base + hi * size``."""
+
+    root: str
+    size: int
+    lo: str
+    hi: str
+
+    def start(self) -> str:
+        return _address(self.root, self.lo, self.size)
+
+    def end(self) -> str:
+        return _address(self.root, self.hi, self.size)
+
+
+def _address(root: str, elements: str, size: int) -> str:
+    base = f"(__INTPTR_TYPE__){root}"
+    if elements.lstrip("-").isdigit():
+        bytes_ = int(elements) * size
+        return base if not bytes_ else f"{base} + {bytes_}" if bytes_ > 0 else f"{base} - {-bytes_}"
+    return f"{base} + {_wrap(elements)} * {size}"
+
+
+def apart_text(x: Reach, y: Reach) -> str:
+    """The C test that two reaches do not overlap."""
+    return f"({x.end()} <= {y.start()} || {y.end()} <= {x.start()})"
+
+
+def overlap_pass(
+    pairs: list[tuple[FoundLoop, LoopRecord]],
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    prog: Program,
+) -> None:
+    """Each loop kept only by its own proof for pointers that may overlap, proven again
+    assuming they do not; proven so, it varies behind a test of their ranges."""
+    sites = {id(f): site_of(f, regions, ast) for f, _ in pairs if f.for_node is not None}
+    prover = Prover(prog, PointsTo(prog), list(sites.values()))
+    for found, record in pairs:
+        if found.for_node is None or record.guard or "schedule" not in record.kept:
+            continue
+        if not (record.tunable or record.only_size_unknown):
+            continue
+        site = sites[id(found)]
+        first = prover.prove(site)
+        if first.schedule_only or record.kept["schedule"] != "; ".join(first.order):
+            continue  # kept for more than its own questions (a region's rule, a call)
+        apart = _pairs_to_part(prover, site)
+        if not apart:
+            continue
+        guard = _guard(apart, prover, site, found, regions, ast, prog)
+        if guard is None:
+            continue
+        was = record.kept.pop("schedule")
+        if found.parallel is found.directive and record.kept.get("threads") == was:
+            del record.kept["threads"]
+        record.guard = guard
+        names = ", ".join(f"{a} and {b}" for a, b in sorted(tuple(sorted(p)) for p in apart))
+        record.warnings.append(
+            f"proven only where the memory the loop reaches through {names} does not "
+            "overlap: variants run behind a test of their address ranges, and the loop as "
+            f"written where they overlap ({was})"
+        )
+
+
+def _pairs_to_part(prover: Prover, site) -> frozenset[frozenset[str]] | None:
+    """The pointer pairs whose overlap alone keeps the loop (None: something else keeps
+    it, or too many pairs)."""
+    apart: frozenset[frozenset[str]] = frozenset()
+    inside = {id(n) for n in walk(site.for_node)}
+    for _ in range(ROUNDS):
+        new: set[frozenset[str]] = set()
+        with conditions.assuming_apart(apart):
+            for ctx, facts in prover.walks(site) or []:
+                shared = [r for r in facts.refs if r.owner == "shared"]
+                for c in deps.conflicts(shared, ctx.collapse):
+                    pair = _pointer_pair(c, inside)
+                    if pair is None:
+                        return None
+                    new.add(pair)
+        if not new:
+            break
+        apart = apart | new
+        if len(apart) > MAX_PAIRS:
+            return None
+    with conditions.assuming_apart(apart):
+        proof = prover.prove(site)
+    if proof.order or proof.schedule_only:
+        return None
+    return apart
+
+
+def _pointer_pair(c: deps.Conflict, inside: set[int]) -> frozenset[str] | None:
+    """The two variables a conflict's references go through, when they differ and both
+    references are the loop's own text."""
+    if c.why not in ("carried", "unanalysable"):
+        return None
+    ra, rb = deps.reference_root(c.a), deps.reference_root(c.b)
+    if not ra or not rb or ra == rb:
+        return None
+    if not all(id(getattr(r.text, "node", None)) in inside for r in (c.a, c.b)):
+        return None
+    return frozenset((ra, rb))
+
+
+def _guard(
+    apart: frozenset[frozenset[str]],
+    prover: Prover,
+    site,
+    found: FoundLoop,
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    prog: Program,
+) -> str | None:
+    """The test that every pair's reaches are apart (None: a pointer or a size the test
+    cannot read, or a reference whose range isl cannot bound)."""
+    roots = set().union(*apart)
+    scope = Scope(found.func, ast) if found.func is not None else None
+    if scope is None or not all(_readable(x, scope, found, regions, ast, prog) for x in roots):
+        return None
+    inside = {id(n) for n in walk(found.for_node)}
+    refs: dict[str, list[Ref]] = {root: [] for root in roots}
+    for _ctx, facts in prover.walks(site) or []:
+        for r in facts.refs:
+            root = deps.reference_root(r)
+            if root not in refs:
+                continue
+            node = getattr(r.text, "node", None)
+            if id(node) not in inside or not _contiguous(node, root, len(r.index or []), scope):
+                return None  # another function's names, or rows reached through pointers
+            refs[root].append(r)
+
+    def usable(params: set[str]) -> set[str]:
+        return guards.usable_at(prog, ast, found, regions, params)
+
+    reaches: dict[str, list[Reach]] = {}
+    for root, mine in refs.items():
+        decl, _kind = scope.find_decl(root, found.for_node)
+        array = isinstance(scope.resolve_typedef(decl.type), c_ast.ArrayDecl)
+        got = _reaches(root, array, mine, usable)
+        if got is None:
+            return None
+        reaches[root] = got
+    tests = []
+    for x, y in sorted(tuple(sorted(p)) for p in apart):
+        tests += [apart_text(a, b) for a in reaches[x] for b in reaches[y]]
+    tests = list(dict.fromkeys(tests))
+    if not tests or len(tests) > MAX_PAIRS:
+        return None
+    return " && ".join(tests)
+
+
+def _contiguous(node: c_ast.Node | None, root: str, dims: int, scope: Scope) -> bool:
+    """``node`` subscripts ``root`` ``dims`` times and every level below the first is an
+    array row: the element lies at the pointer plus the flattened offset (through a
+    ``double **`` it lies in another block)."""
+    at, depth = node, 0
+    while isinstance(node, c_ast.ArrayRef):
+        node, depth = node.name, depth + 1
+    if not (isinstance(node, c_ast.ID) and node.name == root) or depth != dims or not dims:
+        return False
+    decl, _kind = scope.find_decl(root, at)
+    t = scope.resolve_typedef(decl.type) if decl is not None else None
+    for level in range(dims):
+        if not isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl):
+            return False
+        if level and not isinstance(t, c_ast.ArrayDecl):
+            return False
+        t = scope.resolve_typedef(t.type)
+    return not isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl)
+
+
+def _readable(
+    root: str, scope: Scope, found: FoundLoop, regions, ast: c_ast.FileAST, prog: Program
+) -> bool:
+    """A pointer (or array) the test at the directive reads as every thread of the team
+    does, and the loop never moves: each reference reaches from the value tested."""
+    decl, kind = scope.find_decl(root, found.for_node)
+    if decl is None or not isinstance(decl.type, c_ast.PtrDecl | c_ast.ArrayDecl):
+        return False
+    if not _unmoved(root, found.for_node, kind == "global", prog):
+        return False
+    if isinstance(decl.type, c_ast.ArrayDecl) and kind == "global":
+        return True
+    return bool(guards.usable_at(prog, ast, found, regions, {param_symbol(root)}))
+
+
+def _unmoved(root: str, loop: c_ast.Node, file_scope: bool, prog: Program) -> bool:
+    """Nothing in the loop assigns ``root`` or takes its address; for a file-scope pointer,
+    no function of the program is called from it either (it might assign it)."""
+    for n in walk(loop):
+        if isinstance(n, c_ast.Assignment) and scalar_root(n.lvalue) == root:
+            return False
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            if scalar_root(n.expr) == root:
+                return False
+        if file_scope and isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
+            if n.name.name in prog.funcs:
+                return False
+    return True
+
+
+def _reaches(root: str, array: bool, refs: list[Ref], usable) -> list[Reach] | None:
+    """The reaches of every reference through ``root``, those of one element size with
+    affine subscripts merged (isl's union of their minima and of their maxima)."""
+    merged: dict[int, tuple[isl.PwAff, isl.PwAff]] = {}
+    out: list[Reach] = []
+    for r in refs:
+        offset = _offset(r, root, array)
+        got = _range(offset, r, usable) if offset is not None and r.size else None
+        if got is None:
+            return None
+        lo, hi = got
+        if isinstance(lo, str):
+            out.append(Reach(root, r.size, lo, hi))
+            continue
+        if r.size in merged:
+            was_lo, was_hi = merged[r.size]
+            lo, hi = was_lo.union_min(lo).coalesce(), was_hi.union_max(hi).coalesce()
+        merged[r.size] = (lo, hi)
+    for size, (lo, hi) in sorted(merged.items()):
+        texts = _c_of(lo, usable), _c_of(_plus_one(hi), usable)
+        if None in texts:
+            return None
+        out.append(Reach(root, size, texts[0], texts[1]))
+    return list(dict.fromkeys(out))
+
+
+def _offset(r: Ref, root: str, array: bool) -> poly.Poly | None:
+    """The element a reference reaches, counted from its pointer: the subscripts
+    flattened by the row lengths, as C's address arithmetic does. Through a pointer the
+    walk places at an unknown but steady offset ``&p`` in its object, that offset is
+    taken off; an array's subscripts count from its start. Any other pointer's place
+    was folded into the subscripts by the walk, and is not asked about."""
+    if not r.index or any(p is None for p in r.index) or len(r.inner) != len(r.index) - 1:
+        return None
+    off = r.index[0]
+    if not array:
+        base = (param_symbol(f"&{root}"),)
+        if off.get(base) != 1:
+            return None
+        off = {m: c for m, c in off.items() if m != base}
+    for length, p in zip(r.inner, r.index[1:], strict=True):
+        if length is None:
+            return None
+        off = poly.mul(off, poly.const(length) if isinstance(length, int) else length)
+        if off is None:
+            return None
+        off = poly.add(off, p)
+    return off
+
+
+def _range(offset: poly.Poly, r: Ref, usable) -> tuple | None:
+    """(lowest, highest) offset over the reference's loops: isl piecewise affine
+    functions of the sizes, or C texts (lowest, one past the highest) for a flattened
+    ``n * q + j`` whose ``0 <= j < n`` isl proves."""
+    if poly.is_affine(offset):
+        return _extremes(offset, r)
+    sizes = sorted({s for m in offset if len(m) > 1 for s in m if s.startswith("P")})
+    for size in sizes:
+        split = deps.split_by_size(offset, size)
+        if split is None or size not in usable({size}):
+            continue
+        q, rest = split
+        if not (poly.is_affine(q) and poly.is_affine(rest) and deps.in_row(rest, size, r)):
+            continue
+        got = _extremes(q, r)
+        if got is None:
+            continue
+        lo, hi = _c_of(got[0], usable), _c_of(_plus_one(got[1]), usable)
+        if lo is None or hi is None:
+            continue
+        n = _long(PARAM_TEXTS[size])
+        return ("0" if lo == "0" else f"{n} * {lo}"), f"{n} * {hi}"
+    return None
+
+
+def _extremes(offset: poly.Poly, r: Ref) -> tuple[isl.PwAff, isl.PwAff] | None:
+    """isl's minimum and maximum of an affine offset over the reference's loops (None:
+    unbounded, as with a subscript that holds a value read from memory)."""
+    names = Names("")
+    dom = domain_text(r.domain, names)
+    expr = poly.to_isl(offset, names)
+    dims = [*names.dims, "offset__"]
+    body = " and ".join(c for c in (dom, f"offset__ = {expr}") if c)
+    text = f"[{', '.join(sorted(names.params))}] -> {{ [{', '.join(dims)}] : {body} }}"
+    try:
+        s = isl.Set(text).project_out(isl.dim_type.set, 0, len(dims) - 1)
+        return s.dim_min(0).coalesce(), s.dim_max(0).coalesce()
+    except isl.Error:
+        return None
+
+
+def _plus_one(pw: isl.PwAff) -> isl.PwAff:
+    return pw.add_constant_val(isl.Val.one(pw.get_ctx())).coalesce()
+
+
+def _long(text: str) -> str:
+    """A size's text read as ``long`` (products of sizes past ``int``'s range)."""
+    plain = text.replace("_", "a").isalnum() and not text[0].isdigit()
+    return f"(long){text}" if plain else f"(long)({text})"
+
+
+_BINARY = {
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "div": "/",
+    "pdiv_q": "/",
+    "pdiv_r": "%",
+    "zdiv_r": "%",
+    "le": "<=",
+    "lt": "<",
+    "ge": ">=",
+    "gt": ">",
+    "eq": "==",
+    "and_": "&&",
+    "and_then": "&&",
+    "or_": "||",
+    "or_else": "||",
+}
+
+
+def _c_of(pw: isl.PwAff, usable) -> str | None:
+    """A piecewise affine function of the sizes as a C expression in ``long`` over their
+    own texts (None: a size the test cannot read, or an operation it does not print)."""
+    try:
+        expr = isl.AstBuild.from_context(pw.domain()).expr_from_pw_aff(pw)
+    except isl.Error:
+        return None
+    used: set[str] = set()
+    text = _c_expr(expr, used)
+    if text is None or used - usable(used):
+        return None
+    return text
+
+
+def _c_expr(e: isl.AstExpr, used: set[str]) -> str | None:
+    kind = e.get_type()
+    if kind == isl.ast_expr_type.int:
+        return str(e.get_val().to_python())
+    if kind == isl.ast_expr_type.id:
+        name = e.get_id().get_name()
+        if name not in PARAM_TEXTS:
+            return None
+        used.add(name)
+        return _long(PARAM_TEXTS[name])
+    if kind != isl.ast_expr_type.op:
+        return None
+    op = e.get_op_type().name
+    args = [_c_expr(e.get_op_arg(k), used) for k in range(e.get_op_n_arg())]
+    if None in args:
+        return None
+    if op in _BINARY and len(args) == 2:
+        return f"{_wrap(args[0])} {_BINARY[op]} {_wrap(args[1])}"
+    if op == "minus" and len(args) == 1:
+        return f"-{_wrap(args[0])}"
+    if op in ("min", "max") and args:
+        out = args[0]
+        for a in args[1:]:
+            out = f"({out} {'<' if op == 'min' else '>'} {a} ? {out} : {a})"
+        return out
+    if op == "fdiv_q" and len(args) == 2:  # floor division by a positive constant
+        a, b = map(_wrap, args)
+        return f"({a} >= 0 ? {a} / {b} : -((-{a} + {b} - 1) / {b}))"
+    if op in ("cond", "select") and len(args) == 3:
+        return f"({args[0]} ? {args[1]} : {args[2]})"
+    return None
+
+
+def _wrap(text: str) -> str:
+    """An operand in parentheses unless it is one number or one cast size."""
+    bare = text.lstrip("-").isdigit() or (text.startswith("(long)") and " " not in text)
+    return text if bare else f"({text})"
