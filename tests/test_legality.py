@@ -59,7 +59,7 @@ EXPECTED = {
     # one counter updated under an atomic and under a critical: they do not exclude each
     # other; one critical name throughout (a count beside the bin) commutes
     "mixed_locks.c": {
-        23: (False, {"schedule", "threads"}, "updates hist"),
+        23: (False, {"schedule", "threads"}, "update the same element of hist"),
         37: (True, set(), ""),
     },
     # a sum and a count under the team's OpenMP lock commute; a lock of each iteration's

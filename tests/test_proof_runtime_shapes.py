@@ -110,3 +110,43 @@ def test_the_leading_dimension_variant_prints_the_original_output_wherever_it_ru
     runs = [["200", "150", "160"], ["97", "64", "64"], ["31", "1", "300"], ["500", "7", "9"]]
     expected = _outputs(source, tmp_path, "original", runs, "1")
     assert _outputs(tuned, tmp_path, "tuned", runs, "4") == expected
+
+
+NEIGHBOUR_LISTS = {25: "build_struct", 38: "build_flat", 53: "build_while", 70: "build_pairs"}
+NEIGHBOUR_TRAPS = (18, 25, 32, 42, 49, 60)
+
+
+def test_neighbour_lists_filled_by_a_tested_counter_are_proven(env, capsys):
+    """``if (cnt < maxn) list[i * maxn + cnt++] = j`` from ``cnt = 0``: the counter only
+    moves up, so its value is at least 0, and the test bounds the very value the store
+    reads; each row stays its atom's. A call in the test (a distance) stores nothing
+    the bound reads."""
+    loops = _analyze("neighbour_lists.c", "300 24", capsys)
+    assert {line: lp["function"] for line, lp in loops.items()} == NEIGHBOUR_LISTS
+    for line, lp in loops.items():
+        assert lp["kept"] == {} and lp["tunable"] and lp["guard"] == "", (line, lp["kept"])
+
+
+def test_neighbour_lists_that_spill_into_the_next_row_are_kept(env, capsys):
+    """A test by <=, a store after ++cnt, a counter that steps back or starts at -1, a
+    test of another counter, a counter a helper moves through its address."""
+    loops = _analyze("neighbour_lists_traps.c", "300", capsys)
+    assert sorted(loops) == list(NEIGHBOUR_TRAPS)
+    for line, lp in loops.items():
+        assert set(lp["kept"]) == BOTH and not lp["tunable"], (line, lp["kept"])
+        assert "writes list" in lp["kept"]["schedule"], (line, lp["kept"])
+
+
+@pytest.mark.slow
+def test_neighbour_list_variants_print_the_original_output(tmp_path):
+    """The variants, as the tuner writes them, print the original's output with rows
+    long enough and with rows that fill up (a cap of 3 slots)."""
+    session = autotune.Session(db=tmp_path / "s.db", args=["300", "24"])
+    records = session.analyze(DATA / "neighbour_lists.c", profile=True, formulas="").loops
+    assert len(records) == len(NEIGHBOUR_LISTS) and all(r.tunable for r in records)
+    source = read_source(DATA / "neighbour_lists.c")
+    runs = [["300", "24"], ["257", "3"], ["64", "1"]]
+    expected = _outputs(source, tmp_path, "original", runs, "1")
+    for k, variant in enumerate([Variant("dynamic", 1, 4), Variant("guided", 5, 3)]):
+        tuned = apply_variants(source, [(r, variant) for r in records])
+        assert _outputs(tuned, tmp_path, f"tuned{k}", runs, "4") == expected

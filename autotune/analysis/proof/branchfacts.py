@@ -59,10 +59,14 @@ def branch_bounds(w, cond: c_ast.Node | None, truth: bool) -> list[Bound]:
 
 
 def _pure(cond: c_ast.Node) -> bool:
-    """No store and no call in the condition: its values are the ones before and after
-    it is evaluated (``k-- > 0`` tests the old ``k``, which the walk has moved on)."""
+    """No store in the condition: its values are the ones before and after it is
+    evaluated (``k-- > 0`` tests the old ``k``, which the walk has moved on). A call may
+    store only to memory and to variables whose address it is given: a local the walk
+    holds a value of has no address taken, and a size read from memory is checked
+    against every store the loop makes, the callee's included (``sizes_read``);
+    ``dist2(x, i, j) < cut && cnt < max`` still bounds ``cnt``."""
     for n in walk(cond):
-        if isinstance(n, c_ast.Assignment | c_ast.FuncCall):
+        if isinstance(n, c_ast.Assignment):
             return False
         if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
             return False

@@ -30,6 +30,7 @@ class ControlFlow:
         self.cont_exits = []
         bump = 0 if sure and not jumps(body) else 1
         self.cond_depth += bump
+        self.epoch += 1
         if cond is not None:
             self._read_only(cond)
         if body is not None:
@@ -83,6 +84,7 @@ class ControlFlow:
         outs, envs = [], []
         self.cond_depth += 1
         for k, b in enumerate(branches):
+            self.epoch += 1
             self.defined = set(start_def) if start_def is not None else None
             self.env, self.env_ptr = dict(start_env), dict(start_ptr)
             held = len(self.guards)

@@ -117,6 +117,7 @@ class PolyBuilder:
         size_of: Callable[[c_ast.Node], int | None] | None = None,
         types: ExprTypes | None = None,
         recombine: Callable[[Poly], Poly] | None = None,
+        stepped: Callable[[c_ast.UnaryOp], Poly | None] | None = None,
     ) -> None:
         self.lookup = lookup
         self.element = element  # ``d[2]``, ``s.n``: a value read from memory
@@ -125,6 +126,7 @@ class PolyBuilder:
         self.size_of = size_of  # bytes of ``sizeof(double)``, ``sizeof *p`` (None: unknown)
         self.types = types  # C integer types: where unsigned arithmetic and conversions wrap
         self.recombine = recombine  # ``(a / b) * b + a % b`` back to ``a`` (run-time b)
+        self.stepped = stepped  # ``k++``'s value, once the walk has made its step
 
     def build(self, node: c_ast.Node | None) -> Poly | None:
         if node is None:
@@ -272,6 +274,8 @@ class PolyBuilder:
         if node.op == "sizeof":
             size = self.size_of(node.expr) if self.size_of is not None else None
             return const(size) if size else None
+        if node.op in ("++", "--", "p++", "p--") and self.stepped is not None:
+            return self.stepped(node)
         return None
 
     def _binary(self, node: c_ast.BinaryOp) -> Poly | None:

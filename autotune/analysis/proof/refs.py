@@ -55,6 +55,10 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         scope = Scope(ctx.func, ctx.ast)
         self.frames = [Frame(ctx.func, ctx.ast, scope, ptrs=dict(ctx.param_ptrs), top=True)]
         self.env: dict[tuple[int, str], poly.Poly | None] = {}
+        self.floors: dict[tuple[int, str], poly.Poly] = {}  # counters' floors (``counters``)
+        # ``k++`` walked: (statement, variable, value before, after), for its value
+        self.steps: dict[int, tuple] = {}
+        self.epoch = 0  # statements walked so far (a step's value is its statement's)
         self.env_ptr: dict[tuple[int, str], PtrVal] = {}
         self.domain: list[Bound] = []
         self.defined: set[str] | None = set()
@@ -165,6 +169,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         written = assigned(node.stmt) | assigned(node.next)
         if header is not None and header[0] in written - assigned(node.next):
             header = None  # the body moves its own counter: not canonical
+        counters = self.enter_counters(written, [node.stmt, node.next])
         self._kill(written)
         depth = len(self.domain)
         if header is None:
@@ -181,9 +186,11 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             self._define(header[0])
         del self.domain[depth:]
         self._kill(written | ({header[0]} if header else set()))
+        self.leave_counters(counters)
 
     def visit_While(self, node: c_ast.While) -> None:
-        written = assigned(node.stmt)
+        written = assigned(node.stmt) | assigned(node.cond)
+        counters = self.enter_counters(written, [node.stmt, node.cond])
         self._kill(written)
         depth = len(self.domain)
         self.domain.append(Bound(self._fresh("v"), None, None, step=None))
@@ -192,15 +199,18 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self.defined = before
         del self.domain[depth:]
         self._kill(written)
+        self.leave_counters(counters)
 
     def visit_DoWhile(self, node: c_ast.DoWhile) -> None:
-        written = assigned(node.stmt)
+        written = assigned(node.stmt) | assigned(node.cond)
+        counters = self.enter_counters(written, [node.stmt, node.cond])
         self._kill(written)
         depth = len(self.domain)
         self.domain.append(Bound(self._fresh("v"), None, None, step=None))
         self._loop_body(None, node.stmt, node.cond)
         del self.domain[depth:]
         self._kill(written)
+        self.leave_counters(counters)
 
     # ---- statements --------------------------------------------------------------------
     def visit_Compound(self, node: c_ast.Compound) -> None:
@@ -219,6 +229,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
                 i = sections[i][0] + 1
                 continue
             i += 1
+            self.epoch += 1
             if run.stmt is None:
                 walk_construct(self, run)  # a standalone directive
                 continue
@@ -277,7 +288,10 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             self._read_only(node.rvalue)
         update = op in COMMUTATIVE or self_op is not None
         if op != "=" and not update:
+            # the read and the write of ``a[k++] /= 2`` walk the subscript's step once
+            before = dict(self.env), dict(self.env_ptr)
             self._touch(node.lvalue, "r", node)
+            self.env, self.env_ptr = before
         self.constant = constant_text(node.rvalue) if op == "=" else None
         if not isinstance(node.lvalue, c_ast.ID):  # stored in memory: seen after the loop
             self._thread_address(node.rvalue, node)
@@ -298,11 +312,16 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             if isinstance(node.expr, c_ast.ID):
                 key = self._key(node.expr.name)
                 old = self.env.get(key)
+                if old is None and key in self.env:
+                    old = self._unknown_value(node.expr.name, node, key)
                 delta = poly.const(1 if "+" in node.op else -1)
-                self.env[key] = self.stepped(
+                new = self.stepped(
                     node.expr.name, poly.add(old, delta) if old is not None else None, node
                 )
+                self.env[key] = new
                 self.env_ptr.pop(key, None)
+                if old is not None and new is not None:
+                    self.steps[id(node)] = (self.epoch, key, old, new)
             return
         if node.op == "&":
             self._address_operands(node.expr)

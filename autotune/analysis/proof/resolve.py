@@ -31,6 +31,9 @@ class WalkNames:
     _params: dict[str, str]
     defined_syms: dict[tuple[str, str, str], str]
     defined_bounds: list[Bound]
+    floors: dict[tuple[int, str], poly.Poly]
+    steps: dict[int, tuple]
+    epoch: int
 
     def pointer(self, node: c_ast.Node | None) -> PtrVal | None:  # the walker's
         raise NotImplementedError
@@ -100,7 +103,7 @@ class WalkNames:
         key = self._key(name)
         if key in self.env:
             value = self.env[key]
-            return value if value is not None else poly.symbol(self._fresh())
+            return value if value is not None else self._unknown_value(name, node, key)
         decl, kind = self._decl(name, node)
         if decl is not None and floating_type(self.frame.scope, decl.type):
             return None  # a temperature is no size: never a parameter a profile measures
@@ -126,6 +129,53 @@ class WalkNames:
             if fixed is not None:
                 return poly.const(fixed)
         return poly.symbol(self._param(name))
+
+    def stepped_value(self, node: c_ast.UnaryOp) -> poly.Poly | None:
+        """The value of ``k++`` (the value before) or ``++k`` (after), once the walk has
+        made that step in the statement it is walking and nothing moved ``k`` since."""
+        got = self.steps.get(id(node))
+        if got is None:
+            return None
+        epoch, key, old, new = got
+        if epoch != self.epoch or self.env.get(key) != new:
+            return None
+        return old if node.op in ("p++", "p--") else new
+
+    def _unknown_value(self, name: str, node: c_ast.Node, key: tuple[int, str]) -> poly.Poly:
+        """A fresh symbol for a value the walk lost (set on a path it did not follow, or
+        by the loop around); an iteration's own variable whose address is never taken
+        keeps it until its next write, so a test of it bounds the subscript that reads
+        it next (``if (cnt < max) list[cnt++] = j``), with the floor a counter entered
+        its loop with (``counters``)."""
+        sym = self._fresh()
+        if self._class(name, node) != "local" or self.address_taken(name, node):
+            return poly.symbol(sym)
+        self.env[key] = poly.symbol(sym)
+        floor = self.floors.get(key)
+        if floor is not None:
+            self.defined_bounds.append(Bound(sym, floor, None))
+        return poly.symbol(sym)
+
+    def enter_counters(self, written: set[str], parts: list[c_ast.Node | None]) -> list:
+        """Before a loop that writes ``written``: the floors of its counters (the value
+        each entered with, where known and affine), until ``leave_counters``."""
+        from autotune.analysis.proof.counters import does_not_wrap, increments_only
+
+        added = []
+        for name in sorted(written):
+            key = self._key(name)
+            start = self.env.get(key)
+            if start is None or key in self.floors or not poly.is_affine(start):
+                continue
+            decl, _kind = self._decl(name, parts[0]) if parts[0] is not None else (None, "")
+            if does_not_wrap(decl) and increments_only(name, parts):
+                self.floors[key] = start
+                added.append(key)
+        return added
+
+    def leave_counters(self, added: list) -> None:
+        for key in added:
+            self.floors.pop(key, None)
 
     def address_taken(self, name: str, at: c_ast.Node) -> bool:
         """``&name`` somewhere in the function walked: a store through that pointer (here
@@ -181,6 +231,7 @@ class WalkNames:
             self.size_of,
             ExprTypes(scope),
             self._recombine,
+            self.stepped_value,
         )
 
     def value_as(self, node: c_ast.Node | None, t: c_ast.Node | None) -> poly.Poly | None:
@@ -250,10 +301,13 @@ class WalkNames:
         read = access_type(self.frame.scope, node, decl.type if decl is not None else None)
         if read is not None and floating_type(self.frame.scope, read):
             return None  # an element of a float grid, a time step g->dt: no size either
-        if root.name in self.ctx.array_written or self._class(root.name, root) not in (
-            "shared",
-            "invariant",
-        ):
+        # a member (``nb->maxneighs``) of a struct whose pointer members the loop writes
+        # through (``nb->numneigh[i] = cnt``) is still one value: ``sizes_read`` checks
+        # after the walk that no write's objects reach the struct that holds it
+        member = isinstance(node, c_ast.StructRef)
+        if (root.name in self.ctx.array_written and not member) or self._class(
+            root.name, root
+        ) not in ("shared", "invariant"):
             return None
         holder = self._holder(node)
         if holder is None:

@@ -1,7 +1,7 @@
 /* A histogram of particle energies: the common bins are counted with an atomic update,
-   the overflow bin, rare, under a critical section added later with a message. Atomic
-   and critical do not exclude each other, so the two updates of the same counter can
-   race; the histogram then depends on the threads' timing. A second histogram counts
+   the energies past the range, rare, are clamped into the last bin under a critical
+   section added later with a count. Atomic and critical do not exclude each other, so
+   the two updates of the last bin can race; the histogram depends on the timing. A second histogram counts
    under one critical name throughout, with its overflow count beside it, which is
    right. The mixed one runs only when
    asked (an argument). */
@@ -28,7 +28,7 @@ int main(int argc, char **argv)
         } else {
 #pragma omp critical
             {
-                hist[bin < BINS ? bin : BINS] += 1;
+                hist[BINS - 1] += 1;
                 overflows++;
             }
         }

@@ -1,0 +1,60 @@
+"""Counters a loop only moves up: their value anywhere in it is at least the one it
+entered with.
+
+A neighbour list is filled as ``if (cnt < maxneighs) neighs[cnt++] = j;`` from
+``cnt = 0``: the write lands in ``[0, maxneighs)`` of its row only because ``cnt`` never
+falls below where it started, and the test is of the very value the subscript reads.
+The walk reads an unknown local once per stretch without a write to it (``resolve``
+keeps the symbol, so the test's bound applies to the subscript); this module says which
+of the names a loop writes are counters (every write to them an increment by a constant
+of at least 0: ``cnt++``, ``++cnt``, ``cnt += 3``, never their address taken) in an
+integer type that does not wrap (signed: overflow is undefined; or 64 bits wide), so
+the symbol can carry the floor it entered with."""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from autotune.analysis.astutil import walk
+from autotune.analysis.proof import poly
+
+_WIDE_UNSIGNED = {"size_t", "uint64_t", "uintptr_t", "ptrdiff_t", "ssize_t", "int64_t"}
+
+
+def increments_only(name: str, parts: list[c_ast.Node | None]) -> bool:
+    """Every write to ``name`` in ``parts`` adds a constant of at least 0 to it, and no
+    part takes its address or declares another variable of that name."""
+    for part in parts:
+        for n in walk(part) if part is not None else []:
+            if isinstance(n, c_ast.Decl) and n.name == name:
+                return False
+            if isinstance(n, c_ast.UnaryOp) and _names(n.expr, name):
+                if n.op in ("--", "p--", "&"):
+                    return False
+            if isinstance(n, c_ast.Assignment) and _names(n.lvalue, name):
+                if n.op != "+=":
+                    return False
+                step = poly.constant_of(poly.literal(n.rvalue) or {(): -1})
+                if step is None or step < 0:
+                    return False
+    return True
+
+
+def _names(node: c_ast.Node, name: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == name
+
+
+def does_not_wrap(decl: c_ast.Decl | None) -> bool:
+    """An integer type whose increments from a floor never come back below it in any run
+    that is defined: signed (overflow is undefined), or unsigned 64 bits wide."""
+    t = decl.type if decl is not None else None
+    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
+        return False
+    names = t.type.names
+    if any(x in ("float", "double", "_Bool", "char") for x in names):
+        return False
+    if len(names) == 1 and names[0] in _WIDE_UNSIGNED:
+        return True
+    if "unsigned" in names:
+        return names.count("long") >= 1
+    return any(x in ("int", "long", "short", "signed") for x in names)
