@@ -12,6 +12,7 @@ from typing import Any
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import SIZED
 from autotune.analysis.exprs import Symbolic
 from autotune.frontend.vectortypes import vector_bytes
 
@@ -27,14 +28,6 @@ BASE_SIZES = {
     "signed": 4,
     "unsigned": 4,
     "__int128": 16,
-}
-ALLOC_FUNCS = {
-    "malloc": (0,),
-    "calloc": (0, 1),
-    "realloc": (1,),
-    "aligned_alloc": (1,),
-    "_mm_malloc": (0,),
-    "valloc": (0,),
 }
 
 
@@ -245,13 +238,13 @@ class Layout:
         if not (
             isinstance(rhs, c_ast.FuncCall)
             and isinstance(rhs.name, c_ast.ID)
-            and rhs.name.name in ALLOC_FUNCS
+            and rhs.name.name in SIZED
             and rhs.args
         ):
             return None
         scope = self if fn is None or fn is self.func else type(self)(fn, self.ast)
         total = 1
-        for i in ALLOC_FUNCS[rhs.name.name]:
+        for i in SIZED[rhs.name.name]:
             try:
                 v = scope.build(rhs.args.exprs[i], at)
             except (Symbolic, IndexError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import STORE_FREE
 from autotune.analysis.names import call_name
 from autotune.analysis.ops import ATOMIC_PREFIXES, math_name
 from autotune.analysis.proof import poly
@@ -37,7 +38,6 @@ from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import assigned, meet, where
 from autotune.analysis.proof.walkstate import (
-    ALLOC_FUNCS,
     COPY_FUNCS,
     ENDS_PROGRAM,
     IO_FUNCS,
@@ -89,7 +89,7 @@ def _library_call(
 ) -> bool:
     """Walk a call of the C library by what it reads and writes; False when ``name`` is
     none the proof knows."""
-    if is_omp_call(name) or name in ENDS_PROGRAM or name in ALLOC_FUNCS:
+    if is_omp_call(name) or name in ENDS_PROGRAM or name in STORE_FREE:
         read_args(w, args)
         if name in ENDS_PROGRAM:
             w.defined = None  # nothing after it runs

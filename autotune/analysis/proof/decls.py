@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import FRESH
 from autotune.analysis.layout import struct_member_type
 from autotune.analysis.names import call_name
-from autotune.analysis.proof.program import ALLOCATORS, Program, returns
+from autotune.analysis.proof.program import Program, returns
 from autotune.analysis.symbols import Scope
 
 
@@ -106,7 +107,7 @@ def is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
     if not isinstance(rhs, c_ast.FuncCall):
         return False
     name = call_name(rhs)
-    if name in ALLOCATORS or name in ("_mm_malloc", "posix_memalign"):
+    if name in FRESH:
         return True
     entry = prog.funcs.get(name or "")
     if entry is None:

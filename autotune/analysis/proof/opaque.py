@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import TABLE as ALLOCATOR_TABLE
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.facts import Ref
-from autotune.analysis.proof.program import ALLOCATORS, REALLOCATORS, Program
+from autotune.analysis.proof.program import Program
 
 MAX_NAMED = 3
 
@@ -28,7 +29,7 @@ def unknown_origins(refs: list[Ref], prog: Program) -> str:
         if r.objects is not None or not r.name or r.name in names:
             continue
         found = [f for f in (_callee(s.node) for s in prog.var_stores.get(r.name, [])) if f]
-        unknown = [f for f in found if f not in prog.funcs and f not in ALLOCATORS | REALLOCATORS]
+        unknown = [f for f in found if f not in prog.funcs and f not in ALLOCATOR_TABLE]
         if unknown:
             names.append(r.name)
             funcs.extend(f for f in unknown if f not in funcs)

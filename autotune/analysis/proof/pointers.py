@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import REALLOCATORS, RETURNS_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.access import access_of, chain, derivs_of
 from autotune.analysis.proof.decls import derivations, is_fresh
-from autotune.analysis.proof.program import ALLOCATORS, REALLOCATORS
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.swaps import swap_group
 from autotune.analysis.proof.walkstate import PtrVal
@@ -40,7 +40,7 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         return PtrVal(None, None)
     if isinstance(node, c_ast.FuncCall):
         name = call_name(node)
-        if name in ALLOCATORS:
+        if name in RETURNS_FRESH:
             return PtrVal(frozenset({f"local:{id(node)}"}), [poly.const(0)], owner="local")
         objs = w.ctx.pointsto.objects(node, w.site(node))
         return PtrVal(objs, None)
@@ -313,7 +313,7 @@ def _starts_object(rhs: c_ast.Node, w: IterationWalker) -> bool:
         rhs = rhs.expr
     if isinstance(rhs, c_ast.FuncCall):
         name = call_name(rhs)
-        if name in ALLOCATORS or name in REALLOCATORS:  # realloc: its block, or a new one
+        if name in RETURNS_FRESH or name in REALLOCATORS:  # realloc: its block, or a new one
             return True
         return is_fresh(rhs, w.ctx.prog)
     if isinstance(rhs, c_ast.ID):

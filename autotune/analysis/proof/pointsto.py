@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import FRESH, REALLOCATORS
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.decls import derivations, is_fresh, returns_fresh, var_key
 from autotune.analysis.proof.library import written_args
 from autotune.analysis.proof.program import (
-    ALLOCATORS,
-    REALLOCATORS,
     Program,
     Site,
     param_names,
@@ -303,7 +302,7 @@ class PointsTo:
 
     def _call(self, e: c_ast.FuncCall, site: Site, depth: int) -> Objects:
         name = call_name(e)
-        if name in ALLOCATORS or name in ("_mm_malloc", "posix_memalign"):
+        if name in FRESH:
             c = e.coord
             fname = site.func.decl.name if site.func is not None else ""
             return frozenset({f"heap:{c.file}:{c.line}:{c.column}:{fname}" if c else "heap:?"})

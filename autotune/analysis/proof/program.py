@@ -29,8 +29,6 @@ OMP_PREFIXES = ("omp_", "__builtin_omp_", "__kmpc_", "GOMP_")
 SCHEDULE_READS = frozenset("omp_get_schedule __builtin_omp_get_schedule omp_display_env".split())
 # calls that return a new object each time; ``realloc`` is not one: it may return the
 # block it was given (its result starts an object, and may be its argument's)
-ALLOCATORS = frozenset("malloc calloc aligned_alloc valloc memalign".split())
-REALLOCATORS = frozenset({"realloc", "reallocarray"})
 
 
 def is_omp_call(name: str) -> bool:

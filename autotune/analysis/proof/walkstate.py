@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import STORE_FREE
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.library import COPY_FUNCS, READS_POINTEES
 from autotune.analysis.proof.pointsto import PointsTo
@@ -29,15 +30,12 @@ ENDS_PROGRAM = frozenset("exit abort _exit _Exit quick_exit __assert_fail".split
 PURE_FUNCS = frozenset(
     "abs labs llabs assert toupper tolower isdigit isalpha isspace".split()
 ) | frozenset(READS_POINTEES)
-ALLOC_FUNCS = frozenset(
-    "malloc calloc realloc aligned_alloc valloc free _mm_malloc _mm_free".split()
-)
 # generators whose whole state is the object their first argument points at: a seed
 # that is the iteration's own makes them pure (read, then written back)
 STATE_ARG_FUNCS = frozenset({"rand_r"})
 # every library function the lists above name (and math, told by ``ops.math_name``)
 LIBRARY_FUNCS = (
-    (IO_FUNCS | STATEFUL_FUNCS | ENDS_PROGRAM | PURE_FUNCS | ALLOC_FUNCS | STATE_ARG_FUNCS)
+    (IO_FUNCS | STATEFUL_FUNCS | ENDS_PROGRAM | PURE_FUNCS | STORE_FREE | STATE_ARG_FUNCS)
     | frozenset(COPY_FUNCS)
     | frozenset({"sprintf", "snprintf", "sscanf"})
 )
