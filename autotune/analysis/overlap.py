@@ -144,7 +144,25 @@ def _pointer_pair(c: deps.Conflict, inside: set[int]) -> frozenset[str] | None:
         return None
     if not all(id(getattr(r.text, "node", None)) in inside for r in (c.a, c.b)):
         return None
+    if _one_place(c.a, c.b):
+        return None  # both placed in one named object: the conflict is there, tested or not
     return frozenset((ra, rb))
+
+
+def _one_place(a: Ref, b: Ref) -> bool:
+    """Both references go into one named object (an array, not a heap site that may stand
+    for many blocks) from places in it the walk knows (``p = a + 1``): the proof compared
+    them as they are, and a test of their ranges would fail at every run."""
+    if a.objects is None or a.objects != b.objects or len(a.objects) != 1:
+        return False
+    if not next(iter(a.objects)).startswith("var:"):
+        return False
+    return all(
+        r.start is not None
+        and r.start[-1] is not None
+        and not any(PARAM_TEXTS.get(x, "").startswith("&") for x in poly.symbols(r.start[-1]))
+        for r in (a, b)
+    )
 
 
 def _guard(
@@ -179,9 +197,7 @@ def _guard(
 
     reaches: dict[str, list[Reach]] = {}
     for root, mine in refs.items():
-        decl, _kind = scope.find_decl(root, found.for_node)
-        array = isinstance(scope.resolve_typedef(decl.type), c_ast.ArrayDecl)
-        got = _reaches(root, array, mine, usable)
+        got = _reaches(root, mine, usable)
         if got is None:
             return None
         reaches[root] = got
@@ -244,13 +260,13 @@ def _unmoved(root: str, loop: c_ast.Node, file_scope: bool, prog: Program) -> bo
     return True
 
 
-def _reaches(root: str, array: bool, refs: list[Ref], usable) -> list[Reach] | None:
+def _reaches(root: str, refs: list[Ref], usable) -> list[Reach] | None:
     """The reaches of every reference through ``root``, those of one element size with
     affine subscripts merged (isl's union of their minima and of their maxima)."""
     merged: dict[int, tuple[isl.PwAff, isl.PwAff]] = {}
     out: list[Reach] = []
     for r in refs:
-        offset = _offset(r, root, array)
+        offset = _offset(r)
         got = _range(offset, r, usable) if offset is not None and r.size else None
         if got is None:
             return None
@@ -270,21 +286,17 @@ def _reaches(root: str, array: bool, refs: list[Ref], usable) -> list[Reach] | N
     return list(dict.fromkeys(out))
 
 
-def _offset(r: Ref, root: str, array: bool) -> poly.Poly | None:
+def _offset(r: Ref) -> poly.Poly | None:
     """The element a reference reaches, counted from its pointer: the subscripts
-    flattened by the row lengths, as C's address arithmetic does. Through a pointer the
-    walk places at an unknown but steady offset ``&p`` in its object, that offset is
-    taken off; an array's subscripts count from its start. Any other pointer's place
-    was folded into the subscripts by the walk, and is not asked about."""
-    if not r.index or any(p is None for p in r.index) or len(r.inner) != len(r.index) - 1:
+    (the index less the pointer's own place in its object, ``Ref.start``) flattened by
+    the row lengths, as C's address arithmetic does."""
+    index, start = r.index, r.start
+    if not index or start is None or len(start) != 1 or start[0] is None:
         return None
-    off = r.index[0]
-    if not array:
-        base = (param_symbol(f"&{root}"),)
-        if off.get(base) != 1:
-            return None
-        off = {m: c for m, c in off.items() if m != base}
-    for length, p in zip(r.inner, r.index[1:], strict=True):
+    if any(p is None for p in index) or len(r.inner) != len(index) - 1:
+        return None
+    off = poly.add(index[0], start[0], -1)
+    for length, p in zip(r.inner, index[1:], strict=True):
         if length is None:
             return None
         off = poly.mul(off, poly.const(length) if isinstance(length, int) else length)

@@ -53,6 +53,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         if target is None:
             return
         objects, index, owner, name, group = target
+        start = w.last_start
         if owner == "local":
             return
         if owner == "private" and objects and len(objects) == 1:
@@ -75,6 +76,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 outer=outer,
                 name=name,
                 group=group,
+                start=start,
             )
         )
         if kind == "u" and name and (w.sync is not None or owner == "private"):
@@ -249,7 +251,10 @@ def _private_flow(
 
 
 def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, name, group)
-    """Objects and index of a memory access; loads on the way are recorded as reads."""
+    """Objects and index of a memory access; loads on the way are recorded as reads.
+    The place in its object of the pointer subscripted, where known, is left in
+    ``w.last_start`` (the index less it is what the subscripts add)."""
+    w.last_start = None
     if isinstance(node, c_ast.UnaryOp):  # *p
         ptr = w.pointer(node.expr)
         w._read_only(node.expr) if not isinstance(node.expr, c_ast.ID) else None
@@ -274,6 +279,7 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
         return None
     index = None if ptr.base is None else list(ptr.base)
     objects, owner, name, group = ptr.objects, ptr.owner, ptr.name, ptr.group
+    start = list(ptr.base) if ptr.base is not None else None
     for level, v in enumerate(values):
         if level == 0:
             if index is not None:
@@ -301,6 +307,9 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
             objects, owner, group = rows, "shared", group if whole_tree(group) else None
         else:
             index = None
+    w.last_start = (
+        start if all(step == "array" for step in (derivs or [])[1 : len(values)]) else None
+    )
     return objects, index, owner, name, group
 
 

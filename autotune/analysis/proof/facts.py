@@ -127,6 +127,9 @@ class Ref:
     # made inside the loop's ordered region, which runs in the iterations' order
     ordered: bool = False
     file: str = ""  # the file it is in, where that is not the loop's (a called function's)
+    # the place in its object of the pointer the subscripts start from (dimension by
+    # dimension; None: not known): the index less it is what the subscripts add
+    start: list[Poly | None] | None = None
 
     @property
     def at(self) -> str:

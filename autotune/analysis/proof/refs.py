@@ -69,6 +69,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         # what excludes the others while an update runs: "atomic", "critical",
         # "critical(name)"; updates under two different ones may run at once
         self.lock: str | None = None
+        self.last_start: list | None = None  # ``access.access_of``'s pointer place
         self.ordered = 0  # inside the loop's ordered region (the iterations' order)
         self.cond_depth = 0
         self.guards: list[Bound] = []  # what the branches around the statement test
