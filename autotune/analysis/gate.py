@@ -10,7 +10,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis import guards
-from autotune.analysis.gate_pass import DIMENSIONS, gate_pass
+from autotune.analysis.gate_pass import DIMENSIONS, gate_pass, loop_prover
 from autotune.analysis.overlap import overlap_pass
 from autotune.analysis.proof import conditions
 from autotune.analysis.proof.persistence import persisted_reads
@@ -40,8 +40,9 @@ def apply_gate(
     with conditions.collecting() as failures:
         gate_pass(pairs, regions, ast, prog)
     guarded_pass(pairs, regions, ast, prog, failures, before)
-    relation_pass(pairs, regions, ast, prog)
-    overlap_pass(pairs, regions, ast, prog)
+    shared = loop_prover(pairs, regions, ast, prog)  # both passes walk each loop once
+    relation_pass(pairs, regions, ast, prog, shared)
+    overlap_pass(pairs, regions, ast, prog, shared)
     specialised_pass(pairs, regions, ast, prog, before)
     measured_rows_pass(pairs, regions, ast, prog)
     _threadprivate_persistence(pairs, regions, prog)

@@ -41,6 +41,18 @@ def keep(record: LoopRecord, dimension: str, why: str) -> None:
     record.kept.setdefault(dimension, why)
 
 
+def loop_prover(
+    pairs: list[tuple[FoundLoop, LoopRecord]],
+    regions: list[FoundRegion],
+    ast: c_ast.FileAST,
+    prog: Program,
+) -> tuple[dict[int, LoopSite], Prover]:
+    """Each loop's site (by its ``FoundLoop``'s id) and one prover over them, whose walks
+    the later passes share (each loop is walked once for all of them)."""
+    sites = {id(f): site_of(f, regions, ast) for f, _ in pairs if f.for_node is not None}
+    return sites, Prover(prog, PointsTo(prog), list(sites.values()))
+
+
 def site_of(found: FoundLoop, regions: list[FoundRegion], ast: c_ast.FileAST) -> LoopSite:
     """The loop with the parallel region around it (its node and clauses)."""
     d = found.directive

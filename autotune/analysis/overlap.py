@@ -24,11 +24,10 @@ from pycparser import c_ast
 
 from autotune.analysis import guards
 from autotune.analysis.astutil import walk
-from autotune.analysis.gate_pass import site_of
+from autotune.analysis.gate_pass import loop_prover
 from autotune.analysis.proof import conditions, deps, poly
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.isltext import Names, domain_text
-from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol, scalar_root
 from autotune.analysis.proof.verdict import Prover
@@ -75,23 +74,23 @@ def overlap_pass(
     regions: list[FoundRegion],
     ast: c_ast.FileAST,
     prog: Program,
+    shared: tuple[dict, Prover] | None = None,
 ) -> None:
     """Each loop kept only by its own proof for pointers that may overlap, proven again
     assuming they do not; proven so, it varies behind a test of their ranges."""
-    sites = {id(f): site_of(f, regions, ast) for f, _ in pairs if f.for_node is not None}
-    prover = Prover(prog, PointsTo(prog), list(sites.values()))
+    sites, prover = shared or loop_prover(pairs, regions, ast, prog)
     for found, record in pairs:
         if found.for_node is None or record.guard or "schedule" not in record.kept:
             continue
         if not (record.tunable or record.only_size_unknown):
             continue
         site = sites[id(found)]
+        apart = _pairs_to_part(prover, site)  # first: most loops leave at their first pair
+        if not apart:
+            continue
         first = prover.prove(site)
         if first.schedule_only or record.kept["schedule"] != "; ".join(first.order):
             continue  # kept for more than its own questions (a region's rule, a call)
-        apart = _pairs_to_part(prover, site)
-        if not apart:
-            continue
         guard = _guard(apart, prover, site, found, regions, ast, prog)
         if guard is None:
             continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis import guards
-from autotune.analysis.gate_pass import DIMENSIONS, gate_pass, keep, site_of
+from autotune.analysis.gate_pass import DIMENSIONS, gate_pass, keep, loop_prover, site_of
 from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
@@ -87,13 +87,13 @@ def relation_pass(
     regions: list[FoundRegion],
     ast: c_ast.FileAST,
     prog: Program,
+    shared: tuple[dict[int, LoopSite], Prover] | None = None,
 ) -> None:
     """Each loop its own proof kept, proved again assuming the relations between sizes
     that clear the questions it failed (``conditions.relations``); proven so, it varies
     behind a test of them. The relations must be satisfiable together, hold at the sizes
     a profile run measured, and leave the loop two iterations to share out."""
-    sites = {id(f): site_of(f, regions, ast) for f, _ in pairs if f.for_node is not None}
-    prover = Prover(prog, PointsTo(prog), list(sites.values()))
+    sites, prover = shared or loop_prover(pairs, regions, ast, prog)
     for found, record in pairs:
         if found.for_node is None or record.guard or "schedule" not in record.kept:
             continue
