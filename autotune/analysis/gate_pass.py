@@ -4,6 +4,7 @@ region rules, each naming the dimensions to keep as written (``gate`` runs it, a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from pycparser import c_ast
@@ -51,6 +52,18 @@ def loop_prover(
     the later passes share (each loop is walked once for all of them)."""
     sites = {id(f): site_of(f, regions, ast) for f, _ in pairs if f.for_node is not None}
     return sites, Prover(prog, PointsTo(prog), list(sites.values()))
+
+
+def kept_by_schedule(
+    pairs: list[tuple[FoundLoop, LoopRecord]], sites: dict[int, LoopSite]
+) -> Iterator[tuple[FoundLoop, LoopRecord, LoopSite]]:
+    """The loops a second proof may free: a ``for`` with no run-time test yet, tunable
+    but for its schedule kept (the versioning passes' candidates)."""
+    for found, record in pairs:
+        if found.for_node is None or record.guard or "schedule" not in record.kept:
+            continue
+        if record.tunable or record.only_size_unknown:
+            yield found, record, sites[id(found)]
 
 
 def site_of(found: FoundLoop, regions: list[FoundRegion], ast: c_ast.FileAST) -> LoopSite:

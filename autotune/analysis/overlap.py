@@ -24,7 +24,7 @@ from pycparser import c_ast
 
 from autotune.analysis import guards
 from autotune.analysis.astutil import walk
-from autotune.analysis.gate_pass import loop_prover
+from autotune.analysis.gate_pass import kept_by_schedule, loop_prover
 from autotune.analysis.proof import conditions, deps, poly
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.isltext import Names, domain_text
@@ -79,12 +79,7 @@ def overlap_pass(
     """Each loop kept only by its own proof for pointers that may overlap, proven again
     assuming they do not; proven so, it varies behind a test of their ranges."""
     sites, prover = shared or loop_prover(pairs, regions, ast, prog)
-    for found, record in pairs:
-        if found.for_node is None or record.guard or "schedule" not in record.kept:
-            continue
-        if not (record.tunable or record.only_size_unknown):
-            continue
-        site = sites[id(found)]
+    for found, record, site in kept_by_schedule(pairs, sites):
         apart = _pairs_to_part(prover, site)  # first: most loops leave at their first pair
         if not apart:
             continue

@@ -11,7 +11,14 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis import guards
-from autotune.analysis.gate_pass import DIMENSIONS, gate_pass, keep, loop_prover, site_of
+from autotune.analysis.gate_pass import (
+    DIMENSIONS,
+    gate_pass,
+    keep,
+    kept_by_schedule,
+    loop_prover,
+    site_of,
+)
 from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
@@ -94,12 +101,7 @@ def relation_pass(
     behind a test of them. The relations must be satisfiable together, hold at the sizes
     a profile run measured, and leave the loop two iterations to share out."""
     sites, prover = shared or loop_prover(pairs, regions, ast, prog)
-    for found, record in pairs:
-        if found.for_node is None or record.guard or "schedule" not in record.kept:
-            continue
-        if not (record.tunable or record.only_size_unknown):
-            continue
-        site = sites[id(found)]
+    for found, record, site in kept_by_schedule(pairs, sites):
         with conditions.collecting() as failures:
             first = prover.prove(site)
         if first.schedule_only or record.kept["schedule"] != "; ".join(first.order):
