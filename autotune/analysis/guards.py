@@ -62,7 +62,7 @@ def usable_at(
     region = _region_of(found, regions)
     orphaned = found.parallel is None  # its function's locals are each thread's own
     scope = Scope(found.func, ast)
-    header = _read_at_entry(found.for_node)
+    header = read_at_entry(found.for_node)
     counters = _enclosing_counters(found)
     out = set()
     for param in params:
@@ -86,6 +86,21 @@ def usable_at(
     return out
 
 
+def one_object_at(
+    prog: Program, ast: c_ast.FileAST, found: FoundLoop, regions: list[FoundRegion], name: str
+) -> bool:
+    """The variable ``name`` is one object for the whole team at ``found``'s directive, so
+    a test there may take its address (``&s`` of a struct whose members the loop reads):
+    a file-scope variable, or the function's own, shared and never assigned in the region."""
+    region = _region_of(found, regions)
+    decl, kind = Scope(found.func, ast).find_decl(name, found.for_node)
+    if decl is None or name in prog.threadprivate or name in _clause_names(found, region):
+        return False
+    if kind == "global":
+        return True
+    return found.parallel is not None and _shared_at(decl, name, found, region)
+
+
 def _enclosing_counters(found: FoundLoop) -> set[str]:
     """Counters of the loops around the directive (``for (t = 0; t < 10; t++)``): the
     proof knows their range, so a failure is bounded by the loop's own bound and a test
@@ -100,7 +115,7 @@ def _enclosing_counters(found: FoundLoop) -> set[str]:
     return out
 
 
-def _read_at_entry(loop: c_ast.For) -> set[str]:
+def read_at_entry(loop: c_ast.For) -> set[str]:
     """Element and member texts the loop's own header reads (``k < d[2]``): memory the
     original reads whenever it reaches the loop."""
     from autotune.analysis.proof.poly import literal

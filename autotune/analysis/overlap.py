@@ -17,6 +17,7 @@ pointer made in the loop's own text (a called function's parameter is another na
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import islpy as isl
@@ -26,17 +27,19 @@ from autotune.analysis import guards
 from autotune.analysis.astutil import walk
 from autotune.analysis.gate_pass import kept_by_schedule, loop_prover
 from autotune.analysis.proof import conditions, deps, poly
+from autotune.analysis.proof.decls import access_type
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.isltext import Names, domain_text
 from autotune.analysis.proof.program import Program
-from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol, scalar_root
+from autotune.analysis.proof.sizes_read import HOLDER, size_hits
+from autotune.analysis.proof.syntax import PARAM_TEXTS, member_path, param_symbol, scalar_root
 from autotune.analysis.proof.verdict import Prover
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
 
-MAX_PAIRS = 6  # pointer pairs in one test: a test a reader can still check
-ROUNDS = 4  # a question stops at its first failing pair: more pairs surface under the first
+MAX_PAIRS = 64  # address comparisons in one test (a struct of arrays: 6 written, 3 read)
+ROUNDS = 4  # a proof stops at its first failing question: more pairs surface under the first
 
 
 @dataclass(frozen=True)
@@ -93,12 +96,26 @@ def overlap_pass(
         if found.parallel is found.directive and record.kept.get("threads") == was:
             del record.kept["threads"]
         record.guard = guard
-        names = ", ".join(f"{a} and {b}" for a, b in sorted(tuple(sorted(p)) for p in apart))
+        names = _pairs_named(apart)
         record.warnings.append(
             f"proven only where the memory the loop reaches through {names} does not "
             "overlap: variants run behind a test of their address ranges, and the loop as "
             f"written where they overlap ({was})"
         )
+
+
+def _pairs_named(apart: frozenset[frozenset[str]]) -> str:
+    """``a and b, a and c``; past a few pairs, the pointers alone (``*at`` for a struct
+    known by its address)."""
+    pairs = sorted(tuple(sorted(_shown(x) for x in p)) for p in apart)
+    if len(pairs) <= 3:
+        return ", ".join(f"{a} and {b}" for a, b in pairs)
+    names = sorted({x for p in pairs for x in p})
+    return f"each two of {', '.join(names)}"
+
+
+def _shown(root: str) -> str:
+    return f"*{root[len(HOLDER) :]}" if root.startswith(HOLDER) else root
 
 
 def _pairs_to_part(prover: Prover, site) -> frozenset[frozenset[str]] | None:
@@ -111,11 +128,17 @@ def _pairs_to_part(prover: Prover, site) -> frozenset[frozenset[str]] | None:
         with conditions.assuming_apart(apart):
             for ctx, facts in prover.walks(site) or []:
                 shared = [r for r in facts.refs if r.owner == "shared"]
-                for c in deps.conflicts(shared, ctx.collapse):
+                for c in deps.conflicts(shared, ctx.collapse, MAX_PAIRS + 1):
                     pair = _pointer_pair(c, inside)
                     if pair is None:
                         return None
                     new.add(pair)
+                for hit in size_hits(facts):  # a store that may move a size or a pointer
+                    root = deps.reference_root(hit.ref)
+                    node = getattr(hit.ref.text, "node", None)
+                    if hit.untested or not root or id(node) not in inside:
+                        return None
+                    new |= {frozenset((root, h)) for h in hit.holders}
         if not new:
             break
         apart = apart | new
@@ -131,7 +154,7 @@ def _pairs_to_part(prover: Prover, site) -> frozenset[frozenset[str]] | None:
 def _pointer_pair(c: deps.Conflict, inside: set[int]) -> frozenset[str] | None:
     """The two variables a conflict's references go through, when they differ and both
     references are the loop's own text."""
-    if c.why not in ("carried", "unanalysable"):
+    if c.why not in ("carried", "unanalysable", "sizes"):  # sizes: two element types
         return None
     ra, rb = deps.reference_root(c.a), deps.reference_root(c.b)
     if not ra or not rb or ra == rb:
@@ -175,7 +198,8 @@ def _guard(
     if scope is None or not all(_readable(x, scope, found, regions, ast, prog) for x in roots):
         return None
     inside = {id(n) for n in walk(found.for_node)}
-    refs: dict[str, list[Ref]] = {root: [] for root in roots}
+    holders = {x for x in roots if x.startswith(HOLDER)}
+    refs: dict[str, list[Ref]] = {root: [] for root in roots - holders}
     for _ctx, facts in prover.walks(site) or []:
         for r in facts.refs:
             root = deps.reference_root(r)
@@ -189,7 +213,7 @@ def _guard(
     def usable(params: set[str]) -> set[str]:
         return guards.usable_at(prog, ast, found, regions, params)
 
-    reaches: dict[str, list[Reach]] = {}
+    reaches: dict[str, list[Reach]] = {h: [_whole_struct(h)] for h in holders}
     for root, mine in refs.items():
         got = _reaches(root, mine, usable)
         if got is None:
@@ -204,17 +228,37 @@ def _guard(
     return " && ".join(tests)
 
 
+def _whole_struct(holder: str) -> Reach:
+    """The bytes of a struct known by its address (``@at``: ``*at``), whose members the
+    loop reads its pointers or sizes from."""
+    address = holder[len(HOLDER) :]
+    return Reach(address, 1, "0", f"(long)sizeof(*{address})")
+
+
 def _contiguous(node: c_ast.Node | None, root: str, dims: int, scope: Scope) -> bool:
     """``node`` subscripts ``root`` ``dims`` times and every level below the first is an
     array row: the element lies at the pointer plus the flattened offset (through a
-    ``double **`` it lies in another block)."""
+    ``double **`` it lies in another block). ``root`` may be a pointer member
+    (``at->x``)."""
     at, depth = node, 0
     while isinstance(node, c_ast.ArrayRef):
         node, depth = node.name, depth + 1
-    if not (isinstance(node, c_ast.ID) and node.name == root) or depth != dims or not dims:
+    if depth != dims or not dims:
         return False
-    decl, _kind = scope.find_decl(root, at)
-    t = scope.resolve_typedef(decl.type) if decl is not None else None
+    if isinstance(node, c_ast.StructRef):
+        path = member_path(node)
+        if path is None or path[0] != root:
+            return False
+        decl, _kind = scope.find_decl(path[1], at)
+        t = access_type(scope, node, decl.type) if decl is not None else None
+        t = scope.resolve_typedef(t) if t is not None else None
+        if not isinstance(t, c_ast.PtrDecl):
+            return False
+    elif isinstance(node, c_ast.ID) and node.name == root:
+        decl, _kind = scope.find_decl(root, at)
+        t = scope.resolve_typedef(decl.type) if decl is not None else None
+    else:
+        return False
     for level in range(dims):
         if not isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl):
             return False
@@ -228,7 +272,24 @@ def _readable(
     root: str, scope: Scope, found: FoundLoop, regions, ast: c_ast.FileAST, prog: Program
 ) -> bool:
     """A pointer (or array) the test at the directive reads as every thread of the team
-    does, and the loop never moves: each reference reaches from the value tested."""
+    does, and the loop never moves: each reference reaches from the value tested. A
+    struct known by its address (``@at``) needs ``at`` so; a pointer member ``at->x``
+    needs ``at`` so and a valid ``*at`` at the directive: the loop's header reads
+    through it (``i < at->n``), as the original does before its first iteration."""
+    if root.startswith(HOLDER):
+        address = root[len(HOLDER) :]
+        if address.startswith("&"):
+            return guards.one_object_at(prog, ast, found, regions, address[1:])
+        return _readable(address, scope, found, regions, ast, prog)
+    if "->" in root or "." in root:
+        var = re.match(r"[A-Za-z_]\w*", root).group(0)
+        if "->" in root:
+            header = guards.read_at_entry(found.for_node)
+            valid = any(t.startswith(f"{var}->") for t in header)
+            return valid and _readable(var, scope, found, regions, ast, prog)
+        return _unmoved(var, found.for_node, False, prog) and bool(
+            guards.usable_at(prog, ast, found, regions, {param_symbol(root)})
+        )
     decl, kind = scope.find_decl(root, found.for_node)
     if decl is None or not isinstance(decl.type, c_ast.PtrDecl | c_ast.ArrayDecl):
         return False

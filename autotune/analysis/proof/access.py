@@ -13,12 +13,12 @@ from pycparser import c_ast
 
 from autotune.analysis.names import names_in
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.decls import derivations
+from autotune.analysis.proof.decls import access_type, derivations
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.levels import whole_tree
 from autotune.analysis.proof.library import ERRNO
 from autotune.analysis.proof.refs import IterationWalker
-from autotune.analysis.proof.syntax import assigned
+from autotune.analysis.proof.syntax import assigned, member_path
 from autotune.analysis.proof.walkstate import PtrVal
 
 
@@ -99,12 +99,12 @@ def declared_shape(w: IterationWalker, node: c_ast.Node, index: list | None) -> 
         root, subs = chain(node)
     else:
         return [], None, None
-    decl, kind = w._decl(root.name, root) if isinstance(root, c_ast.ID) else (None, "")
-    if decl is None:
-        return [], None, None
     scope = w.frame.scope
+    decl, kind, t = _root_type(w, root)
+    if decl is None or t is None:
+        return [], None, None
     levels = []  # the declared type, one array or pointer level per subscript
-    t = scope.resolve_typedef(decl.type)
+    t = scope.resolve_typedef(t)
     while isinstance(t, c_ast.ArrayDecl | c_ast.PtrDecl) and len(levels) < len(subs):
         levels.append(t)
         t = scope.resolve_typedef(t.type)
@@ -113,12 +113,26 @@ def declared_shape(w: IterationWalker, node: c_ast.Node, index: list | None) -> 
     size = scope.type_size(t)
     rows = isinstance(node, c_ast.ArrayRef) and index is not None and len(subs) == len(index)
     outer = None
-    if rows and kind != "param" and isinstance(levels[0], c_ast.ArrayDecl):
+    if rows and kind not in ("param", "member") and isinstance(levels[0], c_ast.ArrayDecl):
         length = _row_length(w, levels[0].dim, decl)
         outer = length if isinstance(length, int) else None
     if not rows or len(subs) < 2 or not all(isinstance(x, c_ast.ArrayDecl) for x in levels[1:]):
         return [], size, outer
     return [_row_length(w, x.dim, decl) for x in levels[1:]], size, outer
+
+
+def _root_type(w: IterationWalker, root: c_ast.Node) -> tuple:
+    """(declaration, kind, type) of what a subscript chain starts from: a variable, or a
+    pointer member of one (``at->x``: the member's type, kind ``member``)."""
+    if isinstance(root, c_ast.ID):
+        decl, kind = w._decl(root.name, root)
+        return decl, kind, decl.type if decl is not None else None
+    path = member_path(root) if isinstance(root, c_ast.StructRef) else None
+    if path is None:
+        return None, "", None
+    decl, _kind = w._decl(path[1], root)
+    t = access_type(w.frame.scope, root, decl.type) if decl is not None else None
+    return decl, "member", t
 
 
 def _row_length(w: IterationWalker, dim: c_ast.Node | None, decl: c_ast.Decl):

@@ -21,6 +21,7 @@ from autotune.analysis.proof import budget, conditions, poly
 from autotune.analysis.proof.facts import Bound, Ref
 from autotune.analysis.proof.isltext import Names, domain_text
 from autotune.analysis.proof.rows import leaves_array, leaves_row
+from autotune.analysis.proof.syntax import member_path
 
 Index = list[poly.Poly]
 
@@ -102,6 +103,9 @@ def reference_root(r: Ref) -> str:
     node = getattr(r.text, "node", None)
     while isinstance(node, c_ast.ArrayRef | c_ast.UnaryOp | c_ast.Cast):
         node = node.name if isinstance(node, c_ast.ArrayRef) else node.expr
+    if isinstance(node, c_ast.StructRef) and node is not getattr(r.text, "node", None):
+        path = member_path(node)  # ``at->x[i]``: through the pointer member ``at->x``
+        return path[0] if path else ""
     return node.name if isinstance(node, c_ast.ID) else ""
 
 
@@ -114,13 +118,14 @@ def _reads_unknown(r: Ref) -> bool:
     )
 
 
-def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
-    """Pairs of shared references that may carry a dependence across iterations."""
+def conflicts(refs: list[Ref], distributed: int, limit: int = 3) -> list[Conflict]:
+    """Pairs of shared references that may carry a dependence across iterations (the
+    first ``limit``: a verdict names three)."""
     unique = _dedupe(refs)
     pins = {id(r): _pins(r) for r in unique}
     spills = {id(r) for r in unique if leaves_row(r)}
-    out = [Conflict(r, r, "outside") for r in unique if leaves_array(r)][:3]
-    if len(out) >= 3:
+    out = [Conflict(r, r, "outside") for r in unique if leaves_array(r)][:limit]
+    if len(out) >= limit:
         return out
     for i, a in enumerate(unique):
         for b in unique[i:]:
@@ -132,17 +137,17 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
                 continue  # both in the ordered region: in the iterations' order, any schedule
             if _reshaped(a, b):
                 out.append(Conflict(a, b, "shapes"))  # one object seen with two row sizes
-                if len(out) >= 3:
+                if len(out) >= limit:
                     return out
                 continue
             if a.size and b.size and a.size != b.size and (a.index or b.index):
                 out.append(Conflict(a, b, "sizes"))  # one object in two element types
-                if len(out) >= 3:
+                if len(out) >= limit:
                     return out
                 continue
             if id(a) in spills or id(b) in spills:
                 out.append(Conflict(a, b, "overflow"))
-                if len(out) >= 3:
+                if len(out) >= limit:
                     return out
                 continue
             if _pinned_by(a, b, pins[id(a)], pins[id(b)], distributed):
@@ -150,7 +155,7 @@ def conflicts(refs: list[Ref], distributed: int) -> list[Conflict]:
             why = _pair(a, b, distributed)
             if why:
                 out.append(Conflict(a, b, why))
-                if len(out) >= 3:
+                if len(out) >= limit:
                     return out
     return out
 

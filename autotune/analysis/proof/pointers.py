@@ -14,9 +14,11 @@ from autotune.analysis.allocators import REALLOCATORS, RETURNS_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.access import access_of, chain, derivs_of
-from autotune.analysis.proof.decls import derivations, is_fresh
+from autotune.analysis.proof.decls import access_type, derivations, is_fresh
 from autotune.analysis.proof.refs import IterationWalker
+from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.swaps import swap_group
+from autotune.analysis.proof.syntax import member_path
 from autotune.analysis.proof.walkstate import PtrVal
 
 
@@ -62,7 +64,13 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         return PtrVal(rows, None, "shared", name)
     if isinstance(node, c_ast.StructRef):
         objs = w.ctx.pointsto.objects(node, w.site(node))
-        return PtrVal(objs, [poly.const(0)] if _zero_based_field(w, node) else None)
+        if _zero_based_field(w, node):
+            return PtrVal(objs, [poly.const(0)])
+        moved = _field_offset(w, node) if objs else None
+        if moved is not None:
+            return PtrVal(objs, [poly.const(moved)])
+        sym = _steady_member(w, node)
+        return PtrVal(objs, None if sym is None else [poly.symbol(sym)])
     if isinstance(node, c_ast.UnaryOp) and node.op == "*":
         objs = w.ctx.pointsto.objects(node, w.site(node))
         return PtrVal(objs, None)
@@ -326,6 +334,61 @@ def _starts_object(rhs: c_ast.Node, w: IterationWalker) -> bool:
         sub = rhs.expr.subscript
         return isinstance(sub, c_ast.Constant) and sub.value in ("0", "0L", "0UL")
     return isinstance(rhs, c_ast.Constant)
+
+
+def _steady_member(w: IterationWalker, node: c_ast.StructRef) -> str | None:
+    """A pointer member (``at->x``, ``s.x``) read through a variable the loop never
+    moves: the same place throughout the loop, as a pointer variable's is (two accesses
+    through it compare), so long as no store of the loop reaches the struct that holds
+    it: a parameter checked after the walk (``sizes_read``), the struct's objects where
+    the points-to knows them, else any store not tested apart from its address."""
+    path = member_path(node)
+    if path is None or not w.frame.top:
+        return None
+    text, var, holder = path
+    decl, kind = w._decl(var, node)
+    if decl is None or not _steady(w, var, node):
+        return None
+    if derivations(w.frame.scope, decl.type)[:1] != (["ptr"] if holder == var else []):
+        return None
+    read = access_type(w.frame.scope, node, decl.type)
+    if read is None or derivations(w.frame.scope, read)[:1] != ["ptr"]:
+        return None
+    if holder == var:
+        pv = _named_pointer(w, c_ast.ID(var, coord=node.coord))
+        held = pv.objects if pv is not None and pv.objects else frozenset()
+    else:
+        held = frozenset({w.key_of(decl, kind)})
+    sym = w._param(f"&{text}")
+    w.facts.sizes_read.setdefault(sym, set()).update({*held, holder_marker(holder)})
+    return sym
+
+
+def _field_offset(w: IterationWalker, node: c_ast.StructRef) -> int | None:
+    """The one constant every store of the member adds to the start of an object
+    (``{.data = a + 1}``): its index 0 is that element, so references through it and
+    through the object's own name compare. None where any store is otherwise."""
+    stores = w.ctx.prog.field_stores.get(node.field.name, [])
+    if not stores or w.ctx.prog.opaque_inits:
+        return None
+    seen = set()
+    for store in stores:
+        rhs = store.node
+        while isinstance(rhs, c_ast.Cast):
+            rhs = rhs.expr
+        if not (isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "-")):
+            return None
+        base, moved = rhs.left, rhs.right
+        if rhs.op == "+" and isinstance(base, c_ast.Constant):
+            base, moved = moved, base
+        if not isinstance(moved, c_ast.Constant) or not _starts_object(base, w):
+            return None
+        try:
+            k = int(moved.value.rstrip("uUlL"), 0)
+        except ValueError:
+            return None
+        seen.add(k if rhs.op == "+" else -k)
+    return seen.pop() if len(seen) == 1 else None
 
 
 def _zero_based_field(w: IterationWalker, node: c_ast.StructRef) -> bool:

@@ -84,6 +84,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self.break_depth: list[int] = []  # cond_depth where each unrolled loop began
         self.broke = False  # a pass of an unrolled loop took its break
         self.pass_walks = 0  # bodies walked by unrolling (specialise.WALK_BUDGET)
+        self.bounds_once = False  # reading the worksharing loop's own bounds
 
     # ---- entry -----------------------------------------------------------------
     def run(self) -> IterationFacts:
@@ -145,7 +146,9 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         var, lo_node, hi_node, op, step = header
         if not distributed:
             self._read_only(lo_node)
+        self.bounds_once = distributed  # OpenMP reads a worksharing loop's bounds once
         lo, hi = self.value(lo_node), self.value(hi_node)
+        self.bounds_once = False
         if not distributed:
             self._read_only(hi_node)
         lower = upper = None

@@ -14,7 +14,8 @@ from autotune.analysis.proof.decls import access_type, derivations, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.inttypes import ExprTypes, declared
 from autotune.analysis.proof.isltext import MAX_TABLE, table_id
-from autotune.analysis.proof.syntax import element_text, param_symbol
+from autotune.analysis.proof.sizes_read import holder_marker
+from autotune.analysis.proof.syntax import element_text, member_path, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
 from autotune.analysis.symbols import Scope
 
@@ -310,6 +311,10 @@ class WalkNames:
         ) not in ("shared", "invariant"):
             return None
         holder = self._holder(node)
+        if holder is None and self.bounds_once and member:
+            # the bounds of the worksharing loop itself, which OpenMP reads once before
+            # the first iteration: no store of the loop changes what it runs
+            return poly.symbol(self._param(text))
         if holder is None:
             return None
         fixed = specialise.value_of(id(self.ctx.loop), text)
@@ -317,7 +322,9 @@ class WalkNames:
             self.facts.sizes_fixed.setdefault(text, set()).update(holder)
             return poly.const(fixed)
         sym = self._param(text)
-        self.facts.sizes_read.setdefault(sym, set()).update(holder)
+        path = member_path(node)  # ``g->nx``: the struct by its address too (``overlap``)
+        marks = {holder_marker(path[2])} if path is not None else set()
+        self.facts.sizes_read.setdefault(sym, set()).update(holder | marks)
         return poly.symbol(sym)
 
     def _table(self, node: c_ast.Node) -> poly.Poly | None:

@@ -46,6 +46,25 @@ def element_text(node: c_ast.Node, value) -> str | None:  # a subscript builder
     return node.name + "".join(reversed(parts))
 
 
+def member_path(node: c_ast.Node) -> tuple[str, str, str] | None:
+    """``at->x``, ``s.x``, ``g->lev.u``: a member reached from one variable with no
+    subscript and at most one ``->``, on the variable itself, as (its text, the
+    variable, the address of the struct that holds it: ``at`` or ``&s``); else None."""
+    parts: list[str] = []
+    arrow = False
+    while isinstance(node, c_ast.StructRef):
+        if node.type == "->":
+            if arrow or not isinstance(node.name, c_ast.ID):
+                return None  # ``s.p->x``: the holder is what s.p points at
+            arrow = True
+        parts.append(f"{node.type}{node.field.name}")
+        node = node.name
+    if not isinstance(node, c_ast.ID) or not parts:
+        return None
+    text = node.name + "".join(reversed(parts))
+    return text, node.name, node.name if arrow else f"&{node.name}"
+
+
 def constant_text(node: c_ast.Node) -> str | None:
     while isinstance(node, c_ast.Cast):
         node = node.expr

@@ -1,0 +1,59 @@
+/* Particle kernels of a small N-body code, compiled on their own: each takes the
+ * particle set by pointer and reaches its arrays through the struct's pointer members,
+ * as miniMD and CoMD do. Callers may hand it any layout: arrays from separate
+ * allocations, slices of one block, one array behind two members, or the struct itself
+ * stored inside an array it points to. */
+#include "particles.h"
+
+void push(Particles *p, double dt)
+{
+    double dtm = dt / p->mass;
+#pragma omp parallel for
+    for (int i = 0; i < p->n; i++) {
+        p->vx[i] += dtm * p->fx[i];
+        p->vy[i] += dtm * p->fy[i];
+        p->vz[i] += dtm * p->fz[i];
+        p->x[i] += dt * p->vx[i];
+        p->y[i] += dt * p->vy[i];
+        p->z[i] += dt * p->vz[i];
+    }
+}
+
+void zero_forces(Particles *p)
+{
+#pragma omp parallel for
+    for (int i = 0; i < p->n; i++)
+        p->fx[i] = p->fy[i] = p->fz[i] = 0.0;
+}
+
+double kinetic_energy(const Particles *p)
+{
+    double e = 0.0;
+#pragma omp parallel for reduction(+ : e)
+    for (int i = 0; i < p->n; i++)
+        e += p->vx[i] * p->vx[i] + p->vy[i] * p->vy[i] + p->vz[i] * p->vz[i];
+    return 0.5 * p->mass * e;
+}
+
+void scale_field(Field *f, double s)
+{
+#pragma omp parallel for schedule(static)
+    for (long c = 0; c < f->cells; c++)
+        f->rho[c] *= s;
+}
+
+/* traps: one array read one place ahead of where it is written, and a loop whose
+   header never reads through the struct (a test at the directive could not read it) */
+void drift_copy(Particles *p)
+{
+#pragma omp parallel for
+    for (int i = 0; i < p->n - 1; i++)
+        p->x[i] = p->x[i + 1] + p->vx[i];
+}
+
+void scale_count(Particles *p, int n, double s)
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        p->y[i] = s * p->z[i];
+}
