@@ -4,8 +4,10 @@ run-time test that the ranges reached through every two members, and the struct 
 (whose members give the pointers and the trip count), do not overlap. The test is
 compiled and evaluated on separate, touching and overlapping layouts, the struct inside
 an array included; the variants print the original's output in every layout the driver
-builds. A member read one place ahead of where it is written, and a loop whose header
-never reads through the struct, are kept."""
+builds. Where the loop's header does not read through the struct but every iteration
+does, the test reads the members only when the loop runs. A member read one place
+ahead of where it is written, and members read only under a test that the struct is
+there (a caller passes NULL), are kept."""
 
 from __future__ import annotations
 
@@ -33,8 +35,9 @@ GUARDED = {
     12: ("Particles *p", {"*p", "p->vx", "p->fx", "p->x", "p->z"}),
     25: ("Particles *p", {"*p", "p->fx", "p->fy", "p->fz"}),
     41: ("Field *f", {"*f", "f->rho"}),
+    50: ("Particles *p, int n", {"*p", "p->y", "p->z"}),
 }
-KEPT = {50: "p->x[i + 1]", 57: "p->z"}
+KEPT = {59: "p->x[i + 1]", 66: "p->x (line 67: p->x[i]) and out"}
 
 # C set-ups over ``double buf[]`` and ``Particles q`` / ``Field g``, with each test's
 # expected value: (set-up, push, zero_forces)
@@ -64,6 +67,8 @@ def test_member_pointers_vary_behind_a_test_of_their_ranges_and_the_struct(env, 
         said = " ".join(w for w in lp["warnings"] if "does not overlap" in w)
         assert all(f" {n}," in said or f" {n} " in said for n in names), (line, said)
     assert loops[33]["guard"] == ""  # a reduction that only reads: no test needed
+    assert loops[50]["guard"].startswith("!((0) < (n)) || (")  # read only when it runs
+    assert all("!(" not in loops[line]["guard"] for line in (12, 25, 41))
     for line, words in KEPT.items():
         lp = loops[line]
         assert set(lp["kept"]) == {"schedule", "threads"} and lp["guard"] == "", line
@@ -85,7 +90,8 @@ def test_the_member_test_holds_exactly_where_ranges_and_struct_are_apart(env, ca
         "    for (int k = 0; k < 9; k++) *m[k] = buf + 64 + k * (n + gap);",
         "}",
     ]
-    for line, (param, _names) in GUARDED.items():
+    for line in (12, 25, 41, 50):
+        param = GUARDED[line][0]
         lines.append(f"static int apart_{line}({param}) {{ return {loops[line]['guard']}; }}")
     lines += ["int main(void) {", "    int n = 100;"]
     for setup, _push, _zero in LAYOUTS:
@@ -107,6 +113,12 @@ def test_the_member_test_holds_exactly_where_ranges_and_struct_are_apart(env, ca
             '        printf("%d\\n", apart_41(f));',
             "    }",
         ]
+    lines += [  # scale_count: no iteration reads nothing, NULL included
+        '    printf("%d\\n", apart_50((Particles *)0, 0));',
+        '    slices(n, 0); printf("%d\\n", apart_50(&q, n));',
+        '    q.z = q.y + 1; printf("%d\\n", apart_50(&q, n));',
+        '    q.z = q.y + 50; printf("%d\\n", apart_50(&q, 50));',
+    ]
     lines += ["    return 0;", "}"]
     src = tmp_path / "apart.c"
     src.write_text("\n".join(lines) + "\n")
@@ -116,6 +128,7 @@ def test_the_member_test_holds_exactly_where_ranges_and_struct_are_apart(env, ca
     got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
     want = [str(w) for _s, push, zero in LAYOUTS for w in (push, zero)]
     want += [str(w) for _s, w in FIELDS + FIELDS_INSIDE]
+    want += ["1", "1", "0", "1"]
     assert got == want
 
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 import islpy as isl
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from autotune.analysis import guards
 from autotune.analysis.astutil import walk
@@ -32,7 +32,13 @@ from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.isltext import Names, domain_text
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.sizes_read import HOLDER, size_hits
-from autotune.analysis.proof.syntax import PARAM_TEXTS, member_path, param_symbol, scalar_root
+from autotune.analysis.proof.syntax import (
+    PARAM_TEXTS,
+    for_header,
+    member_path,
+    param_symbol,
+    scalar_root,
+)
 from autotune.analysis.proof.verdict import Prover
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
@@ -225,7 +231,13 @@ def _guard(
     tests = list(dict.fromkeys(tests))
     if not tests or len(tests) > MAX_PAIRS:
         return None
-    return " && ".join(tests)
+    text = " && ".join(tests)
+    if any(_valid_from_first_iteration(x, found.for_node) for x in roots):
+        entry = _entry_text(found.for_node)
+        if entry is None:
+            return None
+        text = f"!({entry}) || ({text})"  # no iteration: nothing runs, the test unread
+    return text
 
 
 def _whole_struct(holder: str) -> Reach:
@@ -286,6 +298,7 @@ def _readable(
         if "->" in root:
             header = guards.read_at_entry(found.for_node)
             valid = any(t.startswith(f"{var}->") for t in header)
+            valid = valid or _valid_from_first_iteration(root, found.for_node)
             return valid and _readable(var, scope, found, regions, ast, prog)
         return _unmoved(var, found.for_node, False, prog) and bool(
             guards.usable_at(prog, ast, found, regions, {param_symbol(root)})
@@ -298,6 +311,76 @@ def _readable(
     if isinstance(decl.type, c_ast.ArrayDecl) and kind == "global":
         return True
     return bool(guards.usable_at(prog, ast, found, regions, {param_symbol(root)}))
+
+
+def _valid_from_first_iteration(root: str, loop: c_ast.For) -> bool:
+    """A pointer member ``at->x`` whose ``at`` the loop's header does not read through
+    (``int n = at->n; for (i = 0; i < n; i++)``) but every iteration does, in a statement
+    of the body that runs before any branch or jump: wherever the loop runs, ``*at`` is
+    valid, so the test reads it behind a check that the loop runs at all."""
+    if "->" not in root:
+        return False
+    var = root.split("->", 1)[0]
+    if any(t.startswith(f"{var}->") for t in guards.read_at_entry(loop)):
+        return False
+    body = loop.stmt
+    items = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+    for item in items:
+        if not isinstance(item, c_ast.Decl | c_ast.Assignment | c_ast.FuncCall | c_ast.UnaryOp):
+            return False  # a branch, a loop, a block or a jump: what follows may not run
+        if _reads_through(item, var):
+            return True
+    return False
+
+
+class _ThroughVisitor(c_ast.NodeVisitor):
+    """Whether an expression surely reads through ``var`` (``var->f``) when it runs:
+    not under the arms of ``?:``, the right of ``&&``/``||`` or ``sizeof``."""
+
+    def __init__(self, var: str) -> None:
+        self.var = var
+        self.found = False
+
+    def visit_StructRef(self, node: c_ast.StructRef) -> None:
+        if node.type == "->" and isinstance(node.name, c_ast.ID) and node.name.name == self.var:
+            self.found = True
+        self.generic_visit(node)
+
+    def visit_TernaryOp(self, node: c_ast.TernaryOp) -> None:
+        self.visit(node.cond)
+
+    def visit_BinaryOp(self, node: c_ast.BinaryOp) -> None:
+        if node.op in ("&&", "||"):
+            self.visit(node.left)
+        else:
+            self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op != "sizeof":
+            self.generic_visit(node)
+
+
+def _reads_through(node: c_ast.Node, var: str) -> bool:
+    v = _ThroughVisitor(var)
+    v.visit(node)
+    return v.found
+
+
+def _entry_text(loop: c_ast.For) -> str | None:
+    """The C test that the loop runs at least once (``0 < n``), from its header's own
+    bounds, which the original evaluates whenever it reaches the loop (None: not
+    canonical, or a bound with side effects)."""
+    header = for_header(loop)
+    if header is None:
+        return None
+    _var, lo, hi, op, _step = header
+    for n in (*walk(lo), *walk(hi)):
+        if isinstance(n, c_ast.FuncCall | c_ast.Assignment):
+            return None
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            return None
+    gen = c_generator.CGenerator()
+    return f"({gen.visit(lo)}) {op} ({gen.visit(hi)})"
 
 
 def _unmoved(root: str, loop: c_ast.Node, file_scope: bool, prog: Program) -> bool:

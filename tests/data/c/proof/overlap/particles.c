@@ -42,8 +42,17 @@ void scale_field(Field *f, double s)
         f->rho[c] *= s;
 }
 
-/* traps: one array read one place ahead of where it is written, and a loop whose
-   header never reads through the struct (a test at the directive could not read it) */
+/* the count from the caller, the header never reads through the struct: every
+   iteration does, so the test reads the members behind a check that the loop runs */
+void scale_count(Particles *p, int n, double s)
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        p->y[i] = s * p->z[i];
+}
+
+/* traps: one array read one place ahead of where it is written, and members read only
+   when the struct is there (callers pass NULL): no test may read them */
 void drift_copy(Particles *p)
 {
 #pragma omp parallel for
@@ -51,9 +60,9 @@ void drift_copy(Particles *p)
         p->x[i] = p->x[i + 1] + p->vx[i];
 }
 
-void scale_count(Particles *p, int n, double s)
+void blend(double *out, const Particles *p, int n)
 {
 #pragma omp parallel for
     for (int i = 0; i < n; i++)
-        p->y[i] = s * p->z[i];
+        out[i] = p ? 0.5 * (out[i] + p->x[i]) : 0.5 * out[i];
 }

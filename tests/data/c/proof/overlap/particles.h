@@ -23,5 +23,6 @@ double kinetic_energy(const Particles *p);
 void scale_field(Field *f, double s);
 void drift_copy(Particles *p);
 void scale_count(Particles *p, int n, double s);
+void blend(double *out, const Particles *p, int n);
 
 #endif

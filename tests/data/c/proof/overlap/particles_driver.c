@@ -45,6 +45,7 @@ int main(int argc, char **argv)
         e += kinetic_energy(&p);
         drift_copy(&p);
         scale_count(&p, n / 2, 1.001);
+        blend(p.vy, step % 2 ? &p : NULL, n);
         zero_forces(&p);
     }
     long cells = 4 * (long)n;
