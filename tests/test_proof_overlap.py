@@ -32,6 +32,7 @@ GUARDED = {
     26: ("double *m, const double *f, int rows, int cols", {"f", "m"}),
     34: ("double (*c)[64], double (*a)[64], double (*b)[64], int rows", {"a", "b", "c"}),
     51: ("double *out, const double *in, size_t n", {"in", "out"}),
+    60: ("double *out, const int *count, int n", {"count", "out"}),
 }
 # calls of each test: (arguments over one buffer ``buf`` of 8192 doubles, expected value)
 CALLS = {
@@ -63,6 +64,13 @@ CALLS = {
     ],
     # out[0 .. n-2] against in[0 .. n-1]
     51: [("buf + 100, buf, 100", 1), ("buf, buf + 99, 100", 1), ("buf, buf + 98, 100", 0)],
+    # out's 800 bytes against count's 400: compared in bytes, element sizes apart
+    60: [
+        ("buf, (const int *)(buf + 100), 100", 1),
+        ("buf + 50, (const int *)buf, 100", 1),
+        ("buf, (const int *)(buf + 99), 100", 0),
+        ("buf + 49, (const int *)buf, 100", 0),
+    ],
 }
 
 

@@ -13,6 +13,7 @@ void scale_rows(double *m, const double *f, int rows, int cols);
 void add_grids(double (*c)[NCOL], double (*a)[NCOL], double (*b)[NCOL], int rows);
 void copy_rows(double **dst, double **src, int rows, int cols);
 void gather_shift(double *out, const double *in, size_t n);
+void weigh(double *out, const int *count, int n);
 
 static double *pool[4];
 
@@ -58,6 +59,10 @@ int main(int argc, char **argv)
         rb[r] = inplace ? a + r * 16 : b + r * 16;
     }
     copy_rows(ra, rb, 8, 15);
+    int *count = (int *)(inplace ? c + n / 2 : b);  /* beside the values, or past them */
+    for (int i = 0; i < n; i++)
+        count[i] = i % 3;
+    weigh(inplace ? c : a, count, inplace ? n / 4 : n);
     printf("%.9f %.9f %.9f %.9f\n", checksum(a, n), checksum(b, n), checksum(c, n),
            checksum(pool[3], rows * NCOL));
     return 0;
