@@ -161,3 +161,27 @@ def test_their_variants_print_the_original_output_in_every_layout(capsys, tmp_pa
         path = tmp_path / f"particles_{schedule}.c"
         path.write_text(apply_variants(source, chosen))
         assert _outputs(path, tmp_path, schedule) == want, schedule
+
+
+def test_the_profile_run_says_where_each_test_held(env, capsys, tmp_path):
+    """The profile run evaluates each loop's test where its variants would: with the
+    forces laid over the velocities the particle loops' tests fail at every step, and
+    those loops are kept as written (nothing behind them would run); the field, apart
+    in that layout, held its one time. With the field inside its own cells, the other
+    way round."""
+    seen = {}
+    for layout in ("shared", "inside"):
+        argv = ["analyze", str(KERNELS), "--extra-source", str(DRIVER), "--json"]
+        argv += ["--args", f"4096 {layout}", "--db", str(tmp_path / "p.db")]
+        assert main(argv) == 0
+        seen[layout] = {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+    failed = "its run-time test failed at all 4 execution(s) of the profile run"
+    for line in (12, 25):
+        lp = seen["shared"][line]
+        assert not lp["tunable"] and failed in lp["reason"], (line, lp["reason"])
+        assert set(lp["kept"]) == {"schedule", "threads"}
+        assert seen["inside"][line]["tunable"], line  # apart there: the test held
+    held = "its run-time test held at every one of its 1 execution(s) in the profile run"
+    assert seen["shared"][41]["tunable"] and held in seen["shared"][41]["warnings"]
+    lp = seen["inside"][41]
+    assert not lp["tunable"] and "failed at all 1 execution(s)" in lp["reason"]

@@ -87,6 +87,8 @@ def analyze_options(
     program = build_program([ast, *others])
     program.complete = not finder.loops or len(others) == len(options.extra_sources)
     apply_gate(list(zip(finder.loops, unit.loops, strict=True)), finder.regions, ast, program)
+    for record in unit.loops:
+        _guard_in_profile(record)
     sources: dict[str, list[str] | None] = {}
     sites = macro_sites(path, options, cc, unit.loops, sources)
     for record in unit.loops:
@@ -241,6 +243,8 @@ def _use_profile(record: LoopRecord, profile: dict) -> None:
         ranges=dict(profile.get("ranges", {})),
     )
     record.profile["medians"] = dict(profile.get("medians", {}))
+    if profile.get("guard"):
+        record.profile["guard"] = dict(profile["guard"])
     varying = sorted(t for t, (lo, hi) in profile.get("ranges", {}).items() if lo != hi)
     if varying:
         medians = profile.get("medians", {})
@@ -270,6 +274,35 @@ def _use_profile(record: LoopRecord, profile: dict) -> None:
         record.executions = int(runs)
         if record.facts == "static":
             record.facts = "profile"
+
+
+def _guard_in_profile(record: LoopRecord) -> None:
+    """What the profile run saw of the loop's run-time test: where it failed at every
+    execution, the variants behind it would never run there (kept as written, none
+    measured); where it failed at some, the loop ran as written at those."""
+    seen = record.profile.get("guard")
+    runs = record.profile.get("executions") or 0
+    if not record.guard or not seen or seen.get("text") != record.guard or not runs:
+        return
+    held = min(runs, seen.get("held", 0))
+    if held == 0:
+        why = (
+            f"its run-time test failed at all {runs} execution(s) of the profile run: "
+            "variants behind it would not run with these arguments"
+        )
+        for dim in ("schedule", "threads"):
+            record.kept.setdefault(dim, why)
+        record.tunable = False
+        record.reason = "; ".join(r for r in (why, record.reason) if r)
+    elif held < runs or seen.get("lowest", 1) == 0:
+        record.warnings.append(
+            f"its run-time test held at {held} of {runs} execution(s) of the profile run: "
+            "the loop runs as written at the others"
+        )
+    else:
+        record.warnings.append(
+            f"its run-time test held at every one of its {runs} execution(s) in the profile run"
+        )
 
 
 def _use_team(record: LoopRecord, team: list[int] | None) -> None:

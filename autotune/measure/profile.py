@@ -87,7 +87,12 @@ def expressions(record: LoopRecord, minimal: bool = False) -> list[str]:
             if name.split(".")[0].split("-")[0].strip() not in _KEYWORDS:
                 out.append(re.sub(r"\s+", "", name))
     out += [] if minimal else [t for t in record.proof_sizes if _evaluable(t, loop_vars)]
-    return [e for e in dict.fromkeys(out) if not e.isdigit()][:MAX_EXPRESSIONS]
+    out = [e for e in dict.fromkeys(out) if not e.isdigit()]
+    if minimal or not record.guard:
+        return out[:MAX_EXPRESSIONS]
+    # the run-time test the variants stand behind, evaluated where they evaluate it:
+    # the run says whether they would run at all (``guard`` of the loop's profile)
+    return [*out[: MAX_EXPRESSIONS - 1], record.guard]
 
 
 INNER_SAMPLES = 2048  # outer iterations sampled for a data-dependent inner loop
@@ -354,7 +359,7 @@ def _parse(
         if len(parts) >= 3 and parts[0] == VALUES_TAG and parts[1] in by_id:
             rec = by_id[parts[1]]
             k = int(parts[2])
-            if k < len(plan[rec.id]) and len(parts) > 3:
+            if k < len(plan[rec.id]) and len(parts) > 3 and plan[rec.id][k] != rec.guard:
                 vals = sorted(int(v) for v in parts[3:])
                 out[rec.key].setdefault("medians", {})[plan[rec.id][k]] = vals[len(vals) // 2]
             continue
@@ -378,6 +383,9 @@ def _parse(
                 entry["team"] = [first, low, high]
         elif k < len(plan[rec.id]):
             text = plan[rec.id][k]
+            if text == rec.guard:  # 0 or 1 at each execution: the sum counts where it held
+                entry["guard"] = {"text": text, "lowest": low, "held": int(float(parts[6]))}
+                continue
             entry["values"][text] = first
             entry["ranges"][text] = [low, high]
             entry.setdefault("sums", {})[text] = float(parts[6])
