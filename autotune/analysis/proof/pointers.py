@@ -20,6 +20,7 @@ from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.swaps import swap_group
 from autotune.analysis.proof.syntax import member_path
 from autotune.analysis.proof.walkstate import PtrVal
+from autotune.analysis.symbols import Scope
 
 
 def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
@@ -381,7 +382,7 @@ def _field_offset(w: IterationWalker, node: c_ast.StructRef) -> int | None:
         base, moved = rhs.left, rhs.right
         if rhs.op == "+" and isinstance(base, c_ast.Constant):
             base, moved = moved, base
-        if not isinstance(moved, c_ast.Constant) or not _starts_object(base, w):
+        if not isinstance(moved, c_ast.Constant) or not _array_at(store, base):
             return None
         try:
             k = int(moved.value.rstrip("uUlL"), 0)
@@ -389,6 +390,15 @@ def _field_offset(w: IterationWalker, node: c_ast.StructRef) -> int | None:
             return None
         seen.add(k if rhs.op == "+" else -k)
     return seen.pop() if len(seen) == 1 else None
+
+
+def _array_at(store, base: c_ast.Node) -> bool:
+    """``base`` names an array (not a parameter) where the store is written: read in the
+    store's own function, not the kernel's, where another ``a`` may be in scope."""
+    if not isinstance(base, c_ast.ID) or store.func is None:
+        return False  # a file-scope initializer: left to the steady member's test
+    decl, kind = Scope(store.func, store.ast).find_decl(base.name, base)
+    return decl is not None and kind != "param" and isinstance(decl.type, c_ast.ArrayDecl)
 
 
 def _zero_based_field(w: IterationWalker, node: c_ast.StructRef) -> bool:
