@@ -191,6 +191,12 @@ TRAPS = {
     "reshaped_rows.c": {12: (BOTH, "two shapes")},
     # img[i][j + 1] for j up to W - 1: the last store of row i is row i + 1's first
     "row_spill.c": {15: (BOTH, "leaves its row")},
+    # views set by setter functions one element in, through names that are not the
+    # kernels': a parameter the caller binds to g + 1, a local g + 1, &a[0] of that local
+    "member_setter_traps.c": {
+        40: (BOTH, "a dependence carried by the loop on g: line 41 (v->data[i])"),
+        47: (BOTH, "a dependence carried by the loop on a: line 48 (b->cells[i])"),
+    },
     # views set by initializer lists (designated, compound literal) one element in
     "struct_init_view.c": {  # the view's member starts one element into a: compared
         19: (BOTH, "a dependence carried by the loop on a: line 20 (v.data[i])"),
@@ -516,6 +522,9 @@ PATTERNS = {
     # scatters through const tables of distinct entries: a channel permutation of each
     # pixel, bands into the slots a bit-reversal table names
     "const_tables.c": {24: set(), 28: set()},
+    # members an init routine sets to the start of main's allocations, and to a
+    # helper's own malloc'd locals: the points-to tells them and the struct apart
+    "member_setters.c": {42: set(), 49: set()},
 }
 
 
@@ -549,6 +558,7 @@ BEHIND_OVERLAP_TEST = {
     "allocator_traps.c": {45, 52, 59},
     "pingpong_same.c": {8},
     "swap_same_array.c": {18},  # apart at the first step, one array from the second on
+    "member_setter_traps.c": {40, 47},
 }
 
 
@@ -605,7 +615,7 @@ def test_real_code_patterns_are_proven(name, tmp_path, capsys):
         lp = loops[line]
         assert set(lp["kept"]) == kept, (name, line, lp["kept"])
     args = ["--threads", "1,2"]
-    if name in ("srad_rows.c", "mg_levels.c", "static_solver.c"):
+    if name in ("srad_rows.c", "mg_levels.c", "static_solver.c", "member_setters.c"):
         return  # sized at run time: variants need a profile run (test_runtime_sizes)
     written = variants(DATA / name, tmp_path / "v", capsys, *args)
     for line, kept in PATTERNS[name].items():
@@ -929,6 +939,24 @@ def test_rows_are_checked_at_the_sizes_the_profile_run_measured(env, capsys):
     assert main([*args, "--repetitions", "1", "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+def test_members_an_init_routine_sets_to_object_starts_need_no_run_time_test(env, capsys):
+    """A member an init routine stores is an object's start where every value it can
+    store is one: main's allocations bound to the routine's parameters at its one call,
+    a helper's locals holding malloc's result. The sweeps need no overlap test, and
+    their variants, measured at the program's own size, print the original's output."""
+    src = DATA / "member_setters.c"
+    loops = analyze(src, capsys)
+    for line in (42, 49):
+        assert loops[line]["kept"] == {} and overlap_warning(loops[line]) == "", loops[line]
+    args = ["measure", str(src), "--loop", "member_setters.c:42", "--loop", "member_setters.c:49"]
+    args += ["--schedules", "dynamic", "--chunks", "7", "--threads", "1,3", "--json"]
+    assert main([*args, "--repetitions", "1", "--quiet"]) == 0
+    measured = json.loads(capsys.readouterr().out)["loops"]
+    assert len(measured) == 2
+    for loop in measured:
+        assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
 
 
 def test_scanf_formats_say_what_each_argument_receives():

@@ -101,7 +101,7 @@ def _arg_base(
         if derivs and derivs[0] == "array" and kind != "param":
             return [poly.const(0)]
         if kind == "param":
-            return _param_base(site.func, arg.name, pointsto, depth)
+            return param_base(site.func, arg.name, pointsto, depth)
         stores = [
             s
             for s in pointsto.prog.var_stores.get(arg.name, [])
@@ -144,7 +144,7 @@ def _arg_base(
     return None
 
 
-def _param_base(
+def param_base(
     func: c_ast.FuncDef | None, name: str, pointsto: PointsTo, depth: int
 ) -> list[poly.Poly] | None:
     """A pointer parameter that every caller passes the start of an object: index 0."""

@@ -14,7 +14,9 @@ from autotune.analysis.allocators import REALLOCATORS, RETURNS_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.access import access_of, chain, derivs_of
+from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
+from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.swaps import swap_group
@@ -222,7 +224,7 @@ def zero_based(
             other = swap_group(w.ctx.pointsto, w.frame.func, w.frame.ast, s.node.name)
             if gid is not None and (other == gid or _is_temp_of(w, s.node.name, name)):
                 continue
-        if not _starts_object(s.node, w):
+        if not _starts_object_at(s, w, 0):
             return False
     return True
 
@@ -318,6 +320,16 @@ def _stores_pointer(w: IterationWalker, name: str, at: c_ast.Node) -> bool:
 
 
 def _starts_object(rhs: c_ast.Node, w: IterationWalker) -> bool:
+    """``rhs``, written in the function the walk is in, puts an object's start in a
+    pointer (a parameter by the binding of this call)."""
+    return _starts_object_at(Site(rhs, w.frame.func, w.frame.ast), w, 0)
+
+
+def _starts_object_at(at: Site, w: IterationWalker, depth: int) -> bool:
+    """The value a store puts in a pointer is an object's start (an allocation, an
+    array's name, ``&a[0]``, a parameter every caller binds to one), its names read where
+    the store is written: in another function or file ``a`` may not be the kernel's."""
+    rhs = at.node
     while isinstance(rhs, c_ast.Cast):
         rhs = rhs.expr
     if isinstance(rhs, c_ast.FuncCall):
@@ -325,16 +337,69 @@ def _starts_object(rhs: c_ast.Node, w: IterationWalker) -> bool:
         if name in RETURNS_FRESH or name in REALLOCATORS:  # realloc: its block, or a new one
             return True
         return is_fresh(rhs, w.ctx.prog)
+    if isinstance(rhs, c_ast.UnaryOp) and rhs.op == "&":
+        root, zeros = rhs.expr, 0
+        while isinstance(root, c_ast.ArrayRef) and _is_zero(root.subscript):
+            root, zeros = root.name, zeros + 1
+        if not zeros or not isinstance(root, c_ast.ID):
+            return False
+        if zeros == 1:  # &a[0] is a's value, whatever a is
+            return _starts_object_at(Site(root, at.func, at.ast), w, depth)
+        decl, _ = _scope_at(at, w).find_decl(root.name, root)
+        derivs = derivations(_scope_at(at, w), decl.type) if decl is not None else []
+        return len(derivs) >= zeros and all(d == "array" for d in derivs[:zeros])
     if isinstance(rhs, c_ast.ID):
-        decl, kind = w.frame.scope.find_decl(rhs.name, rhs)
-        if kind == "param":  # bound at this call site to the start of an object
-            bound = w.frame.ptrs.get(rhs.name)
-            return bound is not None and bound.base == [poly.const(0)]
-        return decl is not None and (derivations(w.frame.scope, decl.type) or ["?"])[0] == "array"
-    if isinstance(rhs, c_ast.UnaryOp) and rhs.op == "&" and isinstance(rhs.expr, c_ast.ArrayRef):
-        sub = rhs.expr.subscript
-        return isinstance(sub, c_ast.Constant) and sub.value in ("0", "0L", "0UL")
+        scope = _scope_at(at, w)
+        decl, kind = scope.find_decl(rhs.name, rhs)
+        if decl is None:
+            return False
+        if kind == "param":
+            return _param_starts_object(at, rhs.name, w, depth)
+        derivs = derivations(scope, decl.type) or ["?"]
+        if derivs[0] == "ptr" and kind == "local" and at.func is not w.frame.func:
+            return _local_starts_object(at, rhs, decl, w, depth)
+        return derivs[0] == "array"
     return isinstance(rhs, c_ast.Constant)
+
+
+def _local_starts_object(
+    at: Site, var: c_ast.ID, decl: c_ast.Decl, w: IterationWalker, depth: int
+) -> bool:
+    """A local pointer of another function (``double *x = malloc(...); p->x = x;``)
+    every store of which, there, puts an object's start in it; never ``static``, its
+    address never taken (no store through ``&x`` unseen)."""
+    prog = w.ctx.prog
+    if depth >= 3 or "static" in (decl.storage or []):
+        return False
+    if prog.address_taken_var(var.name, var, at.func, at.ast):
+        return False
+    stores = [s for s in prog.var_stores.get(var.name, []) if s.func is at.func]
+    return bool(stores) and all(_starts_object_at(s, w, depth + 1) for s in stores)
+
+
+def _is_zero(sub: c_ast.Node) -> bool:
+    return isinstance(sub, c_ast.Constant) and sub.value in ("0", "0L", "0UL", "0u", "0U")
+
+
+def _scope_at(at: Site, w: IterationWalker) -> Scope:
+    if at.func is w.frame.func and at.ast is w.frame.ast:
+        return w.frame.scope
+    return Scope(at.func, at.ast)
+
+
+def _param_starts_object(at: Site, name: str, w: IterationWalker, depth: int) -> bool:
+    """A parameter holds an object's start: in the walk's own frame by this call's
+    binding; elsewhere where the function never moves it and every one of its callers
+    (all seen, none through a pointer) passes one."""
+    if at.func is w.frame.func and at.ast is w.frame.ast:
+        bound = w.frame.ptrs.get(name)
+        return bound is not None and bound.base == [poly.const(0)]
+    prog = w.ctx.prog
+    if at.func is None or any(s.func is at.func for s in prog.var_stores.get(name, [])):
+        return False
+    if prog.address_taken_var(name, at.node, at.func, at.ast):
+        return False
+    return param_base(at.func, name, w.ctx.pointsto, depth) == [poly.const(0)]
 
 
 def _steady_member(w: IterationWalker, node: c_ast.StructRef) -> str | None:
@@ -402,5 +467,6 @@ def _array_at(store, base: c_ast.Node) -> bool:
 
 
 def _zero_based_field(w: IterationWalker, node: c_ast.StructRef) -> bool:
+    """Every store of the member puts an object's start in it, read where it is written."""
     stores = w.ctx.prog.field_stores.get(node.field.name, [])
-    return bool(stores) and all(_starts_object(s.node, w) for s in stores)
+    return bool(stores) and all(_starts_object_at(s, w, 0) for s in stores)
