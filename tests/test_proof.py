@@ -361,7 +361,7 @@ TRAPS = {
     "array_reduction_traps.c": {
         22: (BOTH, "reduction array capped is read at line 23"),
         26: (BOTH, "reduction array scaled is set at line 28"),
-        30: (BOTH, "writes shared_tally"),
+        30: (BOTH, "may write the same element of shared_tally"),
     },
     # values main alone stores in its own copy (__thread, _Thread_local, threadprivate),
     # read in the loop directly and through a helper

@@ -22,7 +22,8 @@ from pycparser import c_ast
 from autotune.analysis.astutil import decl_ids, lvalues, walk
 from autotune.analysis.proof.facts import clause_names
 from autotune.analysis.proof.program import Program
-from autotune.analysis.proof.syntax import PARAM_TEXTS, scalar_root
+from autotune.analysis.proof.scans import SCANS
+from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol, scalar_root
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
@@ -66,6 +67,11 @@ def usable_at(
     counters = _enclosing_counters(found)
     out = set()
     for param in params:
+        scan = SCANS.get(param)
+        if scan is not None:  # read through a variable the test can read, as the loop does
+            if usable_at(prog, ast, found, regions, {param_symbol(scan.root)}):
+                out.add(param)
+            continue
         text = PARAM_TEXTS.get(param)
         if text is None or not _PLAIN.fullmatch(text):
             continue

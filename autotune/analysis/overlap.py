@@ -38,6 +38,7 @@ from autotune.analysis.proof.syntax import (
     member_path,
     param_symbol,
     scalar_root,
+    surely_evaluates,
 )
 from autotune.analysis.proof.verdict import Prover
 from autotune.analysis.symbols import Scope
@@ -296,37 +297,18 @@ def _valid_from_first_iteration(root: str, loop: c_ast.For) -> bool:
     return False
 
 
-class _ThroughVisitor(c_ast.NodeVisitor):
-    """Whether an expression surely reads through ``var`` (``var->f``) when it runs:
-    not under the arms of ``?:``, the right of ``&&``/``||`` or ``sizeof``."""
-
-    def __init__(self, var: str) -> None:
-        self.var = var
-        self.found = False
-
-    def visit_StructRef(self, node: c_ast.StructRef) -> None:
-        if node.type == "->" and isinstance(node.name, c_ast.ID) and node.name.name == self.var:
-            self.found = True
-        self.generic_visit(node)
-
-    def visit_TernaryOp(self, node: c_ast.TernaryOp) -> None:
-        self.visit(node.cond)
-
-    def visit_BinaryOp(self, node: c_ast.BinaryOp) -> None:
-        if node.op in ("&&", "||"):
-            self.visit(node.left)
-        else:
-            self.generic_visit(node)
-
-    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op != "sizeof":
-            self.generic_visit(node)
-
-
 def _reads_through(node: c_ast.Node, var: str) -> bool:
-    v = _ThroughVisitor(var)
-    v.visit(node)
-    return v.found
+    """``node`` surely reads through ``var`` (``var->f``) when it runs."""
+
+    def through(n: c_ast.Node) -> bool:
+        return (
+            isinstance(n, c_ast.StructRef)
+            and n.type == "->"
+            and isinstance(n.name, c_ast.ID)
+            and n.name.name == var
+        )
+
+    return surely_evaluates(node, through)
 
 
 def _entry_text(loop: c_ast.For) -> str | None:

@@ -23,6 +23,7 @@ from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
+from autotune.analysis.proof.scans import is_scan, shown_text
 from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol
 from autotune.analysis.proof.verdict import Prover
 from autotune.frontend.finder import FoundLoop, FoundRegion
@@ -112,14 +113,24 @@ def relation_pass(
         if relations is None:
             continue
         guard = " && ".join(r.c_text(PARAM_TEXTS) for r in relations)
+        shown = {p: shown_text(p, PARAM_TEXTS) for r in relations for p in r.params()}
         was = record.kept.pop("schedule")
         if found.parallel is found.directive and record.kept.get("threads") == was:
             del record.kept["threads"]
         record.guard = guard
         record.warnings.append(
-            f"proven only where {guard}: variants run behind that test, and the loop as "
+            f"proven only where {' && '.join(r.c_text(shown) for r in relations)}"
+            f"{_scanned(relations)}: variants run behind that test, and the loop as "
             f"written where it fails ({was})"
         )
+
+
+def _scanned(relations: tuple[conditions.Relation, ...]) -> str:
+    """What a message adds for the counts a test scans (``max s->nAtoms[iBox]``)."""
+    scans = sorted({shown_text(p, {}) for r in relations for p in r.params() if is_scan(p)})
+    if not scans:
+        return ""
+    return f" ({', '.join(scans)}: the largest over the loop's iterations, scanned at its start)"
 
 
 MAX_RELATIONS = 3  # relations in one test, each of few clauses: a test a reader can check

@@ -359,9 +359,16 @@ def chain(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
 
 
 def derivs_of(w: IterationWalker, root: c_ast.Node) -> list[str] | None:
+    """How a reference's root is derived: a variable's declared type, or a member's
+    (``s->p`` of ``double (*p)[3]``: a pointer to rows of 3, as a variable would be)."""
     if isinstance(root, c_ast.ID):
         decl, _ = w._decl(root.name, root)
         return derivations(w.frame.scope, decl.type) if decl is not None else None
+    path = member_path(root) if isinstance(root, c_ast.StructRef) else None
+    if path is not None:
+        decl, _ = w._decl(path[1], root)
+        read = access_type(w.frame.scope, root, decl.type) if decl is not None else None
+        return derivations(w.frame.scope, read) if read is not None else None
     return None
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
+from autotune.analysis.proof.scans import is_scan
+
 SMALL = 64  # a failure only at sizes up to this is a corner case worth a run-time test
 
 
@@ -209,12 +211,22 @@ def relations(
         rel = _complement(f, usable)
         if rel is None or rel in out:
             continue
-        if not any(len(c) > 1 for clause in rel.clauses for c, _ in clause):
+        if not any(_between_sizes(c, k) for clause in rel.clauses for c, k in clause):
             continue  # one size alone: small sizes are ``lower_bounds``'; large ones, none
         if rel.holds(measured) is False:
             continue
         out.append(rel)
     return out
+
+
+def _between_sizes(coeffs: tuple[tuple[str, int], ...], k: int) -> bool:
+    """A literal worth a test: two sizes or more, or the largest of the counts a scan
+    measures kept at or below a positive bound (``max nAtoms[iBox] <= 64``; at most 0
+    would run the variant only where every cell is empty)."""
+    if len(coeffs) > 1:
+        return True
+    ((param, v),) = coeffs
+    return is_scan(param) and v < 0 and k >= 1
 
 
 def _complement(failure: isl.Set, usable: set[str]) -> Relation | None:

@@ -58,3 +58,50 @@ def does_not_wrap(decl: c_ast.Decl | None) -> bool:
     if "unsigned" in names:
         return names.count("long") >= 1
     return any(x in ("int", "long", "short", "signed") for x in names)
+
+
+def lockstep_steps(node: c_ast.For, counter: str) -> dict[str, int]:
+    """Variables the loop's step moves with its counter by a constant, and nothing else
+    in the loop writes (CoMD's ``for (ii = 0; ii < n; ii++, iOff++)``): by name, the
+    constant. Such a variable equals its entry value plus that constant times the
+    counter's trips so far, wherever the body runs."""
+    if not isinstance(node.next, c_ast.ExprList):
+        return {}
+    out: dict[str, int] = {}
+    for e in node.next.exprs:
+        name, step = _constant_step(e)
+        if name is None or name == counter or name in out:
+            continue
+        out[name] = step
+    body = [node.stmt, node.cond, *node.next.exprs]
+    for name in list(out):
+        writes = sum(
+            1
+            for part in body
+            for n in walk(part)
+            if part is not None
+            if (
+                isinstance(n, c_ast.UnaryOp)
+                and n.op in ("++", "--", "p++", "p--", "&")
+                and _names(n.expr, name)
+            )
+            or (isinstance(n, c_ast.Assignment) and _names(n.lvalue, name))
+            or (isinstance(n, c_ast.Decl) and n.name == name)
+        )
+        if writes != 1:  # the step's own write, and no other (nor its address)
+            del out[name]
+    return out
+
+
+def _constant_step(e: c_ast.Node) -> tuple[str | None, int]:
+    if isinstance(e, c_ast.UnaryOp) and isinstance(e.expr, c_ast.ID):
+        if e.op in ("++", "p++"):
+            return e.expr.name, 1
+        if e.op in ("--", "p--"):
+            return e.expr.name, -1
+    if isinstance(e, c_ast.Assignment) and isinstance(e.lvalue, c_ast.ID):
+        v = poly.literal(e.rvalue) if e.op in ("+=", "-=") else None
+        k = poly.constant_of(v) if v is not None else None
+        if k is not None:
+            return e.lvalue.name, k if e.op == "+=" else -k
+    return None, 0

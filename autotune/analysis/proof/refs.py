@@ -22,6 +22,7 @@ from autotune.analysis.names import atomic_object, is_floating, names_in
 from autotune.analysis.proof import budget, poly, specialise, unroll
 from autotune.analysis.proof.branchfacts import bounds_after
 from autotune.analysis.proof.constructs import walk_construct, walk_lock_section
+from autotune.analysis.proof.counters import does_not_wrap, lockstep_steps
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.flowwalk import ControlFlow
@@ -174,6 +175,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         if header is not None and header[0] in written - assigned(node.next):
             header = None  # the body moves its own counter: not canonical
         counters = self.enter_counters(written, [node.stmt, node.next])
+        entry = {name: self.env.get(self._key(name)) for name in written}
         self._kill(written)
         depth = len(self.domain)
         if header is None:
@@ -183,6 +185,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             self.domain.append(Bound(sym, None, None, step=None))
         else:
             self._enter_for(node)
+            self._lockstep(node, header[0], entry)
         before = set(self.defined) if self.defined is not None else None
         self._loop_body(node.cond, node.stmt, node.next, sure=header is not None)
         self.defined = before
@@ -191,6 +194,23 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         del self.domain[depth:]
         self._kill(written | ({header[0]} if header else set()))
         self.leave_counters(counters)
+
+    def _lockstep(self, node: c_ast.For, counter: str, entry: dict) -> None:
+        """A variable the step moves with the counter (``ii++, iOff++``) is its entry
+        value plus its step times the counter's trips so far (``iOff = 16 * iBox + ii``)."""
+        bound = self.domain[-1]
+        if bound.step not in (1, -1) or bound.start is None:
+            return
+        for name, k in lockstep_steps(node, counter).items():
+            start = entry.get(name)
+            decl, _ = self._decl(name, node)
+            if start is None or not poly.is_affine(start) or not does_not_wrap(decl):
+                continue
+            if self.address_taken(name, node):
+                continue
+            trips = poly.add(poly.symbol(bound.sym), bound.start, -1)
+            moved = poly.mul(poly.const(k * bound.step), trips)
+            self.env[self._key(name)] = poly.add(start, moved)
 
     def visit_While(self, node: c_ast.While) -> None:
         written = assigned(node.stmt) | assigned(node.cond)

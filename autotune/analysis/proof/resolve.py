@@ -14,6 +14,7 @@ from autotune.analysis.proof.decls import access_type, derivations, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.inttypes import ExprTypes, declared
 from autotune.analysis.proof.isltext import MAX_TABLE, table_id
+from autotune.analysis.proof.scans import scanned_count
 from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.syntax import element_text, member_path, param_symbol
 from autotune.analysis.proof.walkstate import Frame, LoopContext, PtrVal
@@ -292,7 +293,7 @@ class WalkNames:
             return None
         text = element_text(node, self.value)
         if text is None:
-            return None
+            return scanned_count(self, node)  # ``nAtoms[iBox]``: bounded by a scan
         root = node
         while isinstance(root, c_ast.ArrayRef | c_ast.StructRef):
             root = root.name

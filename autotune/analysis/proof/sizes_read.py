@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from autotune.analysis.proof import conditions, poly
 from autotune.analysis.proof.deps import reference_root
 from autotune.analysis.proof.facts import IterationFacts, Proof, Ref
+from autotune.analysis.proof.scans import shown_text
 from autotune.analysis.proof.syntax import PARAM_TEXTS
 
 HOLDER = "@"  # a struct known only by its address: ``@at`` is ``*at``, ``@&s`` is ``s``
@@ -99,5 +100,5 @@ def sizes_in_use(facts: IterationFacts) -> dict[str, set[str]]:
     out = dict(facts.sizes_fixed)
     for sym, holder in facts.sizes_read.items():
         if sym in used:
-            out.setdefault(PARAM_TEXTS.get(sym, sym), set()).update(holder)
+            out.setdefault(shown_text(sym, PARAM_TEXTS), set()).update(holder)
     return out

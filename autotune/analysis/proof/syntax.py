@@ -173,6 +173,29 @@ def _step_by_value(nxt, var: str, step_value: Callable[[c_ast.Node], int | None]
 
 
 def for_step(nxt: c_ast.Node | None, var: str) -> int | None:
+    if isinstance(nxt, c_ast.ExprList):  # ``ii++, iOff++``: the counter's step, others apart
+        steps = [_one_step(e, var) for e in nxt.exprs]
+        others = [e for e, st in zip(nxt.exprs, steps, strict=True) if st is None]
+        if sum(st is not None for st in steps) != 1 or not all(map(_other_step, others)):
+            return None
+        return next(st for st in steps if st is not None)
+    return _one_step(nxt, var)
+
+
+def _other_step(e: c_ast.Node) -> bool:
+    """``k++`` or ``k += 3`` of a plain variable: a step beside the counter's that
+    cannot move the counter (its name is checked apart)."""
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("++", "--", "p++", "p--"):
+        return isinstance(e.expr, c_ast.ID)
+    return (
+        isinstance(e, c_ast.Assignment)
+        and e.op in ("+=", "-=")
+        and isinstance(e.lvalue, c_ast.ID)
+        and isinstance(e.rvalue, c_ast.Constant)
+    )
+
+
+def _one_step(nxt: c_ast.Node | None, var: str) -> int | None:
     if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var:
         return 1 if "++" in nxt.op else -1 if "--" in nxt.op else None
     if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID):
@@ -237,3 +260,53 @@ def ends_program(stmt: c_ast.Node | None) -> bool:
     if isinstance(stmt, c_ast.FuncCall):
         return call_name(stmt) in ENDS_PROGRAM
     return False
+
+
+class _SurelyEvaluated(c_ast.NodeVisitor):
+    """The nodes a statement evaluates whenever it runs: not under the arms of ``?:``,
+    the right of ``&&``/``||``, ``sizeof``, a branch's arms or a loop's body and step (a
+    loop's condition, and a ``for``'s initializer, are evaluated at least once)."""
+
+    def __init__(self, wanted: Callable[[c_ast.Node], bool]) -> None:
+        self.wanted = wanted
+        self.found = False
+
+    def generic_visit(self, node: c_ast.Node) -> None:
+        if self.wanted(node):
+            self.found = True
+            return
+        super().generic_visit(node)
+
+    def visit_TernaryOp(self, node: c_ast.TernaryOp) -> None:
+        self.visit(node.cond)
+
+    def visit_BinaryOp(self, node: c_ast.BinaryOp) -> None:
+        if node.op in ("&&", "||"):
+            self.visit(node.left)
+        else:
+            self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op != "sizeof":
+            self.generic_visit(node)
+
+    def visit_For(self, node: c_ast.For) -> None:
+        for part in (node.init, node.cond):
+            if part is not None:
+                self.visit(part)
+
+    def visit_While(self, node: c_ast.While) -> None:
+        self.visit(node.cond)
+
+    def visit_If(self, node: c_ast.If) -> None:
+        self.visit(node.cond)
+
+    def visit_Compound(self, node: c_ast.Compound) -> None:
+        return  # a block's statements: not followed here
+
+
+def surely_evaluates(stmt: c_ast.Node, wanted: Callable[[c_ast.Node], bool]) -> bool:
+    """``stmt`` evaluates a node ``wanted`` accepts whenever it runs."""
+    v = _SurelyEvaluated(wanted)
+    v.visit(stmt)
+    return v.found
