@@ -191,6 +191,18 @@ TRAPS = {
     "reshaped_rows.c": {12: (BOTH, "two shapes")},
     # img[i][j + 1] for j up to W - 1: the last store of row i is row i + 1's first
     "row_spill.c": {15: (BOTH, "leaves its row")},
+    # cell counts a scan at the directive would not see as the iterations do: stored
+    # through another name, set before they are read, read every other box, after a
+    # continue, after a call that may abort, filled by a nowait loop of the same region
+    "cell_lists_traps.c": {
+        21: (BOTH, "reads the size max cnt[b] from memory the loop may write"),
+        32: (BOTH, "writes the same element of x from different iterations"),
+        43: (BOTH, "writes the same element of x from different iterations"),
+        52: (BOTH, "writes the same element of x from different iterations"),
+        64: (BOTH, "writes the same element of x from different iterations"),
+        77: (BOTH, "in a nowait chain"),
+        80: (BOTH, "writes the same element of x from different iterations"),
+    },
     # views set by setter functions one element in, through names that are not the
     # kernels': a parameter the caller binds to g + 1, a local g + 1, &a[0] of that local
     "member_setter_traps.c": {
@@ -775,6 +787,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "record_strings_traps.c",
         "selections_traps.c",
         "const_tables_traps.c",
+        "cell_lists_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -69,7 +69,11 @@ def usable_at(
     for param in params:
         scan = SCANS.get(param)
         if scan is not None:  # read through a variable the test can read, as the loop does
-            if usable_at(prog, ast, found, regions, {param_symbol(scan.root)}):
+            # before its own region starts: in a region, another thread may still be
+            # storing the counts (a loop before it with nowait), and threads that saw
+            # different counts would take different branches of the test
+            combined = found.parallel is not None and found.parallel is found.directive
+            if combined and usable_at(prog, ast, found, regions, {param_symbol(scan.root)}):
                 out.add(param)
             continue
         text = PARAM_TEXTS.get(param)

@@ -141,7 +141,10 @@ def _read_first(loop: c_ast.For, node: c_ast.Node, ast: c_ast.FileAST) -> bool:
         return False
     items = loop.stmt.block_items or [] if isinstance(loop.stmt, c_ast.Compound) else [loop.stmt]
     for before in items:
-        if before is item:
+        if before is item:  # and nothing it calls first may end the program
+            head = [item.init, item.cond] if isinstance(item, c_ast.For) else [item]
+            if any(isinstance(n, c_ast.FuncCall) for p in head if p for n in walk(p)):
+                return False
             return surely_evaluates(item, lambda n: n is node)
         if not isinstance(before, c_ast.Decl | c_ast.Assignment):
             return False
