@@ -191,6 +191,9 @@ TRAPS = {
     "reshaped_rows.c": {12: (BOTH, "two shapes")},
     # img[i][j + 1] for j up to W - 1: the last store of row i is row i + 1's first
     "row_spill.c": {15: (BOTH, "leaves its row")},
+    # an offset stepped beside the inner counter (k = 4 * i, j = 0; ...; j++, k++):
+    # windows of 8 that start 4 apart overlap
+    "two_counter_traps.c": {15: (BOTH, "writes the same element of a from different iterations")},
     # cell counts a scan at the directive would not see as the iterations do: stored
     # through another name, set before they are read, read every other box, after a
     # continue, after a call that may abort, filled by a nowait loop of the same region
@@ -537,6 +540,8 @@ PATTERNS = {
     # members an init routine sets to the start of main's allocations, and to a
     # helper's own malloc'd locals: the points-to tells them and the struct apart
     "member_setters.c": {42: set(), 49: set()},
+    # offsets stepped beside the column counter, declared in the header and before it
+    "two_counters.c": {16: set(), 21: set()},
 }
 
 
@@ -745,6 +750,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "record_strings.c",
         "selections.c",
         "const_tables.c",
+        "two_counters.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

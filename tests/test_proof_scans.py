@@ -24,6 +24,7 @@ from autotune.variants.apply import apply_variants
 from autotune.variants.space import Variant
 
 SRC = Path(__file__).parent / "data" / "c" / "proof" / "cell_lists.c"
+NESTED = SRC.with_name("comd_nested.c")
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
 # loop line -> (its function's parameters, what its warning names)
@@ -134,3 +135,32 @@ def test_the_profile_run_says_where_the_scan_held(env, capsys):
         assert inside[line]["tunable"] and inside[line]["kept"] == {}, line
         lp = above[line]
         assert not lp["tunable"] and failed in lp["reason"], (line, lp["reason"])
+
+
+def test_counts_and_slabs_through_nested_members_vary_behind_the_scan(env, capsys):
+    """CoMD's own spelling: counts in ``s->boxes->nAtoms``, slabs in ``s->atoms->p``,
+    an offset stepped beside the atom counter. Both updates vary behind the scan."""
+    assert main(["analyze", str(NESTED), "--json"]) == 0
+    loops = {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+    for line in (32, 44):
+        lp = loops[line]
+        assert lp["kept"] == {} and "__autotune_max" in lp["guard"], (line, lp)
+        said = " ".join(lp["warnings"])
+        assert "16 >= (max s->boxes->nAtoms[iBox])" in said, (line, said)
+
+
+@pytest.mark.slow
+def test_nested_member_variants_are_verified_where_the_scan_holds_only(env, capsys):
+    """Measured as a user would: with counts inside the slabs every variant prints the
+    original's output; with counts above, the profile run finds the test failing and
+    nothing is measured."""
+    args = ["measure", str(NESTED), "--schedules", "dynamic", "--chunks", "1,7"]
+    args += ["--threads", "1,3", "--repetitions", "1", "--quiet", "--json"]
+    assert main([*args, "--args", "300 17"]) == 0
+    loops = json.loads(capsys.readouterr().out)["loops"]
+    assert len(loops) == 2
+    for loop in loops:
+        assert len(loop["variants"]) == 4 and {v["status"] for v in loop["variants"]} == {"ok"}
+    assert main([*args, "--args", "300 20"]) != 0
+    said = capsys.readouterr().err
+    assert "its run-time test failed at all 1 execution(s) of the profile run" in said

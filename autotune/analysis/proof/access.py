@@ -127,7 +127,7 @@ def _root_type(w: IterationWalker, root: c_ast.Node) -> tuple:
     if isinstance(root, c_ast.ID):
         decl, kind = w._decl(root.name, root)
         return decl, kind, decl.type if decl is not None else None
-    path = member_path(root) if isinstance(root, c_ast.StructRef) else None
+    path = member_path(root, nested=True) if isinstance(root, c_ast.StructRef) else None
     if path is None:
         return None, "", None
     decl, _kind = w._decl(path[1], root)
@@ -364,7 +364,7 @@ def derivs_of(w: IterationWalker, root: c_ast.Node) -> list[str] | None:
     if isinstance(root, c_ast.ID):
         decl, _ = w._decl(root.name, root)
         return derivations(w.frame.scope, decl.type) if decl is not None else None
-    path = member_path(root) if isinstance(root, c_ast.StructRef) else None
+    path = member_path(root, nested=True) if isinstance(root, c_ast.StructRef) else None
     if path is not None:
         decl, _ = w._decl(path[1], root)
         read = access_type(w.frame.scope, root, decl.type) if decl is not None else None

@@ -408,19 +408,26 @@ def _steady_member(w: IterationWalker, node: c_ast.StructRef) -> str | None:
     through it compare), so long as no store of the loop reaches the struct that holds
     it: a parameter checked after the walk (``sizes_read``), the struct's objects where
     the points-to knows them, else any store not tested apart from its address."""
-    path = member_path(node)
+    path = member_path(node, nested=True)
     if path is None or not w.frame.top:
         return None
     text, var, holder = path
     decl, kind = w._decl(var, node)
     if decl is None or not _steady(w, var, node):
         return None
-    if derivations(w.frame.scope, decl.type)[:1] != (["ptr"] if holder == var else []):
+    outer = holder not in (var, f"&{var}")  # ``s->boxes->nAtoms``: held by *s->boxes
+    if not outer and derivations(w.frame.scope, decl.type)[:1] != (
+        ["ptr"] if holder == var else []
+    ):
         return None
     read = access_type(w.frame.scope, node, decl.type)
     if read is None or derivations(w.frame.scope, read)[:1] != ["ptr"]:
         return None
-    if holder == var:
+    if outer:
+        held = _held_through(w, node)
+        if held is None:
+            return None
+    elif holder == var:
         pv = _named_pointer(w, c_ast.ID(var, coord=node.coord))
         held = pv.objects if pv is not None and pv.objects else frozenset()
     else:
@@ -428,6 +435,20 @@ def _steady_member(w: IterationWalker, node: c_ast.StructRef) -> str | None:
     sym = w._param(f"&{text}")
     w.facts.sizes_read.setdefault(sym, set()).update({*held, holder_marker(holder)})
     return sym
+
+
+def _held_through(w: IterationWalker, node: c_ast.StructRef) -> frozenset[str] | None:
+    """The objects of the struct a nested member lives in (``*s->boxes`` for
+    ``s->boxes->nAtoms``), where the pointer to it is itself a steady member (its own
+    holders checked after the walk); None where it is not."""
+    step = node
+    while isinstance(step, c_ast.StructRef) and step.type != "->":
+        step = step.name
+    inner = step.name if isinstance(step, c_ast.StructRef) else None
+    if not isinstance(inner, c_ast.StructRef) or _steady_member(w, inner) is None:
+        return None
+    objs = w.ctx.pointsto.objects(inner, w.site(inner))
+    return objs if objs else frozenset()
 
 
 def _field_offset(w: IterationWalker, node: c_ast.StructRef) -> int | None:

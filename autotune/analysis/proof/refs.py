@@ -38,6 +38,7 @@ from autotune.analysis.proof.syntax import (
     for_header,
     jumps,
     meet,
+    other_inits,
     single_for,
 )
 from autotune.analysis.proof.updates import update_form
@@ -181,9 +182,14 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         if header is None:
             if node.init is not None:
                 self.visit(node.init)
+                self._kill(written)  # what the body or step moves differs between trips
             sym = self._fresh("v")
             self.domain.append(Bound(sym, None, None, step=None))
         else:
+            for decl in other_inits(node, header[0]):  # ``int iOff = M * b, ii = 0``
+                self.visit(decl)
+                entry[decl.name] = self.env.get(self._key(decl.name))
+            self._kill(written)
             self._enter_for(node)
             self._lockstep(node, header[0], entry)
         before = set(self.defined) if self.defined is not None else None

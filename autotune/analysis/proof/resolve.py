@@ -323,7 +323,7 @@ class WalkNames:
             self.facts.sizes_fixed.setdefault(text, set()).update(holder)
             return poly.const(fixed)
         sym = self._param(text)
-        path = member_path(node)  # ``g->nx``: the struct by its address too (``overlap``)
+        path = member_path(node, nested=True)  # ``g->nx``: the struct by its address too
         marks = {holder_marker(path[2])} if path is not None else set()
         self.facts.sizes_read.setdefault(sym, set()).update(holder | marks)
         return poly.symbol(sym)

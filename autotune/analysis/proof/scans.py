@@ -126,7 +126,7 @@ def _root_variable(base: c_ast.Node) -> str | None:
     through, by a text that means the same at the directive."""
     if isinstance(base, c_ast.ID):
         return base.name
-    path = member_path(base) if isinstance(base, c_ast.StructRef) else None
+    path = member_path(base, nested=True) if isinstance(base, c_ast.StructRef) else None
     return path[1] if path is not None else None
 
 

@@ -46,23 +46,32 @@ def element_text(node: c_ast.Node, value) -> str | None:  # a subscript builder
     return node.name + "".join(reversed(parts))
 
 
-def member_path(node: c_ast.Node) -> tuple[str, str, str] | None:
+def member_path(node: c_ast.Node, nested: bool = False) -> tuple[str, str, str] | None:
     """``at->x``, ``s.x``, ``g->lev.u``: a member reached from one variable with no
     subscript and at most one ``->``, on the variable itself, as (its text, the
-    variable, the address of the struct that holds it: ``at`` or ``&s``); else None."""
+    variable, the address of the struct that holds it: ``at`` or ``&s``); else None.
+    ``nested``: also through pointer members (``s->boxes->nAtoms``), the holder then
+    the text of the pointer the last ``->`` goes through (``s->boxes``)."""
     parts: list[str] = []
-    arrow = False
+    holder: c_ast.Node | None = None
     while isinstance(node, c_ast.StructRef):
         if node.type == "->":
-            if arrow or not isinstance(node.name, c_ast.ID):
+            if holder is not None and not nested:
+                return None
+            if not isinstance(node.name, c_ast.ID) and not nested:
                 return None  # ``s.p->x``: the holder is what s.p points at
-            arrow = True
+            holder = node.name if holder is None else holder
         parts.append(f"{node.type}{node.field.name}")
         node = node.name
     if not isinstance(node, c_ast.ID) or not parts:
         return None
     text = node.name + "".join(reversed(parts))
-    return text, node.name, node.name if arrow else f"&{node.name}"
+    if holder is None:
+        return text, node.name, f"&{node.name}"
+    if isinstance(holder, c_ast.ID):
+        return text, node.name, holder.name
+    inner = member_path(holder, nested=True)
+    return (text, node.name, inner[0]) if inner is not None else None
 
 
 def constant_text(node: c_ast.Node) -> str | None:
@@ -134,6 +143,8 @@ def for_header(
     ``step_value``: the value of a step that is no literal (``jj += fftblock`` at a
     measured size), None where it has none."""
     init = node.init
+    if isinstance(init, c_ast.DeclList) and len(init.decls) > 1:
+        init = _counter_decl(init, node.cond)  # ``int iOff = M * b, ii = 0``: ii's
     if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init:
         var, lo = init.decls[0].name, init.decls[0].init
     elif (
@@ -158,6 +169,24 @@ def for_header(
     if step is None:
         return None
     return var, lo, hi, op, step
+
+
+def _counter_decl(init: c_ast.DeclList, cond: c_ast.Node | None) -> c_ast.DeclList | None:
+    """Of several declarations in a ``for``'s initializer, the one its condition bounds
+    (the others are set once before the first test: ``other_inits``)."""
+    names = {d.name for d in init.decls}
+    if not isinstance(cond, c_ast.BinaryOp):
+        return None
+    sides = [x.name for x in (cond.left, cond.right) if isinstance(x, c_ast.ID)]
+    picked = [d for d in init.decls if d.name in sides and d.name in names]
+    return c_ast.DeclList([picked[0]], init.coord) if len(picked) == 1 else None
+
+
+def other_inits(node: c_ast.For, counter: str) -> list[c_ast.Decl]:
+    """The declarations of a ``for``'s initializer beside its counter's."""
+    if not isinstance(node.init, c_ast.DeclList):
+        return []
+    return [d for d in node.init.decls if d.name != counter]
 
 
 def _step_by_value(nxt, var: str, step_value: Callable[[c_ast.Node], int | None]) -> int | None:
