@@ -38,6 +38,7 @@ from autotune.analysis.proof.syntax import (
     member_path,
     param_symbol,
     scalar_root,
+    side_effect_free,
     surely_evaluates,
 )
 from autotune.analysis.proof.verdict import Prover
@@ -319,11 +320,8 @@ def _entry_text(loop: c_ast.For) -> str | None:
     if header is None:
         return None
     _var, lo, hi, op, _step = header
-    for n in (*walk(lo), *walk(hi)):
-        if isinstance(n, c_ast.FuncCall | c_ast.Assignment):
-            return None
-        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            return None
+    if not side_effect_free(lo, hi):
+        return None
     gen = c_generator.CGenerator()
     return f"({gen.visit(lo)}) {op} ({gen.visit(hi)})"
 

@@ -73,24 +73,25 @@ def lockstep_steps(node: c_ast.For, counter: str) -> dict[str, int]:
         if name is None or name == counter or name in out:
             continue
         out[name] = step
-    body = [node.stmt, node.cond, *node.next.exprs]
+    parts = [node.stmt, node.cond, *node.next.exprs]
     for name in list(out):
-        writes = sum(
-            1
-            for part in body
-            for n in walk(part)
-            if part is not None
-            if (
-                isinstance(n, c_ast.UnaryOp)
-                and n.op in ("++", "--", "p++", "p--", "&")
-                and _names(n.expr, name)
-            )
-            or (isinstance(n, c_ast.Assignment) and _names(n.lvalue, name))
-            or (isinstance(n, c_ast.Decl) and n.name == name)
-        )
-        if writes != 1:  # the step's own write, and no other (nor its address)
+        if _writes(name, parts) != 1:  # the step's own write, and no other (nor &name)
             del out[name]
     return out
+
+
+def _writes(name: str, parts: list[c_ast.Node | None]) -> int:
+    """How many places in ``parts`` write ``name``, take its address or declare it."""
+    count = 0
+    for part in parts:
+        for n in walk(part) if part is not None else []:
+            if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+                count += _names(n.expr, name)
+            elif isinstance(n, c_ast.Assignment):
+                count += _names(n.lvalue, name)
+            elif isinstance(n, c_ast.Decl):
+                count += n.name == name
+    return count
 
 
 def _constant_step(e: c_ast.Node) -> tuple[str | None, int]:

@@ -216,7 +216,8 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
                 continue
             trips = poly.add(poly.symbol(bound.sym), bound.start, -1)
             moved = poly.mul(poly.const(k * bound.step), trips)
-            self.env[self._key(name)] = poly.add(start, moved)
+            if moved is not None:
+                self.env[self._key(name)] = poly.add(start, moved)
 
     def visit_While(self, node: c_ast.While) -> None:
         written = assigned(node.stmt) | assigned(node.cond)

@@ -27,7 +27,12 @@ from autotune.analysis.names import floating_type
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import access_type, derivations
 from autotune.analysis.proof.facts import Bound
-from autotune.analysis.proof.syntax import for_header, member_path, surely_evaluates
+from autotune.analysis.proof.syntax import (
+    for_header,
+    member_path,
+    side_effect_free,
+    surely_evaluates,
+)
 from autotune.analysis.symbols import file_info
 
 
@@ -113,12 +118,7 @@ def _plain_bounds(header: tuple) -> bool:
     _var, lo, hi, op, step = header
     if step not in (1, -1) or op not in ("<", "<=", "!=", ">", ">="):
         return False
-    for n in (*walk(lo), *walk(hi)):
-        if isinstance(n, c_ast.FuncCall | c_ast.Assignment):
-            return False
-        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            return False
-    return True
+    return side_effect_free(lo, hi)
 
 
 def _root_variable(base: c_ast.Node) -> str | None:

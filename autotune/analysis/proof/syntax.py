@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
+from autotune.analysis.astutil import walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.walkstate import ENDS_PROGRAM
@@ -174,11 +175,10 @@ def for_header(
 def _counter_decl(init: c_ast.DeclList, cond: c_ast.Node | None) -> c_ast.DeclList | None:
     """Of several declarations in a ``for``'s initializer, the one its condition bounds
     (the others are set once before the first test: ``other_inits``)."""
-    names = {d.name for d in init.decls}
     if not isinstance(cond, c_ast.BinaryOp):
         return None
     sides = [x.name for x in (cond.left, cond.right) if isinstance(x, c_ast.ID)]
-    picked = [d for d in init.decls if d.name in sides and d.name in names]
+    picked = [d for d in init.decls if d.name in sides]
     return c_ast.DeclList([picked[0]], init.coord) if len(picked) == 1 else None
 
 
@@ -339,3 +339,15 @@ def surely_evaluates(stmt: c_ast.Node, wanted: Callable[[c_ast.Node], bool]) -> 
     v = _SurelyEvaluated(wanted)
     v.visit(stmt)
     return v.found
+
+
+def side_effect_free(*nodes: c_ast.Node | None) -> bool:
+    """No call, assignment or step in these expressions: evaluating them once more (a
+    run-time test at the directive) changes nothing."""
+    for node in nodes:
+        for n in walk(node) if node is not None else []:
+            if isinstance(n, c_ast.FuncCall | c_ast.Assignment):
+                return False
+            if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+                return False
+    return True
