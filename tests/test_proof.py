@@ -212,6 +212,17 @@ TRAPS = {
         40: (BOTH, "a dependence carried by the loop on g: line 41 (v->data[i])"),
         47: (BOTH, "a dependence carried by the loop on a: line 48 (b->cells[i])"),
     },
+    # a thread's own struct or union set member by member: a member set on some items
+    # only (a weight, a mantissa), a union set through one member and read through
+    # another, a whole copy with one member unset, a member set through a pointer to
+    # the copy by a helper: what the iteration leaves unset carries over
+    "private_member_traps.c": {
+        31: (BOTH, "s is read at line 35 (s.weight) before every path"),
+        45: (BOTH, "s is read at line 49 (s.value) before every path"),
+        61: (BOTH, "u is read at line 64 (u.v) before every path"),
+        75: (BOTH, "s is read at line 81 before every path"),
+        98: (BOTH, "s is read at line 102 (s.weight) before every path"),
+    },
     # views set by initializer lists (designated, compound literal) one element in
     "struct_init_view.c": {  # the view's member starts one element into a: compared
         19: (BOTH, "a dependence carried by the loop on a: line 20 (v.data[i])"),
@@ -542,6 +553,10 @@ PATTERNS = {
     "member_setters.c": {42: set(), 49: set()},
     # offsets stepped beside the column counter, declared in the header and before it
     "two_counters.c": {16: set(), 21: set()},
+    # a thread's own struct set whole before it is read: member by member, by one
+    # assignment, through frexp's out-parameter (a member no iteration sets keeps the
+    # firstprivate copy's value); a union read through the member last stored
+    "private_members.c": {28: set(), 41: set(), 55: set(), 67: set()},
 }
 
 

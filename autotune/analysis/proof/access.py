@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.layout import struct_member_type
 from autotune.analysis.names import names_in
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import access_type, derivations
@@ -30,12 +31,13 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         _scalar(w, node, kind, op)
         return
     if isinstance(node, c_ast.StructRef) and node.type == ".":
+        members = member_chain(node)
+        if members is not None:
+            _scalar(w, members[0], kind, op, fields=members[1])
+            return
         inner = node.name
         while isinstance(inner, c_ast.Cast):
             inner = inner.expr
-        if isinstance(inner, c_ast.ID):
-            _scalar(w, inner, kind, op, struct=True)
-            return
         touch(w, inner, kind, at, op)
         return
     if _is_errno(node):  # the calling thread's own errno, as a private scalar of its own
@@ -45,6 +47,8 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         return
     if isinstance(node, c_ast.ArrayRef) and kind == "r" and _is_subarray(w, node):
         w._address_operands(node)  # a[i] of a 2-D a: an address, nothing is read
+        return
+    if isinstance(node, c_ast.ArrayRef) and _private_member_element(w, node, kind):
         return
     if isinstance(node, c_ast.ArrayRef | c_ast.StructRef) or (
         isinstance(node, c_ast.UnaryOp) and node.op == "*"
@@ -59,7 +63,9 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         if owner == "private" and objects and len(objects) == 1:
             (obj,) = objects
             if obj.startswith("priv:") and not index:
-                _private_flow(w, obj[5:], kind, op, _line(node))
+                # ``*p`` of p = &t stores all of t; ``p->f`` one member of it
+                whole = not isinstance(node, c_ast.StructRef)
+                _private_flow(w, obj[5:], kind, op, _line(node), whole=whole)
                 return
         inner, size, outer = declared_shape(w, node, index)
         w.record(
@@ -162,9 +168,69 @@ def _is_subarray(w: IterationWalker, node: c_ast.ArrayRef) -> bool:
     return derivs is not None and len(subs) < len(derivs) and derivs[len(subs)] == "array"
 
 
+def member_chain(node: c_ast.Node) -> tuple[c_ast.ID, tuple[str, ...]] | None:
+    """``s.f.g``, members reached through ``.`` alone: (the variable ``s``, its fields
+    ``f, g``), a part of the variable itself; None through a subscript or a ``->``."""
+    fields: list[str] = []
+    while isinstance(node, c_ast.StructRef) and node.type == ".":
+        fields.append(node.field.name)
+        node = node.name
+        while isinstance(node, c_ast.Cast):
+            node = node.expr
+    if not fields or not isinstance(node, c_ast.ID):
+        return None
+    return node, tuple(reversed(fields))
+
+
+def _member_key(w: IterationWalker, var: c_ast.ID, fields: tuple[str, ...]) -> tuple[str, str]:
+    """The member ``var.f.g`` for its data flow: (its path ``s.f.g``, which a store to it
+    sets and a read of it finds set; the part of ``var`` whose bytes it shares with other
+    members, where a read and a store may meet). That part is the path itself within
+    structs, and what holds the first union (whose members share bytes) or member of a
+    type not known on the way."""
+    scope = w.frame.scope
+    decl, _ = w._decl(var.name, var)
+    t = decl.type if decl is not None else None
+    path, shared = var.name, None
+    for f in fields:
+        whole = scope.resolve_typedef(t) if t is not None else None
+        if shared is None and not (
+            isinstance(whole, c_ast.TypeDecl) and isinstance(whole.type, c_ast.Struct)
+        ):
+            shared = path
+        t = struct_member_type(scope, t, f) if t is not None else None
+        path += "." + f
+    return path, shared if shared is not None else path
+
+
+def _private_member_element(w: IterationWalker, node: c_ast.ArrayRef, kind: str) -> bool:
+    """An element of an array member of a thread's own struct or union (``u.v[k]``,
+    ``s.rows[i].x`` of a private ``s``): a part of that one variable, so it joins the
+    variable's data flow. A read sees what this iteration stored to the member or to
+    what holds it, or else what the thread's earlier iterations left; a store to one
+    element sets no whole member. False where ``node`` is no such element."""
+    root, subs = chain(node)
+    members = member_chain(root) if isinstance(root, c_ast.StructRef) else None
+    if members is None or not w.frame.top:
+        return False
+    var = members[0]
+    if w._class(var.name, var) not in ("private", "reduction"):
+        return False
+    for s in subs:
+        w._read_only(s)
+    key, part = _member_key(w, var, members[1])
+    if kind != "w":
+        _private_flow(w, var.name, "r", None, _line(node), key=key, part=part)
+    if kind != "r":
+        _private_flow(w, var.name, "w", None, _line(node), key=key, part=part, whole=False)
+    return True
+
+
 def _scalar(
-    w: IterationWalker, node: c_ast.ID, kind: str, op: str | None, struct: bool = False
+    w: IterationWalker, node: c_ast.ID, kind: str, op: str | None, fields: tuple[str, ...] = ()
 ) -> None:
+    """A variable touched as a whole, or (``fields``: ``s.f.g``) through its members."""
+    struct = bool(fields)
     name = node.name
     key = w._key(name)
     if key in w.env and w.frame.top and w._class(name, node) == "local":
@@ -182,7 +248,9 @@ def _scalar(
             w.facts.invariant_reads.setdefault(name, line)
         return
     if cls in ("private", "reduction") and w.frame.top:
-        _private_flow(w, name, kind, op, line, reduction=cls == "reduction")
+        key, part = _member_key(w, node, fields) if fields else (name, None)
+        reduction = cls == "reduction"
+        _private_flow(w, name, kind, op, line, reduction=reduction, key=key, part=part)
         return
     if cls == "private":  # a threadprivate global met inside a called function
         w.record(
@@ -245,18 +313,36 @@ def _is_errno(node: c_ast.Node) -> bool:
 
 
 def _private_flow(
-    w: IterationWalker, name: str, kind: str, op: str | None, line: int, reduction: bool = False
+    w: IterationWalker,
+    name: str,
+    kind: str,
+    op: str | None,
+    line: int,
+    reduction: bool = False,
+    key: str | None = None,
+    part: str | None = None,
+    whole: bool = True,
 ) -> None:
     """Definite assignment of a thread's own scalar (or reduction copy) in one iteration:
     a write sets it; a read or update of a value not set yet in this iteration sees what
-    the thread's earlier iterations left (an update is an accumulation, a read is not)."""
+    the thread's earlier iterations left (an update is an accumulation, a read is not).
+    A member (``key``: ``u.c.re``, ``part``: the bytes it shares, ``_member_key``): a store
+    sets that member and what it holds, and a read not covered by one is judged against
+    the parts the loop stores (``carried``). ``whole=False``: a store to a part of
+    ``key`` (one element of a member array), which sets nothing."""
     f = w.facts
+    key = key or name
+    if kind != "r":
+        f.stored_parts.setdefault(name, set()).add(part or key)
     if kind == "w":
         f.plain.setdefault(name, line)
-        if w.defined is not None:
-            w.defined.add(name)
+        if w.defined is not None and whole:
+            w.defined.add(key)
         return
-    if w.defined is None or name in w.defined:
+    if w.defined is None or any(key == d or key.startswith(d + ".") for d in w.defined):
+        return
+    if kind == "r" and part is not None:
+        f.exposed_parts.setdefault(name, []).append((key, part, line))
         return
     if kind == "u" and (not reduction or op == w.ctx.reductions.get(name)):
         f.updates.setdefault(name, set()).add(op or "")

@@ -55,6 +55,12 @@ def judge_scalars(
             f"private variable {name} is read at line {line} before every path of the "
             "iteration has set it: its value carries over between the iterations one thread runs"
         )
+    for name, member, line in _carried_members(facts):
+        out.add(
+            f"private variable {name} is read at line {line} ({member}) before every path of "
+            "the iteration has set it: its value carries over between the iterations one "
+            "thread runs"
+        )
     accumulators = _accumulators(site, ctx, facts)
     for name in facts.updates:
         if name in ctx.reductions:
@@ -200,6 +206,30 @@ def _initialising(holder: c_ast.Node, node: c_ast.ID) -> bool:
                 return True
 
 
+def _carried_members(facts: IterationFacts) -> list[tuple[str, str, int]]:
+    """(variable, member, line) of each thread's own struct read at a member the
+    iteration had not set, where a store of the loop may reach that member's bytes (through it, what
+    holds it, a member under it, a union it shares, or a pointer into the copy): the
+    value read may be one an earlier iteration of the thread left. A member no
+    iteration stores to still holds the copy's first value (firstprivate's)."""
+    out = []
+    for name, parts in facts.exposed_parts.items():
+        if name in facts.exposed:
+            continue  # already said
+        stored = facts.stored_parts.get(name, set())
+        through = any(
+            r.kind != "r" and r.objects == frozenset({f"priv:{name}"}) for r in facts.refs
+        )
+        for member, part, line in parts:
+            meets = (
+                s == part or s.startswith(part + ".") or part.startswith(s + ".") for s in stored
+            )
+            if through or any(meets):
+                out.append((name, member, line))
+                break
+    return out
+
+
 def judge_private_arrays(
     rewrites: Rewrites, site: LoopSite, ctx: LoopContext, facts: IterationFacts, out: Proof
 ) -> None:
@@ -222,7 +252,7 @@ def judge_private_arrays(
     copied_in = set(clause_names(site.clauses.firstprivate))  # the loop's own copies
     for obj, refs in by_obj.items():
         name = obj.split(":", 1)[1]
-        if name in copied_in and all(r.kind == "r" for r in refs):
+        if name in copied_in and all(r.kind == "r" for r in refs) and name not in facts.plain:
             continue  # a copy of the original's values that no iteration changes
         if all(r.kind == "u" for r in refs) and len({r.op for r in refs}) == 1:
             counts = refs[0].op == "+" and integral_elements(

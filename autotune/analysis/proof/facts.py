@@ -148,6 +148,12 @@ class IterationFacts:
     varying_io: set[str] = field(default_factory=set)
     reassociates: list[str] = field(default_factory=list)
     exposed: dict[str, int] = field(default_factory=dict)  # private scalar -> line read early
+    # members of a thread's own struct read before the iteration set them (the member,
+    # the part whose bytes it shares, the line: ``s.w``), and the parts stores reach: such
+    # a read carries a value over only where the loop stores to that member
+    # (firstprivate members no iteration sets keep the copy)
+    exposed_parts: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+    stored_parts: dict[str, set[str]] = field(default_factory=dict)
     end_defined: set[str] | None = None  # privates surely set when an iteration ends
     updates: dict[str, set[str]] = field(default_factory=dict)  # name -> update operators
     plain: dict[str, int] = field(default_factory=dict)  # name -> line of a non-update use

@@ -13,7 +13,7 @@ from pycparser import c_ast
 from autotune.analysis.allocators import REALLOCATORS, RETURNS_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.access import access_of, chain, derivs_of
+from autotune.analysis.proof.access import access_of, chain, derivs_of, member_chain
 from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
 from autotune.analysis.proof.program import Site
@@ -66,6 +66,9 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
             return PtrVal(rows, [*index, poly.const(0)], "shared", name)
         return PtrVal(rows, None, "shared", name)
     if isinstance(node, c_ast.StructRef):
+        own = _own_member(w, node)
+        if own is not None:
+            return own
         objs = w.ctx.pointsto.objects(node, w.site(node))
         if _zero_based_field(w, node):
             return PtrVal(objs, [poly.const(0)])
@@ -199,10 +202,26 @@ def _address(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         if node.type == "->":
             pv = pointer_value(w, node.name)
             return PtrVal(pv.objects if pv else None, None)
+        own = _own_member(w, node)
+        if own is not None:
+            return own
         return _address(w, node.name) if isinstance(node.name, c_ast.ID) else PtrVal(None, None)
     if isinstance(node, c_ast.UnaryOp) and node.op == "*":
         return pointer_value(w, node.expr)
     return PtrVal(None, None)
+
+
+def _own_member(w: IterationWalker, node: c_ast.StructRef) -> PtrVal | None:
+    """A member of a thread's own struct or union (``u.v``, ``&s.f`` of a private
+    ``s``): somewhere inside that one copy, so a store through it sets no whole
+    variable and a read through it sees the copy, not the shared original."""
+    members = member_chain(node)
+    if members is None or not w.frame.top:
+        return None
+    var = members[0]
+    if w._class(var.name, var) not in ("private", "reduction"):
+        return None
+    return PtrVal(frozenset({f"priv:{var.name}"}), None, "private", var.name)
 
 
 def zero_based(
