@@ -223,6 +223,12 @@ TRAPS = {
         75: (BOTH, "s is read at line 81 before every path"),
         98: (BOTH, "s is read at line 102 (s.weight) before every path"),
     },
+    # helpers that look like allocators: a fresh block, or a spare one stored through
+    # the pointer's address by another helper; posix_memalign's block, or the spare one
+    "cached_wrappers.c": {
+        42: (BOTH, "at places the proof cannot tell apart between iterations"),
+        58: (BOTH, "at places the proof cannot tell apart between iterations"),
+    },
     # views set by initializer lists (designated, compound literal) one element in
     "struct_init_view.c": {  # the view's member starts one element into a: compared
         19: (BOTH, "a dependence carried by the loop on a: line 20 (v.data[i])"),
@@ -557,6 +563,9 @@ PATTERNS = {
     # assignment, through frexp's out-parameter (a member no iteration sets keeps the
     # firstprivate copy's value); a union read through the member last stored
     "private_members.c": {28: set(), 41: set(), 55: set(), 67: set()},
+    # scratch from allocation wrappers: a checked malloc that exits on failure,
+    # posix_memalign behind a helper and called directly: a new block per iteration
+    "alloc_wrappers.c": {35: set(), 53: set(), 70: set()},
 }
 
 

@@ -43,6 +43,10 @@ RETURNS_FRESH = frozenset(
 )
 # make a new block every call, returned or stored through an argument
 FRESH = frozenset(n for n, a in TABLE.items() if a.fresh and not a.frees)
+# store a new block through an argument: its position
+STORES_FRESH: dict[str, int] = {
+    n: a.out_arg for n, a in TABLE.items() if a.fresh and a.out_arg is not None
+}
 # return a block that may be the one they were given
 REALLOCATORS = frozenset(n for n, a in TABLE.items() if not a.fresh and a.size_args)
 # ``p = f(...)``: the arguments that size the block p points at

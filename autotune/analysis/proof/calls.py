@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.allocators import STORE_FREE
+from autotune.analysis.allocators import STORE_FREE, STORES_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.ops import ATOMIC_PREFIXES, math_name
 from autotune.analysis.proof import poly
@@ -25,6 +25,7 @@ from autotune.analysis.proof.libcalls import (
     builtin_call,
     copy_call,
     format_call,
+    fresh_out_call,
     is_pointer,
     is_stream,
     pointee,
@@ -115,6 +116,8 @@ def _library_call(
         state_arg_call(w, node, name, args)
     elif name in PURE_FUNCS or math_name(name) or name in OUT_PARAMS:
         pure_call(w, node, math_name(name) or name, args)
+    elif name in STORES_FRESH:
+        fresh_out_call(w, node, name, args)
     elif name in SORTS and len(args) == len(SORTS[name]):
         _sort(w, node, name, args)
     else:

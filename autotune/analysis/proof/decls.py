@@ -96,12 +96,13 @@ def var_key(decl: c_ast.Decl, kind: str, func: c_ast.FuncDef | None) -> str:
     return f"var:{fname}:{decl.name}:{id(decl)}"
 
 
-def is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
+def is_fresh(rhs: c_ast.Node, prog: Program, depth: int = 0) -> bool:
     """A call that returns a new object each time: an allocator (``realloc`` may return
     its argument's block, so it is none), or a program function every path of which
-    returns NULL or such a call, directly or through an automatic local. A helper that
+    returns NULL or such a call, directly or through an automatic local (a checked
+    ``xmalloc`` that exits on failure; a helper over ``posix_memalign``). A helper that
     keeps its buffer in a ``static`` or global pointer hands the same block to every
-    caller, so it is no allocator."""
+    caller, so it is no allocator; nor is one too deep to follow (recursion)."""
     while isinstance(rhs, c_ast.Cast):
         rhs = rhs.expr
     if not isinstance(rhs, c_ast.FuncCall):
@@ -110,29 +111,38 @@ def is_fresh(rhs: c_ast.Node, prog: Program) -> bool:
     if name in FRESH:
         return True
     entry = prog.funcs.get(name or "")
-    if entry is None:
+    if entry is None or depth >= MAX_HELPER_DEPTH:
         return False
     func, ast = entry
     rets = returns(func)
-    return bool(rets) and all(returns_fresh(r.expr, func, ast, prog) for r in rets)
+    return bool(rets) and all(returns_fresh(r.expr, func, ast, prog, depth + 1) for r in rets)
 
 
-def returns_fresh(e: c_ast.Node | None, func: c_ast.FuncDef, ast, prog: Program) -> bool:
-    """A returned value that is NULL or a new object at each call of ``func``."""
+MAX_HELPER_DEPTH = 4  # helpers over helpers over an allocator; deeper is taken as none
+
+
+def returns_fresh(
+    e: c_ast.Node | None, func: c_ast.FuncDef, ast, prog: Program, depth: int = 0
+) -> bool:
+    """A returned value that is NULL or a new object at each call of ``func``: a local
+    whose address is never taken (``reuse(&p)`` may store any block in it), every store
+    of which is NULL or such a call."""
     while isinstance(e, c_ast.Cast):
         e = e.expr
     if isinstance(e, c_ast.Constant):
         return True  # NULL: no object at all
     if isinstance(e, c_ast.FuncCall):
-        return is_fresh(e, prog)
+        return is_fresh(e, prog, depth)
     if not isinstance(e, c_ast.ID):
         return False
     decl, kind = Scope(func, ast).find_decl(e.name, e)
     if decl is None or kind != "local" or {"static", "extern"} & set(decl.storage or []):
         return False  # a static or global pointer outlives the call: the same block again
+    if prog.address_taken_var(e.name, e, func, ast):
+        return False
     stores = [s for s in prog.var_stores.get(e.name, []) if s.func is func]
     fresh = [s for s in stores if not _is_null(s.node)]
-    return bool(fresh) and all(is_fresh(s.node, prog) for s in fresh)
+    return bool(fresh) and all(is_fresh(s.node, prog, depth) for s in fresh)
 
 
 def _is_null(node: c_ast.Node) -> bool:

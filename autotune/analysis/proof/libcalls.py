@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import STORES_FRESH
 from autotune.analysis.copies import element_layout
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof import poly
@@ -50,6 +51,7 @@ __all__ = [
     "builtin_call",
     "copy_call",
     "format_call",
+    "fresh_out_call",
     "is_pointer",
     "is_stream",
     "pointee",
@@ -176,6 +178,25 @@ def pure_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_
             if pv is not None:
                 w.env_ptr[w._key(target.name)] = PtrVal(pv.objects, None, pv.owner, pv.name)
     _errno_and_globals(w, node, name)
+
+
+def fresh_out_call(
+    w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.Node]
+) -> None:
+    """``posix_memalign(&p, align, size)`` reads its sizes and stores a new block in
+    ``p``: the iteration's own, as ``malloc``'s result is (on failure ``p`` keeps what it
+    held, a value the walk no longer knows)."""
+    out = STORES_FRESH[name]
+    read_args(w, [a for i, a in enumerate(args) if i != out])
+    if out >= len(args) or _constant(args[out]):
+        return
+    arg = args[out]
+    while isinstance(arg, c_ast.Cast):  # ``(void **)&row``
+        arg = arg.expr
+    target = store_one(w, node, arg)
+    if isinstance(target, c_ast.ID):
+        block = PtrVal(frozenset({f"local:{id(node)}"}), [poly.const(0)], owner="local")
+        w.env_ptr[w._key(target.name)] = block
 
 
 def store_one(w: IterationWalker, node: c_ast.FuncCall, arg: c_ast.Node) -> c_ast.Node:

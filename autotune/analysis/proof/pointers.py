@@ -45,7 +45,8 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         return PtrVal(None, None)
     if isinstance(node, c_ast.FuncCall):
         name = call_name(node)
-        if name in RETURNS_FRESH:
+        if name in RETURNS_FRESH or (name in w.ctx.prog.funcs and is_fresh(node, w.ctx.prog)):
+            # a new block at each call: the iteration's own, as any local
             return PtrVal(frozenset({f"local:{id(node)}"}), [poly.const(0)], owner="local")
         objs = w.ctx.pointsto.objects(node, w.site(node))
         return PtrVal(objs, None)
