@@ -223,6 +223,27 @@ TRAPS = {
         75: (BOTH, "s is read at line 81 before every path"),
         98: (BOTH, "s is read at line 102 (s.weight) before every path"),
     },
+    # the iteration's own storage read before it is set: sscanf's targets, a formatted
+    # key hashed whole, a value set on some items, a scratch row, malloc's block and a
+    # wrapper's, a struct member, a switch with no default (in practice each holds what
+    # the thread's previous iteration left in that stack slot or freed block)
+    "own_storage_traps.c": {
+        37: (BOTH, "declared at line 38 without a value, is read at line 40 before every path"),
+        48: (BOTH, "key, declared at line 49 without a value, may be read at line 53"),
+        62: (BOTH, "last, declared at line 63 without a value, is read at line 66"),
+        74: (BOTH, "row, declared at line 75 without a value, may be read at line 80"),
+        89: (BOTH, "tmp, made by malloc() at line 90 without a value, may be read at line 96"),
+        106: (BOTH, "tmp, made by scratch_row() at line 107 without a value"),
+        122: (BOTH, "c, declared at line 123 without a value, is read at line 127"),
+        135: (BOTH, "code, declared at line 136 without a value, is read at line 145"),
+    },
+    # views whose pointer members point at shared grids, in a private struct, one
+    # declared in the body, an array of row pointers: subscripts reach the grid
+    "member_pointer_traps.c": {
+        25: (BOTH, "a dependence carried by the loop on memory: line 28 (w.data[i + 1])"),
+        31: (BOTH, "a dependence carried by the loop on memory: line 35 (v.data[i])"),
+        38: (BOTH, "at places the proof cannot tell apart between iterations"),
+    },
     # helpers that look like allocators: a fresh block, or a spare one stored through
     # the pointer's address by another helper; posix_memalign's block, or the spare one
     "cached_wrappers.c": {
@@ -566,6 +587,12 @@ PATTERNS = {
     # scratch from allocation wrappers: a checked malloc that exits on failure,
     # posix_memalign behind a helper and called directly: a new block per iteration
     "alloc_wrappers.c": {35: set(), 53: set(), 70: set()},
+    # the iteration's own storage set before it is read: a counter by its header, a
+    # switch with a default, a struct through its address, by memset, member by member,
+    # calloc's zeros, a block filled by memcpy, a row filled by a loop
+    "own_storage.c": {39: set(), 62: set(), 75: set(), 87: set()},
+    # the same views, each iteration at its own element of the grid
+    "member_pointers.c": {21: set(), 27: set()},
 }
 
 

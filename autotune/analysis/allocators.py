@@ -21,11 +21,12 @@ class Allocator:
     fresh: bool = True  # each call returns a block no pointer reaches yet (or NULL)
     out_arg: int | None = None  # the block is stored through this argument, not returned
     frees: bool = False
+    zeroes: bool = False  # the new block holds zeros
 
 
 TABLE: dict[str, Allocator] = {
     "malloc": Allocator((0,)),
-    "calloc": Allocator((0, 1)),
+    "calloc": Allocator((0, 1), zeroes=True),
     "aligned_alloc": Allocator((1,)),
     "memalign": Allocator((1,)),
     "valloc": Allocator((0,)),
@@ -47,6 +48,8 @@ FRESH = frozenset(n for n, a in TABLE.items() if a.fresh and not a.frees)
 STORES_FRESH: dict[str, int] = {
     n: a.out_arg for n, a in TABLE.items() if a.fresh and a.out_arg is not None
 }
+# make a new block of zeros
+ZEROED = frozenset(n for n, a in TABLE.items() if a.zeroes)
 # return a block that may be the one they were given
 REALLOCATORS = frozenset(n for n, a in TABLE.items() if not a.fresh and a.size_args)
 # ``p = f(...)``: the arguments that size the block p points at

@@ -18,6 +18,7 @@ from autotune.analysis.proof.decls import access_type, derivations
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.levels import whole_tree
 from autotune.analysis.proof.library import ERRNO
+from autotune.analysis.proof.lifetimes import is_born, local_flow, own_object, pointer_store
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import assigned, member_path
 from autotune.analysis.proof.walkstate import PtrVal
@@ -59,7 +60,9 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         objects, index, owner, name, group = target
         start = w.last_start
         if owner == "local":
-            return
+            pointer_store(w, node, objects, kind)
+            if not own_object(w, objects):
+                return
         if owner == "private" and objects and len(objects) == 1:
             (obj,) = objects
             if obj.startswith("priv:") and not index:
@@ -203,6 +206,23 @@ def _member_key(w: IterationWalker, var: c_ast.ID, fields: tuple[str, ...]) -> t
     return path, shared if shared is not None else path
 
 
+def member_array_dims(w: IterationWalker, var: c_ast.ID, fields: tuple[str, ...]) -> int:
+    """How many subscripts ``var.f.g`` takes inside the struct: the array dimensions of
+    the member's declared type (``double rows[4][4]``: 2; a pointer member, whose
+    subscripts reach the memory it points at: 0)."""
+    scope = w.frame.scope
+    decl, _ = w._decl(var.name, var)
+    t = decl.type if decl is not None else None
+    for f in fields:
+        t = struct_member_type(scope, t, f) if t is not None else None
+    dims = 0
+    t = scope.resolve_typedef(t) if t is not None else None
+    while isinstance(t, c_ast.ArrayDecl):
+        dims += 1
+        t = scope.resolve_typedef(t.type)
+    return dims
+
+
 def _private_member_element(w: IterationWalker, node: c_ast.ArrayRef, kind: str) -> bool:
     """An element of an array member of a thread's own struct or union (``u.v[k]``,
     ``s.rows[i].x`` of a private ``s``): a part of that one variable, so it joins the
@@ -214,6 +234,14 @@ def _private_member_element(w: IterationWalker, node: c_ast.ArrayRef, kind: str)
     if members is None or not w.frame.top:
         return False
     var = members[0]
+    if len(subs) > member_array_dims(w, var, members[1]):
+        return False  # ``v.data[i]`` of a pointer member: the memory it points at
+    decl, _ = w._decl(var.name, var)
+    if is_born(w, decl):  # of the iteration's own struct: a store sets the member (lifetimes)
+        for s in subs:
+            w._read_only(s)
+        local_flow(w, decl, kind, _line(node), ".".join((var.name, *members[1])), element=True)
+        return True
     if w._class(var.name, var) not in ("private", "reduction"):
         return False
     for s in subs:
@@ -232,10 +260,13 @@ def _scalar(
     """A variable touched as a whole, or (``fields``: ``s.f.g``) through its members."""
     struct = bool(fields)
     name = node.name
+    decl, dkind = w._decl(name, node)
+    if is_born(w, decl):
+        local_flow(w, decl, kind, _line(node), ".".join((name, *fields)))
+        return
     key = w._key(name)
     if key in w.env and w.frame.top and w._class(name, node) == "local":
         return
-    decl, dkind = w._decl(name, node)
     if decl is None:
         return  # an enum constant or a function name
     derivs = derivations(w.frame.scope, decl.type)

@@ -154,6 +154,13 @@ class IterationFacts:
     # (firstprivate members no iteration sets keep the copy)
     exposed_parts: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
     stored_parts: dict[str, set[str]] = field(default_factory=dict)
+    # variables declared in the iteration read before every path set them (``lifetimes``):
+    # name -> (line read, line declared, the member path read)
+    stale_locals: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    # the iteration's own arrays and blocks made with no value (a declared array, a
+    # malloc'd block: object -> (name, line, what made it)), and every touch of them
+    unset_objects: dict[str, tuple[str, int, str]] = field(default_factory=dict)
+    own_refs: list[Ref] = field(default_factory=list)
     end_defined: set[str] | None = None  # privates surely set when an iteration ends
     updates: dict[str, set[str]] = field(default_factory=dict)  # name -> update operators
     plain: dict[str, int] = field(default_factory=dict)  # name -> line of a non-update use

@@ -121,20 +121,41 @@ class ControlFlow:
         self._branches([node.iftrue, node.iffalse], node.cond)
 
     def visit_Switch(self, node: c_ast.Switch) -> None:
+        """Each case label is reached from before the switch (or by falling through), a
+        ``break`` of the switch leaves it, and the paths meet after it, with the path
+        that matches no case where there is no ``default``."""
         self._read_only(node.cond)
         before = set(self.defined) if self.defined is not None else None
         self._kill(assigned(node.stmt))
+        saved = self.switch_paths
+        self.switch_paths = (before, [], _own_breaks(node.stmt))
         self.cond_depth += 1
+        self.defined = None  # what precedes the first label never runs
         self.visit(node.stmt)
         self.cond_depth -= 1
-        self.defined = before
+        _, exits, _ = self.switch_paths
+        self.switch_paths = saved
+        outs = [*exits, self.defined] + ([] if _has_default(node.stmt) else [before])
+        self.defined = meet(outs) if before is not None else None
         self._kill(assigned(node.stmt))
+
+    def visit_Case(self, node: c_ast.Case | c_ast.Default) -> None:
+        if self.switch_paths is not None:
+            self.defined = meet([self.switch_paths[0], self.defined])
+        for stmt in node.stmts or []:
+            self.visit(stmt)
+
+    visit_Default = visit_Case
 
     def visit_Continue(self, node: c_ast.Continue) -> None:
         self.cont_exits.append(set(self.defined) if self.defined is not None else None)
         self.defined = None
 
     def visit_Break(self, node: c_ast.Break) -> None:
+        if self.switch_paths is not None and id(node) in self.switch_paths[2]:
+            self.switch_paths[1].append(set(self.defined) if self.defined is not None else None)
+            self.defined = None
+            return
         if id(node) not in self.breaks or not self.break_depth:
             self.visit_Continue(node)
             return
@@ -158,3 +179,27 @@ class ControlFlow:
         self.facts.effect(
             f"kept as written: a goto at {where(node)}, whose paths the proof does not follow"
         )
+
+
+def _own_breaks(stmt: c_ast.Node) -> set[int]:
+    """The breaks that leave this switch (not those of a loop or switch inside it)."""
+    out: set[int] = set()
+    stack = [stmt]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Break):
+            out.add(id(n))
+        elif not isinstance(n, c_ast.For | c_ast.While | c_ast.DoWhile | c_ast.Switch):
+            stack.extend(c for _, c in n.children())
+    return out
+
+
+def _has_default(stmt: c_ast.Node) -> bool:
+    stack = [stmt]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Default):
+            return True
+        if not isinstance(n, c_ast.Switch):
+            stack.extend(c for _, c in n.children())
+    return False

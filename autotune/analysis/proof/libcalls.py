@@ -39,6 +39,7 @@ from autotune.analysis.proof.library import (
     library_name,
     sets_errno,
 )
+from autotune.analysis.proof.lifetimes import argument_store, own_object, unset_block
 from autotune.analysis.proof.pointers import is_pointer, pointer_value
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import where
@@ -97,12 +98,14 @@ def pointee(
     object); else the object at an unknown index."""
     if _constant(arg):
         return  # a string literal or a null pointer: no object of the program
+    if kind == "w":
+        argument_store(w, arg)
     member = _member_array(w, arg)
     if member is not None:
         _struct_member(w, node, text, member, kind)
         return
     pv = pointer_value(w, arg)
-    if pv is None or pv.owner == "local":
+    if pv is None or (pv.owner == "local" and not own_object(w, pv.objects)):
         return
     line = node.coord.line if node.coord else 0
     count = _elements(w, arg, nbytes) if nbytes is not None else _row_rest(w, arg, pv.base)
@@ -197,6 +200,7 @@ def fresh_out_call(
     if isinstance(target, c_ast.ID):
         block = PtrVal(frozenset({f"local:{id(node)}"}), [poly.const(0)], owner="local")
         w.env_ptr[w._key(target.name)] = block
+        unset_block(w, node, target.name, name)
 
 
 def store_one(w: IterationWalker, node: c_ast.FuncCall, arg: c_ast.Node) -> c_ast.Node:

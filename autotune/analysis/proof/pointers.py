@@ -13,9 +13,16 @@ from pycparser import c_ast
 from autotune.analysis.allocators import REALLOCATORS, RETURNS_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.access import access_of, chain, derivs_of, member_chain
+from autotune.analysis.proof.access import (
+    access_of,
+    chain,
+    derivs_of,
+    member_array_dims,
+    member_chain,
+)
 from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
+from autotune.analysis.proof.lifetimes import unset_block
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.sizes_read import holder_marker
@@ -47,6 +54,8 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         name = call_name(node)
         if name in RETURNS_FRESH or (name in w.ctx.prog.funcs and is_fresh(node, w.ctx.prog)):
             # a new block at each call: the iteration's own, as any local
+            if not is_fresh(node, w.ctx.prog, zeroed=True):
+                unset_block(w, node, "", name or "")
             return PtrVal(frozenset({f"local:{id(node)}"}), [poly.const(0)], owner="local")
         objs = w.ctx.pointsto.objects(node, w.site(node))
         return PtrVal(objs, None)
@@ -67,7 +76,7 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
             return PtrVal(rows, [*index, poly.const(0)], "shared", name)
         return PtrVal(rows, None, "shared", name)
     if isinstance(node, c_ast.StructRef):
-        own = _own_member(w, node)
+        own = _own_member(w, node, value=True)
         if own is not None:
             return own
         objs = w.ctx.pointsto.objects(node, w.site(node))
@@ -212,15 +221,19 @@ def _address(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
     return PtrVal(None, None)
 
 
-def _own_member(w: IterationWalker, node: c_ast.StructRef) -> PtrVal | None:
-    """A member of a thread's own struct or union (``u.v``, ``&s.f`` of a private
-    ``s``): somewhere inside that one copy, so a store through it sets no whole
-    variable and a read through it sees the copy, not the shared original."""
+def _own_member(w: IterationWalker, node: c_ast.StructRef, value: bool = False) -> PtrVal | None:
+    """A member of a thread's own struct or union (``&s.f`` of a private ``s``; as a
+    value, ``u.v`` of an array member, which is its address): somewhere inside that one
+    copy, so a store through it sets no whole variable and a read through it sees the
+    copy, not the shared original. A pointer member's value is what it holds (``v.data``
+    of a private view points at shared data): not the copy."""
     members = member_chain(node)
     if members is None or not w.frame.top:
         return None
     var = members[0]
     if w._class(var.name, var) not in ("private", "reduction"):
+        return None
+    if value and not member_array_dims(w, var, members[1]):
         return None
     return PtrVal(frozenset({f"priv:{var.name}"}), None, "private", var.name)
 

@@ -26,6 +26,7 @@ from autotune.analysis.proof.counters import does_not_wrap, lockstep_steps
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.flowwalk import ControlFlow
+from autotune.analysis.proof.lifetimes import born
 from autotune.analysis.proof.linear import bind_linear, check_linear
 from autotune.analysis.proof.locks import lock_sections
 from autotune.analysis.proof.program import Site
@@ -64,6 +65,9 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self.env_ptr: dict[tuple[int, str], PtrVal] = {}
         self.domain: list[Bound] = []
         self.defined: set[str] | None = set()
+        self.born: dict[int, c_ast.Decl] = {}  # the iteration's own variables (``lifetimes``)
+        # in a switch: (what was set before it, what its breaks leave, their ids)
+        self.switch_paths: tuple[set[str] | None, list[set[str] | None], set[int]] | None = None
         self.cont_exits: list[set[str] | None] = []
         self.ret_exits: list[set[str] | None] = []
         self.mode = "r"
@@ -165,7 +169,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             Bound(sym, lower, upper, step=step if known else None, start=lo, stride=stride)
         )
         self.env[self._key(var)] = poly.symbol(sym)
-        self._define(var)
+        self._define(var, node)
         return sym
 
     def visit_For(self, node: c_ast.For) -> None:
@@ -196,7 +200,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self._loop_body(node.cond, node.stmt, node.next, sure=header is not None)
         self.defined = before
         if header is not None:
-            self._define(header[0])
+            self._define(header[0], node)
         del self.domain[depth:]
         self._kill(written | ({header[0]} if header else set()))
         self.leave_counters(counters)
@@ -290,12 +294,12 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if node.init is None or not node.name:
-            return
-        if isinstance(node.init, c_ast.InitList):
-            self._read_only(node.init)
+            born(self, node)
             return
         self._read_only(node.init)
-        self._assign_scalar(node.name, node.init, "=", node)
+        born(self, node)
+        if not isinstance(node.init, c_ast.InitList):
+            self._assign_scalar(node.name, node.init, "=", node)
 
     def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
         return
@@ -408,9 +412,14 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self.hooks.call(self, node)
 
     # ---- scalars and memory -----------------------------------------------------------
-    def _define(self, name: str) -> None:
+    def _define(self, name: str, at: c_ast.Node | None = None) -> None:
+        """A loop's header sets its counter: a private one, or (``at``: where the name is
+        read) a variable of the iteration's own."""
         if self.defined is not None and self.frame.top:
             self.defined.add(name)
+            decl = self._decl(name, at)[0] if at is not None else None
+            if decl is not None and id(decl) in self.born:
+                self.defined.add(f"{id(decl)}:{name}")
 
     def _touch(self, node: c_ast.Node, kind: str, at: c_ast.Node, op: str | None = None) -> None:
         self.hooks.touch(self, node, kind, at, op)
@@ -453,6 +462,9 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         ref.path = tuple(self.path)
         ref.must = self.cond_depth == 0
         ref.ordered = self.ordered > 0
+        if ref.owner == "local":  # the iteration's own array or block (``lifetimes``)
+            self.facts.own_refs.append(ref)
+            return
         if ref.kind == "u" and self.sync is not None:
             ref.lock = self.lock
         if ref.kind == "u" and self.sync is None and ref.owner == "shared":

@@ -14,6 +14,7 @@ from autotune.analysis.proof.decls import access_type, derivations, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.inttypes import ExprTypes, declared
 from autotune.analysis.proof.isltext import MAX_TABLE, table_id
+from autotune.analysis.proof.lifetimes import name_block
 from autotune.analysis.proof.scans import scanned_count
 from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.syntax import element_text, member_path, param_symbol
@@ -374,6 +375,7 @@ class WalkNames:
             val = self.pointer(rhs) if op == "=" else None
             if val is not None:
                 self.env_ptr[key] = val
+                name_block(self.facts, val, name)
             else:
                 self.env_ptr.pop(key, None)
             return

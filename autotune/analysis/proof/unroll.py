@@ -56,7 +56,7 @@ def walk_unrolled(w: WalkNames, node: c_ast.For) -> bool:
     for t, v in enumerate(values):
         w.path[-1] = t
         w.env[w._key(var)] = poly.const(v)
-        w._define(var)
+        w._define(var, node)
         w.visit(node.stmt)
         if w.broke:
             break

@@ -32,6 +32,7 @@ from autotune.analysis.proof.facts import (
     Ref,
 )
 from autotune.analysis.proof.iteration import walk_iteration
+from autotune.analysis.proof.lifetimes import judge_own_objects, judge_stale_locals
 from autotune.analysis.proof.loopcontext import loop_context
 from autotune.analysis.proof.opaque import unknown_origins
 from autotune.analysis.proof.pointsto import PointsTo
@@ -279,6 +280,8 @@ def _judge(
         )
     judge_sizes_read(facts, out)
     judge_scalars(site, ctx, facts, prog, out)
+    judge_stale_locals(facts, out)
+    judge_own_objects(facts, out)
     shared = [r for r in facts.refs if r.owner == "shared"]
     found = deps.conflicts(shared, ctx.collapse)
     for c in found:
