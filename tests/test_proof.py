@@ -225,7 +225,8 @@ TRAPS = {
     },
     # the iteration's own storage read before it is set: sscanf's targets, a formatted
     # key hashed whole, a value set on some items, a scratch row, malloc's block and a
-    # wrapper's, a struct member, a switch with no default (in practice each holds what
+    # wrapper's, a struct member, a switch with no default, a helper's result left unset
+    # on one path (in practice each holds what
     # the thread's previous iteration left in that stack slot or freed block)
     "own_storage_traps.c": {
         37: (BOTH, "declared at line 38 without a value, is read at line 40 before every path"),
@@ -236,6 +237,7 @@ TRAPS = {
         106: (BOTH, "tmp, made by scratch_row() at line 107 without a value"),
         122: (BOTH, "c, declared at line 123 without a value, is read at line 127"),
         135: (BOTH, "code, declared at line 136 without a value, is read at line 145"),
+        163: (BOTH, "y, declared at line 152 without a value, is read at line 157"),
     },
     # views whose pointer members point at shared grids, in a private struct, one
     # declared in the body, an array of row pointers: subscripts reach the grid
@@ -589,8 +591,9 @@ PATTERNS = {
     "alloc_wrappers.c": {35: set(), 53: set(), 70: set()},
     # the iteration's own storage set before it is read: a counter by its header, a
     # switch with a default, a struct through its address, by memset, member by member,
-    # calloc's zeros, a block filled by memcpy, a row filled by a loop
-    "own_storage.c": {39: set(), 62: set(), 75: set(), 87: set()},
+    # calloc's zeros, a block filled by memcpy, a row filled by a loop; a helper's table
+    # of constants read by a search, on the items that pass a test (XSBench's pick_mat)
+    "own_storage.c": {39: set(), 62: set(), 75: set(), 87: set(), 131: set()},
     # the same views, each iteration at its own element of the grid
     "member_pointers.c": {21: set(), 27: set()},
 }

@@ -115,6 +115,7 @@ class Ref:
     size: int | None = None  # bytes of the element it reads or writes (None: not known)
     path: tuple[int, ...] = ()  # statement positions, block by block: program order
     must: bool = True  # runs at every point of its domain (no branch around it)
+    depth: int = 0  # the branches around it (a write as deep as an object's birth is sure)
     name: str = ""  # the variable it goes through, for messages
     value: str | None = None  # a write of this constant (every writer leaves the same)
     lock: str | None = None  # an update's atomic or critical construct (refs.lock)
@@ -158,8 +159,9 @@ class IterationFacts:
     # name -> (line read, line declared, the member path read)
     stale_locals: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     # the iteration's own arrays and blocks made with no value (a declared array, a
-    # malloc'd block: object -> (name, line, what made it)), and every touch of them
-    unset_objects: dict[str, tuple[str, int, str]] = field(default_factory=dict)
+    # malloc'd block: object -> (name, line, what made it, the branches around that)),
+    # and every touch of them
+    unset_objects: dict[str, tuple[str, int, str, int]] = field(default_factory=dict)
     own_refs: list[Ref] = field(default_factory=list)
     end_defined: set[str] | None = None  # privates surely set when an iteration ends
     updates: dict[str, set[str]] = field(default_factory=dict)  # name -> update operators

@@ -9,8 +9,9 @@ as for private variables (``access._private_flow``) decides it, keyed by the
 declaration, so a shadowing name or another function's variable is another variable.
 
 Each ``w`` is the walker (``refs.IterationWalker``, which imports this module).
-A variable counts only from a declaration the walk itself met (``born``): the loop's
-own counters, declared in headers the walk binds, are set by the loop. A declaration
+A variable counts only from a declaration the walk itself met (``born``), in the loop
+body or in a function it calls (each call a new lifetime): the loop's own counters,
+declared in headers the walk binds, are set by the loop. A declaration
 with an initializer (``= {0}`` included: C zeroes the rest) sets all of it. A store
 through a pointer to the variable sets what the pointer reaches: ``*p`` all of it,
 ``p->f`` member ``f``; a store the walk cannot place (``p[k]``, a pointer moved into
@@ -37,11 +38,12 @@ def born(w, decl: c_ast.Decl) -> None:
     or union; an array is judged by its elements, ``unset_objects``). With an initializer
     all of it is set; without, none of what an earlier pass of an enclosing loop set
     counts any more."""
-    if not w.frame.top or not decl.name or "static" in (decl.storage or []):
+    if not decl.name or "static" in (decl.storage or []):
         return
     if (derivations(w.frame.scope, decl.type) or [""])[0] == "array":
         if decl.init is None and "extern" not in (decl.storage or []):
-            w.facts.unset_objects[f"local:{id(decl)}"] = (decl.name, _line(decl), "declared")
+            made = (decl.name, _line(decl), "declared", w.cond_depth)
+            w.facts.unset_objects[f"local:{id(decl)}"] = made
         return
     w.born[id(decl)] = decl
     prefix = f"{id(decl)}:"
@@ -52,7 +54,7 @@ def born(w, decl: c_ast.Decl) -> None:
 
 
 def is_born(w, decl: c_ast.Decl | None) -> bool:
-    return decl is not None and w.frame.top and id(decl) in w.born
+    return decl is not None and id(decl) in w.born
 
 
 def local_flow(w, decl: c_ast.Decl, kind: str, line: int, path: str, element: bool = False) -> None:
@@ -155,7 +157,7 @@ def unset_block(w, call: c_ast.FuncCall, name: str, made_by: str) -> None:
     iteration freed, values and all."""
     obj = f"local:{id(call)}"
     if obj not in w.facts.unset_objects:
-        w.facts.unset_objects[obj] = (name, _line(call), f"{made_by}()")
+        w.facts.unset_objects[obj] = (name, _line(call), f"{made_by}()", w.cond_depth)
 
 
 def name_block(facts: IterationFacts, pv, name: str) -> None:
@@ -164,7 +166,7 @@ def name_block(facts: IterationFacts, pv, name: str) -> None:
         obj = next(iter(pv.objects))
         made = facts.unset_objects.get(obj)
         if made is not None and not made[0]:
-            facts.unset_objects[obj] = (name, made[1], made[2])
+            facts.unset_objects[obj] = (name, *made[1:])
 
 
 def own_object(w, objects) -> bool:
@@ -174,7 +176,9 @@ def own_object(w, objects) -> bool:
 
 def judge_own_objects(facts: IterationFacts, out: Proof) -> None:
     """Each element read of an iteration's own array or block made with no value was
-    written earlier in the same iteration (``coverage``, as for a private array)."""
+    written earlier in the same iteration (``coverage``, as for a private array) by a
+    write sure once the object exists: under no branch that its making is not under
+    (inside the object's scope, such a write runs on every path from there on)."""
     by_obj: dict[str, list[Ref]] = {}
     for r in facts.own_refs:
         if r.objects is not None and len(r.objects) == 1:
@@ -183,11 +187,11 @@ def judge_own_objects(facts: IterationFacts, out: Proof) -> None:
     for obj, refs in by_obj.items():
         if obj not in facts.unset_objects:
             continue
-        writes = [r for r in refs if r.kind == "w" and r.must]
+        name, line, how, depth = facts.unset_objects[obj]
+        writes = [r for r in refs if r.kind == "w" and (r.must or r.depth <= depth)]
         bad = next((r for r in refs if r.kind != "w" and not covered(r, writes, texts)), None)
         if bad is None:
             continue
-        name, line, how = facts.unset_objects[obj]
         what = name or bad.name or "a block"
         made = "declared" if how == "declared" else f"made by {how}"
         out.add(

@@ -415,11 +415,13 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
     def _define(self, name: str, at: c_ast.Node | None = None) -> None:
         """A loop's header sets its counter: a private one, or (``at``: where the name is
         read) a variable of the iteration's own."""
-        if self.defined is not None and self.frame.top:
+        if self.defined is None:
+            return
+        if self.frame.top:
             self.defined.add(name)
-            decl = self._decl(name, at)[0] if at is not None else None
-            if decl is not None and id(decl) in self.born:
-                self.defined.add(f"{id(decl)}:{name}")
+        decl = self._decl(name, at)[0] if at is not None else None
+        if decl is not None and id(decl) in self.born:
+            self.defined.add(f"{id(decl)}:{name}")
 
     def _touch(self, node: c_ast.Node, kind: str, at: c_ast.Node, op: str | None = None) -> None:
         self.hooks.touch(self, node, kind, at, op)
@@ -461,6 +463,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         ref.given = self.ctx.given + tuple(self.defined_bounds) + tuple(self.guards)
         ref.path = tuple(self.path)
         ref.must = self.cond_depth == 0
+        ref.depth = self.cond_depth
         ref.ordered = self.ordered > 0
         if ref.owner == "local":  # the iteration's own array or block (``lifetimes``)
             self.facts.own_refs.append(ref)

@@ -104,6 +104,37 @@ static void blocks(void)
     }
 }
 
+/* a helper's table of constants, read by a search that returns from inside its loop,
+ * called on the items that pass a test (as XSBench picks a material) */
+static int pick_bin(double roll)
+{
+    double share[6];
+    share[0] = 0.10;
+    share[1] = 0.25;
+    share[2] = 0.05;
+    share[3] = 0.30;
+    share[4] = 0.20;
+    share[5] = 0.10;
+    for (int b = 0; b < 6; b++) {
+        double running = 0.0;
+        for (int k = b; k >= 0; k--)
+            running += share[k];
+        if (roll < running)
+            return b;
+    }
+    return 5;
+}
+
+static void picks(void)
+{
+#pragma omp parallel for
+    for (int i = 0; i < N; i++) {
+        if (in[i * W] < 1.0)
+            continue;
+        hist[i] += pick_bin(in[i * W + 1] / 12.0);
+    }
+}
+
 int main(void)
 {
     double s = 0.0;
@@ -113,6 +144,7 @@ int main(void)
     stencil();
     structs();
     blocks();
+    picks();
     for (int i = 0; i < N; i++) {
         s += out[i] * (i % 3 + 1) + pts[i].x - pts[i].y;
         t += hist[i] * (i % 7);
