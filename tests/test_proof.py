@@ -239,6 +239,20 @@ TRAPS = {
         135: (BOTH, "code, declared at line 136 without a value, is read at line 145"),
         163: (BOTH, "y, declared at line 152 without a value, is read at line 157"),
     },
+    # the iteration's own strings read past what it wrote: a terminator overwritten, a
+    # copy hashed as a whole buffer, a scan whose body writes the string it scans
+    "own_strings_traps.c": {
+        17: (BOTH, "key, declared at line 18 without a value, may be read at line 21"),
+        25: (BOTH, "key, declared at line 26 without a value, may be read at line 30"),
+        35: (BOTH, "tag, declared at line 36 without a value, may be read at line 39"),
+    },
+    # the address of a thread's own storage as text (%p), as bytes (memcpy of a
+    # pointer), hashed by a helper
+    "address_bytes_traps.c": {
+        20: (BOTH, "uses the address of scratch, which each thread has its own"),
+        30: (BOTH, "uses the address of cell, which each thread has its own"),
+        38: (BOTH, "uses the address of row, which each thread has its own"),
+    },
     # views whose pointer members point at shared grids, in a private struct, one
     # declared in the body, an array of row pointers: subscripts reach the grid
     "member_pointer_traps.c": {
@@ -594,6 +608,11 @@ PATTERNS = {
     # calloc's zeros, a block filled by memcpy, a row filled by a loop; a helper's table
     # of constants read by a search, on the items that pass a test (XSBench's pick_mat)
     "own_storage.c": {39: set(), 62: set(), 75: set(), 87: set(), 131: set()},
+    # strings the iteration formats or copies into its own buffers, read up to their
+    # terminator (strlen, atof, strcmp, strcat, a scan to '\0')
+    "own_strings.c": {20: set(), 30: set(), 37: set(), 45: set()},
+    # the offset of a pointer into the iteration's own window: a number, not an address
+    "pointer_offsets.c": {16: set()},
     # the same views, each iteration at its own element of the grid
     "member_pointers.c": {21: set(), 27: set()},
 }

@@ -18,7 +18,13 @@ from autotune.analysis.proof.decls import access_type, derivations
 from autotune.analysis.proof.facts import Ref
 from autotune.analysis.proof.levels import whole_tree
 from autotune.analysis.proof.library import ERRNO
-from autotune.analysis.proof.lifetimes import is_born, local_flow, own_object, pointer_store
+from autotune.analysis.proof.lifetimes import (
+    is_born,
+    local_flow,
+    own_object,
+    pointer_store,
+    scan_mark,
+)
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import assigned, member_path
 from autotune.analysis.proof.walkstate import PtrVal
@@ -71,23 +77,23 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 _private_flow(w, obj[5:], kind, op, _line(node), whole=whole)
                 return
         inner, size, outer = declared_shape(w, node, index)
-        w.record(
-            Ref(
-                objects,
-                index,
-                kind,
-                _line(node),
-                NodeText(node),
-                owner=owner,
-                op=op,
-                inner=inner,
-                size=size,
-                outer=outer,
-                name=name,
-                group=group,
-                start=start,
-            )
+        ref = Ref(
+            objects,
+            index,
+            kind,
+            _line(node),
+            NodeText(node),
+            owner=owner,
+            op=op,
+            inner=inner,
+            size=size,
+            outer=outer,
+            name=name,
+            group=group,
+            start=start,
         )
+        ref.string = scan_mark(w, node) if kind == "r" and w.scans else None
+        w.record(ref)
         if kind == "u" and name and (w.sync is not None or owner == "private"):
             w.note_floating_update(name, node, "an update of " + name, op)
         return

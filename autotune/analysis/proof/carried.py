@@ -267,7 +267,15 @@ def judge_private_arrays(
         reads = [r for r in refs if r.kind != "w"]
         writes = [r for r in refs if r.kind == "w" and r.must]
         texts: dict = {}
-        bad = next((r for r in reads if not coverage.covered(r, writes, texts)), None)
+        bad = next(
+            (
+                r
+                for r in reads
+                if not coverage.covered(r, writes, texts)
+                and not coverage.string_covered(r, refs, writes)
+            ),
+            None,
+        )
         if bad is not None:
             r = bad
             out.add(

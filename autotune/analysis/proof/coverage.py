@@ -47,6 +47,30 @@ def covered(r: Ref, writes: list[Ref], texts: dict | None = None) -> bool:
     return False
 
 
+def string_covered(r: Ref, refs: list[Ref], sure: list[Ref]) -> bool:
+    """A read of a C string (``strlen(key)``, ``%s``) stops at its terminator: it sees
+    only bytes this iteration wrote when the last write to the object before it (of
+    ``refs``, the object's) is a ``sure`` one that put a string at the same place
+    (``snprintf(key, ...)``, ``strcpy``), in no loop the read is outside of. A store
+    after it (``key[2] = 'x'`` over the terminator) may extend the string into bytes an
+    earlier iteration left."""
+    if r.string is None:
+        return False
+    before = [w for w in refs if w.kind != "r" and w.path < r.path]
+    if not before:
+        return False
+    at = max(w.path for w in before)
+    last = [w for w in before if w.path == at]  # the last statement's writes
+    sure_ids = {id(w) for w in sure}
+    put = next((w for w in last if id(w) in sure_ids and w.string is not None), None)
+    if put is None or put.string[0] != r.string[0]:
+        return False
+    loops = put.string[1]
+    if r.string[1][: len(loops)] != loops:
+        return False
+    return all(w.string is not None or w.line == put.line for w in last)
+
+
 # isl's sets by their texts: (what is read, what was written before), None if unreadable
 _SUBSET: dict[tuple[str, tuple[str, ...]], tuple[isl.Set, isl.Set] | None] = {}
 

@@ -116,6 +116,10 @@ class Ref:
     path: tuple[int, ...] = ()  # statement positions, block by block: program order
     must: bool = True  # runs at every point of its domain (no branch around it)
     depth: int = 0  # the branches around it (a write as deep as an object's birth is sure)
+    # a C string from this place (its index's text, and the loops around the call): a
+    # read that stops at the terminator (strlen, %s), or a write that puts one there
+    # (snprintf, strcpy)
+    string: tuple[str, tuple[str, ...]] | None = None
     name: str = ""  # the variable it goes through, for messages
     value: str | None = None  # a write of this constant (every writer leaves the same)
     lock: str | None = None  # an update's atomic or critical construct (refs.lock)

@@ -52,6 +52,27 @@ def printf_stores(format_literal: str | None) -> bool:
     return bool(_STORES_COUNT.search(format_literal[1:-1].replace("%%", "")))
 
 
+# one printf conversion: flags, width and precision (``*`` takes an argument), length
+_PRINTF_CONVERSION = re.compile(
+    r"%[-+ #0]*(\*|\d+)?(?:\.(\*|\d*))?(?:hh|h|ll|l|j|z|t|L)?([a-zA-Z%])"
+)
+
+
+def printed_addresses(format_literal: str | None) -> list[bool] | None:
+    """Per argument a printf format consumes, whether ``%p`` prints it (an address as
+    text); None when the format is not a literal (any argument may be)."""
+    if format_literal is None or not format_literal.startswith('"') or "$" in format_literal:
+        return None
+    out: list[bool] = []
+    for m in _PRINTF_CONVERSION.finditer(format_literal[1:-1]):
+        width, precision, conv = m.group(1), m.group(2), m.group(3)
+        if conv == "%":
+            continue
+        out += [False] * ((width == "*") + (precision == "*"))
+        out.append(conv == "p")
+    return out
+
+
 def format_text(node: c_ast.Node | None) -> str | None:
     """The text of a format argument when it is a string literal, quotes included."""
     return node.value if isinstance(node, c_ast.Constant) else None

@@ -25,6 +25,7 @@ from autotune.analysis.proof.formats import (
     FORMATTERS,
     SCANNERS,
     format_text,
+    printed_addresses,
     printf_stores,
     scanned,
 )
@@ -35,11 +36,13 @@ from autotune.analysis.proof.library import (
     POINTS_INTO,
     READS_POINTEES,
     SETS_GLOBAL,
+    STRING_COPIES,
+    STRING_READS,
     VALUE_BUILTINS,
     library_name,
     sets_errno,
 )
-from autotune.analysis.proof.lifetimes import argument_store, own_object, unset_block
+from autotune.analysis.proof.lifetimes import argument_store, own_object, string_mark, unset_block
 from autotune.analysis.proof.pointers import is_pointer, pointer_value
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import where
@@ -78,9 +81,26 @@ def copy_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_
     dst, src = COPY_FUNCS[name]
     read_args(w, args)  # what the arguments compute on the way (a call returning the source)
     nbytes = w.value(args[2]) if name in BYTE_COUNTED and len(args) > 2 else None
+    strings = name in STRING_COPIES
+    if name == "strcat" and args:  # appends to the string already there
+        pointee(w, node, f"{name}()", args[dst], None, "r", string=True)
     for pos, kind in ((dst, "w"), (src, "r")):
         if pos is not None and pos < len(args):
-            pointee(w, node, f"{name}()", args[pos], nbytes, kind)
+            pointee(w, node, f"{name}()", args[pos], nbytes, kind, string=strings and kind == "r")
+    if strings and args:
+        string_put(w, node, f"{name}()", args[dst])
+    if src is not None and src < len(args):
+        _copied_address(w, node, args[src])
+
+
+def _copied_address(w: IterationWalker, node: c_ast.FuncCall, src: c_ast.Node) -> None:
+    """``memcpy(&bits, &p, sizeof p)`` copies the address ``p`` holds as bytes: a use of
+    that address as a value (``refs._thread_address``)."""
+    while isinstance(src, c_ast.Cast):
+        src = src.expr
+    if isinstance(src, c_ast.UnaryOp) and src.op == "&" and isinstance(src.expr, c_ast.ID):
+        if is_pointer(w, src.expr):
+            w._thread_address(src.expr, node)
 
 
 def pointee(
@@ -90,6 +110,7 @@ def pointee(
     arg: c_ast.Node,
     nbytes: poly.Poly | None,
     kind: str,
+    string: bool = False,
 ) -> None:
     """Record that a library call reads or writes (``kind``) what ``arg`` points at:
     ``nbytes`` bytes from there when they are a whole number of elements within the
@@ -108,11 +129,28 @@ def pointee(
     if pv is None or (pv.owner == "local" and not own_object(w, pv.objects)):
         return
     line = node.coord.line if node.coord else 0
+    mark = string_mark(w, pv) if string else None
     count = _elements(w, arg, nbytes) if nbytes is not None else _row_rest(w, arg, pv.base)
     if count is None or not _in_row(w, arg, pv.base, count):
-        w.record(Ref(pv.objects, None, kind, line, text, owner=pv.owner, name=pv.name))
+        ref = Ref(pv.objects, None, kind, line, text, owner=pv.owner, name=pv.name)
+        ref.string = mark
+        w.record(ref)
         return
-    record_run(w, pv, count, kind, line, text)
+    record_run(w, pv, count, kind, line, text, mark)
+
+
+def string_put(w: IterationWalker, node: c_ast.FuncCall, text: str, arg: c_ast.Node) -> None:
+    """``strcpy(dst, ...)``, ``strcat``: a string ends in ``dst``'s object, and its first
+    byte is written whatever the source (the terminator, for an empty one)."""
+    if _constant(arg):
+        return
+    pv = pointer_value(w, arg)
+    mark = string_mark(w, pv) if pv is not None else None
+    if mark is None or (pv.owner == "local" and not own_object(w, pv.objects)):
+        return
+    ref = Ref(pv.objects, list(pv.base), "w", node.coord.line if node.coord else 0, text)
+    ref.owner, ref.name, ref.string = pv.owner, pv.name, mark
+    w.record(ref)
 
 
 def _member_array(w: IterationWalker, arg: c_ast.Node) -> c_ast.StructRef | None:
@@ -149,14 +187,22 @@ def _struct_member(
 
 
 def record_run(
-    w: IterationWalker, pv: PtrVal, count: poly.Poly, kind: str, line: int, text: object
+    w: IterationWalker,
+    pv: PtrVal,
+    count: poly.Poly,
+    kind: str,
+    line: int,
+    text: object,
+    string: tuple[str, tuple[str, ...]] | None = None,
 ) -> None:
     """Record ``count`` consecutive elements from where ``pv`` points, as a loop of
     ``count`` steps the dependence test sees (a copy's bytes, a vector's lanes)."""
     sym = w._fresh("v")  # the element touched: a loop of count steps
     w.domain.append(Bound(sym, {}, poly.add(count, poly.const(-1))))
     index = [*pv.base[:-1], poly.add(pv.base[-1], poly.symbol(sym))]
-    w.record(Ref(pv.objects, index, kind, line, text, owner=pv.owner, name=pv.name))
+    ref = Ref(pv.objects, index, kind, line, text, owner=pv.owner, name=pv.name)
+    ref.string = string
+    w.record(ref)
     w.domain.pop()
 
 
@@ -170,7 +216,7 @@ def pure_call(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_
     nbytes = w.value(args[count]) if count is not None and count < len(args) else None
     for i in READS_POINTEES.get(name, ()):
         if i < len(args):
-            pointee(w, node, f"{name}()", args[i], nbytes, "r")
+            pointee(w, node, f"{name}()", args[i], nbytes, "r", string=name in STRING_READS)
     for i in outs:
         if i >= len(args) or _constant(args[i]):
             continue  # NULL: no object to store through
@@ -250,13 +296,16 @@ def format_call(
         # every call (a count of 0 aside), the rest only as far as the text reaches, so
         # a read of the whole buffer may see what an earlier call left there
         if nbytes is None or poly.constant_of(nbytes) != 0:
-            pointee(w, node, text, args[dst], poly.const(1), "w")
+            pointee(w, node, text, args[dst], poly.const(1), "w", string=True)
         with may_store(w):
             pointee(w, node, text, args[dst], nbytes, "w")
         stores = printf_stores(format_text(args[fmt]))
-        for a in args[fmt + 1 :]:
+        shown = printed_addresses(format_text(args[fmt]))
+        for k, a in enumerate(args[fmt + 1 :]):
+            if shown is None or (k < len(shown) and shown[k]):
+                w._thread_address(a, node)  # ``%p``: the address as text
             if is_pointer(w, a):
-                pointee(w, node, text, a, None, "r")
+                pointee(w, node, text, a, None, "r", string=True)  # %s: up to its end
                 if stores:  # %n, or a format the proof cannot read
                     pointee(w, node, text, a, None, "w")
     else:

@@ -48,6 +48,10 @@ READS_POINTEES: dict[str, tuple[int, ...]] = {
     "strcasecmp": (0, 1),
     "strncasecmp": (0, 1),
 }
+# of those, the ones that read C strings: up to the terminator, never past it
+STRING_READS = frozenset(READS_POINTEES) - {"memcmp", "memchr"}
+# copies that end their destination with a terminator (strncpy need not)
+STRING_COPIES = frozenset({"strcpy", "strcat"})
 # the argument that bounds how many bytes those reads take (at most, for strncmp)
 BYTE_COUNT: dict[str, int] = {"memcmp": 2, "strncmp": 2, "memchr": 2, "strncasecmp": 2}
 

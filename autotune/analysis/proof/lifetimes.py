@@ -26,8 +26,11 @@ from typing import TYPE_CHECKING
 from pycparser import c_ast
 
 from autotune.analysis.layout import struct_member_type
-from autotune.analysis.proof.coverage import covered
+from autotune.analysis.names import call_name, names_in
+from autotune.analysis.proof import poly
+from autotune.analysis.proof.coverage import covered, string_covered
 from autotune.analysis.proof.decls import derivations
+from autotune.analysis.proof.library import STRING_READS
 
 if TYPE_CHECKING:
     from autotune.analysis.proof.facts import IterationFacts, Proof, Ref
@@ -189,7 +192,7 @@ def judge_own_objects(facts: IterationFacts, out: Proof) -> None:
             continue
         name, line, how, depth = facts.unset_objects[obj]
         writes = [r for r in refs if r.kind == "w" and (r.must or r.depth <= depth)]
-        bad = next((r for r in refs if r.kind != "w" and not covered(r, writes, texts)), None)
+        bad = next((r for r in refs if r.kind != "w" and not _seen(r, refs, writes, texts)), None)
         if bad is None:
             continue
         what = name or bad.name or "a block"
@@ -199,6 +202,135 @@ def judge_own_objects(facts: IterationFacts, out: Proof) -> None:
             "before the iteration has written it: it holds what the thread's previous "
             "iteration left there, which follows the schedule"
         )
+
+
+def _seen(r: Ref, refs: list[Ref], writes: list[Ref], texts: dict) -> bool:
+    """What ``r`` reads was written earlier in the iteration: element by element, or
+    (a C string) up to the terminator a string write put there."""
+    return covered(r, writes, texts) or string_covered(r, refs, writes)
+
+
+def string_mark(w, pv) -> tuple[str, tuple[str, ...]] | None:
+    """Where a C string starts (the pointer's place in its object) and the loops the
+    call is in: what ``coverage.string_covered`` matches a read to a write by."""
+    if pv is None or pv.base is None or None in pv.base:
+        return None
+    return ",".join(poly.text(b) for b in pv.base), tuple(b.sym for b in w.domain)
+
+
+def string_scan(w, node: c_ast.For) -> tuple[str, str, tuple[str, tuple[str, ...]]] | None:
+    """``for (c = 0; s[c]; c++)`` (or ``s[c] != '\\0'``, ``c < strlen(s)``, each maybe
+    with more tests): a loop that reads ``s`` up to its terminator and no further, its
+    body storing nothing into ``s``. (counter, string, where the string starts)."""
+    counter = _counter_from_zero(node)
+    if counter is None or node.cond is None:
+        return None
+    found = [n for n in (_scanned(t, counter) for t in _conjuncts(node.cond)) if n is not None]
+    if not found or len({n.name for n in found}) != 1:
+        return None
+    name = found[0].name
+    if _stores_into(node.stmt, name):
+        return None
+    mark = string_mark(w, w.pointer(found[0]))
+    return (counter, name, mark) if mark is not None else None
+
+
+def scan_mark(w, node: c_ast.Node) -> tuple[str, tuple[str, ...]] | None:
+    """``s[c]`` inside a scan of ``s`` by ``c`` (``string_scan``): a string read."""
+    if not (
+        isinstance(node, c_ast.ArrayRef)
+        and isinstance(node.name, c_ast.ID)
+        and isinstance(node.subscript, c_ast.ID)
+    ):
+        return None
+    for counter, name, mark in reversed(w.scans):
+        if node.name.name == name and node.subscript.name == counter:
+            return mark
+    return None
+
+
+def _counter_from_zero(node: c_ast.For) -> str | None:
+    init, nxt = node.init, node.next
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
+        d = init.decls[0]
+        name, start = d.name, d.init
+    elif isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        if init.op != "=":
+            return None
+        name, start = init.lvalue.name, init.rvalue
+    else:
+        return None
+    if not (isinstance(start, c_ast.Constant) and start.value in ("0", "0u", "0U")):
+        return None
+    steps = isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("p++", "++")
+    steps = steps or (
+        isinstance(nxt, c_ast.Assignment)
+        and nxt.op == "+="
+        and isinstance(nxt.rvalue, c_ast.Constant)
+        and nxt.rvalue.value == "1"
+    )
+    target = nxt.expr if isinstance(nxt, c_ast.UnaryOp) else getattr(nxt, "lvalue", None)
+    if not steps or not (isinstance(target, c_ast.ID) and target.name == name):
+        return None
+    return name
+
+
+def _conjuncts(cond: c_ast.Node) -> list[c_ast.Node]:
+    if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&":
+        return _conjuncts(cond.left) + _conjuncts(cond.right)
+    return [cond]
+
+
+def _scanned(test: c_ast.Node, counter: str) -> c_ast.ID | None:
+    """The string ``test`` stops at the end of: ``s[c]``, ``s[c] != 0``, ``c < strlen(s)``."""
+    if isinstance(test, c_ast.BinaryOp) and test.op == "!=":
+        for a, b in ((test.left, test.right), (test.right, test.left)):
+            if isinstance(b, c_ast.Constant) and b.value in ("0", "'\\0'"):
+                return _scanned(a, counter)
+        return None
+    if isinstance(test, c_ast.BinaryOp) and test.op == "<":
+        left, right = test.left, test.right
+        while isinstance(left, c_ast.Cast):
+            left = left.expr
+        if not (isinstance(left, c_ast.ID) and left.name == counter):
+            return None
+        if isinstance(right, c_ast.FuncCall) and call_name(right) == "strlen" and right.args:
+            arg = right.args.exprs[0]
+            return arg if isinstance(arg, c_ast.ID) else None
+        return None
+    if (
+        isinstance(test, c_ast.ArrayRef)
+        and isinstance(test.name, c_ast.ID)
+        and isinstance(test.subscript, c_ast.ID)
+        and test.subscript.name == counter
+    ):
+        return test.name
+    return None
+
+
+def _stores_into(body: c_ast.Node | None, name: str) -> bool:
+    """The body may store into ``name``'s string: an assignment or step through it, or a
+    call it is passed to (other than one that only reads strings)."""
+    stack = [body] if body is not None else []
+    while stack:
+        n = stack.pop()
+        target = None
+        if isinstance(n, c_ast.Assignment):
+            target = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            target = n.expr
+        elif isinstance(n, c_ast.FuncCall) and call_name(n) not in STRING_READS:
+            args = n.args.exprs if n.args is not None else []
+            if any(name in names_in(a).names for a in args):
+                return True
+        while isinstance(target, c_ast.ArrayRef | c_ast.StructRef | c_ast.Cast):
+            target = target.name if not isinstance(target, c_ast.Cast) else target.expr
+        if isinstance(target, c_ast.UnaryOp) and target.op == "*":
+            return True  # through a pointer that may reach it
+        if isinstance(target, c_ast.ID) and target.name == name:
+            return True
+        stack.extend(c for _, c in n.children())
+    return False
 
 
 def judge_stale_locals(facts: IterationFacts, out: Proof) -> None:

@@ -114,8 +114,10 @@ def is_pointer(w: IterationWalker, node: c_ast.Node) -> bool:
         return decl is not None and bool(derivations(w.frame.scope, decl.type))
     if isinstance(node, c_ast.UnaryOp) and node.op == "&":
         return True
-    if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-        return is_pointer(w, node.left) or (node.op == "+" and is_pointer(w, node.right))
+    if isinstance(node, c_ast.BinaryOp) and node.op == "-":  # p - q of two is a number
+        return is_pointer(w, node.left) and not is_pointer(w, node.right)
+    if isinstance(node, c_ast.BinaryOp) and node.op == "+":
+        return is_pointer(w, node.left) or is_pointer(w, node.right)
     if isinstance(node, c_ast.ArrayRef):
         root, subs = chain(node)
         derivs = derivs_of(w, root)

@@ -26,7 +26,7 @@ from autotune.analysis.proof.counters import does_not_wrap, lockstep_steps
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.flowwalk import ControlFlow
-from autotune.analysis.proof.lifetimes import born
+from autotune.analysis.proof.lifetimes import born, string_scan
 from autotune.analysis.proof.linear import bind_linear, check_linear
 from autotune.analysis.proof.locks import lock_sections
 from autotune.analysis.proof.program import Site
@@ -66,6 +66,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self.domain: list[Bound] = []
         self.defined: set[str] | None = set()
         self.born: dict[int, c_ast.Decl] = {}  # the iteration's own variables (``lifetimes``)
+        self.scans: list[tuple] = []  # loops reading a string to its end (``lifetimes``)
         # in a switch: (what was set before it, what its breaks leave, their ids)
         self.switch_paths: tuple[set[str] | None, list[set[str] | None], set[int]] | None = None
         self.cont_exits: list[set[str] | None] = []
@@ -175,6 +176,12 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
     def visit_For(self, node: c_ast.For) -> None:
         if specialise.specialising(id(self.ctx.loop)) and unroll.walk_unrolled(self, node):
             return
+        scan = string_scan(self, node)  # reads a string up to its end (``lifetimes``)
+        self.scans.extend([scan] if scan is not None else [])
+        self._walk_for(node)
+        del self.scans[len(self.scans) - (scan is not None) :]
+
+    def _walk_for(self, node: c_ast.For) -> None:
         header = self._header(node)
         written = assigned(node.stmt) | assigned(node.next)
         if header is not None and header[0] in written - assigned(node.next):
