@@ -21,17 +21,19 @@ class Allocator:
     fresh: bool = True  # each call returns a block no pointer reaches yet (or NULL)
     out_arg: int | None = None  # the block is stored through this argument, not returned
     frees: bool = False
-    zeroes: bool = False  # the new block holds zeros
+    filled: bool = False  # the new block's bytes are set (calloc's zeros, strdup's copy)
 
 
 TABLE: dict[str, Allocator] = {
     "malloc": Allocator((0,)),
-    "calloc": Allocator((0, 1), zeroes=True),
+    "calloc": Allocator((0, 1), filled=True),
     "aligned_alloc": Allocator((1,)),
     "memalign": Allocator((1,)),
     "valloc": Allocator((0,)),
     "_mm_malloc": Allocator((0,)),
     "posix_memalign": Allocator((2,), out_arg=0),
+    "strdup": Allocator((), filled=True),  # a copy of the string, its terminator included
+    "strndup": Allocator((), filled=True),
     "realloc": Allocator((1,), fresh=False),
     "reallocarray": Allocator((1, 2), fresh=False),
     "free": Allocator((), fresh=False, frees=True),
@@ -48,8 +50,8 @@ FRESH = frozenset(n for n, a in TABLE.items() if a.fresh and not a.frees)
 STORES_FRESH: dict[str, int] = {
     n: a.out_arg for n, a in TABLE.items() if a.fresh and a.out_arg is not None
 }
-# make a new block of zeros
-ZEROED = frozenset(n for n, a in TABLE.items() if a.zeroes)
+# make a new block whose bytes are all set
+FILLED = frozenset(n for n, a in TABLE.items() if a.filled)
 # return a block that may be the one they were given
 REALLOCATORS = frozenset(n for n, a in TABLE.items() if not a.fresh and a.size_args)
 # ``p = f(...)``: the arguments that size the block p points at

@@ -33,7 +33,7 @@ from autotune.analysis.proof.libcalls import (
     read_args,
     state_arg_call,
 )
-from autotune.analysis.proof.library import IO_STORES, OUT_PARAMS, SORTS
+from autotune.analysis.proof.library import IO_STORES, OUT_PARAMS, READS_POINTEES, SORTS
 from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
@@ -92,6 +92,9 @@ def _library_call(
     none the proof knows."""
     if is_omp_call(name) or name in ENDS_PROGRAM or name in STORE_FREE:
         read_args(w, args)
+        for i in READS_POINTEES.get(name, ()):  # strdup's source, up to its terminator
+            if i < len(args):
+                pointee(w, node, f"{name}()", args[i], None, "r", string=True)
         if name in ENDS_PROGRAM:
             w.defined = None  # nothing after it runs
             if not all(same_in_every_iteration(w, a) for a in args):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.allocators import FRESH, ZEROED
+from autotune.analysis.allocators import FILLED, FRESH
 from autotune.analysis.layout import struct_member_type
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.program import Program, returns
@@ -96,28 +96,29 @@ def var_key(decl: c_ast.Decl, kind: str, func: c_ast.FuncDef | None) -> str:
     return f"var:{fname}:{decl.name}:{id(decl)}"
 
 
-def is_fresh(rhs: c_ast.Node, prog: Program, depth: int = 0, zeroed: bool = False) -> bool:
+def is_fresh(rhs: c_ast.Node, prog: Program, depth: int = 0, filled: bool = False) -> bool:
     """A call that returns a new object each time: an allocator (``realloc`` may return
     its argument's block, so it is none), or a program function every path of which
     returns NULL or such a call, directly or through an automatic local (a checked
     ``xmalloc`` that exits on failure; a helper over ``posix_memalign``). A helper that
     keeps its buffer in a ``static`` or global pointer hands the same block to every
     caller, so it is no allocator; nor is one too deep to follow (recursion).
-    ``zeroed``: and the block holds zeros (``calloc``'s, or a helper's over it)."""
+    ``filled``: and the block's bytes are set (``calloc``'s zeros, ``strdup``'s copy, or
+    a helper's over one of them)."""
     while isinstance(rhs, c_ast.Cast):
         rhs = rhs.expr
     if not isinstance(rhs, c_ast.FuncCall):
         return False
     name = call_name(rhs)
     if name in FRESH:
-        return name in ZEROED or not zeroed
+        return name in FILLED or not filled
     entry = prog.funcs.get(name or "")
     if entry is None or depth >= MAX_HELPER_DEPTH:
         return False
     func, ast = entry
     rets = returns(func)
     return bool(rets) and all(
-        returns_fresh(r.expr, func, ast, prog, depth + 1, zeroed) for r in rets
+        returns_fresh(r.expr, func, ast, prog, depth + 1, filled) for r in rets
     )
 
 
@@ -130,7 +131,7 @@ def returns_fresh(
     ast,
     prog: Program,
     depth: int = 0,
-    zeroed: bool = False,
+    filled: bool = False,
 ) -> bool:
     """A returned value that is NULL or a new object at each call of ``func``: a local
     whose address is never taken (``reuse(&p)`` may store any block in it), every store
@@ -140,7 +141,7 @@ def returns_fresh(
     if isinstance(e, c_ast.Constant):
         return True  # NULL: no object at all
     if isinstance(e, c_ast.FuncCall):
-        return is_fresh(e, prog, depth, zeroed)
+        return is_fresh(e, prog, depth, filled)
     if not isinstance(e, c_ast.ID):
         return False
     decl, kind = Scope(func, ast).find_decl(e.name, e)
@@ -150,7 +151,7 @@ def returns_fresh(
         return False
     stores = [s for s in prog.var_stores.get(e.name, []) if s.func is func]
     fresh = [s for s in stores if not _is_null(s.node)]
-    return bool(fresh) and all(is_fresh(s.node, prog, depth, zeroed) for s in fresh)
+    return bool(fresh) and all(is_fresh(s.node, prog, depth, filled) for s in fresh)
 
 
 def _is_null(node: c_ast.Node) -> bool:

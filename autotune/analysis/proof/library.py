@@ -47,13 +47,21 @@ READS_POINTEES: dict[str, tuple[int, ...]] = {
     "strpbrk": (0, 1),
     "strcasecmp": (0, 1),
     "strncasecmp": (0, 1),
+    "strdup": (0,),  # allocators (``allocators``) that copy the string they are given
+    "strndup": (0,),
 }
 # of those, the ones that read C strings: up to the terminator, never past it
 STRING_READS = frozenset(READS_POINTEES) - {"memcmp", "memchr"}
 # copies that end their destination with a terminator (strncpy need not)
 STRING_COPIES = frozenset({"strcpy", "strcat"})
 # the argument that bounds how many bytes those reads take (at most, for strncmp)
-BYTE_COUNT: dict[str, int] = {"memcmp": 2, "strncmp": 2, "memchr": 2, "strncasecmp": 2}
+BYTE_COUNT: dict[str, int] = {
+    "memcmp": 2,
+    "strncmp": 2,
+    "memchr": 2,
+    "strncasecmp": 2,
+    "strndup": 1,
+}
 
 # pointer parameters the function stores one object through: frexp's exponent, modf's
 # integer part, strtol's end pointer, the result of gcc's checked arithmetic

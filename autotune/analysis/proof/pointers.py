@@ -54,7 +54,7 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         name = call_name(node)
         if name in RETURNS_FRESH or (name in w.ctx.prog.funcs and is_fresh(node, w.ctx.prog)):
             # a new block at each call: the iteration's own, as any local
-            if not is_fresh(node, w.ctx.prog, zeroed=True):
+            if not is_fresh(node, w.ctx.prog, filled=True):
                 unset_block(w, node, "", name or "")
             return PtrVal(frozenset({f"local:{id(node)}"}), [poly.const(0)], owner="local")
         objs = w.ctx.pointsto.objects(node, w.site(node))
