@@ -5,7 +5,7 @@ no value C defines. In practice it holds what the thread's previous iteration le
 that register or stack slot (``int id, weight; sscanf(rec, "%d %d", &id, &weight)``
 with a record lacking its second field; ``double last; if (c) last = x; use(last)``),
 so another schedule or team prints another result. The same definite-assignment walk
-as for private variables (``access._private_flow``) decides it, keyed by the
+as for private variables (``ownflow.private_flow``) decides it, keyed by the
 declaration, so a shadowing name or another function's variable is another variable.
 
 Each ``w`` is the walker (``refs.IterationWalker``, which imports this module).

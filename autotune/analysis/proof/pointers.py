@@ -13,21 +13,16 @@ from pycparser import c_ast
 from autotune.analysis.allocators import REALLOCATORS, RETURNS_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.access import (
-    access_of,
-    chain,
-    derivs_of,
-    member_array_dims,
-    member_chain,
-)
+from autotune.analysis.proof.access import access_of, derivs_of
 from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
 from autotune.analysis.proof.lifetimes import unset_block
+from autotune.analysis.proof.ownflow import member_array_dims, member_chain
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.swaps import swap_group
-from autotune.analysis.proof.syntax import member_path
+from autotune.analysis.proof.syntax import chain, member_path
 from autotune.analysis.proof.walkstate import PtrVal
 from autotune.analysis.symbols import Scope
 

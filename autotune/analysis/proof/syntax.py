@@ -351,3 +351,13 @@ def side_effect_free(*nodes: c_ast.Node | None) -> bool:
             if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
                 return False
     return True
+
+
+def chain(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    subs = []
+    while isinstance(node, c_ast.ArrayRef):
+        subs.append(node.subscript)
+        node = node.name
+        while isinstance(node, c_ast.Cast):
+            node = node.expr
+    return node, list(reversed(subs))
