@@ -16,6 +16,7 @@ from pycparser import c_ast
 from autotune.analysis.astutil import loop_var_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.branchfacts import branch_bounds
+from autotune.analysis.proof.formats import scan_success_targets
 from autotune.analysis.proof.syntax import assigned, jumps, line_of, meet, where
 from autotune.analysis.proof.updates import if_update, select_update
 
@@ -64,7 +65,7 @@ class ControlFlow:
                 self.visit(chosen)
             return
         self._read_only(node.cond)
-        self._branches([node.iftrue, node.iffalse], node.cond)
+        self._branches([node.iftrue, node.iffalse], node.cond, scan_success_targets(node.cond))
 
     def _selects_by_iteration(self, position: c_ast.Node) -> bool:
         """The tie-break of a selection in the loop itself is the loop's own counter, which
@@ -75,9 +76,15 @@ class ControlFlow:
         var = loop_var_name(self.ctx.loop)
         return isinstance(position, c_ast.ID) and position.name == var
 
-    def _branches(self, branches: list[c_ast.Node | None], cond: c_ast.Node | None = None) -> None:
+    def _branches(
+        self,
+        branches: list[c_ast.Node | None],
+        cond: c_ast.Node | None = None,
+        set_first: list[c_ast.Node] | None = None,
+    ) -> None:
         """Each branch from the same state; under an if's or a ?:'s two branches, the
-        references carry what the condition says there (``branchfacts``)."""
+        references carry what the condition says there (``branchfacts``); ``set_first``:
+        what the first branch starts with set (a scan's targets, where its count held)."""
         start_def = set(self.defined) if self.defined is not None else None
         start_env, start_ptr = dict(self.env), dict(self.env_ptr)
         sides = [branch_bounds(self, cond, truth) for truth in (True, False)] if cond else []
@@ -90,6 +97,8 @@ class ControlFlow:
             held = len(self.guards)
             if sides:
                 self.guards.extend(sides[k])
+            for target in (set_first or []) if k == 0 else []:
+                self._touch(target, "w", cond)
             if b is not None:
                 self.visit(b)
             del self.guards[held:]

@@ -40,6 +40,35 @@ def scanned(format_literal: str | None) -> list[str] | None:
     return out
 
 
+def scan_success_targets(cond: c_ast.Node) -> list[c_ast.Node]:
+    """``sscanf(rec, "%d %d", &a, &b) == 2`` (or ``>= 2``): where it holds, the first
+    two conversions were stored, so ``a`` and ``b`` are set. The objects so stored (one
+    object each; strings are left to the walk's coverage)."""
+    if not (isinstance(cond, c_ast.BinaryOp) and cond.op in ("==", ">=")):
+        return []
+    call, count = cond.left, cond.right
+    if cond.op == "==" and isinstance(call, c_ast.Constant):
+        call, count = count, call
+    if not (isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID)):
+        return []
+    if call.name.name not in SCANNERS or not isinstance(count, c_ast.Constant):
+        return []
+    try:
+        k = int(count.value, 0)
+    except ValueError:
+        return []
+    args = call.args.exprs if call.args is not None else []
+    fmt = SCANNERS[call.name.name][1]
+    kinds = scanned(format_text(args[fmt])) if len(args) > fmt else None
+    if kinds is None:
+        return []
+    out = []
+    for kind, arg in list(zip(kinds, args[fmt + 1 :], strict=False))[:k]:
+        if kind == "one" and isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
+            out.append(arg.expr)
+    return out
+
+
 # a printf conversion that stores the count printed so far through its argument
 _STORES_COUNT = re.compile(r"%[-+ #0-9.*]*(?:hh|h|ll|l|j|z|t|L)?n")
 

@@ -312,7 +312,7 @@ def format_call(
         src, fmt = SCANNERS[name]
         if len(args) <= fmt:
             return
-        pointee(w, node, text, args[src], None, "r")
+        pointee(w, node, text, args[src], None, "r", string=True)  # up to its end
         kinds = scanned(format_text(args[fmt]))
         targets = args[fmt + 1 :]
         with may_store(w):  # a field the input lacks leaves its target as it was

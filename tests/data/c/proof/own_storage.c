@@ -135,6 +135,21 @@ static void picks(void)
     }
 }
 
+/* records parsed with their count checked: both targets set where it is 2 */
+static void parse(void)
+{
+#pragma omp parallel for
+    for (int i = 0; i < N; i++) {
+        char rec[32];
+        int id, weight;
+        snprintf(rec, sizeof rec, i % 3 ? "%d" : "%d %d", i, 2 * i);
+        if (sscanf(rec, "%d %d", &id, &weight) == 2)
+            hist[i] += id + weight;
+        else
+            hist[i] -= 1;
+    }
+}
+
 int main(void)
 {
     double s = 0.0;
@@ -145,6 +160,7 @@ int main(void)
     structs();
     blocks();
     picks();
+    parse();
     for (int i = 0; i < N; i++) {
         s += out[i] * (i % 3 + 1) + pts[i].x - pts[i].y;
         t += hist[i] * (i % 7);
