@@ -80,9 +80,8 @@ def local_flow(w, decl: c_ast.Decl, kind: str, line: int, path: str, element: bo
 
 def _set(w, decl: c_ast.Decl, key: str, path: str) -> bool:
     """``key`` is set: it, or what holds it, was stored; or (a struct) each of its
-    members is set, member by member."""
-    assert w.defined is not None
-    if any(key == d or key.startswith(d + ".") for d in w.defined):
+    members is set, member by member (on no path at all, everything is)."""
+    if w.defined is None or any(key == d or key.startswith(d + ".") for d in w.defined):
         return True
     members = _members(w, decl, path)
     return bool(members) and all(_set(w, decl, key + "." + m, path + "." + m) for m in members)
