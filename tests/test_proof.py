@@ -20,6 +20,12 @@ BOTH = {"schedule", "threads"}
 
 # file -> {loop line: (dimensions kept, words the reason must contain)}
 TRAPS = {
+    # a pointer set through its address to a view one element into another array, and
+    # one whose address the program keeps and later stores through
+    "out_param_traps.c": {
+        36: (BOTH, "at places the proof cannot tell apart between iterations"),
+        42: (BOTH, "at places the proof cannot tell apart between iterations"),
+    },
     # tables that send two iterations to one element: a repeated entry in a const table,
     # a table the program rewrites (not const: its entries are whatever was stored)
     "const_tables_traps.c": {
@@ -604,6 +610,9 @@ PATTERNS = {
     # scratch from allocation wrappers: a checked malloc that exits on failure,
     # posix_memalign behind a helper and called directly: a new block per iteration
     "alloc_wrappers.c": {35: set(), 53: set(), 70: set()},
+    # arrays allocated through out-parameters (``*out = malloc``, posix_memalign through
+    # a wrapper's parameter, a pointer to pointer handed on): each its own block
+    "out_params.c": {45: set(), 48: set()},
     # the iteration's own storage set before it is read: a counter by its header, a
     # switch with a default, a struct through its address, by memset, member by member,
     # calloc's zeros, a block filled by memcpy, a row filled by a loop; a helper's table
@@ -707,7 +716,13 @@ def test_real_code_patterns_are_proven(name, tmp_path, capsys):
         lp = loops[line]
         assert set(lp["kept"]) == kept, (name, line, lp["kept"])
     args = ["--threads", "1,2"]
-    if name in ("srad_rows.c", "mg_levels.c", "static_solver.c", "member_setters.c"):
+    if name in (
+        "srad_rows.c",
+        "mg_levels.c",
+        "static_solver.c",
+        "member_setters.c",
+        "out_params.c",
+    ):
         return  # sized at run time: variants need a profile run (test_runtime_sizes)
     written = variants(DATA / name, tmp_path / "v", capsys, *args)
     for line, kept in PATTERNS[name].items():
@@ -1271,3 +1286,34 @@ def test_a_proof_past_its_time_limit_keeps_the_loop_with_that_reason(monkeypatch
         assert "would take longer than 1e-06 s (AUTOTUNE_PROOF_LIMIT_S)" in lp["kept"]["schedule"]
     monkeypatch.delenv("AUTOTUNE_PROOF_LIMIT_S")
     assert all(lp["tunable"] for lp in analyze(DATA / "selections.c", capsys).values())
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc with OpenMP")
+def test_arrays_returned_through_out_parameters_vary_and_keep_the_output(tmp_path):
+    """Sized by a profile run, each loop over arrays a helper allocated through ``&x``
+    varies, and its variants, as the tuner writes them, print the original's output."""
+    import autotune
+    from autotune.textfile import read_source
+    from autotune.variants.apply import apply_variants
+    from autotune.variants.space import Variant
+
+    path = DATA / "out_params.c"
+    session = autotune.Session(db=tmp_path / "s.db", args=["3000", "6"])
+    records = [r for r in session.analyze(path).loops if r.line in (45, 48)]
+    assert len(records) == 2 and all(r.tunable and not r.kept for r in records)
+
+    def output(src: Path, threads: str) -> str:
+        exe = tmp_path / f"{src.stem}.out"
+        subprocess.run(["gcc", "-O2", "-fopenmp", str(src), "-o", str(exe), "-lm"], check=True)
+        env = {**os.environ, "OMP_NUM_THREADS": threads}
+        run = [str(exe), "3000", "6"]
+        return subprocess.run(run, capture_output=True, text=True, env=env, check=True).stdout
+
+    want = output(path, "2")
+    source = read_source(path)
+    for schedule, chunk, threads in (("dynamic", 1, 3), ("guided", 5, 2), ("static", 7, 1)):
+        text = apply_variants(source, [(r, Variant(schedule, chunk, threads)) for r in records])
+        variant = tmp_path / f"out_params_{schedule}.c"
+        variant.write_text(text)
+        assert output(variant, "2") == want, schedule

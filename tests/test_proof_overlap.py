@@ -40,7 +40,8 @@ CALLS = {
         ("buf, buf + 100, 0.5, 100", 1),
         ("buf + 100, buf, 0.5, 100", 1),
         ("buf, buf + 99, 0.5, 100", 0),
-        ("buf, buf, 0.5, 100", 0),
+        ("buf, buf, 0.5, 100", 1),  # in place: each element at its own iteration
+        ("buf + 1, buf, 0.5, 100", 0),
     ],
     # out[1 .. n-2] against in[0 .. n-1]: touching at either end is apart
     18: [
@@ -48,7 +49,7 @@ CALLS = {
         ("buf, buf + 99, 100", 1),
         ("buf + 98, buf, 100", 0),
         ("buf, buf + 98, 100", 0),
-        ("buf, buf, 100", 0),
+        ("buf, buf, 100", 0),  # in place, each out[i] would read a neighbour's new value
     ],
     # m[0 .. rows*cols - 1] against f[0 .. rows - 1]
     26: [
@@ -61,11 +62,15 @@ CALLS = {
         ("(void *)buf, (void *)(buf + 640), (void *)(buf + 1280), 10", 1),
         ("(void *)buf, (void *)(buf + 639), (void *)(buf + 1280), 10", 0),
         ("(void *)(buf + 1280), (void *)buf, (void *)(buf + 1919), 10", 0),
+        ("(void *)buf, (void *)buf, (void *)buf, 10", 1),  # c = a + b in place
+        ("(void *)buf, (void *)buf, (void *)(buf + 64), 10", 0),
     ],
     # out[0 .. n-2] against in[0 .. n-1]
     51: [("buf + 100, buf, 100", 1), ("buf, buf + 99, 100", 1), ("buf, buf + 98, 100", 0)],
-    # out's 800 bytes against count's 400: compared in bytes, element sizes apart
+    # out's 800 bytes against count's 400: compared in bytes, element sizes apart; one
+    # address for both is no update in place (other element sizes)
     60: [
+        ("buf, (const int *)buf, 100", 0),
         ("buf, (const int *)(buf + 100), 100", 1),
         ("buf + 50, (const int *)buf, 100", 1),
         ("buf, (const int *)(buf + 99), 100", 0),
@@ -93,8 +98,9 @@ def test_kernels_of_a_library_vary_behind_an_overlap_test(env, capsys):
 
 def test_the_overlap_test_holds_exactly_where_the_ranges_are_apart(env, capsys, tmp_path):
     """Each loop's test, compiled as a function of its kernel's parameters, is true for
-    pointers whose reaches are apart (touching included) and false where one element of
-    them is shared."""
+    pointers whose reaches are apart (touching included), and for one pointer passed
+    twice where each iteration then touches its own elements alone (``axpy(y, y)``), and
+    false where one element of them is shared otherwise."""
     loops = _loops(capsys)
     lines = ["#include <stddef.h>", "#include <stdio.h>", "static double buf[8192];"]
     for line, (params, _names) in GUARDED.items():

@@ -47,6 +47,7 @@ from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
 
 MAX_PAIRS = 64  # address comparisons in one test (a struct of arrays: 6 written, 3 read)
+EQUAL_PAIRS = 4  # pairs that may also be equal: every subset is proven (16 proofs)
 ROUNDS = 4  # a proof stops at its first failing question: more pairs surface under the first
 
 
@@ -67,7 +68,8 @@ def overlap_pass(
         first = prover.prove(site)
         if first.schedule_only or record.kept["schedule"] != "; ".join(first.order):
             continue  # kept for more than its own questions (a region's rule, a call)
-        guard = _guard(apart, prover, site, found, regions, ast, prog)
+        equal = _equal_cases(prover, site, apart)
+        guard = _guard(apart, equal, prover, site, found, regions, ast, prog)
         if guard is None:
             continue
         was = record.kept.pop("schedule")
@@ -75,11 +77,37 @@ def overlap_pass(
             del record.kept["threads"]
         record.guard = guard
         names = _pairs_named(apart)
+        same = ""
+        if equal:
+            which = "the two of each pair" if equal == apart else _pairs_named(equal)
+            same = f", or where {which} hold one address (an update in place)"
         record.warnings.append(
             f"proven only where the memory the loop reaches through {names} does not "
-            "overlap: variants run behind a test of their address ranges, and the loop as "
-            f"written where they overlap ({was})"
+            f"overlap{same}: variants run behind a test of their address ranges, and the "
+            f"loop as written where they overlap ({was})"
         )
+
+
+def _equal_cases(
+    prover: Prover, site, apart: frozenset[frozenset[str]]
+) -> frozenset[frozenset[str]]:
+    """The pairs whose pointers the test may also find equal: a kernel called in place
+    (``waxpby(n, 1.0, r, beta, p, p)``, ``w == y``) reaches one array through both, each
+    element at the same iteration. The loop must be proven in every case the test lets
+    through: each subset of these pairs equal, the others apart (empty: some case fails,
+    and the test keeps every pair apart)."""
+    pairs = sorted(
+        (p for p in apart if not any(x.startswith(HOLDER) for x in p)), key=lambda p: sorted(p)
+    )
+    if not pairs or len(pairs) > EQUAL_PAIRS:
+        return frozenset()
+    for mask in range(1, 1 << len(pairs)):
+        same = frozenset(p for k, p in enumerate(pairs) if mask >> k & 1)
+        with conditions.assuming_apart(apart - same, same):
+            proof = prover.prove(site)
+        if proof.order or proof.schedule_only:
+            return frozenset()
+    return frozenset(pairs)
 
 
 def _pairs_named(apart: frozenset[frozenset[str]]) -> str:
@@ -162,6 +190,7 @@ def _one_place(a: Ref, b: Ref) -> bool:
 
 def _guard(
     apart: frozenset[frozenset[str]],
+    equal: frozenset[frozenset[str]],
     prover: Prover,
     site,
     found: FoundLoop,
@@ -199,7 +228,11 @@ def _guard(
         reached[root] = got
     tests = []
     for x, y in sorted(tuple(sorted(p)) for p in apart):
-        tests += [apart_text(a, b) for a in reached[x] for b in reached[y]]
+        mine = list(dict.fromkeys(apart_text(a, b) for a in reached[x] for b in reached[y]))
+        if frozenset((x, y)) in equal and mine:
+            both = " && ".join(mine)
+            mine = [f"({both} || (const void *)({x}) == (const void *)({y}))"]
+        tests += mine
     tests = list(dict.fromkeys(tests))
     if not tests or len(tests) > MAX_PAIRS:
         return None

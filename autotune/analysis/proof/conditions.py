@@ -72,6 +72,8 @@ class _State:
     failures: list[isl.Set] | None = None
     # pairs of pointers whose reaches a run-time test keeps apart (``overlap``)
     apart: frozenset[frozenset[str]] = frozenset()
+    # pairs of pointers the same test finds equal instead (``w == x``: an update in place)
+    equal: frozenset[frozenset[str]] = frozenset()
 
 
 _STATE = _State()
@@ -101,20 +103,27 @@ def assuming(bounds: dict[str, int], relations: tuple[Relation, ...] = ()) -> It
 
 
 @contextmanager
-def assuming_apart(pairs: frozenset[frozenset[str]]) -> Iterator[None]:
+def assuming_apart(
+    pairs: frozenset[frozenset[str]], equal: frozenset[frozenset[str]] = frozenset()
+) -> Iterator[None]:
     """Answer the dependence questions as if the memory reached through each pair of
     pointers did not overlap (a run-time test of their address ranges stands before
-    the variant: ``overlap``)."""
-    saved = _STATE.apart
-    _STATE.apart = pairs
+    the variant: ``overlap``), and as if each pair in ``equal`` held one address (the
+    test's other case: ``waxpby(n, 1.0, r, beta, p, p)``)."""
+    saved = _STATE.apart, _STATE.equal
+    _STATE.apart, _STATE.equal = pairs, equal
     try:
         yield
     finally:
-        _STATE.apart = saved
+        _STATE.apart, _STATE.equal = saved
 
 
 def assumed_apart(a: str, b: str) -> bool:
     return bool(a and b and a != b and frozenset((a, b)) in _STATE.apart)
+
+
+def assumed_equal(a: str, b: str) -> bool:
+    return bool(a and b and a != b and frozenset((a, b)) in _STATE.equal)
 
 
 def assumed_params() -> set[str]:

@@ -17,6 +17,7 @@ from autotune.analysis.proof import poly
 from autotune.analysis.proof.decls import derivations, is_fresh, narrows
 from autotune.analysis.proof.inttypes import ExprTypes
 from autotune.analysis.proof.levels import distinct_levels
+from autotune.analysis.proof.outparams import address_stores
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program, Site, param_names
 from autotune.analysis.proof.swaps import swap_group
@@ -107,6 +108,11 @@ def _arg_base(
             for s in pointsto.prog.var_stores.get(arg.name, [])
             if s.func is site.func or kind == "global"
         ]
+        if pointsto.prog.address_taken_var(arg.name, arg, site.func, site.ast):
+            through = address_stores(pointsto.prog, decl, site) if kind == "local" else None
+            if through is None:
+                return None
+            stores += through  # ``alloc_vector(&x, n)``: what its ``*out = ...`` stores
         if kind != "param" and stores and all(_fresh_or_array(s, pointsto) for s in stores):
             return [poly.const(0)]
         return None

@@ -12,7 +12,7 @@ affine counts as a dependence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import islpy as isl
 from pycparser import c_ast
@@ -131,8 +131,20 @@ def conflicts(refs: list[Ref], distributed: int, limit: int = 3) -> list[Conflic
         for b in unique[i:]:
             if not _may_interact(a, b):
                 continue
-            if conditions.assumed_apart(reference_root(a), reference_root(b)):
+            ra, rb = reference_root(a), reference_root(b)
+            if conditions.assumed_apart(ra, rb):
                 continue  # behind a run-time test that their ranges do not overlap
+            if conditions.assumed_equal(ra, rb):
+                moved = rebased(b, a)  # the test's other case: the two hold one address
+                if moved is None:
+                    out.append(Conflict(a, b, "unanalysable"))
+                    if len(out) >= limit:
+                        return out
+                    continue
+                if leaves_row(moved):
+                    spills.add(id(moved))
+                pins[id(moved)] = _pins(moved)
+                b = moved
             if a.ordered and b.ordered:
                 continue  # both in the ordered region: in the iterations' order, any schedule
             if _reshaped(a, b):
@@ -158,6 +170,27 @@ def conflicts(refs: list[Ref], distributed: int, limit: int = 3) -> list[Conflic
                 if len(out) >= limit:
                     return out
     return out
+
+
+def rebased(b: Ref, a: Ref) -> Ref | None:
+    """``b`` as made through ``a``'s pointer, where the two pointers hold one address: its
+    subscripts less its own pointer's place plus ``a``'s (None: a place not known, or
+    elements or rows of other sizes, which do not compare)."""
+    if a.start is None or b.start is None or b.index is None or a.size != b.size:
+        return None
+    if len(a.start) != len(b.start) or len(b.index) < len(b.start) or not a.size:
+        return None
+    if None in a.start or None in b.start:
+        return None
+    if [_length_key(x) if x is not None else None for x in a.inner] != [
+        _length_key(x) if x is not None else None for x in b.inner
+    ]:
+        return None
+    moved = [  # the pointer's place is given for the leading dimensions (a row's)
+        None if p is None else poly.add(poly.add(p, sb, -1), sa, 1)
+        for p, sb, sa in zip(b.index, b.start, a.start, strict=False)
+    ]
+    return replace(b, index=moved + b.index[len(moved) :], start=list(a.start))
 
 
 def _reshaped(a: Ref, b: Ref) -> bool:

@@ -17,6 +17,7 @@ from autotune.analysis.proof.access import access_of, derivs_of
 from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
 from autotune.analysis.proof.lifetimes import unset_block
+from autotune.analysis.proof.outparams import address_stores
 from autotune.analysis.proof.ownflow import member_array_dims, member_chain
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.refs import IterationWalker
@@ -246,6 +247,11 @@ def zero_based(
         for s in w.ctx.prog.var_stores.get(name, [])
         if (kind == "global" or s.func is w.frame.func)
     ]
+    if w.ctx.prog.address_taken_var(name, decl, w.frame.func, w.frame.ast):
+        through = address_stores(w.ctx.prog, decl, Site(decl, w.frame.func, w.frame.ast))
+        if through is None or kind != "local":
+            return False
+        stores += through  # ``alloc_vector(&x, n)``: what its ``*out = ...`` stores
     if not stores:
         return False
     for s in stores:
@@ -266,6 +272,8 @@ def start_offset(w: IterationWalker, name: str, decl: c_ast.Decl, kind: str) -> 
     object's own name compare. None where any of that is not so."""
     if kind != "local" or "static" in (decl.storage or []):
         return None
+    if w.ctx.prog.address_taken_var(name, decl, w.frame.func, w.frame.ast):
+        return None  # stored through its address as well
     if derivations(w.frame.scope, decl.type) != ["ptr"]:
         return None
     stores = [s for s in w.ctx.prog.var_stores.get(name, []) if s.func is w.frame.func]

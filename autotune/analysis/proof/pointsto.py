@@ -20,6 +20,7 @@ from autotune.analysis.allocators import FRESH, REALLOCATORS
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.decls import derivations, is_fresh, returns_fresh, var_key
 from autotune.analysis.proof.library import written_args
+from autotune.analysis.proof.outparams import address_stores
 from autotune.analysis.proof.program import (
     Program,
     Site,
@@ -145,9 +146,19 @@ class PointsTo:
             return frozenset({var_key(decl, kind, site.func)})
         if kind == "param":
             return self.param_objects(site.func, decl.name, depth)
-        if self.prog.address_taken_var(name, at, site.func, site.ast):
-            return None  # the pointer may be set through its address
-        return self._stored(name, decl, kind, site, depth)
+        stored = self._stored(name, decl, kind, site, depth)
+        if not self.prog.address_taken_var(name, at, site.func, site.ast):
+            return stored
+        through = address_stores(self.prog, decl, site) if kind == "local" else None
+        if through is None or stored is None:
+            return None  # the pointer may be set through its address where no walk sees
+        for s in through:  # ``alloc_vector(&x, n)``: ``*out = malloc(...)``
+            if not moves_itself(s.node):
+                objs = self.objects(s.node, s, depth + 1)
+                if objs is None:
+                    return None
+                stored |= objs
+        return stored
 
     def _stored(self, name: str, decl: c_ast.Decl, kind: str, site: Site, depth: int) -> Objects:
         """Union over every store to this variable (the same declaration)."""
