@@ -23,7 +23,7 @@ from autotune.analysis.proof import conditions, specialise, unroll
 from autotune.analysis.proof.facts import LoopSite, Proof
 from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
-from autotune.analysis.proof.scans import is_scan, shown_text
+from autotune.analysis.proof.scans import is_scan, is_sorted_scan, shown_text
 from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol
 from autotune.analysis.proof.verdict import Prover
 from autotune.frontend.finder import FoundLoop, FoundRegion
@@ -126,11 +126,14 @@ def relation_pass(
 
 
 def _scanned(relations: tuple[conditions.Relation, ...]) -> str:
-    """What a message adds for the counts a test scans (``max s->nAtoms[iBox]``)."""
-    scans = sorted({shown_text(p, {}) for r in relations for p in r.params() if is_scan(p)})
-    if not scans:
-        return ""
-    return f" ({', '.join(scans)}: the largest over the loop's iterations, scanned at its start)"
+    """What a message adds for the counts a test scans (``max s->nAtoms[iBox]``), and
+    for row offsets it checks (``rowptr[r] <= rowptr[r + 1] at every r``)."""
+    params = {p for r in relations for p in r.params() if is_scan(p)}
+    counts = sorted({shown_text(p, {}) for p in params if not is_sorted_scan(p)})
+    said = [f"{', '.join(counts)}: the largest over the loop's iterations"] if counts else []
+    if any(is_sorted_scan(p) for p in params):
+        said.append("the offsets in the loop's order")
+    return f" ({'; '.join(said)}, scanned at its start)" if said else ""
 
 
 MAX_RELATIONS = 3  # relations in one test, each of few clauses: a test a reader can check

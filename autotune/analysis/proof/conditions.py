@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from autotune.analysis.proof.scans import is_scan
+from autotune.analysis.proof.scans import SCANS, is_scan, is_sorted_scan
 
 SMALL = 64  # a failure only at sizes up to this is a corner case worth a run-time test
 
@@ -167,8 +167,8 @@ def lower_bounds(failures: list[isl.Set], usable: set[str]) -> dict[str, int]:
     for f in failures:
         best: tuple[int, str] | None = None
         for pos, name in enumerate(param_names(f)):
-            if name not in usable:
-                continue
+            if name not in usable or is_scan(name):
+                continue  # a scan's value is no size (``relations`` reads it)
             top = _max_of(f, pos)
             if top is not None and top <= SMALL and (best is None or top < best[0]):
                 best = (top, name)
@@ -229,12 +229,14 @@ def relations(
 
 
 def _between_sizes(coeffs: tuple[tuple[str, int], ...], k: int) -> bool:
-    """A literal worth a test: two sizes or more, or the largest of the counts a scan
+    """A literal worth a test: two sizes or more, the largest of the counts a scan
     measures kept at or below a positive bound (``max nAtoms[iBox] <= 64``; at most 0
-    would run the variant only where every cell is empty)."""
+    would run the variant only where every cell is empty), or row offsets found sorted."""
     if len(coeffs) > 1:
         return True
     ((param, v),) = coeffs
+    if is_sorted_scan(param):
+        return v > 0 and k == -1  # the offsets do not decrease: the scan's 1
     return is_scan(param) and v < 0 and k >= 1
 
 
@@ -285,7 +287,13 @@ def _affine(coeffs: tuple[tuple[str, int], ...], k: int, name) -> str:
 
 
 def _c_literal(coeffs: tuple[tuple[str, int], ...], k: int, texts: dict[str, str]) -> str:
-    """``e >= 0`` as a comparison of positive terms with negative ones: ``ld >= m``."""
+    """``e >= 0`` as a comparison of positive terms with negative ones: ``ld >= m``; a
+    sorted scan's 1 in a message, as what it says (``rowptr[r] <= rowptr[r + 1] at every
+    r``)."""
+    if len(coeffs) == 1 and coeffs[0][1] == 1 and k == -1 and is_sorted_scan(coeffs[0][0]):
+        shown = SCANS[coeffs[0][0]].shown()
+        if texts.get(coeffs[0][0]) == shown:
+            return shown
 
     def side(terms: list[tuple[str, int]], const: int) -> str:
         parts = [f"{v} * ({texts[p]})" if v != 1 else f"({texts[p]})" for p, v in terms]

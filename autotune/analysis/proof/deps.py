@@ -18,9 +18,10 @@ import islpy as isl
 from pycparser import c_ast
 
 from autotune.analysis.proof import budget, conditions, poly
-from autotune.analysis.proof.facts import Bound, Ref
+from autotune.analysis.proof.facts import Bound, Ref, Segment
 from autotune.analysis.proof.isltext import Names, domain_text
 from autotune.analysis.proof.rows import leaves_array, leaves_row
+from autotune.analysis.proof.segments import segment_constraints
 from autotune.analysis.proof.syntax import member_path
 
 Index = list[poly.Poly]
@@ -433,7 +434,13 @@ def _independent(
         if pa is None or pb is None or not (poly.is_affine(pa) and poly.is_affine(pb)):
             continue  # any value on either side: no constraint
         conj.append(f"{poly.to_isl(pa, na)} = {poly.to_isl(pb, nb)}")
-    if not any_iterations:
+    if not any_iterations:  # rows of one layout, read in one execution of the loop
+        conj += [
+            segment_constraints(sa, sb, na, nb)
+            for sa in _segments(a)
+            for sb in _segments(b)
+            if sa.param == sb.param
+        ]
         iters_a = [na(bd.sym) for bd in a.domain[:distributed]]
         iters_b = [nb(bd.sym) for bd in b.domain[:distributed]]
         if len(iters_a) < distributed or len(iters_b) < distributed:
@@ -452,6 +459,10 @@ def _independent(
     if not _EMPTY[text]:
         conditions.failed(text)
     return _EMPTY[text]
+
+
+def _segments(r: Ref) -> list[Segment]:
+    return [bd.segment for bd in r.domain if bd.segment is not None]
 
 
 def two_iterations(domain: list[Bound], distributed: int) -> bool:

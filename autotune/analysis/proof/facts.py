@@ -52,6 +52,21 @@ def linear_steps(items: list[str]) -> dict[str, int]:
     return out
 
 
+@dataclass(frozen=True)
+class Segment:
+    """An inner loop over one row of a compressed layout: ``lo = A[at] <= k`` and
+    ``k`` below ``hi = A[at + 1]`` (CSR's ``rowptr``, a graph's offsets), ``lo`` and
+    ``hi`` symbols of the iteration's own. Two iterations reading one ``at`` read one
+    pair of values (``A`` is not written by the loop); where ``A`` does not decrease over
+    the loop's rows (``param`` >= 1: a scan at the directive), rows of different ``at``
+    do not overlap."""
+
+    param: str  # the scan's parameter: 1 where the offsets do not decrease
+    at: Poly
+    lo: str
+    hi: str
+
+
 @dataclass
 class Bound:
     """One loop level around a reference: ``lower <= sym <= upper`` (None: unbounded),
@@ -71,6 +86,7 @@ class Bound:
     # iterations' values differ by at least it (OpenMP and a terminating signed loop
     # both need it positive); ``step`` is None then
     stride: Poly | None = None
+    segment: Segment | None = None  # the loop runs over one row of offsets (``Segment``)
 
     @property
     def exact(self) -> bool:

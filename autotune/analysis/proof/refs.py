@@ -31,6 +31,7 @@ from autotune.analysis.proof.linear import bind_linear, check_linear
 from autotune.analysis.proof.locks import lock_sections
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.resolve import WalkNames
+from autotune.analysis.proof.segments import segment_bounds
 from autotune.analysis.proof.steps import run_time_step
 from autotune.analysis.proof.syntax import (
     assigned,
@@ -153,6 +154,14 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         var, lo_node, hi_node, op, step = header
         if not distributed:
             self._read_only(lo_node)
+        row = None if distributed else segment_bounds(self, node, lo_node, hi_node, op, step)
+        if row is not None:  # ``for (k = rowptr[r]; k < rowptr[r + 1]; k++)``
+            self._read_only(hi_node)
+            lower, upper, segment = row
+            self.domain.append(Bound(sym, lower, upper, step=step, start=lower, segment=segment))
+            self.env[self._key(var)] = poly.symbol(sym)
+            self._define(var, node)
+            return sym
         self.bounds_once = distributed  # OpenMP reads a worksharing loop's bounds once
         lo, hi = self.value(lo_node), self.value(hi_node)
         self.bounds_once = False

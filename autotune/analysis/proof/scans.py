@@ -38,13 +38,20 @@ from autotune.analysis.symbols import file_info
 
 @dataclass(frozen=True)
 class Scan:
-    """The largest of ``base[var]`` over the loop's iterations, read at its directive."""
+    """The largest of ``base[var]`` over the loop's iterations, read at its directive;
+    or (``kind`` "sorted") 1 where ``base[var + offset]`` never exceeds the next element
+    over them, else 0 (the row offsets of a compressed layout: ``segments``)."""
 
     base: str  # the array's C text at the directive (``s->nAtoms``)
     root: str  # the variable it is read through (``s``): the test must be able to read it
     var: str  # the loop's counter
+    kind: str = "max"
+    offset: int = 0
 
     def shown(self) -> str:
+        if self.kind == "sorted":
+            at = f"{self.var} + {self.offset}" if self.offset else self.var
+            return f"{self.base}[{at}] <= {self.base}[{at} + 1] at every {self.var}"
         return f"max {self.base}[{self.var}]"
 
 
@@ -65,32 +72,15 @@ def scanned_count(w, node: c_ast.Node) -> poly.Poly | None:
     """``base[i]`` of an integer array, ``i`` the worksharing loop's own counter, read
     at the iteration's top level before anything that could skip it: a value of this
     iteration's own, at most the scan's parameter. None where any of that is not so."""
-    if not isinstance(node, c_ast.ArrayRef) or not w.frame.top or w.cond_depth:
+    if not isinstance(node, c_ast.ArrayRef):
         return None
-    if w.ctx.collapse != 1 or len(w.domain) != 1:
-        return None  # inside an inner loop (its header is walked before its bound is)
-    counter = w.domain[0]
-    if counter.step not in (1, -1) or w.value_quietly(node.subscript) != poly.symbol(counter.sym):
+    header = scan_header(w)
+    if header is None or w.value_quietly(node.subscript) != poly.symbol(w.domain[0].sym):
         return None
-    header = for_header(w.ctx.loop)
-    if header is None or not _plain_bounds(header):
+    holder = counts_array(w, node.name, node)
+    if holder is None or not read_first(w.ctx.loop, node, w.frame.ast):
         return None
-    root = _root_variable(node.name)
-    if root is None or w._class(root, node) not in ("shared", "invariant"):
-        return None
-    if isinstance(node.name, c_ast.ID) and root in w.ctx.array_written:
-        return None  # the loop stores to it (IS's key_buff2[i]): a value, not a count
-    decl, _ = w._decl(root, node)
-    read = access_type(w.frame.scope, node, decl.type) if decl is not None else None
-    if read is None or floating_type(w.frame.scope, read) or derivations(w.frame.scope, read):
-        return None
-    if not _read_first(w.ctx.loop, node, w.frame.ast):
-        return None
-    pv = w.pointer(node.name)  # a pointer the loop moves has no place: no scan
-    if pv is None or pv.base is None or not pv.objects:
-        return None
-    holder = pv.objects  # what the counts live in: no store of the loop may reach it
-    scan = Scan(c_generator.CGenerator().visit(node.name), root, header[0])
+    scan = Scan(c_generator.CGenerator().visit(node.name), array_root(node.name), header[0])
     sym = w._param(scan_text(scan, header))
     SCANS[sym] = scan
     w.facts.sizes_read.setdefault(sym, set()).update(holder)
@@ -99,18 +89,63 @@ def scanned_count(w, node: c_ast.Node) -> poly.Poly | None:
     return poly.symbol(count)
 
 
+def scan_header(w) -> tuple | None:
+    """The worksharing loop's header, where the walk is at its iteration's top level
+    (no branch, no inner loop around) and a scan can repeat the header: one counter
+    stepping by one, bounds without side effects."""
+    if not w.frame.top or w.cond_depth or w.ctx.collapse != 1 or len(w.domain) != 1:
+        return None  # inside an inner loop (its header is walked before its bound is)
+    if w.domain[0].step not in (1, -1):
+        return None
+    header = for_header(w.ctx.loop)
+    return header if header is not None and _plain_bounds(header) else None
+
+
+def counts_array(w, base: c_ast.Node, at: c_ast.Node) -> frozenset[str] | None:
+    """The objects of the integer array ``base`` (``counts``, ``s->nAtoms``) that every
+    thread reads alike and the loop does not store to by that name; None otherwise."""
+    root = array_root(base)
+    if root is None or w._class(root, at) not in ("shared", "invariant"):
+        return None
+    if isinstance(base, c_ast.ID) and root in w.ctx.array_written:
+        return None  # the loop stores to it (IS's key_buff2[i]): a value, not a count
+    decl, _ = w._decl(root, at)
+    read = access_type(w.frame.scope, at, decl.type) if decl is not None else None
+    if read is None or floating_type(w.frame.scope, read) or derivations(w.frame.scope, read):
+        return None
+    pv = w.pointer(base)  # a pointer the loop moves has no place: no scan
+    if pv is None or pv.base is None or not pv.objects:
+        return None
+    return pv.objects  # what the counts live in: no store of the loop may reach it
+
+
 def scan_text(scan: Scan, header: tuple) -> str:
     """The C of the scan: a GNU statement expression (gcc and clang), the loop's own
     header with the counter a ``long long`` of the scan's own."""
     var, lo, hi, op, step = header
     gen = c_generator.CGenerator()
+    loop = (
+        f"for (long long {var} = ({gen.visit(lo)}); {var} {op} ({gen.visit(hi)}); {var} += {step})"
+    )
+    if scan.kind == "sorted":
+        ok = "__autotune_sorted"
+        at = f"{var} + {scan.offset}" if scan.offset else var
+        here, after = f"({scan.base})[{at}]", f"({scan.base})[{at} + 1]"
+        return (
+            f"__extension__({{ int {ok} = 1; {loop} if ({here} > {after}) {{ {ok} = 0; "
+            f"break; }} {ok}; }})"
+        )
     top = "__autotune_max"
     elem = f"({scan.base})[{var}]"
     return (
         f"__extension__({{ long long {top} = -__LONG_LONG_MAX__ - 1; "
-        f"for (long long {var} = ({gen.visit(lo)}); {var} {op} ({gen.visit(hi)}); "
-        f"{var} += {step}) if ({elem} > {top}) {top} = {elem}; {top}; }})"
+        f"{loop} if ({elem} > {top}) {top} = {elem}; {top}; }})"
     )
+
+
+def is_sorted_scan(param: str) -> bool:
+    scan = SCANS.get(param)
+    return scan is not None and scan.kind == "sorted"
 
 
 def _plain_bounds(header: tuple) -> bool:
@@ -121,7 +156,7 @@ def _plain_bounds(header: tuple) -> bool:
     return side_effect_free(lo, hi)
 
 
-def _root_variable(base: c_ast.Node) -> str | None:
+def array_root(base: c_ast.Node) -> str | None:
     """``counts`` or ``s->nAtoms`` / ``s.nAtoms``: the one variable the array is read
     through, by a text that means the same at the directive."""
     if isinstance(base, c_ast.ID):
@@ -130,12 +165,14 @@ def _root_variable(base: c_ast.Node) -> str | None:
     return path[1] if path is not None else None
 
 
-def _read_first(loop: c_ast.For, node: c_ast.Node, ast: c_ast.FileAST) -> bool:
+def read_first(loop: c_ast.For, node: c_ast.Node, ast: c_ast.FileAST) -> bool:
     """``node`` is surely evaluated in a statement of the loop's body before which only
     declarations and assignments without calls run: every iteration reads it."""
     parents = file_info(ast).parents
     item, parent = node, parents.get(id(node))
-    while parent is not None and parent is not loop.stmt and parent is not loop:
+    while parent is not None and parent is not loop:
+        if parent is loop.stmt and isinstance(parent, c_ast.Compound):
+            break  # ``item`` is one of the body's statements
         item, parent = parent, parents.get(id(parent))
     if parent is None:
         return False

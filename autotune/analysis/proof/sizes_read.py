@@ -94,6 +94,7 @@ def sizes_in_use(facts: IterationFacts) -> dict[str, set[str]]:
         polys = list(ref.index or [])
         for b in (*ref.domain, *ref.given):
             polys += [b.lower, b.upper, b.start, *(b.defined[1:] if b.defined else ())]
+            used |= {b.segment.param} if b.segment is not None else set()
         for p in polys:
             if p is not None:
                 used |= poly.symbols(p)
