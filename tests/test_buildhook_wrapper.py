@@ -205,3 +205,24 @@ def test_warm_path_imports_stay_light(proj, tuned_env):
         "site",
     }
     assert not heavy & imported, heavy & imported
+
+
+def test_the_shim_directory_holds_a_fast_autotune_cc_that_compiles_tuned(proj, tuned_env, tmp_path):
+    """``--shim-dir`` writes an ``autotune-cc`` that starts the launcher (autotune.mk puts
+    its directory first on PATH, so make echoes ``autotune-cc gcc``); it compiles the tuned
+    variant, is rewritten only when it would differ, and an unwritable cache gives one
+    line and exit 1."""
+    folder = Path(run([wrapper_exe(), "--shim-dir"], proj, tuned_env).stdout.strip())
+    shim = folder / "autotune-cc"
+    assert "launch.py" in shim.read_text() and shim.stat().st_mode & 0o111
+    run([str(shim), "gcc", "-fopenmp", "-c", "sub/kern.c"], proj, tuned_env)
+    assert DYNAMIC.search(symbols(proj / "kern.o"))
+    before = shim.stat().st_mtime_ns
+    assert Path(run([wrapper_exe(), "--shim-dir"], proj, tuned_env).stdout.strip()) == folder
+    assert shim.stat().st_mtime_ns == before
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache would be\n")
+    env = {**tuned_env, "AUTOTUNE_CACHE_DIR": str(blocked)}
+    out = run([wrapper_exe(), "--shim-dir"], proj, env, check=False)
+    assert out.returncode == 1 and out.stdout == ""
+    assert len(out.stderr.splitlines()) == 1 and "cannot write" in out.stderr

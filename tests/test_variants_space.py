@@ -126,3 +126,14 @@ def test_space_from_options_accepts_option_strings() -> None:
     )
     with pytest.raises(UserError):
         space_from_options(r, "stat", None, None, 2)
+
+
+def test_a_variant_reads_in_words_in_messages():
+    """Messages name a variant in words; ``key`` stays the form options take."""
+    assert Variant("dynamic", 16, 2).label == "dynamic,16 on 2 threads"
+    assert Variant(None, None, 2).label == "2 threads"
+    assert Variant(None, None, 1).label == "1 thread"
+    assert Variant("static", None, None).label == "static"
+    assert Variant("guided", 8, None, "spread").label == "guided,8, bound spread"
+    assert Variant(None, None, None).label == "as written"
+    assert Variant(None, None, 2).key == "-,-,t2"

@@ -135,7 +135,7 @@ def _decide_loops(records: list, path: str, rows: dict[str, dict], ranker) -> tu
                 illegal = _illegal(rec, variant)
                 if illegal:  # e.g. a header changed a size since it was measured
                     ld.reason = (
-                        f"measured {variant.key}, which the loop cannot take as it is "
+                        f"measured {variant.label}, which the loop cannot take as it is "
                         f"compiled now: {illegal}"
                     )
                 else:

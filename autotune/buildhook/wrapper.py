@@ -17,6 +17,9 @@ USAGE = """usage: autotune-cc COMPILER [ARGS...]     e.g. make CC="autotune-cc g
        autotune-cc --launcher                a faster equivalent of 'autotune-cc', one
                                              word per line; in a shell:
                                              make CC="$(autotune-cc --launcher | tr '\\n' ' ')gcc"
+       autotune-cc --shim-dir                a directory holding that faster one under the
+                                             name autotune-cc (autotune.mk puts it first
+                                             on PATH, so make echoes 'autotune-cc gcc ...')
        autotune-cc --server-status           where this user's resident process listens
        autotune-cc --stop-server             stop it now (it also leaves when idle)
        autotune-cc --version
@@ -57,10 +60,10 @@ def main(argv: list[str] | None = None) -> int:
         print(cmake_dir())
         return 0
     if args[0] == "--launcher":
-        print(sys.executable)
-        print("-S")
-        print(os.path.join(os.path.dirname(os.path.abspath(__file__)), "launch.py"))
+        print("\n".join(_launch_argv()))
         return 0
+    if args[0] == "--shim-dir":
+        return _print_shim_dir()
     if args[0] in ("--server-status", "--stop-server"):
         from autotune.buildhook import cache, server_client
 
@@ -86,6 +89,46 @@ def main(argv: list[str] | None = None) -> int:
         return compile_command(args)
     except KeyboardInterrupt:  # the build was interrupted: no traceback, like a compiler
         return 130
+
+
+def _launch_argv() -> list[str]:
+    return [
+        sys.executable,
+        "-S",
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "launch.py"),
+    ]
+
+
+def _print_shim_dir() -> int:
+    """Write ``<cache>/bin/autotune-cc``, a shell script that starts the launcher, where
+    it is missing or names another interpreter; print its directory (exit 1, nothing
+    printed, where it cannot be written: autotune.mk then uses the launcher itself)."""
+    import shlex
+    import tempfile
+
+    from autotune.buildhook.config import cache_dir
+
+    folder = os.path.join(cache_dir(), "bin")
+    path = os.path.join(folder, "autotune-cc")
+    text = "#!/bin/sh\nexec " + " ".join(shlex.quote(a) for a in _launch_argv()) + ' "$@"\n'
+    try:
+        with open(path, encoding="utf-8") as fh:
+            current = fh.read()
+    except OSError:
+        current = None
+    if current != text:
+        try:
+            os.makedirs(folder, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".autotune-cc.")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.chmod(tmp, 0o755)
+            os.replace(tmp, path)  # atomically: a parallel make may be starting it
+        except OSError as exc:
+            print(f"autotune-cc: cannot write {path}: {exc.strerror}", file=sys.stderr)
+            return 1
+    print(folder)
+    return 0
 
 
 def compile_command(argv: list[str]) -> int:

@@ -201,18 +201,19 @@ def _print_loop(res: LoopResult, reps: int, out=None) -> None:
     if best is not None:
         if best.speedup and best.speedup < 1.0:
             line = (
-                f"no variant beat the original: the fastest verified, {best.key}, took "
+                f"no variant beat the original: the fastest verified, {best.variant.label}, took "
                 f"{1 / best.speedup:.3g}x the original's time"
             )
         elif best.speedup:
-            line = f"best verified: {best.key} ({best.speedup:.3g}x the original's speed)"
+            line = f"best verified: {best.variant.label} ({best.speedup:.3g}x the original's speed)"
         else:
-            line = f"best verified: {best.key}"
+            line = f"best verified: {best.variant.label}"
         print(line, file=out)
     for w in res.warnings:
         print(f"{finding_label(w)}: {w}", file=out)
     print(
-        f"(spread = (max - min) / median of the loop times; above "
+        "(variant = schedule,chunk,tTHREADS as --variants takes it, '-' where as written; "
+        f"spread = (max - min) / median of the loop times; above "
         f"{stats.SPREAD_WARN:.0%} is noisy)\n",
         file=out,
     )

@@ -198,7 +198,7 @@ def print_gate_notes(r: LoopRanking, out) -> None:
     for note in r.record.reassociates:
         print(f"  note: {note}", file=out)
     if r.equivalent:
-        shown = ", ".join(f"{e.variant.key} = {e.same_as.key}" for e in r.equivalent[:4])
+        shown = ", ".join(f"{e.variant.label} = {e.same_as.label}" for e in r.equivalent[:4])
         more = f", and {len(r.equivalent) - 4} more" if len(r.equivalent) > 4 else ""
         print(
             f"  {len(r.equivalent)} more variant(s) equivalent to one of these under "

@@ -9,10 +9,18 @@
 #   make autotune-report   which loops the last build compiled tuned ('autotune report-build')
 # Set AUTOTUNE_WRAP=0 to build without the wrapper.
 
-# 'autotune-cc --launcher' names the same wrapper started without the interpreter's site
-# step (python -S .../launch.py): cheaper per compile than the autotune-cc script.
+# 'autotune-cc --shim-dir' names a directory whose autotune-cc starts the same wrapper
+# without the interpreter's site step (python -S .../launch.py): cheaper per compile than
+# the installed script. It goes first on PATH, so each compile echoes as
+# 'autotune-cc gcc ...'; where it cannot be written, 'autotune-cc --launcher' is used.
 ifndef AUTOTUNE_CC
+_autotune_shim := $(shell autotune-cc --shim-dir 2>/dev/null)
+ifneq ($(_autotune_shim),)
+export PATH := $(_autotune_shim):$(PATH)
+AUTOTUNE_CC := autotune-cc
+else
 AUTOTUNE_CC := $(shell autotune-cc --launcher 2>/dev/null || echo autotune-cc)
+endif
 endif
 AUTOTUNE ?= autotune
 AUTOTUNE_TUNE_GOALS ?= all

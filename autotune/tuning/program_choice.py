@@ -63,7 +63,7 @@ def confirm_results(
     for loop_id, why in confirmation.backed_off:
         r = by_id[loop_id]
         r.decision = (
-            f"original kept: {r.best.variant.key} backed off ({why}); "
+            f"original kept: {r.best.variant.label} backed off ({why}); "
             f"loop measurement said: {r.decision}"
         )
         r.best, r.speedup = None, 1.0

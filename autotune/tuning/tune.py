@@ -443,7 +443,7 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
     if gain <= 0:
         result.speedup = 1.0
         result.decision = (
-            f"no measured variant beat the original (best {best.variant.key} "
+            f"no measured variant beat the original (best {best.variant.label} "
             f"took {1 / (1 + gain):.2f}x its time): original kept"
         )
         return
@@ -453,13 +453,13 @@ def _choose(result: LoopTuneResult, by_key: dict[str, VariantResult]) -> None:
         shown = f"{iv.text()}" if iv is not None else f"{gain:.1%} faster"
         clears = f" and an interval clearing {1 + MARGIN:.2f}x" if iv is not None else ""
         result.decision = (
-            f"best variant {best.variant.key} ran {shown}, within the noise (needs > "
+            f"best variant {best.variant.label} ran {shown}, within the noise (needs > "
             f"{need:.1%}{clears}): original kept"
         )
         return
     result.best = best
     result.speedup = base.measured_s / best.measured_s
-    result.decision = f"{best.variant.key}: {result.speedup:.2f}x faster than the original" + (
+    result.decision = f"{best.variant.label}: {result.speedup:.2f}x faster than the original" + (
         f" (loop time, {iv.text()})" if iv is not None else ""
     )
 

@@ -45,6 +45,23 @@ class Variant:
         bind = f",b{self.bind}" if self.bind else ""
         return f"{self.schedule or '-'},{chunk},t{threads}{bind}"
 
+    @property
+    def label(self) -> str:
+        """The variant in words for messages: ``dynamic,16 on 2 threads``, ``2 threads``,
+        ``static``, ``as written`` (``key`` is the form options take)."""
+        if self.is_baseline:
+            return "as written"
+        parts = []
+        if self.schedule:
+            parts.append(self.schedule + ("" if self.chunk is None else f",{self.chunk}"))
+        if self.threads is not None:
+            counted = f"{self.threads} thread{'s' if self.threads != 1 else ''}"
+            parts.append(f"on {counted}" if parts else counted)
+        text = " ".join(parts)
+        if self.bind:
+            text = f"{text}, bound {self.bind}" if text else f"bound {self.bind}"
+        return text
+
     @classmethod
     def from_key(cls, key: str) -> Variant:
         if key == "baseline":
