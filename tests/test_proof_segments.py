@@ -4,8 +4,10 @@ every other row's only while the offsets do not decrease, a fact of the data. Th
 vary behind a test that checks the offsets in the loop's order at the directive. The
 test is compiled and evaluated on sorted, equal and decreasing offsets; the variants, as
 the tuner writes them, print the original's output on sorted offsets and on offsets out
-of order (where the test fails and the loop runs as written). Rows that share their end
-entry, a write one entry on, and offsets the loop itself stores to are kept."""
+of order (where the test fails and the loop runs as written). Inside a region every
+thread runs the test, and it is made only where nothing else the region runs stores to
+the offsets. Rows that share their end entry, a write one entry on, offsets the loop
+itself stores to, and offsets the region stores to after the loop are kept."""
 
 from __future__ import annotations
 
@@ -31,11 +33,14 @@ CHECKED = {
     20: ("csr_t *m", "m->rowptr[r] <= m->rowptr[r + 1] at every r"),
     28: ("int n, const int *rowstr", "rowstr[j] <= rowstr[j + 1] at every j"),
     36: ("long nv, const long *offs", "offs[v] <= offs[v + 1] at every v"),
+    74: ("int n, const int *rowstr", "rowstr[j] <= rowstr[j + 1] at every j"),  # a region's
 }
+IN_REGION = {74}  # its thread count is its region's: only the schedule varies
 KEPT = {
     45: "writes the same element of val from different iterations",  # k <= rowptr[r + 1]
     53: "line 55 (val[k]) and line 55 (val[k + 1])",  # the next row's first entry
     61: "a dependence carried by the loop on rowptr",  # the loop stores to the offsets
+    93: "writes the same element of val from different iterations",  # the region moves them
 }
 CSR = """typedef struct {
     int nrows;
@@ -54,7 +59,8 @@ def test_rows_vary_behind_a_check_of_their_offsets_and_the_traps_are_kept(env, c
     loops = _loops(capsys)
     for line, (_params, words) in CHECKED.items():
         lp = loops[line]
-        assert lp["kept"] == {} and "__autotune_sorted" in lp["guard"], (line, lp)
+        kept = {"threads"} if line in IN_REGION else set()
+        assert set(lp["kept"]) == kept and "__autotune_sorted" in lp["guard"], (line, lp)
         said = " ".join(w for w in lp["warnings"] if w.startswith("proven only where"))
         assert words in said and "the offsets in the loop's order" in said, (line, said)
     for line, words in KEPT.items():
@@ -73,13 +79,13 @@ def test_the_check_holds_exactly_where_the_offsets_do_not_decrease(env, capsys, 
         "    int p[6] = {0, 3, 3, 7, 9, 12};",  # sorted, one empty row
         "    long q[6] = {0, 3, 3, 7, 9, 12};",
         "    csr_t m = {5, p, 0, 0};",
-        '    printf("%d %d %d ", ok_20(&m), ok_28(4, p), ok_36(5, q));',
+        '    printf("%d %d %d %d ", ok_20(&m), ok_28(4, p), ok_36(5, q), ok_74(5, p));',
         "    p[3] = 2; q[3] = 2;",  # row 2 ends before it starts: rows 2 and 3 overlap
-        '    printf("%d %d %d ", ok_20(&m), ok_28(4, p), ok_36(5, q));',
+        '    printf("%d %d %d %d ", ok_20(&m), ok_28(4, p), ok_36(5, q), ok_74(5, p));',
         "    m.nrows = 2; q[3] = 7;",  # rows past the loop's are not its business
-        '    printf("%d %d %d ", ok_20(&m), ok_28(1, p), ok_36(2, q));',
+        '    printf("%d %d %d %d ", ok_20(&m), ok_28(1, p), ok_36(2, q), ok_74(2, p));',
         "    p[1] = 5;",  # the first row ends past the second's end
-        '    printf("%d %d\\n", ok_20(&m), ok_28(1, p));',
+        '    printf("%d %d %d\\n", ok_20(&m), ok_28(1, p), ok_74(2, p));',
         "    return 0;",
         "}",
     ]
@@ -88,7 +94,7 @@ def test_the_check_holds_exactly_where_the_offsets_do_not_decrease(env, capsys, 
     exe = tmp_path / "check"
     subprocess.run(["gcc", "-O1", str(test), "-o", str(exe)], check=True)
     got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
-    assert got.split() == "1 1 1 0 0 0 1 1 1 0 1".split()
+    assert got.split() == "1 1 1 1 0 0 0 0 1 1 1 1 0 1 0".split()
 
 
 @pytest.mark.slow
@@ -98,7 +104,8 @@ def test_variants_print_the_original_output_on_sorted_and_shuffled_offsets(tmp_p
     the original prints, with sorted offsets and with offsets out of order."""
     session = autotune.Session(db=tmp_path / "s.db", args=["3000", "0"])
     records = [r for r in session.analyze(SRC).loops if r.line in CHECKED]
-    assert len(records) == 3 and all(r.tunable and not r.kept and r.guard for r in records)
+    assert len(records) == 4 and all(r.tunable and r.guard for r in records)
+    assert all(set(r.kept) == ({"threads"} if r.line in IN_REGION else set()) for r in records)
 
     def output(src: Path, shuffle: str) -> str:
         exe = tmp_path / f"{src.stem}.out"
@@ -111,8 +118,11 @@ def test_variants_print_the_original_output_on_sorted_and_shuffled_offsets(tmp_p
     assert want["0"] != want["1"]
     source = read_source(SRC)
     for schedule, chunk in (("dynamic", 1), ("guided", 3), ("static", 1)):
-        text = apply_variants(source, [(r, Variant(schedule, chunk, 3)) for r in records])
-        assert text.count("__autotune_sorted = 0") >= 3
+        picked = [
+            (r, Variant(schedule, chunk, None if r.line in IN_REGION else 3)) for r in records
+        ]
+        text = apply_variants(source, picked)
+        assert text.count("__autotune_sorted = 0") >= 4
         variant = tmp_path / f"csr_rows_{schedule}.c"
         variant.write_text(text)
         for shuffle, expected in want.items():

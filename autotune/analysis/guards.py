@@ -24,6 +24,7 @@ from autotune.analysis.proof.facts import clause_names
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.scans import SCANS
 from autotune.analysis.proof.syntax import PARAM_TEXTS, param_symbol, scalar_root
+from autotune.analysis.region_stores import leaves_alone
 from autotune.analysis.symbols import Scope
 from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
@@ -69,11 +70,16 @@ def usable_at(
     for param in params:
         scan = SCANS.get(param)
         if scan is not None:  # read through a variable the test can read, as the loop does
-            # before its own region starts: in a region, another thread may still be
-            # storing the counts (a loop before it with nowait), and threads that saw
-            # different counts would take different branches of the test
+            # before its own region starts; in a region, where nothing the region runs
+            # besides the loop stores to the counts (``region_stores``): otherwise
+            # another thread may still be storing them (a loop before it with nowait),
+            # and threads that saw different counts would take different branches
             combined = found.parallel is not None and found.parallel is found.directive
-            if combined and usable_at(prog, ast, found, regions, {param_symbol(scan.root)}):
+            alike = combined or (
+                region is not None
+                and leaves_alone(prog, ast, found.func, region.node, found.for_node, scan.holder)
+            )
+            if alike and _scan_root_usable(prog, ast, found, regions, scan.root):
                 out.add(param)
             continue
         text = PARAM_TEXTS.get(param)
@@ -94,6 +100,19 @@ def usable_at(
         elif kind in ("local", "param") and not orphaned and _shared_at(decl, root, found, region):
             out.add(param)
     return out
+
+
+def _scan_root_usable(
+    prog: Program, ast: c_ast.FileAST, found: FoundLoop, regions: list[FoundRegion], root: str
+) -> bool:
+    """The variable a scan reads its array through names one array for the whole team
+    at the directive: a file-scope array (``rowstr``), or a pointer (or struct) a test
+    there can read."""
+    decl, kind = Scope(found.func, ast).find_decl(root, found.for_node)
+    if decl is not None and kind == "global" and root not in prog.threadprivate:
+        if isinstance(decl.type, c_ast.ArrayDecl):
+            return True
+    return bool(usable_at(prog, ast, found, regions, {param_symbol(root)}))
 
 
 def one_object_at(

@@ -47,6 +47,9 @@ class Scan:
     var: str  # the loop's counter
     kind: str = "max"
     offset: int = 0
+    # the objects the counts live in, and the structs the path to them goes through
+    # (empty: one of those not known): what no store of a region around may reach
+    holder: frozenset[str] = frozenset()
 
     def shown(self) -> str:
         if self.kind == "sorted":
@@ -80,13 +83,27 @@ def scanned_count(w, node: c_ast.Node) -> poly.Poly | None:
     holder = counts_array(w, node.name, node)
     if holder is None or not read_first(w.ctx.loop, node, w.frame.ast):
         return None
-    scan = Scan(c_generator.CGenerator().visit(node.name), array_root(node.name), header[0])
+    base, root = c_generator.CGenerator().visit(node.name), array_root(node.name)
+    scan = Scan(base, root, header[0], holder=held_with_path(w, node.name, holder))
     sym = w._param(scan_text(scan, header))
     SCANS[sym] = scan
     w.facts.sizes_read.setdefault(sym, set()).update(holder)
     count = w._fresh("u")
     w.defined_bounds.append(Bound(count, None, poly.symbol(sym)))
     return poly.symbol(count)
+
+
+def held_with_path(w, base: c_ast.Node, holder: frozenset[str]) -> frozenset[str]:
+    """``holder`` with the structs ``base`` is read through (``s`` of ``s->nAtoms``, and
+    each struct of ``s->boxes->nAtoms``); empty where one of them is not known."""
+    out = set(holder)
+    while isinstance(base, c_ast.StructRef):
+        container = w._holder(base)
+        if not container:
+            return frozenset()
+        out |= container
+        base = base.name
+    return frozenset(out) if isinstance(base, c_ast.ID) else frozenset()
 
 
 def scan_header(w) -> tuple | None:

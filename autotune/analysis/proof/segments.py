@@ -27,6 +27,7 @@ from autotune.analysis.proof.scans import (
     Scan,
     array_root,
     counts_array,
+    held_with_path,
     read_first,
     scan_header,
     scan_text,
@@ -66,7 +67,8 @@ def segment_bounds(
         read_first(w.ctx.loop, n, w.frame.ast) for n in (lo_node, hi_node)
     ):
         return None
-    scan = Scan(base, array_root(lo_node.name), header[0], kind="sorted", offset=offset)
+    held = held_with_path(w, lo_node.name, holder)
+    scan = Scan(base, array_root(lo_node.name), header[0], "sorted", offset, held)
     sym = w._param(scan_text(scan, header))
     SCANS[sym] = scan
     w.facts.sizes_read.setdefault(sym, set()).update(holder)

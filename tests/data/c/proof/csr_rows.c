@@ -65,6 +65,41 @@ static void compact(int n, int *rowptr, double *val)
     }
 }
 
+/* inside a region, as NPB CG sets up its matrix: every thread runs the check */
+static void setup(int n, const int *rowstr, int *colidx, double *x, double *z, int first)
+{
+#pragma omp parallel
+    {
+#pragma omp for nowait
+        for (int j = 0; j < n; j++)
+            for (int k = rowstr[j]; k < rowstr[j + 1]; k++)
+                colidx[k] = colidx[k] + first;
+#pragma omp for nowait
+        for (int i = 0; i < n; i++)
+            x[i] = 1.0;
+#pragma omp for nowait
+        for (int i = 0; i < n; i++)
+            z[i] = 0.0;
+    }
+}
+
+/* a trap: the region moves the offsets after the loop, and a thread still checking them
+ * would see another thread's moves */
+static void restart(int n, int *rowptr, double *val, int *mark)
+{
+#pragma omp parallel
+    {
+#pragma omp for nowait
+        for (int r = 0; r < n; r++)
+            for (int k = rowptr[r]; k < rowptr[r + 1]; k++)
+                val[k] += 0.25;
+#pragma omp single
+        mark[0] = rowptr[n];
+#pragma omp single
+        rowptr[n] = rowptr[n] + 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 2000;
@@ -102,12 +137,18 @@ int main(int argc, char **argv)
     share_ends(n, m.rowptr, m.val);
     shift_right(n, m.rowptr, m.val);
     compact(n, m.rowptr, m.val);
+    double *x = malloc(sizeof(double) * n), *z = malloc(sizeof(double) * n);
+    int mark = 0;
+    setup(n, m.rowptr, m.col, x, z, 2);
+    restart(n, m.rowptr, m.val, &mark);
     double s = 0.0;
     long c = 0;
     for (int k = 0; k < nnz; k++) {
         s += m.val[k] * (1 + k % 3) + w[k];
         c += m.col[k] * (k % 5);
     }
-    printf("%.6f %ld\n", s, c);
+    for (int i = 0; i < n; i++)
+        s += x[i] + 2 * z[i];
+    printf("%.6f %ld %d\n", s, c, mark);
     return 0;
 }
