@@ -238,7 +238,7 @@ def test_noisy_stored_runs_warn(kernel, tmp_path):
         v = res.variants[0]
         assert v.measured_s == 0.6 and v.spread == pytest.approx(0.4 / 0.6)
         assert v.speedup == pytest.approx(1.01 / 0.6)
-        assert any("large spread" in w and "static,-,t2" in w for w in res.warnings)
+        assert any("large spread" in w and "static on 2 threads" in w for w in res.warnings)
         assert "baseline" not in res.warnings[0].split("(")[1]
 
 

@@ -110,7 +110,7 @@ TRAPS = {
         55: (BOTH, "dependence carried by the loop on u"),
         64: (BOTH, "dependence carried by the loop on u"),
         73: (BOTH, "cannot tell apart between iterations"),
-        82: (BOTH, "writes hier"),
+        82: (BOTH, "and reads hier"),
         91: (BOTH, "dependence carried by the loop on u"),  # reached again by a goto
     },
     # rows that are new allocations, then copied by the library onto another's slot (a
@@ -176,7 +176,7 @@ TRAPS = {
     # row k of a heap array reached as *path: iteration k writes what the others read
     "heap_floyd.c": {12: (BOTH, "dependence carried by the loop on path")},
     # &scale copied into a pointer the proof cannot follow: out may be scale itself
-    "escaped_scalar.c": {18: (BOTH, "writes scale")},
+    "escaped_scalar.c": {18: (BOTH, "and reads scale")},
     # an unsigned char view of a double array: byte i belongs to element i / 8
     "byte_view.c": {15: (BOTH, "two element types")},
     # vector stores and loads wider than the step (SSE2 intrinsics, a may_alias word, a

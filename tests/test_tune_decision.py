@@ -87,7 +87,7 @@ def test_noisy_winner_is_confirmed_or_dropped_on_more_runs():
     assert [w for w in res.warnings if w.startswith("large spread")] == []  # quiet after runs
     res = tune_loop(FakeSweep([noisy, noisy]), ranking(), top=1, search="top")
     spread = [w for w in res.warnings if w.startswith("large spread")]
-    assert len(spread) == 1 and "baseline" in spread[0]  # one warning, from final timings
+    assert len(spread) == 1 and "the original" in spread[0]  # one warning, from final timings
     assert kept.options.repetitions == 3  # the user's setting is restored
 
 

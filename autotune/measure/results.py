@@ -30,6 +30,11 @@ class VariantResult:
         return self.variant.key
 
     @property
+    def label(self) -> str:
+        """The variant in words (``dynamic,16 on 2 threads``; the original as such)."""
+        return "the original" if self.variant.is_baseline else self.variant.label
+
+    @property
     def ok(self) -> bool:
         return self.status == "ok"
 

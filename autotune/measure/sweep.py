@@ -260,7 +260,7 @@ class Sweep:
             result.variants.append(vr)
         result.warnings = list(dict.fromkeys(result.warnings))
         noisy = [
-            vr.key
+            vr.label
             for vr in [result.baseline, *result.variants]
             if vr.spread is not None and vr.spread > self.options.spread_warn
         ]

@@ -209,7 +209,7 @@ def _merge_spread_warnings(
     search measures once per step, and each sweep would otherwise warn again."""
     kept = [w for w in result.warnings or [] if not w.startswith("large spread")]
     noisy = [
-        vr.key
+        vr.label
         for vr in [result.baseline, *by_key.values()]
         if vr is not None and vr.spread is not None and vr.spread > limit
     ]

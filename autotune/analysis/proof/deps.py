@@ -66,6 +66,13 @@ class Conflict:
                 "memory is another object's, which the proof cannot name)"
             )
         if self.why == "unanalysable":
+            w, o = (self.a, self.b) if self.a.kind != "r" else (self.b, self.a)
+            if w.name and o.name and w.name != o.name:  # ``writes out ... and reads in``
+                verb = "reads" if o.kind == "r" else "writes" if o.kind == "w" else "updates"
+                return (
+                    f"{what} {w.name} ({w.at}: {w.text}) and {verb} {o.name} ({o.at}: "
+                    f"{o.text}) at places the proof cannot tell apart between iterations"
+                )
             return (
                 f"{what} {name} ({self.a.at}: {self.a.text}; {self.b.at}: "
                 f"{self.b.text}) at places the proof cannot tell apart between iterations"
