@@ -109,7 +109,7 @@ def test_tune_mode_tunes_separate_compiles_at_the_link(tmp_path, proj, expected,
 
 def test_a_gain_held_back_for_the_load_is_said_and_tried_again_later(tmp_path, proj, capsys):
     """``autotune tune`` found a gain but held it back because the machine was busy (exit
-    3): the report quotes that reason, not "the original is fastest", and the next build
+    3): the report quotes that reason, not "no variant was confirmed faster", and the next build
     tunes again once the machine is quiet (while it is still busy, it says so)."""
 
     def tuned_for(name: str) -> int:
@@ -124,7 +124,7 @@ def test_a_gain_held_back_for_the_load_is_said_and_tried_again_later(tmp_path, p
     why = rep["main.c"]["reason"]
     assert "held back its gain" in why and "other processes used 1.90 of 2 cores" in why, why
     assert "a later build tries again when it is quiet" in why
-    assert "original is fastest" not in why and rep["main.c"]["used"] == "original"
+    assert "no variant was confirmed faster" not in why and rep["main.c"]["used"] == "original"
     run(argv, proj, env)  # make -B: this machine's load decides whether it tunes again
     rep = by_source(report(Path(env["AUTOTUNE_DB"]), capsys))
     again = rep["main.c"]["reason"]
@@ -147,11 +147,12 @@ def test_tune_mode_with_the_real_tuner(tmp_path, capsys):
     log = db.with_suffix(".tune.log").read_text()
     assert "-m autotune tune sub/kern.c" in log
     kern = by_source(report(db, capsys))["kern.c"]
-    # tune stores its decision either way: a faster verified variant, or "the
-    # original is fastest" (then the build compiles the original on purpose)
-    assert kern["loops"][0]["reason"].startswith("measured"), kern
+    # tune stores its decision either way, and when: a faster verified variant, or no
+    # variant confirmed faster (then the build compiles the original on purpose)
+    reason = kern["loops"][0]["reason"]
+    assert reason.startswith("measured") and "(tune of 20" in reason, kern
     if kern["used"] != "tuned":
-        assert kern["loops"][0]["reason"] == "measured: the original is fastest"
+        assert reason.startswith("measured: no variant was confirmed faster than the original")
 
 
 def test_rank_mode_proves_with_the_commands_other_sources(tmp_path, capsys):

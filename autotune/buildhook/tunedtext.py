@@ -140,9 +140,9 @@ def _decide_loops(records: list, path: str, rows: dict[str, dict], ranker) -> tu
                     )
                 else:
                     choices.append((rec, variant, ld))
-                    ld.reason = "measured: " + _gain(row)
+                    ld.reason = "measured: " + _gain(row) + _when(row)
         elif row is not None:
-            ld.reason = "measured: the original is fastest"
+            ld.reason = "measured: no variant was confirmed faster than the original" + _when(row)
         elif ranker is not None and ranker.chosen is not None:
             variant, why = ranker.pick(rec)
             ld.reason = why
@@ -175,6 +175,16 @@ def _illegal(rec, variant) -> str:  # a LoopRecord, a Variant
     except EmitError as exc:
         return exc.message
     return ""
+
+
+def _when(row: dict) -> str:
+    """When ``autotune tune`` stored the decision (the build measures nothing itself)."""
+    import time
+
+    created = row.get("created")
+    if not isinstance(created, int | float):
+        return ""
+    return time.strftime(" (tune of %Y-%m-%d %H:%M)", time.localtime(created))
 
 
 def _gain(row: dict) -> str:
