@@ -3,8 +3,8 @@
 ``alloc_vector(&x, n)`` with ``*out = malloc(...)`` inside, ``generate_matrix(..., &x,
 &b)``, ``read_input(path, &grid, &n)``: the usual way C returns a second result. Taking a
 pointer's address used to make it point anywhere. Where every ``&x`` is an argument of a
-program function whose parameter is only dereferenced (``*out = ...``, ``(*out)[i]``,
-``if (!out)``) or handed on the same way (to ``posix_memalign``, a new block), the stores
+program function whose parameter is only dereferenced (``*out = ...``, ``out[0] = ...``,
+``(*out)[i]``, ``if (!out)``) or handed on the same way (to ``posix_memalign``, a new block), the stores
 through it are all the stores to ``x`` besides its own assignments. Anything else (the
 address kept, indexed, given to another library function) leaves the pointer unknown.
 """
@@ -98,7 +98,7 @@ def _param_stores(prog: Program, fname: str, k: int, depth: int) -> list[Site] |
         if user is not func or scope.find_decl(param, node)[0] is not decl:
             continue
         up = _up(parents, node)
-        if isinstance(up, c_ast.UnaryOp) and up.op == "*":
+        if (isinstance(up, c_ast.UnaryOp) and up.op == "*") or _first_element(up, node):
             store = _store_through(parents, up, func, ast)
             if store is False:
                 return None
@@ -132,6 +132,14 @@ def _store_through(
     if isinstance(up, c_ast.UnaryOp) and up.op == "&":
         return False
     return None
+
+
+def _first_element(up: c_ast.Node | None, node: c_ast.Node) -> bool:
+    """``out[0]``: the same object as ``*out``."""
+    if not isinstance(up, c_ast.ArrayRef) or _bare(up.name) is not node:
+        return False
+    sub = up.subscript
+    return isinstance(sub, c_ast.Constant) and sub.type == "int" and sub.value in ("0", "0L")
 
 
 def _bare(node: c_ast.Node) -> c_ast.Node:

@@ -25,7 +25,7 @@ static void make_problem(int n, double **rhs, double **diag, double **sol)
 {
     alloc_vector(rhs, n);
     alloc_aligned(diag, n);
-    *sol = calloc((size_t)n, sizeof(double));
+    sol[0] = calloc((size_t)n, sizeof(double));
     for (int i = 0; i < n; i++) {
         (*rhs)[i] = 1.0 + (i % 7) * 0.5;
         (*diag)[i] = 4.0 + (i % 3);
