@@ -70,7 +70,7 @@ def test_report_build_cli_table_and_json(tmp_path, capsys):
     assert main(["report-build", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "2 compile(s) of 2 C source(s)" in out and "1 loop(s) compiled tuned" in out
-    assert "dynamic,4,t2" in out and "no tuned result for this file" in out
+    assert "dynamic,4 on 2 threads" in out and "no tuned result for this file" in out
     assert "old.c" not in out
     assert main(["report-build", "--log", str(log), "--json", "--all"]) == 0
     doc = json.loads(capsys.readouterr().out)

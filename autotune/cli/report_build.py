@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             rows.append([name, "-", s.get("used", "original"), "-", s.get("reason", "")])
             continue
         for ld in loops:
-            variant = ld.get("variant") if ld["used"] == "tuned" else "-"
+            variant = _in_words(ld.get("variant")) if ld["used"] == "tuned" else "-"
             rows.append(
                 [
                     name,
@@ -132,3 +132,13 @@ def _stdout():
     import sys
 
     return sys.stdout
+
+
+def _in_words(key: str | None) -> str:
+    """``dynamic,512,t4`` as ``dynamic,512 on 4 threads`` (the log keeps the key)."""
+    from autotune.variants.space import Variant
+
+    try:
+        return Variant.from_key(key).label if key else "-"
+    except (ValueError, TypeError, IndexError):
+        return key or "-"

@@ -4,9 +4,10 @@
 &b)``, ``read_input(path, &grid, &n)``: the usual way C returns a second result. Taking a
 pointer's address used to make it point anywhere. Where every ``&x`` is an argument of a
 program function whose parameter is only dereferenced (``*out = ...``, ``out[0] = ...``,
-``(*out)[i]``, ``if (!out)``) or handed on the same way (to ``posix_memalign``, a new block), the stores
-through it are all the stores to ``x`` besides its own assignments. Anything else (the
-address kept, indexed, given to another library function) leaves the pointer unknown.
+``(*out)[i]``, ``if (!out)``) or handed on the same way (to ``posix_memalign``, a new
+block), the stores through it are all the stores to ``x`` besides its own assignments.
+Anything else (the address kept, indexed, given to another library function) leaves the
+pointer unknown.
 """
 
 from __future__ import annotations
