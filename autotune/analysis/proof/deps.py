@@ -37,7 +37,8 @@ class Conflict:
 
     def reason(self) -> str:
         what = "writes" if "w" in (self.a.kind, self.b.kind) else "updates"
-        name = self.a.name or self.b.name or "memory"
+        name = self.a.name or self.b.name or reference_root(self.a) or reference_root(self.b)
+        name = name or "memory"
         if self.why == "shapes":
             return (
                 f"{what} {name} through rows of {self.a.inner} ({self.a.at}: "
