@@ -33,6 +33,7 @@ GUARDED = {
     34: ("double (*c)[64], double (*a)[64], double (*b)[64], int rows", {"a", "b", "c"}),
     51: ("double *out, const double *in, size_t n", {"in", "out"}),
     60: ("double *out, const int *count, int n", {"count", "out"}),
+    68: ("double *out, const double *in, const double *w, int n", {"in", "out", "w"}),
 }
 # calls of each test: (arguments over one buffer ``buf`` of 8192 doubles, expected value)
 CALLS = {
@@ -75,6 +76,13 @@ CALLS = {
         ("buf + 50, (const int *)buf, 100", 1),
         ("buf, (const int *)(buf + 99), 100", 0),
         ("buf + 49, (const int *)buf, 100", 0),
+    ],
+    # out may also be w (each out[i] reads its own w[i] first), never in
+    68: [
+        ("buf, buf + 200, buf + 400, 100", 1),
+        ("buf, buf + 200, buf, 100", 1),
+        ("buf, buf, buf + 400, 100", 0),
+        ("buf + 1, buf + 200, buf, 100", 0),
     ],
 }
 

@@ -60,3 +60,11 @@ void weigh(double *out, const int *count, int n)
     for (int i = 0; i < n; i++)
         out[i] = out[i] / (1 + count[i]);
 }
+
+/* weights that may be the output itself, never the input it smooths */
+void smooth_weighted(double *out, const double *in, const double *w, int n)
+{
+#pragma omp parallel for
+    for (int i = 1; i < n - 1; i++)
+        out[i] = w[i] * (in[i - 1] + in[i + 1]);
+}
