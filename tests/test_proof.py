@@ -263,8 +263,8 @@ TRAPS = {
     # views whose pointer members point at shared grids, in a private struct, one
     # declared in the body, an array of row pointers: subscripts reach the grid
     "member_pointer_traps.c": {
-        25: (BOTH, "a dependence carried by the loop on memory: line 28 (w.data[i + 1])"),
-        31: (BOTH, "a dependence carried by the loop on memory: line 35 (v.data[i])"),
+        25: (BOTH, "a dependence carried by the loop on w.data: line 28 (w.data[i + 1])"),
+        31: (BOTH, "a dependence carried by the loop on v.data: line 35 (v.data[i])"),
         38: (BOTH, "at places the proof cannot tell apart between iterations"),
     },
     # helpers that look like allocators: a fresh block, or a spare one stored through
