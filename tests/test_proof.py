@@ -20,6 +20,13 @@ BOTH = {"schedule", "threads"}
 
 # file -> {loop line: (dimensions kept, words the reason must contain)}
 TRAPS = {
+    # rows of per-thread partials the program sees one by one (a row alone, fewer rows
+    # than the team, two threads on a row, a row rescaled, a maximum over rows, a row in
+    # another pointer, the thread number also stored)
+    "thread_slots_traps.c": {
+        line: (BOTH, "which holds a value that depends on the thread")
+        for line in (47, 56, 65, 74, 84, 96, 105)
+    },
     # a pointer set through its address to a view one element into another array, and
     # one whose address the program keeps and later stores through
     "out_param_traps.c": {
@@ -613,6 +620,9 @@ PATTERNS = {
     # arrays allocated through out-parameters (``*out = malloc``, posix_memalign through
     # a wrapper's parameter, a pointer to pointer handed on): each its own block
     "out_params.c": {45: set(), 48: set()},
+    # rows of per-thread partials summed over every row after the region (k-means, a
+    # per-thread histogram): the schedule varies, the team (the rows' count) does not
+    "thread_slots.c": {53: {"threads"}, 95: {"threads"}},
     # the iteration's own storage set before it is read: a counter by its header, a
     # switch with a default, a struct through its address, by memset, member by member,
     # calloc's zeros, a block filled by memcpy, a row filled by a loop; a helper's table

@@ -171,6 +171,8 @@ def gate_pass(
             record.proof_sizes = _sizes_usable(prog, ast, found, regions, proof.sizes)
         for reason in proof.schedule_only:
             keep(record, "schedule", reason)
+        for reason in proof.threads_only:
+            keep(record, "threads", reason)
         record.reassociates = proof.reassociates
         _program_settings(record, prog)
         if found.parallel is None:
@@ -189,6 +191,7 @@ def gate_pass(
             prover.name_objects(region.func, ast),
             prog.funcs,
             prover.chain_races,
+            prover.slot_indices,
         )
         for key, why in facts.schedule_kept.items():
             if key in by_node:

@@ -104,9 +104,12 @@ def region_facts(
     objects: NameObjects | None = None,
     funcs: dict | None = None,
     races: LoopsTouch | None = None,
+    slot_indices: Callable[[c_ast.Node], set[str]] | None = None,
 ) -> RegionFacts:
     """Apply the chain and thread-count rules to the loops of one ``parallel`` region.
-    ``races``: whether two loops of a chain may race as written (None: never asked)."""
+    ``races``: whether two loops of a chain may race as written (None: never asked);
+    ``slot_indices``: the thread numbers a loop reads only to index its rows of
+    per-thread partials (``proof/threadslots.py``), which the proof judged."""
     facts = RegionFacts()
     d = region.directive
     c = d.clauses
@@ -148,6 +151,8 @@ def region_facts(
             )
     for e in events:
         used = _thread_reads(e, walker, scope) if e.kind == "loop" else []
+        if used and slot_indices is not None:
+            used = [u for u in used if u not in slot_indices(e.for_node)]
         if used:
             why = (
                 f"reads {used[0]}, which holds the thread's number or count (set in the "

@@ -205,6 +205,7 @@ class Proof:
     order: list[str] = field(default_factory=list)
     reassociates: list[str] = field(default_factory=list)
     schedule_only: list[str] = field(default_factory=list)  # keep the schedule, not threads
+    threads_only: list[str] = field(default_factory=list)  # keep the thread count alone
     sizes: set[str] = field(default_factory=set)  # C texts of the sizes its walks met
     # reasons that are a subscript leaving its row (``a[i][j + 1]`` at ``j = M - 1``)
     overflows: list[str] = field(default_factory=list)

@@ -39,6 +39,12 @@ from autotune.analysis.proof.pointsto import PointsTo
 from autotune.analysis.proof.program import Program
 from autotune.analysis.proof.sizes_read import judge_sizes_read
 from autotune.analysis.proof.syntax import param_symbol, where
+from autotune.analysis.proof.threadslots import (
+    Slots,
+    slot_indices,
+    thread_slots,
+    without_slots,
+)
 from autotune.analysis.proof.threadstate import flag_test
 from autotune.analysis.proof.walkstate import LoopContext
 
@@ -209,6 +215,12 @@ class Prover:
             repeated = {param_symbol(v) for f in fors if (v := loop_var_name(f))}
         return chainrace.chain_races(refs_a, refs_b, distributed, repeated)
 
+    def slot_indices(self, node: c_ast.Node) -> set[str]:
+        """Thread numbers the loop reads only to index rows of per-thread partials
+        (``threadslots``), for the region rule on reads of a thread number."""
+        site = self._site_of(node)
+        return slot_indices(site, self.prog) if site is not None else set()
+
     def name_objects(self, func: c_ast.FuncDef, ast: c_ast.FileAST):
         """(name, where) -> the objects a variable of ``func`` is or points into (None:
         unknown): for the region rules' name-level view of data."""
@@ -271,6 +283,10 @@ def _judge(
 ) -> None:
     for e in facts.effects:
         out.add(e)
+    slots = thread_slots(site, prog)
+    if slots:  # rows of per-thread partials, summed over every row after the region
+        facts = without_slots(facts, slots, site.for_node)
+        _slot_notes(slots, out)
     tested = flag_test(prog)
     if tested:
         out.add(
@@ -296,6 +312,26 @@ def _judge(
     for note in facts.reassociates:
         if note not in out.reassociates:
             out.reassociates.append(note)
+
+
+def _slot_notes(slots: list[Slots], out: Proof) -> None:
+    """What rows of per-thread partials leave: the thread count, and (for floating-point
+    sums) a regrouping."""
+    for s in slots:
+        index = f"{s.array}[{s.tid}]"
+        why = (
+            f"{index} (line {s.line}) keeps one row of partial results per thread, as many "
+            "rows as the program made for its team: another thread count could index past them"
+        )
+        if why not in out.threads_only:
+            out.threads_only.append(why)
+        if s.floating:
+            note = (
+                f"{index} holds per-thread partial sums added up after the region: another "
+                "schedule regroups them, so results may differ in the last digits"
+            )
+            if note not in out.reassociates:
+                out.reassociates.append(note)
 
 
 def _non_rectangular(site: LoopSite, out: Proof) -> None:
