@@ -14,6 +14,7 @@ void add_grids(double (*c)[NCOL], double (*a)[NCOL], double (*b)[NCOL], int rows
 void copy_rows(double **dst, double **src, int rows, int cols);
 void gather_shift(double *out, const double *in, size_t n);
 void weigh(double *out, const int *count, int n);
+void smooth_weighted(double *out, const double *in, const double *w, int n);
 
 static double *pool[4];
 
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
         smooth3(c, b, n);
         scale_rows(a, c, n / 16, 16);
         gather_shift(b, a, (size_t)n);
+        smooth_weighted(a, b, inplace ? a : c, n);  /* the weights may be the output */
     }
     int rows = n / NCOL;
     double (*g)[NCOL] = (double (*)[NCOL])pool[3];
