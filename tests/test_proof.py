@@ -472,9 +472,26 @@ TRAPS = {
         14: (BOTH, "writes bucket"),
         18: (BOTH, "same element of ring"),
     },
+    # function pointers that may hold a function with per-thread state: a filter's
+    # running average, a table's stage that is that filter, a comparison counting calls
+    "callbacks_traps.c": {
+        47: (BOTH, "which each thread keeps across iterations"),
+        54: (BOTH, "which each thread keeps across iterations"),
+        62: (BOTH, "compared accumulates over the iterations"),
+    },
+    # a function found by name at run time (dlsym): the pointer may hold any function
+    "callbacks_dlsym.c": {17: (BOTH, "a call through a function pointer")},
+    # ... or one a linked library's function returns
+    "callbacks_extern.c": {14: (BOTH, "a call through a function pointer")},
+    # a map compiled alone: its callers, and what they pass, are in other files
+    "callbacks_alone.c": {10: (BOTH, "a call through a function pointer")},
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # calls through pointers that may hold only pure functions of the iteration's
+    # elements: a map given sqrt or a helper, a model's right-hand side from a table of
+    # operations, a comparison chosen by ?: for qsort
+    "callbacks.c": {40: set(), 47: set(), 50: set(), 57: set()},
     # a thread's integer share added under critical: from 0 the same total for any team;
     # from 1 each thread adds one more, so the team is kept (the schedule is not)
     "partial_sums_team.c": {18: set(), 27: {"threads"}},
@@ -851,6 +868,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "selections.c",
         "const_tables.c",
         "two_counters.c",
+        "callbacks.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -894,6 +912,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "selections_traps.c",
         "const_tables_traps.c",
         "cell_lists_traps.c",
+        "callbacks_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -18,6 +18,7 @@ from autotune.analysis.proof import poly
 from autotune.analysis.proof.atomics import rmw_update
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.formats import format_text, printf_stores
+from autotune.analysis.proof.indirect import named_targets, pointer_targets, target_call
 from autotune.analysis.proof.inttypes import ExprTypes
 from autotune.analysis.proof.libcalls import (
     BUILTIN,
@@ -64,11 +65,7 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
     if name is not None and _is_pointer_variable(w, name, node):
         name = None  # ``f(x)`` with ``double (*f)(double)``: a call through a pointer
     if name is None:
-        w.facts.effect(
-            f"kept as written: a call through a function pointer at {where(node)}, which the "
-            "proof cannot follow"
-        )
-        read_args(w, args)
+        _pointer_call(w, node, args)
         return
     if thread_dependent_call(name):
         w.facts.effect(
@@ -83,6 +80,27 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
             return
     if not _library_call(w, node, name, args):
         _program_call(w, node, name, args)
+
+
+def _pointer_call(w: IterationWalker, node: c_ast.FuncCall, args: list[c_ast.Node]) -> None:
+    """``f(x)`` through a pointer: walked as each function the pointer may hold, from
+    the same state (``indirect``); kept where those cannot be known."""
+    targets = pointer_targets(w.ctx.prog, len(args))
+    if not targets or _shadowed(w, node, targets):
+        w.facts.effect(
+            f"kept as written: a call through a function pointer at {where(node)}, which the "
+            "proof cannot follow"
+        )
+        read_args(w, args)
+        return
+    w._read_only(node.name)  # the pointer itself: a value the call reads
+    calls = [target_call(w.ctx.prog, node, t, args) for t in targets]
+    w._branches(calls) if len(calls) > 1 else w.visit(calls[0])
+
+
+def _shadowed(w: IterationWalker, node: c_ast.Node, targets: list[str]) -> bool:
+    """A target whose name a variable hides at the call: its call would not name it."""
+    return any(_is_pointer_variable(w, t, node) for t in targets)
 
 
 def _library_call(
@@ -220,16 +238,15 @@ def _sort(w: IterationWalker, node: c_ast.FuncCall, name: str, args: list[c_ast.
         pointee(w, node, f"{name}()", roles["base"], nbytes, kind)
     if "key" in roles:
         pointee(w, node, f"{name}()", roles["key"], None, "r")
-    cmp = roles["cmp"]
-    while isinstance(cmp, c_ast.Cast) or (isinstance(cmp, c_ast.UnaryOp) and cmp.op == "&"):
-        cmp = cmp.expr
-    entry = w.ctx.prog.funcs.get(cmp.name) if isinstance(cmp, c_ast.ID) else None
-    if entry is None or len(w.frames) > MAX_INLINE:
+    targets = named_targets(w.ctx.prog, roles["cmp"], 2)
+    if not targets or len(w.frames) > MAX_INLINE or _shadowed(w, node, targets):
         w.facts.effect(
             f"kept as written: {name}() at {where(node)} calls a comparison the proof cannot follow"
         )
         return
-    _inline(w, entry[0], entry[1], [roles["base"], roles["base"]])
+    pair = [roles["base"], roles["base"]]
+    calls = [target_call(w.ctx.prog, node, t, pair) for t in targets]
+    w._branches(calls) if len(calls) > 1 else w.visit(calls[0])
 
 
 def _system_declared(w: IterationWalker, name: str, node: c_ast.Node) -> bool:

@@ -57,6 +57,8 @@ class Program:
     funcs: dict[str, tuple[c_ast.FuncDef, c_ast.FileAST]] = field(default_factory=dict)
     calls: dict[str, list[Site]] = field(default_factory=dict)  # callee -> FuncCall sites
     address_taken: set[str] = field(default_factory=set)  # functions used as values
+    # library functions used as values (``apply(v, n, sqrt)``): a pointer may hold them too
+    library_values: set[str] = field(default_factory=set)
     field_stores: dict[str, list[Site]] = field(default_factory=dict)  # field -> rhs sites
     # an initializer list not matched to a struct's members: pointer members set by it
     # are not in field_stores, so a member never stored to may still point anywhere
@@ -211,8 +213,13 @@ class ProgramWalker(c_ast.NodeVisitor):
 
     def visit_ID(self, node: c_ast.ID) -> None:
         # a function named outside a call position is a function pointer
-        if node.name in self.prog.funcs or node.name in file_info(self.ast).funcs:
+        info = file_info(self.ast)
+        if node.name in self.prog.funcs or node.name in info.funcs:
             self.prog.address_taken.add(node.name)
+        elif isinstance(getattr(info.globals.get(node.name), "type", None), c_ast.FuncDecl):
+            kind = Scope(self.func, self.ast).find_decl(node.name, node)[1] if self.func else ""
+            if kind not in ("local", "param"):  # FT's ``y0``, a local, is no Bessel function
+                self.prog.library_values.add(node.name)
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         if node.init is not None:
