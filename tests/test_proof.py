@@ -958,18 +958,19 @@ def test_a_floating_point_max_may_keep_either_zero_and_ships_only_measured(tmp_p
 
 
 def test_what_the_proof_cannot_follow_is_kept_in_one_line(tmp_path, capsys):
-    """A function pointer and a goto: each loop kept, with the construct and where."""
+    """A function pointer from outside the file and a goto: each loop kept, with the
+    construct and where."""
     src = tmp_path / "odd.c"
     src.write_text(
         "#include <stdio.h>\n#define N 100\nstatic double a[N];\n"
-        "static double twice(double x) { return 2 * x; }\n"
-        "int main(void)\n{\n    double (*f)(double) = twice;\n"
+        "/* a library's file: whoever calls map passes a function it cannot see */\n"
+        "void map(double (*f)(double))\n{\n\n"
         "#pragma omp parallel for\n"
         "    for (int i = 0; i < N; i++)\n        a[i] = f(i);\n"
         "#pragma omp parallel for\n"
         "    for (int i = 0; i < N; i++) {\n        if (i % 7 == 3) goto skip;\n"
         "        a[i] += 1.0;\n    skip:;\n    }\n"
-        '    printf("%.1f\\n", a[N - 1]);\n    return 0;\n}\n'
+        '    printf("%.1f\\n", a[N - 1]);\n}\n'
     )
     loops = analyze(src, capsys)
     assert (
