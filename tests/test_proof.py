@@ -479,6 +479,13 @@ TRAPS = {
         54: (BOTH, "which each thread keeps across iterations"),
         62: (BOTH, "compared accumulates over the iterations"),
     },
+    # extremes under a test the schedule shows through: a test reading the extreme, one
+    # after the comparison counting how often it runs, a kept pair with no tie-break
+    "guarded_extremes_traps.c": {
+        17: (BOTH, "top is read at line 18 before every path"),
+        23: (BOTH, "low is read at line 24 before every path"),
+        33: (BOTH, "mine is read at line 34 before every path"),
+    },
     # a function found by name at run time (dlsym): the pointer may hold any function
     "callbacks_dlsym.c": {17: (BOTH, "a call through a function pointer")},
     # ... or one a linked library's function returns
@@ -492,9 +499,14 @@ PATTERNS = {
     # elements: a map given sqrt or a helper, a model's right-hand side from a table of
     # operations, a comparison chosen by ?: for qsort
     "callbacks.c": {40: set(), 47: set(), 50: set(), 57: set()},
+    # extremes over the entries a test passes, the test reading no extreme: the first
+    # index past a threshold, a masked maximum, a feasible minimum, the nearest valid
+    # candidate with its index merged under critical
+    "guarded_extremes.c": {27: set(), 32: set(), 37: set(), 47: set()},
     # a thread's integer share added under critical: from 0 the same total for any team;
-    # from 1 each thread adds one more, so the team is kept (the schedule is not)
-    "partial_sums_team.c": {18: set(), 27: {"threads"}},
+    # from 1 each thread adds one more, so the team is kept (the schedule is not); the
+    # same for double partials (regrouped by another team, said as a reassociation)
+    "partial_sums_team.c": {20: set(), 29: {"threads"}, 39: set(), 48: {"threads"}},
     # errno cleared, set by a parse and tested within one iteration: that iteration's
     "errno_iteration.c": {17: set()},
     # a firstprivate table only read: every thread's copy holds the original's values
@@ -869,6 +881,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "const_tables.c",
         "two_counters.c",
         "callbacks.c",
+        "guarded_extremes.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -913,6 +926,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "const_tables_traps.c",
         "cell_lists_traps.c",
         "callbacks_traps.c",
+        "guarded_extremes_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

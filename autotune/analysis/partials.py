@@ -8,8 +8,9 @@ operator's identity (0 for a sum, 1 for a product, all ones for ``&``) and the p
 an integer that nothing else in the region writes, the total is the sum of all the
 iterations' terms whatever the team: the critical section, run once per thread, does not
 make the thread count matter. (Which iterations each thread ran, the schedule's part, is
-the proof's ``combining`` rule.) Floating-point partials are left out: another team
-regroups their sum, and the last digits change.
+the proof's ``combining`` rule.) A floating-point sum or product is taken as a
+``reduction`` clause on it is: another team regroups it, and the last digits may change,
+which the ``combining`` rule says as a reassociation.
 """
 
 from __future__ import annotations
@@ -17,8 +18,13 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.astutil import walk
-from autotune.analysis.names import integral_type
-from autotune.analysis.proof.updates import if_update, select_update, update_form
+from autotune.analysis.names import floating_type, integral_type
+from autotune.analysis.proof.updates import (
+    guarded_selection,
+    if_update,
+    select_update,
+    update_form,
+)
 from autotune.analysis.symbols import Scope
 
 # the combining assignment -> the updates the partial may take, and the identity
@@ -55,7 +61,11 @@ def combines_identity_partial(
     name = stmt.rvalue.name
     decl = decls.get(name)
     updates, identity = _IDENTITY[stmt.op]
-    if decl is None or not integral_type(scope, decl.type) or _value(decl.init) != identity:
+    if decl is None:
+        return False
+    if floating_type(scope, decl.type) and stmt.op in ("+=", "*="):
+        return _float_value(decl.init) == identity and _only_updated(region, name, updates)
+    if not integral_type(scope, decl.type) or _value(decl.init) != identity:
         return False
     return _only_updated(region, name, updates)
 
@@ -119,7 +129,7 @@ def _select_partial(pick: tuple, decls: dict[str, c_ast.Decl], region: c_ast.Nod
             return False
     selected = set()  # the assignments of the selections that set the copies, by role
     for n in walk(region):
-        got = select_update(n)
+        got = guarded_selection(n)
         if got is None or got[0] != op:
             continue
         if _is(got[1], operand.name) and _is(got[3], position.name):
@@ -168,6 +178,20 @@ def _value(init: c_ast.Node | None) -> int | None:
         except ValueError:
             return None
     return None
+
+
+def _float_value(init: c_ast.Node | None) -> float | None:
+    """A literal's value as a number (``0.0``, ``0``, ``1.0f``, ``-0.0`` is not 0 here:
+    it is no identity of a sum that a team's idle thread may add); None otherwise."""
+    if isinstance(init, c_ast.Cast):
+        return _float_value(init.expr)
+    if not isinstance(init, c_ast.Constant):
+        return None
+    text = init.value.rstrip("fFlLuU")
+    try:
+        return float(text) if not text.lower().startswith("0x") else float(int(text, 16))
+    except ValueError:
+        return None
 
 
 def _is(node: c_ast.Node, name: str) -> bool:

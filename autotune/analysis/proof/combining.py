@@ -33,7 +33,12 @@ from pycparser import c_ast
 from autotune.analysis.astutil import subscripts, walk, written_names
 from autotune.analysis.names import integral_type, written_root
 from autotune.analysis.proof.program import Program, thread_dependent
-from autotune.analysis.proof.updates import if_update, select_update, update_form
+from autotune.analysis.proof.updates import (
+    guarded_selection,
+    if_update,
+    select_update,
+    update_form,
+)
 from autotune.analysis.symbols import Scope, file_info
 from autotune.frontend.runs import pragma_runs
 
@@ -127,7 +132,7 @@ def _select_ids(
     iterations a thread ran nor how many threads there are shows."""
     roles = {}
     for s in walk(holder):
-        pick = select_update(s) if id(s) in inside else None
+        pick = guarded_selection(s) if id(s) in inside else None
         if pick is not None and pick[0] == op:
             roles[pick[1].name], roles[pick[3].name] = (
                 ("value", pick[3].name),

@@ -18,7 +18,7 @@ from autotune.analysis.proof import poly
 from autotune.analysis.proof.branchfacts import branch_bounds
 from autotune.analysis.proof.formats import scan_success_targets
 from autotune.analysis.proof.syntax import assigned, jumps, line_of, meet, where
-from autotune.analysis.proof.updates import if_update, select_update
+from autotune.analysis.proof.updates import guarded_update, if_update, select_update
 
 
 class ControlFlow:
@@ -57,6 +57,12 @@ class ControlFlow:
             self._read_only(operand)
             self._touch(target, "u", node, op)
             return
+        split = self._guarded_update(node)
+        if split is not None:  # if (ok && v < m) m = v;  a max-update of m where ok holds
+            guard, inner = split
+            self._read_only(guard)
+            self._branches([inner, None], guard)
+            return
         cond = self.value(node.cond)
         known = poly.constant_of(cond) if cond is not None else None
         if known is not None:
@@ -66,6 +72,15 @@ class ControlFlow:
             return
         self._read_only(node.cond)
         self._branches([node.iftrue, node.iffalse], node.cond, scan_success_targets(node.cond))
+
+    def _guarded_update(self, node: c_ast.If) -> tuple[c_ast.Node, c_ast.Node] | None:
+        """``updates.guarded_update``, its inner ``if`` made once per program (the walk
+        keys what it learns at a node by the node)."""
+        key = ("guarded update", id(node))
+        memo = self.ctx.prog.memo
+        if key not in memo:
+            memo[key] = (node, guarded_update(node))
+        return memo[key][1]
 
     def _selects_by_iteration(self, position: c_ast.Node) -> bool:
         """The tie-break of a selection in the loop itself is the loop's own counter, which

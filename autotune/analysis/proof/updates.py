@@ -95,6 +95,50 @@ def if_update(node: c_ast.If) -> tuple[c_ast.Node, str, c_ast.Node] | None:
     return (body.lvalue, op, body.rvalue) if op is not None else None
 
 
+def guarded_update(node: c_ast.If) -> tuple[c_ast.Node, c_ast.Node] | None:
+    """``if (x[i] > thr && i < first) first = i;`` -> (``x[i] > thr``, the comparison and
+    the store): an extreme update (or a selection with its tie-break) under a guard that
+    reads none of its targets, the ``if (guard) if (i < first) first = i;`` it means.
+    The comparison may come first where the guard has no effects (then the order of the
+    two tests does not show)."""
+    cond = node.cond
+    if node.iffalse is not None or not (isinstance(cond, c_ast.BinaryOp) and cond.op == "&&"):
+        return None
+    for guard, test, swapped in ((cond.left, cond.right, False), (cond.right, cond.left, True)):
+        inner = c_ast.If(test, node.iftrue, None, coord=node.coord)
+        form, pick = if_update(inner), select_update(inner)
+        targets = [form[0]] if form is not None else [pick[1], pick[3]] if pick else []
+        if not targets or any(mentions(guard, t) for t in targets):
+            continue
+        if swapped and has_effects(guard):
+            continue
+        return guard, inner
+    return None
+
+
+def guarded_selection(s: c_ast.Node) -> tuple | None:
+    """The selection a statement makes, under a guard or not (``if (ok && (v < m || (v
+    == m && i < k))) { m = v; k = i; }``): ``select_update`` of it or of its inner test."""
+    pick = select_update(s)
+    if pick is None and isinstance(s, c_ast.If):
+        split = guarded_update(s)
+        pick = select_update(split[1]) if split is not None else None
+    return pick
+
+
+def has_effects(expr: c_ast.Node) -> bool:
+    """``expr`` stores or calls (a test that may not be moved past another)."""
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.FuncCall | c_ast.Assignment):
+            return True
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            return True
+        stack.extend(c for _, c in n.children())
+    return False
+
+
 def same_lvalue(a: c_ast.Node, b: c_ast.Node) -> bool:
     """The same lvalue written twice (``x``, ``a[i]``, ``s.f``, ``p->f``)."""
     if type(a) is not type(b):
