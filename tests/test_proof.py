@@ -486,6 +486,11 @@ TRAPS = {
         23: (BOTH, "low is read at line 24 before every path"),
         33: (BOTH, "mine is read at line 34 before every path"),
     },
+    # tiles reaching into the next: one past the tile's end, either of two bounds (||)
+    "tiled_bounds_traps.c": {
+        15: (BOTH, "writes the same element of v from different iterations"),
+        23: (BOTH, "may write the same element of w from different iterations"),
+    },
     # a function found by name at run time (dlsym): the pointer may hold any function
     "callbacks_dlsym.c": {17: (BOTH, "a call through a function pointer")},
     # ... or one a linked library's function returns
@@ -503,6 +508,8 @@ PATTERNS = {
     # index past a threshold, a masked maximum, a feasible minimum, the nearest valid
     # candidate with its index merged under critical
     "guarded_extremes.c": {27: set(), 32: set(), 37: set(), 47: set()},
+    # tiles ended by the nearer of two bounds joined by && (either order, < or <=)
+    "tiled_bounds.c": {14: set(), 27: set()},
     # a thread's integer share added under critical: from 0 the same total for any team;
     # from 1 each thread adds one more, so the team is kept (the schedule is not); the
     # same for double partials (regrouped by another team, said as a reassociation)
@@ -882,6 +889,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "two_counters.c",
         "callbacks.c",
         "guarded_extremes.c",
+        "tiled_bounds.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

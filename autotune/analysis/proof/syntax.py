@@ -154,22 +154,59 @@ def for_header(
         var, lo = init.lvalue.name, init.rvalue
     else:
         return None
-    cond = node.cond
-    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=", ">", ">=", "!="):
+    bound = _bound(node.cond, var)
+    if bound is None:
         return None
-    flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
-    if isinstance(cond.left, c_ast.ID) and cond.left.name == var:
-        op, hi = cond.op, cond.right
-    elif isinstance(cond.right, c_ast.ID) and cond.right.name == var:
-        op, hi = flip[cond.op], cond.left
-    else:
-        return None
+    op, hi = bound
     step = for_step(node.next, var)
     if step is None and step_value is not None:
         step = _step_by_value(node.next, var, step_value)
     if step is None:
         return None
     return var, lo, hi, op, step
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+_BOTH_BOUNDS: dict[int, tuple[c_ast.Node, c_ast.Node]] = {}  # id(cond) -> (cond, bound)
+
+
+def _bound(cond: c_ast.Node | None, var: str) -> tuple[str, c_ast.Node] | None:
+    """(op, hi) of ``var op hi`` (or ``hi op var``); ``i < ii + bs && i < n``, two
+    bounds the same way, is ``i < min(ii + bs, n)``: the tighter one ends the loop."""
+    if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&":
+        sides = [_bound(cond.left, var), _bound(cond.right, var)]
+        if any(s is None for s in sides):
+            return None
+        (op1, a), (op2, b) = sides  # type: ignore[misc]
+        if {op1, op2} <= {"<", "<="} or {op1, op2} <= {">", ">="}:
+            return op1, _tighter(cond, op1, a, op2, b)
+        return None
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _FLIP:
+        return None
+    if isinstance(cond.left, c_ast.ID) and cond.left.name == var:
+        return cond.op, cond.right
+    if isinstance(cond.right, c_ast.ID) and cond.right.name == var:
+        return _FLIP[cond.op], cond.left
+    return None
+
+
+def _tighter(cond: c_ast.Node, op: str, a: c_ast.Node, op2: str, b: c_ast.Node) -> c_ast.Node:
+    """``(a < b ? a : b)`` for upper bounds (``>``: the larger), the second bound first
+    made strict or not as the first is (``v <= b`` is ``v < b + 1`` for an integer
+    counter); made once per condition, so the walk's answers at it stay its own."""
+    hit = _BOTH_BOUNDS.get(id(cond))
+    if hit is not None and hit[0] is cond:
+        return hit[1]
+    if op2 != op:  # one strict, one not: shift the second by one
+        one = c_ast.Constant("int", "1", coord=cond.coord)
+        shift = {"<=": "+", "<": "-", ">=": "-", ">": "+"}[op2]
+        b = c_ast.BinaryOp(shift, b, one, coord=cond.coord)
+    pick = "<" if op in ("<", "<=") else ">"
+    out = c_ast.TernaryOp(c_ast.BinaryOp(pick, a, b, coord=cond.coord), a, b, coord=cond.coord)
+    if len(_BOTH_BOUNDS) > 65536:
+        _BOTH_BOUNDS.clear()
+    _BOTH_BOUNDS[id(cond)] = (cond, out)
+    return out
 
 
 def _counter_decl(init: c_ast.DeclList, cond: c_ast.Node | None) -> c_ast.DeclList | None:
