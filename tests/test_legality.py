@@ -170,7 +170,7 @@ EXPECTED = {
         17: (True, {"threads"}, "also runs the loops at lines 20"),
         20: (True, {"threads"}, "also runs the loops at lines 17"),
     },
-    "manual_reduction.c": {24: (True, {"threads"}, "critical")},
+    "manual_reduction.c": {26: (True, set(), ""), 37: (True, {"threads"}, "critical")},
     # a combiner the program declares: the first of equal maxima in combine order, a
     # complex sum
     "declared_reduction.c": {
@@ -217,6 +217,7 @@ def test_analyze_table_says_schedule_only_and_why(capsys):
     assert main(["analyze", str(DATA / "manual_reduction.c")]) == 0
     out = capsys.readouterr().out
     assert "schedule only" in out and "threads kept as written" in out
+    assert "local is a per-thread partial sum combined after the loop" in out  # regrouped
 
 
 def test_floating_point_reduction_is_allowed_and_said(capsys):

@@ -1,6 +1,8 @@
 /* A hand-written reduction: private partial sums, then a critical update of
-   the total. The loop's schedule may change; the region's thread count may
-   not be varied per loop (the critical section runs once per thread). */
+   the total. Any schedule and any team add the same terms (regrouped: the last
+   digits may change, which is said). The second region also counts, in its
+   critical section, the threads that took part and prints the count: its
+   schedule may change, its thread count may not. */
 #include <stdio.h>
 #include <math.h>
 
@@ -26,6 +28,20 @@ int main(void)
 #pragma omp critical
         total += local;
     }
-    printf("total = %.8e\n", total);
+    double again = 0.0;
+    int workers = 0;
+#pragma omp parallel
+    {
+        double local = 0.0;
+#pragma omp for nowait
+        for (int i = 0; i < N; i++)
+            local += x[i] * x[i];
+#pragma omp critical
+        {
+            again += local;
+            workers++;
+        }
+    }
+    printf("total = %.8e, %.8e from %d threads\n", total, again, workers);
     return 0;
 }
