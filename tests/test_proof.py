@@ -491,6 +491,11 @@ TRAPS = {
         15: (BOTH, "writes the same element of v from different iterations"),
         23: (BOTH, "may write the same element of w from different iterations"),
     },
+    # slots picked by the thread number where it is read: the last value a thread saw,
+    # a slot read alone, per-thread seeds, a slot by parity, fewer slots summed
+    "thread_slots_direct_traps.c": {
+        line: (BOTH, "calls omp_get_thread_num()") for line in (27, 30, 34, 37, 40)
+    },
     # a function found by name at run time (dlsym): the pointer may hold any function
     "callbacks_dlsym.c": {17: (BOTH, "a call through a function pointer")},
     # ... or one a linked library's function returns
@@ -510,6 +515,9 @@ PATTERNS = {
     "guarded_extremes.c": {27: set(), 32: set(), 37: set(), 47: set()},
     # tiles ended by the nearer of two bounds joined by && (either order, < or <=)
     "tiled_bounds.c": {14: set(), 27: set()},
+    # per-thread slots indexed by omp_get_thread_num() itself (a combined parallel for,
+    # a histogram row per thread) or by a region's thread number, one slot deep
+    "thread_slots_direct.c": {24: {"threads"}, 41: {"threads"}, 68: {"threads"}},
     # a thread's integer share added under critical: from 0 the same total for any team;
     # from 1 each thread adds one more, so the team is kept (the schedule is not); the
     # same for double partials (regrouped by another team, said as a reassociation)
@@ -890,6 +898,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "callbacks.c",
         "guarded_extremes.c",
         "tiled_bounds.c",
+        "thread_slots_direct.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -935,6 +944,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "cell_lists_traps.c",
         "callbacks_traps.c",
         "guarded_extremes_traps.c",
+        "thread_slots_direct_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

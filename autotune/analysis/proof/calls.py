@@ -39,6 +39,7 @@ from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import assigned, meet, where
+from autotune.analysis.proof.threadslots import THREAD_NUM
 from autotune.analysis.proof.walkstate import (
     COPY_FUNCS,
     ENDS_PROGRAM,
@@ -68,10 +69,14 @@ def walk_call(w: IterationWalker, node: c_ast.FuncCall) -> None:
         _pointer_call(w, node, args)
         return
     if thread_dependent_call(name):
-        w.facts.effect(
+        why = (
             f"calls {name}() at {w.place(node)}: its answer depends on the thread, the team or "
             "the runtime's settings"
         )
+        if name == THREAD_NUM and not args and len(w.frames) == 1:
+            w.facts.thread_subscripts.append((node, why))  # the verdict decides (threadslots)
+        else:
+            w.facts.effect(why)
         read_args(w, args)
         return
     if name.startswith(BUILTIN) and name not in w.ctx.prog.funcs and not is_omp_call(name):

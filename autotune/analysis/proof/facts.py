@@ -164,6 +164,9 @@ class IterationFacts:
 
     refs: list[Ref] = field(default_factory=list)
     effects: list[str] = field(default_factory=list)  # order-visible effects, as reasons
+    # ``omp_get_thread_num()`` read in the loop itself as a subscript (``part[...] += x``):
+    # (call, reason); an effect unless it only picks the thread's row of per-thread partials
+    thread_subscripts: list[tuple[c_ast.Node, str]] = field(default_factory=list)
     # I/O effects whose output differs between iterations (``printf("bad %d", i)``): an
     # error path ending the program does not make them order-free
     varying_io: set[str] = field(default_factory=set)

@@ -13,8 +13,9 @@ holds, each checked on the function's text:
 
 * in the loop, each use of the array is a statement ``P[tid]...[x] += e`` (or ``-=``,
   ``++``, ``--``) at its full depth, whose right side does not read it, with ``tid`` a
-  variable of the region set once to ``omp_get_thread_num()`` before the loop: distinct
-  threads, distinct rows;
+  variable of the region set once to ``omp_get_thread_num()`` before the loop, or that
+  call itself (``part[omp_get_thread_num()] += x``, also in a combined ``parallel for``):
+  distinct threads, distinct rows;
 * the array is a local of the loop's function whose address is never taken, made by one
   ``P = malloc(N * sizeof ...)`` (or ``calloc(N, ...)``); the region touches it nowhere
   else; outside the region its rows are only set (``P[t] = ...``, from an allocation or
@@ -43,6 +44,7 @@ STEPS = ("++", "--", "p++", "p--")
 STATEMENT_PARENTS = (c_ast.Compound, c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile)
 STATEMENT_PARENTS += (c_ast.Case, c_ast.Default, c_ast.Label)
 THREAD_NUM = "omp_get_thread_num"
+DIRECT = "omp_get_thread_num()"  # the thread number read where it indexes, not a variable
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class Slots:
     tid: str  # the variable holding the thread number
     floating: bool
     line: int
+    calls: frozenset[int] = frozenset()  # id of each thread-number call indexing the rows
 
 
 def thread_slots(site: LoopSite, prog: Program) -> list[Slots]:
@@ -70,14 +73,32 @@ def thread_slots(site: LoopSite, prog: Program) -> list[Slots]:
         if prog.address_taken_var(name, site.for_node, site.func, site.ast):
             continue
         depth = len(derivations(scope, decl.type))
-        if depth < 2 or not _loop_uses(site.for_node, name, tid, depth, parents):
+        if depth < 1 or not _loop_uses(site.for_node, name, tid, depth, parents):
             continue
-        if not _thread_number(site, tid, scope):
+        if tid != DIRECT and not _thread_number(site, tid, scope):
             continue
         count = _slot_count(site.func, name, scope)
         if count is None or not _uses_outside(site, name, depth, count, parents):
             continue
-        out.append(Slots(name, tid, _floating(scope, decl.type), line))
+        calls = frozenset(_row_calls(site.for_node, name)) if tid == DIRECT else frozenset()
+        out.append(Slots(name, tid, _floating(scope, decl.type), line, calls))
+    return out
+
+
+def covered_thread_calls(slots: list[Slots], facts: IterationFacts) -> list[str]:
+    """The reasons of the loop's thread-number reads that do not only pick a row of
+    per-thread partials (those stay order-visible effects)."""
+    rows = {c for s in slots for c in s.calls}
+    return [why for call, why in facts.thread_subscripts if id(call) not in rows]
+
+
+def _row_calls(loop: c_ast.Node, name: str) -> list[int]:
+    """The ``omp_get_thread_num()`` calls that are the first subscript of ``name``."""
+    out = []
+    for n in walk(loop):
+        if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID):
+            if n.name.name == name and _is_thread_num(n.subscript):
+                out.append(id(n.subscript))
     return out
 
 
@@ -106,9 +127,11 @@ def _candidates(loop: c_ast.Node) -> list[tuple[str, str, int]]:
     for n in walk(loop):
         if not isinstance(n, c_ast.ArrayRef) or not isinstance(n.name, c_ast.ID):
             continue
+        line = n.coord.line if n.coord else 0
         if isinstance(n.subscript, c_ast.ID):
-            line = n.coord.line if n.coord else 0
             out.setdefault(n.name.name, (n.name.name, n.subscript.name, line))
+        elif _is_thread_num(n.subscript):
+            out.setdefault(n.name.name, (n.name.name, DIRECT, line))
     return list(out.values())
 
 
@@ -151,6 +174,8 @@ def _loop_uses(loop: c_ast.Node, name: str, tid: str, depth: int, parents) -> bo
 
 
 def _is_tid(sub: c_ast.Node, tid: str) -> bool:
+    if tid == DIRECT:
+        return _is_thread_num(sub)
     return isinstance(sub, c_ast.ID) and sub.name == tid
 
 
@@ -257,10 +282,29 @@ def _uses_outside(site: LoopSite, name: str, depth: int, count: str, parents) ->
             continue
         if len(subs) == depth and _summed(top, subs[0], count, parents):
             continue
-        if not subs and (_freed(up, parents) or _under_sizeof(n, parents)):
+        if not subs and (_freed(up, parents) or _under_sizeof(n, parents) or _null_test(n, up)):
             continue
         return False
     return True
+
+
+def _null_test(node: c_ast.Node, up: c_ast.Node | None) -> bool:
+    """``P == NULL``, ``P != 0``, ``!P``, ``if (P)``: a test of the allocation, no read
+    of a row."""
+    if isinstance(up, c_ast.UnaryOp) and up.op == "!":
+        return True
+    if isinstance(up, c_ast.BinaryOp) and up.op in ("==", "!="):
+        other = up.right if up.left is node else up.left
+        while isinstance(other, c_ast.Cast):
+            other = other.expr
+        return (
+            isinstance(other, c_ast.Constant)
+            and other.value == "0"
+            or (isinstance(other, c_ast.ID) and other.name == "NULL")
+        )
+    if isinstance(up, c_ast.BinaryOp) and up.op in ("&&", "||"):
+        return True  # ``a && P``: its truth alone
+    return isinstance(up, c_ast.If | c_ast.TernaryOp) and up.cond is node
 
 
 def _freed(up: c_ast.Node | None, parents) -> bool:

@@ -41,6 +41,7 @@ from autotune.analysis.proof.sizes_read import judge_sizes_read
 from autotune.analysis.proof.syntax import param_symbol, where
 from autotune.analysis.proof.threadslots import (
     Slots,
+    covered_thread_calls,
     slot_indices,
     thread_slots,
     without_slots,
@@ -284,6 +285,8 @@ def _judge(
     for e in facts.effects:
         out.add(e)
     slots = thread_slots(site, prog)
+    for e in covered_thread_calls(slots, facts):
+        out.add(e)
     if slots:  # rows of per-thread partials, summed over every row after the region
         facts = without_slots(facts, slots, site.for_node)
         _slot_notes(slots, out)
