@@ -25,6 +25,7 @@ from autotune.frontend.inlineasm import (
     line_breaks,
     replace_asm,
 )
+from autotune.frontend.labelvalues import replace_label_values
 from autotune.frontend.options import SourceOptions
 from autotune.frontend.vectortypes import mark_vector_typedefs
 
@@ -198,7 +199,7 @@ def first_compiler_error(stderr: str, path: str) -> str:
 def clean_extensions(text: str) -> str:
     """Remove GCC extensions that survived the -D pass (nested-paren attributes); the
     user's asm statements become calls the proof keeps (``inlineasm``)."""
-    text = replace_asm(text)
+    text = replace_label_values(replace_asm(text))
     if _BALANCED_KEYWORDS.search(text):
         text = _strip_balanced(mark_vector_typedefs(text))
     text = _SIMPLE_RE.sub(lambda m: _SIMPLE_REPLACE[m.group(1)], text)
