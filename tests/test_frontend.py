@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -533,3 +534,35 @@ def test_the_users_headers_are_named_and_system_ones_left_out(tmp_path):
     )
     pre = preprocess(str(src), SourceOptions({}, [str(inc)], []))
     assert pre.headers == [str(inc / "gridparams.h"), str(tmp_path / "local.h")]
+
+
+def test_labels_as_values_cost_only_the_loop_that_jumps_through_them(capsys, tmp_path):
+    """An interpreter dispatching through ``&&label`` tables (GNU C) failed the whole
+    file's parse; now the loop that runs it is kept for its computed goto, with the
+    place, and the file's other loop varies; its variants compile from the user's text
+    (the labels untouched) and print what the original prints."""
+    src = Path(__file__).parent / "data" / "c" / "label_dispatch.c"
+    assert main(["analyze", str(src), "--json"]) == 0
+    loops = {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
+    assert sorted(loops) == [40, 43]
+    assert f"kept as written: a goto at {src}:18" in loops[40]["kept"]["schedule"]
+    assert set(loops[40]["kept"]) == {"schedule", "threads"} and loops[43]["kept"] == {}
+    out = tmp_path / "v"
+    assert main(["variants", str(src), "-o", str(out), "--threads", "3"]) == 0
+    capsys.readouterr()
+    manifest = {lp["line"]: lp for lp in json.loads((out / "manifest.json").read_text())["loops"]}
+    made = {
+        line: [v["file"] for v in lp.get("variants", []) if v["key"] != "baseline"]
+        for line, lp in manifest.items()
+    }
+    files = made[43]
+    assert files and not made[40]
+    exe = tmp_path / "orig"
+    subprocess.run(["gcc", "-O1", "-fopenmp", str(src), "-o", str(exe)], check=True)
+    want = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    for f in files:
+        text = (out / f).read_text()
+        assert "goto *dispatch[program[pc]];" in text and "&&push" in text
+        subprocess.run(["gcc", "-O1", "-fopenmp", str(out / f), "-o", str(exe)], check=True)
+        got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+        assert got == want, f
