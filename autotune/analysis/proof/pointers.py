@@ -465,8 +465,9 @@ def _steady_member(w: IterationWalker, node: c_ast.StructRef) -> str | None:
         held = _held_through(w, node)
         if held is None:
             return None
-    elif holder == var:
-        pv = _named_pointer(w, c_ast.ID(var, coord=node.coord))
+    elif holder == var:  # ``f->u``: what f points at, its callers' objects included
+        base = node.name if isinstance(node.name, c_ast.ID) else c_ast.ID(var, coord=node.coord)
+        pv = w.pointer(base)
         held = pv.objects if pv is not None and pv.objects else frozenset()
     else:
         held = frozenset({w.key_of(decl, kind)})
