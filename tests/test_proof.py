@@ -132,8 +132,8 @@ TRAPS = {
     # array members of an anonymous struct of a typedef: the last query to reach a node
     # marks it, and a sweep reads the next node's key before that iteration rewrites it
     "anonymous_struct_traps.c": {
-        24: (BOTH, "cannot tell apart between iterations"),
-        27: (BOTH, "cannot tell apart between iterations"),
+        24: (BOTH, "may write the same element of nodes from different iterations"),
+        27: (BOTH, "a dependence carried by the loop on nodes"),
     },
     "simd_distance.c": {12: (BOTH, "dependence carried by the loop on v")},
     # boundary tests that keep nothing in the row (a scatter beside the own row, j >= 0,
@@ -496,6 +496,13 @@ TRAPS = {
     "thread_slots_direct_traps.c": {
         line: (BOTH, "calls omp_get_thread_num()") for line in (27, 30, 34, 37, 40)
     },
+    # members of struct elements the iterations share: a force from the neighbours'
+    # forces, the previous particle's position updated, two members of a union
+    "struct_members_traps.c": {
+        31: (BOTH, "a dependence carried by the loop on p"),
+        35: (BOTH, "line 37 (p[i - 1].x[c])"),
+        39: (BOTH, "a dependence carried by the loop on st"),
+    },
     # a function found by name at run time (dlsym): the pointer may hold any function
     "callbacks_dlsym.c": {17: (BOTH, "a call through a function pointer")},
     # ... or one a linked library's function returns
@@ -521,6 +528,9 @@ PATTERNS = {
     # a field passed as a struct holding a pointer to one of two swapped buffers: the
     # loop writes the buffer, never the struct (its objects told apart by points-to)
     "field_struct.c": {29: set()},
+    # particles as an array of structs with array members: a force from the neighbours'
+    # positions, an advance through a pointer to the particle
+    "struct_members.c": {25: set(), 48: set()},
     # a thread's integer share added under critical: from 0 the same total for any team;
     # from 1 each thread adds one more, so the team is kept (the schedule is not); the
     # same for double partials (regrouped by another team, said as a reassociation)
@@ -903,6 +913,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "guarded_extremes.c",
         "tiled_bounds.c",
         "thread_slots_direct.c",
+        "struct_members.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -949,6 +960,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "callbacks_traps.c",
         "guarded_extremes_traps.c",
         "thread_slots_direct_traps.c",
+        "struct_members_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -68,6 +68,11 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         target = access_of(w, node)
         if target is None:
             return
+        shape, member = node, None
+        if target[1] is None and isinstance(node, c_ast.ArrayRef):
+            whole = enclosing_element(w, node)  # ``p[i].x[c]``: within the element p[i]
+            if whole is not None:
+                target, shape, member = whole
         objects, index, owner, name, group = target
         start = w.last_start
         if owner == "local":
@@ -81,7 +86,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 whole = not isinstance(node, c_ast.StructRef)
                 private_flow(w, obj[5:], kind, op, _line(node), whole=whole)
                 return
-        inner, size, outer = declared_shape(w, node, index)
+        inner, size, outer = declared_shape(w, shape, index)
         ref = Ref(
             objects,
             index,
@@ -98,6 +103,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
             start=start,
         )
         ref.string = scan_mark(w, node) if kind == "r" and w.scans else None
+        ref.member = member
         w.record(ref)
         if kind == "u" and name and (w.sync is not None or owner == "private"):
             w.note_floating_update(name, node, "an update of " + name, op)
@@ -353,6 +359,71 @@ def _at(ptr: PtrVal | None, extra: list) -> tuple | None:
         return None
     index = None if ptr.base is None else list(ptr.base) + extra
     return ptr.objects, index, ptr.owner, ptr.name, ptr.group
+
+
+def enclosing_element(w: IterationWalker, node: c_ast.ArrayRef) -> tuple | None:
+    """(access, node of its shape, (struct type, member)) of the struct element an array
+    member's element lies in, where the member's own place is not known: ``p[i].x[c]``
+    and ``q->f[k]`` (q at ``&p[i]``) touch element i of p, within its member x (or f),
+    so iterations at distinct elements stay apart, and so do two members. Only shared
+    elements (a thread's own struct keeps its members apart, for what each iteration
+    sets before it reads)."""
+    root, _subs = chain(node)
+    if not isinstance(root, c_ast.StructRef) or not _array_member(w, root):
+        return None
+    top = root  # the member directly in the element: ``a`` of ``p[i].a.b[c]``
+    while isinstance(top.name, c_ast.StructRef) and top.type == ".":
+        top = top.name
+    base = top.name
+    while isinstance(base, c_ast.Cast):
+        base = base.expr
+    if top.type == ".":
+        if not isinstance(base, c_ast.ArrayRef | c_ast.StructRef | c_ast.UnaryOp):
+            return None  # ``s.x[c]`` of a struct variable: its offset is the member's
+        got, shape = access_of(w, base), base
+    else:
+        got, shape = _at(w.pointer(base), []), c_ast.UnaryOp("*", base, coord=base.coord)
+    if got is None or got[1] is None or got[2] != "shared":
+        return None
+    kind = _struct_type(w, shape)
+    return got, shape, (kind, top.field.name) if kind else None
+
+
+def _struct_type(w: IterationWalker, element: c_ast.Node) -> str:
+    """The C text of an element's struct type (``P``, ``struct cell``); '' if unknown."""
+    var = element.expr if isinstance(element, c_ast.UnaryOp) else element
+    while isinstance(var, c_ast.ArrayRef | c_ast.StructRef | c_ast.Cast | c_ast.UnaryOp):
+        var = var.expr if isinstance(var, c_ast.Cast | c_ast.UnaryOp) else var.name
+    if not isinstance(var, c_ast.ID):
+        return ""
+    decl, _ = w._decl(var.name, var)
+    inner = element.expr if isinstance(element, c_ast.UnaryOp) else element
+    t = access_type(w.frame.scope, inner, decl.type) if decl is not None else None
+    if t is not None and isinstance(element, c_ast.UnaryOp):
+        t = w.frame.scope.resolve_typedef(t)
+        t = t.type if isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl) else None
+    if t is None:
+        return ""
+    named = t.type if isinstance(t, c_ast.TypeDecl) else None
+    alias = " ".join(named.names) if isinstance(named, c_ast.IdentifierType) else ""
+    t = w.frame.scope.resolve_typedef(t)
+    while isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    if not isinstance(t, c_ast.Struct):
+        return ""
+    return f"struct {t.name}" if t.name else alias  # ``typedef struct {...} P``: P
+
+
+def _array_member(w: IterationWalker, member: c_ast.StructRef) -> bool:
+    """``member`` (``p[i].x``, ``q->f``) is an array the struct holds, not a pointer."""
+    var = member
+    while isinstance(var, c_ast.ArrayRef | c_ast.StructRef):
+        var = var.name
+    if not isinstance(var, c_ast.ID):
+        return False
+    decl, _ = w._decl(var.name, var)
+    t = access_type(w.frame.scope, member, decl.type) if decl is not None else None
+    return t is not None and derivations(w.frame.scope, t)[:1] == ["array"]
 
 
 def derivs_of(w: IterationWalker, root: c_ast.Node) -> list[str] | None:

@@ -234,6 +234,7 @@ def _dedupe(refs: list[Ref]) -> list[Ref]:
             tuple((b.sym, _key(b.lower), _key(b.upper)) for b in r.domain),
             tuple(_bound_key(b) for b in r.given),  # a branch's test is the reference's own
             r.outer,
+            r.member,
         )
         seen.setdefault(key, r)
     return list(seen.values())
@@ -263,6 +264,8 @@ def _may_interact(a: Ref, b: Ref) -> bool:
     oa, ob = a.objects or None, b.objects or None
     if oa is not None and ob is not None and not (oa & ob):
         return False
+    if a.member and b.member and a.member[0] == b.member[0] and a.member[1] != b.member[1]:
+        return False  # two members of one struct type: their bytes never meet
     if (oa is None and b.hidden) or (ob is None and a.hidden):
         return False  # a pointer of unknown target never reaches a variable whose address
         # is never taken (a kernel's by-value ``beta``, its bound ``m``)

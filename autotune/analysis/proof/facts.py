@@ -145,6 +145,9 @@ class Ref:
     # a function's own variable (local or parameter, not static) whose address is never
     # taken: no pointer reaches it, not even one the proof knows nothing about
     hidden: bool = False
+    # (the struct type's C text, its member) where the reference lies in one member of a
+    # struct element (``p[i].x[c]``, ``q->f[k]``) while its index is the element's
+    member: tuple[str, str] | None = None
     # made inside the loop's ordered region, which runs in the iterations' order
     ordered: bool = False
     file: str = ""  # the file it is in, where that is not the loop's (a called function's)
