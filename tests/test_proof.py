@@ -497,11 +497,14 @@ TRAPS = {
         line: (BOTH, "calls omp_get_thread_num()") for line in (27, 30, 34, 37, 40)
     },
     # members of struct elements the iterations share: a force from the neighbours'
-    # forces, the previous particle's position updated, two members of a union
+    # forces, the previous particle's position updated, two members of a union, one
+    # particle's random stream drawn by all, a stream two particles share
     "struct_members_traps.c": {
-        31: (BOTH, "a dependence carried by the loop on p"),
-        35: (BOTH, "line 37 (p[i - 1].x[c])"),
-        39: (BOTH, "a dependence carried by the loop on st"),
+        40: (BOTH, "a dependence carried by the loop on p"),
+        44: (BOTH, "line 46 (p[i - 1].x[c])"),
+        48: (BOTH, "a dependence carried by the loop on st"),
+        52: (BOTH, "writes the same element of p from different iterations (line 25: *state)"),
+        55: (BOTH, "writes the same element of p from different iterations (line 25: *state)"),
     },
     # a function found by name at run time (dlsym): the pointer may hold any function
     "callbacks_dlsym.c": {17: (BOTH, "a call through a function pointer")},
@@ -529,8 +532,9 @@ PATTERNS = {
     # loop writes the buffer, never the struct (its objects told apart by points-to)
     "field_struct.c": {29: set()},
     # particles as an array of structs with array members: a force from the neighbours'
-    # positions, an advance through a pointer to the particle
-    "struct_members.c": {25: set(), 48: set()},
+    # positions, an advance through a pointer to the particle, a random walk on each
+    # particle's own stream (&q->seed handed to the generator)
+    "struct_members.c": {27: set(), 50: set(), 69: set()},
     # a thread's integer share added under critical: from 0 the same total for any team;
     # from 1 each thread adds one more, so the team is kept (the schedule is not); the
     # same for double partials (regrouped by another team, said as a reassociation)

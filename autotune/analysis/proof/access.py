@@ -87,6 +87,8 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
                 private_flow(w, obj[5:], kind, op, _line(node), whole=whole)
                 return
         inner, size, outer = declared_shape(w, shape, index)
+        if w.last_element and shape is node:  # ``*seed`` of ``&q->seed``: q's element
+            size = w.last_element
         ref = Ref(
             objects,
             index,
@@ -282,8 +284,10 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
     The place in its object of the pointer subscripted, where known, is left in
     ``w.last_start`` (the index less it is what the subscripts add)."""
     w.last_start = None
+    w.last_element = None
     if isinstance(node, c_ast.UnaryOp):  # *p
         ptr = w.pointer(node.expr)
+        w.last_element = ptr.element if ptr is not None else None
         w._read_only(node.expr) if not isinstance(node.expr, c_ast.ID) else None
         _through(w, node.expr)
         return _at(ptr, [])

@@ -209,14 +209,50 @@ def _address(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
     if isinstance(node, c_ast.StructRef):
         if node.type == "->":
             pv = pointer_value(w, node.name)
+            size = _lone_member(w, node)
+            if pv is not None and pv.base is not None and size:
+                return PtrVal(pv.objects, list(pv.base), pv.owner, pv.name, pv.group, size)
             return PtrVal(pv.objects if pv else None, None)
         own = _own_member(w, node)
         if own is not None:
             return own
+        size = _lone_member(w, node) if isinstance(node.name, c_ast.ArrayRef) else None
+        if size:  # ``&p[i].seed``: inside element i
+            pv = _address(w, node.name)
+            if pv is not None and pv.base is not None:
+                return PtrVal(pv.objects, pv.base, pv.owner, pv.name, pv.group, size)
         return _address(w, node.name) if isinstance(node.name, c_ast.ID) else PtrVal(None, None)
     if isinstance(node, c_ast.UnaryOp) and node.op == "*":
         return pointer_value(w, node.expr)
     return PtrVal(None, None)
+
+
+def _lone_member(w: IterationWalker, node: c_ast.StructRef) -> int | None:
+    """The bytes of the struct element holding ``node`` (``q->seed``, ``p[i].state``), a
+    member that is no array: its address may stand for the element's own, since no valid
+    arithmetic leaves it (one past a scalar is no place to read), and what a store
+    through it touches lies in that element. None when not so, or not known."""
+    var = node
+    while isinstance(var, c_ast.ArrayRef | c_ast.StructRef):
+        var = var.name
+    while isinstance(var, c_ast.Cast):
+        var = var.expr
+    if not isinstance(var, c_ast.ID):
+        return None
+    decl, _ = w._decl(var.name, var)
+    if decl is None:
+        return None
+    scope = w.frame.scope
+    t = access_type(scope, node, decl.type)
+    if t is None or derivations(scope, t):
+        return None
+    holder = access_type(scope, node.name, decl.type)
+    if holder is not None and node.type == "->":
+        holder = scope.resolve_typedef(holder)
+        holder = holder.type if isinstance(holder, c_ast.PtrDecl | c_ast.ArrayDecl) else None
+    if holder is None or derivations(scope, holder):
+        return None
+    return scope.type_size(holder) or None
 
 
 def _own_member(w: IterationWalker, node: c_ast.StructRef, value: bool = False) -> PtrVal | None:

@@ -78,6 +78,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         # "critical(name)"; updates under two different ones may run at once
         self.lock: str | None = None
         self.last_start: list | None = None  # ``access.access_of``'s pointer place
+        self.last_element: int | None = None  # its struct element's bytes (``PtrVal.element``)
         self.ordered = 0  # inside the loop's ordered region (the iterations' order)
         self.cond_depth = 0
         self.guards: list[Bound] = []  # what the branches around the statement test

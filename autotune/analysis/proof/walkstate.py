@@ -55,6 +55,9 @@ class PtrVal:
     # pointers never at one object together: a double buffer's (swaps), or two levels of
     # a grid hierarchy passed to one call (levels; those hold for the rows below too)
     group: tuple[object, str] | None = None
+    # bytes of the element the base counts, where they are not the pointee's own: the
+    # address of a member standing for its struct element (``&q->seed``: q's struct)
+    element: int | None = None
 
 
 @dataclass

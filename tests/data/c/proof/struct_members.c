@@ -14,6 +14,8 @@ typedef struct {
     double v[3];
     double f[3];
     int type;
+    unsigned long seed;
+    int alive;
 } particle_t;
 
 static particle_t atoms[N];
@@ -54,6 +56,28 @@ static void advance(particle_t *p, int n, double dt)
     }
 }
 
+static double uniform(unsigned long *state)
+{
+    *state = *state * 6364136223846793005UL + 1442695040888963407UL;
+    return (double)(*state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* each particle walks with its own random stream until it is absorbed */
+static void random_walk(particle_t *p, int n, double step)
+{
+#pragma omp parallel for schedule(guided)
+    for (int i = 0; i < n; i++) {
+        particle_t *q = &p[i];
+        while (q->alive) {
+            double u = uniform(&q->seed);
+            for (int c = 0; c < 3; c++)
+                q->x[c] += step * (u - 0.5);
+            if (u < 0.2 || q->x[0] > 12.0)
+                q->alive = 0;
+        }
+    }
+}
+
 int main(void)
 {
     for (int i = 0; i < N; i++) {
@@ -62,6 +86,8 @@ int main(void)
             atoms[i].v[c] = 0.0;
         }
         atoms[i].type = i % 2;
+        atoms[i].seed = 12345u + (unsigned long)i;
+        atoms[i].alive = 1;
         numneigh[i] = i % MAXN;
         for (int k = 0; k < MAXN; k++)
             neigh[i * MAXN + k] = (i + 7 * k + 1) % N;
@@ -70,6 +96,7 @@ int main(void)
         forces(atoms, N, numneigh, neigh, 4.0);
         advance(atoms, N, 0.01);
     }
+    random_walk(atoms, N, 0.5);
     double s = 0.0;
     for (int i = 0; i < N; i++)
         s += atoms[i].x[0] + atoms[i].f[1] * (i % 3 + 1);
