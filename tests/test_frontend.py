@@ -541,7 +541,7 @@ def test_labels_as_values_cost_only_the_loop_that_jumps_through_them(capsys, tmp
     file's parse; now the loop that runs it is kept for its computed goto, with the
     place, and the file's other loop varies; its variants compile from the user's text
     (the labels untouched) and print what the original prints."""
-    src = Path(__file__).parent / "data" / "c" / "label_dispatch.c"
+    src = Path(__file__).parent / "data" / "c" / "proof" / "label_dispatch.c"
     assert main(["analyze", str(src), "--json"]) == 0
     loops = {lp["line"]: lp for lp in json.loads(capsys.readouterr().out)["loops"]}
     assert sorted(loops) == [40, 43]
