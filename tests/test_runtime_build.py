@@ -53,7 +53,10 @@ def test_tune_measures_the_original_against_its_runtime_twin(env, capsys):
 def test_a_loop_given_its_own_binaries_is_measured_in_them(env):
     (loop,) = analyze_file(str(RELAX), threads=2).loops
     with Store(str(env / "s.db")) as store:
-        sweep = Sweep(RELAX, BuildOptions(), SweepOptions(repetitions=1, run_args=["2000"]), store)
+        # a floor far above the run: on a loaded 2-core machine two spinning threads may
+        # take many times the original's 0.06 s, and the test is about the binaries
+        opts = SweepOptions(repetitions=1, run_args=["2000"], timeout_floor_s=300.0)
+        sweep = Sweep(RELAX, BuildOptions(), opts, store)
         before = sweep.measure_loop(loop, [Variant("dynamic", 4, 2)])
         assert before.mode == "runtime"
         sweep.use_own_binaries(loop)
