@@ -394,16 +394,11 @@ def enclosing_element(w: IterationWalker, node: c_ast.ArrayRef) -> tuple | None:
 
 
 def _struct_type(w: IterationWalker, element: c_ast.Node) -> str:
-    """The C text of an element's struct type (``P``, ``struct cell``); '' if unknown."""
-    var = element.expr if isinstance(element, c_ast.UnaryOp) else element
-    while isinstance(var, c_ast.ArrayRef | c_ast.StructRef | c_ast.Cast | c_ast.UnaryOp):
-        var = var.expr if isinstance(var, c_ast.Cast | c_ast.UnaryOp) else var.name
-    if not isinstance(var, c_ast.ID):
-        return ""
-    decl, _ = w._decl(var.name, var)
-    inner = element.expr if isinstance(element, c_ast.UnaryOp) else element
-    t = access_type(w.frame.scope, inner, decl.type) if decl is not None else None
-    if t is not None and isinstance(element, c_ast.UnaryOp):
+    """The C text of an element's struct type (``P``, ``struct cell``); '' if unknown.
+    ``element`` is ``p[i]``, or ``*q`` for a pointer to the element."""
+    through = isinstance(element, c_ast.UnaryOp)
+    t = expression_type(w, element.expr if through else element)
+    if t is not None and through:
         t = w.frame.scope.resolve_typedef(t)
         t = t.type if isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl) else None
     if t is None:
@@ -418,15 +413,22 @@ def _struct_type(w: IterationWalker, element: c_ast.Node) -> str:
     return f"struct {t.name}" if t.name else alias  # ``typedef struct {...} P``: P
 
 
-def _array_member(w: IterationWalker, member: c_ast.StructRef) -> bool:
-    """``member`` (``p[i].x``, ``q->f``) is an array the struct holds, not a pointer."""
-    var = member
+def expression_type(w: IterationWalker, node: c_ast.Node) -> c_ast.Node | None:
+    """The type of an element or member expression (``p[i].x``, ``q->seed``, ``p[i]``),
+    from its root variable's declared type; None where the root is no variable (a cast
+    on the way, ``((P *)buf)->x``, would be read in the variable's own type)."""
+    var = node
     while isinstance(var, c_ast.ArrayRef | c_ast.StructRef):
         var = var.name
     if not isinstance(var, c_ast.ID):
-        return False
+        return None
     decl, _ = w._decl(var.name, var)
-    t = access_type(w.frame.scope, member, decl.type) if decl is not None else None
+    return access_type(w.frame.scope, node, decl.type) if decl is not None else None
+
+
+def _array_member(w: IterationWalker, member: c_ast.StructRef) -> bool:
+    """``member`` (``p[i].x``, ``q->f``) is an array the struct holds, not a pointer."""
+    t = expression_type(w, member)
     return t is not None and derivations(w.frame.scope, t)[:1] == ["array"]
 
 

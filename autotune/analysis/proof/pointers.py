@@ -13,7 +13,7 @@ from pycparser import c_ast
 from autotune.analysis.allocators import REALLOCATORS, RETURNS_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.access import access_of, derivs_of
+from autotune.analysis.proof.access import access_of, derivs_of, expression_type
 from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
 from autotune.analysis.proof.lifetimes import unset_block
@@ -232,21 +232,11 @@ def _lone_member(w: IterationWalker, node: c_ast.StructRef) -> int | None:
     member that is no array: its address may stand for the element's own, since no valid
     arithmetic leaves it (one past a scalar is no place to read), and what a store
     through it touches lies in that element. None when not so, or not known."""
-    var = node
-    while isinstance(var, c_ast.ArrayRef | c_ast.StructRef):
-        var = var.name
-    while isinstance(var, c_ast.Cast):
-        var = var.expr
-    if not isinstance(var, c_ast.ID):
-        return None
-    decl, _ = w._decl(var.name, var)
-    if decl is None:
-        return None
     scope = w.frame.scope
-    t = access_type(scope, node, decl.type)
+    t = expression_type(w, node)
     if t is None or derivations(scope, t):
         return None
-    holder = access_type(scope, node.name, decl.type)
+    holder = expression_type(w, node.name)
     if holder is not None and node.type == "->":
         holder = scope.resolve_typedef(holder)
         holder = holder.type if isinstance(holder, c_ast.PtrDecl | c_ast.ArrayDecl) else None
