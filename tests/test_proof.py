@@ -512,9 +512,24 @@ TRAPS = {
     "callbacks_extern.c": {14: (BOTH, "a call through a function pointer")},
     # a map compiled alone: its callers, and what they pass, are in other files
     "callbacks_alone.c": {10: (BOTH, "a call through a function pointer")},
+    # per-thread blocks that are not the thread's own: one block handed to the team by
+    # copyprivate, a helper's static workspace, blocks every thread publishes, a block
+    # read before the iteration writes it, a block's address kept in the output
+    "thread_blocks_traps.c": {
+        43: (BOTH, "writes the same element of w from different iterations"),
+        53: (BOTH, "writes the same element of w from different iterations"),
+        65: (BOTH, "reads bufs (line 67: bufs[0][3])"),
+        75: (BOTH, "w, which each thread keeps across iterations, may be read at line 76"),
+        86: (BOTH, "private variable w is read at line 88"),
+    },
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # a workspace each thread of the region allocates for itself before the loop (with
+    # an out-of-memory exit), one named private, one passed to a helper, zeroed
+    # per-thread bins merged under critical, an orphaned loop's function's workspace
+    # (its thread count is the caller's region's)
+    "thread_workspace.c": {37: set(), 54: set(), 67: set(), 82: {"threads"}},
     # calls through pointers that may hold only pure functions of the iteration's
     # elements: a map given sqrt or a helper, a model's right-hand side from a table of
     # operations, a comparison chosen by ?: for qsort
@@ -918,6 +933,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "tiled_bounds.c",
         "thread_slots_direct.c",
         "struct_members.c",
+        "thread_workspace.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -965,6 +981,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "guarded_extremes_traps.c",
         "thread_slots_direct_traps.c",
         "struct_members_traps.c",
+        "thread_blocks_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):
@@ -1007,6 +1024,19 @@ def test_a_floating_point_max_may_keep_either_zero_and_ships_only_measured(tmp_p
     }
     assert shipped[26]["used"] == "original", shipped[26]
     assert "reduction(max:climb)" in shipped[26]["reason"]
+
+
+def test_per_thread_bins_whose_total_shows_the_team_keep_the_thread_count(capsys):
+    """Bins merged under critical vary the thread count only when every thread's bins
+    start at zero and are only counted into: bins starting at one add the team's size
+    (the schedule still varies), a bin set after the loop adds it too, and a merge up
+    to the thread's own number depends on who ran what."""
+    loops = analyze(DATA / "partial_histogram_traps.c", capsys)
+    assert set(loops[21]["kept"]) == {"threads"} and loops[21]["tunable"]
+    assert "runs '#pragma omp critical' at line 23" in loops[21]["kept"]["threads"]
+    assert set(loops[31]["kept"]) == {"threads"} and loops[31]["tunable"]
+    assert set(loops[44]["kept"]) == BOTH and not loops[44]["tunable"]
+    assert "private array mine accumulates" in loops[44]["kept"]["schedule"]
 
 
 def test_what_the_proof_cannot_follow_is_kept_in_one_line(tmp_path, capsys):

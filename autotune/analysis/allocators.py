@@ -54,6 +54,8 @@ STORES_FRESH: dict[str, int] = {
 FILLED = frozenset(n for n, a in TABLE.items() if a.filled)
 # return a block that may be the one they were given
 REALLOCATORS = frozenset(n for n, a in TABLE.items() if not a.fresh and a.size_args)
+# give a block back: what it held is read by no one
+DEALLOCATORS = frozenset(n for n, a in TABLE.items() if a.frees)
 # ``p = f(...)``: the arguments that size the block p points at
 SIZED: dict[str, tuple[int, ...]] = {
     n: a.size_args for n, a in TABLE.items() if a.size_args and a.out_arg is None

@@ -50,6 +50,8 @@ def combines_identity_partial(
     pick = select_update(stmt)
     if pick is not None:
         return _select_partial(pick, decls, region)
+    if isinstance(stmt, c_ast.For):
+        return _array_partial(stmt, decls, region, scope)
     if not isinstance(stmt, c_ast.Assignment) or stmt.op not in _IDENTITY:
         return False
     if (
@@ -68,6 +70,113 @@ def combines_identity_partial(
     if not integral_type(scope, decl.type) or _value(decl.init) != identity:
         return False
     return _only_updated(region, name, updates)
+
+
+def _array_partial(
+    loop: c_ast.For, decls: dict[str, c_ast.Decl], region: c_ast.Node, scope: Scope
+) -> bool:
+    """``for (b = 0; b < K; b++) hist[b] += mine[b];`` of an integer array (or block) of
+    partials declared in the region with zeros in every element (``= {0}``, ``calloc``),
+    which the region otherwise only updates element by element with the same operator
+    (``mine[bin]++``): every thread adds its counts, an idle one its zeros, so the total
+    is the same for any team. The bounds must read nothing the region sets."""
+    body = loop.stmt
+    while isinstance(body, c_ast.Compound) and len(body.block_items or []) == 1:
+        body = body.block_items[0]
+    counter = _counter_of(loop)
+    if counter is None or not isinstance(body, c_ast.Assignment) or body.op not in _IDENTITY:
+        return False
+    lv, rv = body.lvalue, body.rvalue
+    if not (isinstance(lv, c_ast.ArrayRef) and isinstance(rv, c_ast.ArrayRef)):
+        return False
+    if not (
+        _is(rv.subscript, counter) and _is(lv.subscript, counter) and isinstance(rv.name, c_ast.ID)
+    ):
+        return False
+    name = rv.name.name
+    decl = decls.get(name)
+    updates, identity = _IDENTITY[body.op]
+    if decl is None or identity != 0 or not _zeroed(decl, region, name):
+        return False
+    element = decl.type.type
+    if not isinstance(decl.type, c_ast.ArrayDecl | c_ast.PtrDecl) or not integral_type(
+        scope, element
+    ):
+        return False
+    if _is(lv.name, name) or not _bounds_fixed(loop, region, counter):
+        return False
+    return _elements_only_updated(region, name, updates, body)
+
+
+def _counter_of(loop: c_ast.For) -> str | None:
+    """The counter a ``for`` sets in its header and steps by one."""
+    nxt = loop.next
+    if (
+        isinstance(nxt, c_ast.UnaryOp)
+        and nxt.op in ("++", "p++")
+        and isinstance(nxt.expr, c_ast.ID)
+    ):
+        return nxt.expr.name
+    return None
+
+
+def _zeroed(decl: c_ast.Decl, region: c_ast.Node, name: str) -> bool:
+    """Every element starts at zero: ``= {0}`` (the rest are zeros too), or the pointer
+    is set once, to ``calloc``'s zeroed block, and nowhere else."""
+    init = decl.init
+    if isinstance(decl.type, c_ast.ArrayDecl):
+        return isinstance(init, c_ast.InitList) and all(_value(e) == 0 for e in init.exprs)
+    stores = [init] if init is not None else []
+    for n in walk(region):
+        if isinstance(n, c_ast.Assignment) and _is(n.lvalue, name):
+            stores.append(n.rvalue if n.op == "=" else None)
+    for rhs in stores:
+        while isinstance(rhs, c_ast.Cast):
+            rhs = rhs.expr
+        if not (isinstance(rhs, c_ast.FuncCall) and _is(rhs.name, "calloc")):
+            return False
+    return len(stores) == 1
+
+
+def _bounds_fixed(loop: c_ast.For, region: c_ast.Node, counter: str) -> bool:
+    """The merge loop's header reads constants, its counter, and names the region does
+    not set (the same bins on every thread)."""
+    written = {
+        n.lvalue.name
+        for n in walk(region)
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)
+    }
+    declared = {n.name for n in walk(region) if isinstance(n, c_ast.Decl)}
+    for part in (loop.init, loop.cond):
+        for n in walk(part):
+            if isinstance(n, c_ast.FuncCall):
+                return False
+            if isinstance(n, c_ast.ID) and n.name != counter:
+                if n.name in written or n.name in declared:
+                    return False
+    return True
+
+
+def _elements_only_updated(
+    region: c_ast.Node, name: str, updates: set[str], merge: c_ast.Node
+) -> bool:
+    """Every store to an element of ``name`` in the region is one of ``updates``; the
+    array's address goes nowhere but subscripts, ``free`` and the merge."""
+    for n in walk(region):
+        if isinstance(n, c_ast.Assignment) and n is not merge:
+            if _element_of(n.lvalue, name) and n.op not in updates:
+                return False
+        if isinstance(n, c_ast.UnaryOp) and _element_of(n.expr, name):
+            if n.op == "&" or (n.op in ("++", "--", "p++", "p--") and n.op not in updates):
+                return False
+        if isinstance(n, c_ast.FuncCall) and not _is(n.name, "free"):
+            if any(_is(a, name) for a in (n.args.exprs if n.args is not None else [])):
+                return False
+    return True
+
+
+def _element_of(node: c_ast.Node, name: str) -> bool:
+    return isinstance(node, c_ast.ArrayRef) and _is(node.name, name)
 
 
 def _extreme_merge(stmt: c_ast.Node) -> tuple[c_ast.Node, str, c_ast.Node] | None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import DEALLOCATORS, RETURNS_FRESH
 from autotune.analysis.astutil import lvalues, walk
 from autotune.analysis.body import THREAD_API
 from autotune.analysis.names import assigned_names, call_name, names_in, written_root
 from autotune.analysis.ops import math_name
 from autotune.analysis.proof.program import STEADY_OMP, is_omp_call, thread_dependent_call
-from autotune.analysis.proof.walkstate import LIBRARY_FUNCS, PURE_FUNCS
+from autotune.analysis.proof.walkstate import ENDS_PROGRAM, LIBRARY_FUNCS, PURE_FUNCS
 from autotune.frontend.records import Directive
 from autotune.frontend.runs import make_directive, section_groups
 
@@ -71,6 +72,8 @@ def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
     """Why code run by every thread has an effect that depends on how many run it."""
     reads = names_in(node)
     for call in reads.calls:
+        if call in RETURNS_FRESH or (call in DEALLOCATORS and _frees_own(node, private)):
+            continue  # a block of the thread's own, made or given back: the lvalues say
         if not (math_name(call) or call in SAFE_CALLS):
             return f"calls {call}() at line {line} on every thread"
     for lv in lvalues(node):
@@ -80,6 +83,46 @@ def thread_dependence(node: c_ast.Node, private: set[str], line: int) -> str:
         if not isinstance(lv, c_ast.ID | c_ast.StructRef | c_ast.ArrayRef):
             return f"writes through {name} at line {line} on every thread"
     return ""
+
+
+def _frees_own(node: c_ast.Node, private: set[str]) -> bool:
+    """Every deallocation in ``node`` gives back a block held in the thread's own
+    pointer (``free(w)`` of a region-local ``w``): as many blocks go as were made."""
+    return all(
+        n.args is not None
+        and len(n.args.exprs) == 1
+        and isinstance(n.args.exprs[0], c_ast.ID)
+        and n.args.exprs[0].name in private
+        for n in walk(node)
+        if isinstance(n, c_ast.FuncCall) and call_name(n) in DEALLOCATORS
+    )
+
+
+# calls that print a message of their own and no data
+MESSAGE_CALLS = frozenset("fprintf printf puts fputs perror".split())
+STREAMS = frozenset({"stderr", "stdout"})
+
+
+def error_exit(stmt: c_ast.Node | None) -> bool:
+    """A branch that prints a fixed message and ends the program (``fprintf(stderr,
+    "out of memory\n"); exit(1);``): whichever thread takes it, the run ends with the
+    same words, so what it does says nothing about the team or the schedule."""
+    items = stmt.block_items or [] if isinstance(stmt, c_ast.Compound) else [stmt]
+    if not items or not (
+        isinstance(items[-1], c_ast.FuncCall) and call_name(items[-1]) in ENDS_PROGRAM
+    ):
+        return False
+    for item in items[:-1]:
+        if not (isinstance(item, c_ast.FuncCall) and call_name(item) in MESSAGE_CALLS):
+            return False
+        for arg in item.args.exprs if item.args is not None else []:
+            fixed = isinstance(arg, c_ast.Constant) and arg.type == "string"
+            if not (fixed or (isinstance(arg, c_ast.ID) and arg.name in STREAMS)):
+                return False
+    return all(
+        isinstance(a, c_ast.Constant)
+        for a in (items[-1].args.exprs if items[-1].args is not None else [])
+    )
 
 
 def team_query(node: c_ast.Node, funcs: dict, seen: set[str] | None = None) -> str:

@@ -22,6 +22,7 @@ from autotune.analysis.region_code import (
     ONCE_NO_BARRIER,
     ONCE_WITH_BARRIER,
     calls_thread_api,
+    error_exit,
     sections_handoff,
     stores_thread_value,
     team_query,
@@ -179,7 +180,7 @@ class RegionEvents(c_ast.NodeVisitor):
             self._code(stmt.cond, node_line(stmt))
             tail, mark = self._open_tail(), len(self.events)
             for branch in (stmt.iftrue, stmt.iffalse):
-                if branch is not None:
+                if branch is not None and not error_exit(branch):
                     self._statement(branch)
             self._may_skip(tail, mark)
         elif isinstance(stmt, c_ast.Decl):

@@ -32,6 +32,7 @@ from autotune.analysis.proof.ownflow import (
 )
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import assigned, chain, member_path
+from autotune.analysis.proof.threadblocks import thread_block
 from autotune.analysis.proof.walkstate import PtrVal
 
 
@@ -107,8 +108,9 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         ref.string = scan_mark(w, node) if kind == "r" and w.scans else None
         ref.member = member
         w.record(ref)
-        if kind == "u" and name and (w.sync is not None or owner == "private"):
+        if kind == "u" and name and w.sync is not None:
             w.note_floating_update(name, node, "an update of " + name, op)
+        # a thread's own array: noted where it is judged to accumulate (``carried``)
         return
     # an rvalue that is not memory: walk its parts as reads
     w.generic_visit(node)
@@ -210,6 +212,9 @@ def _scalar(
         return  # an array name used as a pointer value: no access by itself
     cls = w._class(name, node)
     line = _line(node)
+    if cls == "private" and kind == "r" and derivs == ["ptr"] and not struct and w.frame.top:
+        if name not in w.ctx.written and thread_block(w.ctx, name):
+            return  # the thread's own block, set before the loop: used only to reach it
     if cls in ("local", "invariant"):
         if cls == "invariant":
             w.facts.invariant_reads.setdefault(name, line)

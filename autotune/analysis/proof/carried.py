@@ -16,8 +16,9 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
+from autotune.analysis.allocators import DEALLOCATORS
 from autotune.analysis.astutil import walk
-from autotune.analysis.names import is_floating, is_integral
+from autotune.analysis.names import call_name, is_floating, is_integral
 from autotune.analysis.proof import coverage
 from autotune.analysis.proof.combining import combining_ids, integral_elements, linear_map_ids
 from autotune.analysis.proof.contexts import root_name
@@ -187,7 +188,7 @@ def _accumulator_use(
             continue
         if isinstance(n, c_ast.ID) and n.name == name:
             parent_init = _initialising(holder, n)
-            if not parent_init:
+            if not parent_init and not _freed(n, site.ast):
                 line = n.coord.line if n.coord else 0
                 return f"is used at line {line} other than in a combining update"
     return ""
@@ -263,6 +264,8 @@ def judge_private_arrays(
                 out.add(
                     f"private array {name} accumulates over the iterations a thread runs and {why}"
                 )
+            else:
+                _note_floating_partials(site, name, refs[0], out)
             continue
         reads = [r for r in refs if r.kind != "w"]
         writes = [r for r in refs if r.kind == "w" and r.must]
@@ -287,6 +290,26 @@ def judge_private_arrays(
         used = _used_elsewhere(rewrites, site, name, ctx.prog)
         if used:
             out.add(f"{name} keeps the values of the last iteration each thread ran, and {used}")
+
+
+def _note_floating_partials(site: LoopSite, name: str, ref: Ref, out: Proof) -> None:
+    """A thread's own array of floating-point partials, combined after the loop: another
+    schedule or team groups the terms otherwise (a max or min may keep the other zero)."""
+    op = ref.op or ""
+    if op.startswith("arg") or not is_floating(Scope(site.func, site.ast), name, site.for_node):
+        return
+    if op in ("max", "min"):
+        note = (
+            f"an update of {name} keeps one of floating-point values that compare equal "
+            f"(-0.0 and 0.0) in thread order at {ref.at}"
+        )
+    else:
+        note = (
+            f"an update of {name} adds floating-point values in thread order at {ref.at} "
+            "(results may differ in the last digits)"
+        )
+    if note not in out.reassociates:
+        out.reassociates.append(note)
 
 
 def judge_private_scalars_after(
@@ -388,6 +411,8 @@ def _used_elsewhere(
             continue  # inside another loop that writes it before each read
         if _handed_to_a_writer(n, name, prog, ast):
             continue  # vranlc(0, &t1, A, x): the callee only stores through it
+        if _freed(n, ast):
+            continue  # free(w): the block goes, and what it held with it
         return f"is used at line {line}"
     return ""
 
@@ -405,12 +430,21 @@ def _loops_around(site: LoopSite) -> list[set[int]]:
     return out
 
 
+def _freed(node: c_ast.ID, ast) -> bool:
+    """``node`` is what a deallocator (``free``) is given: nothing reads the block."""
+    parents = file_info(ast).parents
+    args = parents.get(id(node))
+    call = parents.get(id(args)) if isinstance(args, c_ast.ExprList) else None
+    if not isinstance(call, c_ast.FuncCall) or call.args is not args:
+        return False
+    return call_name(call) in DEALLOCATORS and args.exprs[0] is node
+
+
 def _handed_to_a_writer(node: c_ast.ID, name: str, prog: Program, ast) -> bool:
     """``node`` is an argument of a call to a function of the program whose parameter
     is only ever stored through (``y[i] = ...``), that does not name the object itself
     (its own locals may share the name) and calls nothing: the call cannot read what
     the array held (NPB EP's ``vranlc``)."""
-    from autotune.analysis.names import call_name
     from autotune.analysis.symbols import _params
 
     parents = file_info(ast).parents

@@ -64,6 +64,8 @@ def loop_context(site: LoopSite, prog: Program, pointsto: PointsTo) -> LoopConte
         written=written,
         linear=linear,
         copied_in=copied_in,
+        region=site.region_node if not site.orphaned else site.func.body,
+        region_private=set(clause_names(rc.private)) if rc is not None else set(),
     )
 
 

@@ -24,6 +24,7 @@ from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.swaps import swap_group
 from autotune.analysis.proof.syntax import chain, member_path
+from autotune.analysis.proof.threadblocks import thread_block
 from autotune.analysis.proof.walkstate import PtrVal
 from autotune.analysis.symbols import Scope
 
@@ -143,6 +144,9 @@ def _named_pointer(w: IterationWalker, node: c_ast.ID) -> PtrVal | None:
         if cls == "private" and w.frame.top or (cls == "private" and kind == "global"):
             return PtrVal(frozenset({f"priv:{name}"}), [poly.const(0)], "private", name)
         return PtrVal(frozenset({w.key_of(decl, kind)}), [poly.const(0)], "shared", name)
+    if cls == "private" and w.frame.top and key not in w.env and name not in w.ctx.written:
+        if thread_block(w.ctx, name):  # each thread's own block, made in the region
+            return PtrVal(frozenset({f"priv:{name}"}), [poly.const(0)], "private", name)
     if cls == "local" or (cls == "private" and w.frame.top):
         # a pointer set inside the iteration on a path the walk could not follow,
         # or a private pointer: its target is not known here

@@ -100,6 +100,11 @@ class LoopContext:
     # threadprivate names every thread's copy of holds master's value in the loop: copied
     # in by the region (``copyin``) and stored to nowhere in it
     copied_in: set[str] = field(default_factory=set)
+    # the statement of the enclosing parallel region (an orphaned loop's: its function's
+    # body, which every thread runs; None: a combined construct), and the names its
+    # private clause gives each thread
+    region: c_ast.Node | None = None
+    region_private: set[str] = field(default_factory=set)
 
 
 @dataclass
