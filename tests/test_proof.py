@@ -512,6 +512,16 @@ TRAPS = {
     "callbacks_extern.c": {14: (BOTH, "a call through a function pointer")},
     # a map compiled alone: its callers, and what they pass, are in other files
     "callbacks_alone.c": {10: (BOTH, "a call through a function pointer")},
+    # members that share bytes or are reached whole: adjacent bit-fields, an anonymous
+    # union in the record, a union, a whole record read beside a member written, a
+    # record read through a cast to another record type
+    "particle_members_traps.c": {
+        50: (BOTH, "a dependence carried by the loop on f"),
+        55: (BOTH, "a dependence carried by the loop on v"),
+        58: (BOTH, "a dependence carried by the loop on u"),
+        61: (BOTH, "line 62 (pr[i + 1]) and line 63 (pr[i])"),
+        66: (BOTH, "a dependence carried by the loop on pr"),
+    },
     # per-thread blocks that are not the thread's own: one block handed to the team by
     # copyprivate, a helper's static workspace, blocks every thread publishes, a block
     # read before the iteration writes it, a block's address kept in the output
@@ -530,6 +540,10 @@ PATTERNS = {
     # per-thread bins merged under critical, an orphaned loop's function's workspace
     # (its thread count is the caller's region's)
     "thread_workspace.c": {37: set(), 54: set(), 67: set(), 82: {"threads"}},
+    # one member of each particle written, another member of every particle read:
+    # direct-sum forces from positions (a nested struct), a potential through a pointer
+    # to the particle, a position moved beside the neighbours' velocities
+    "particle_members.c": {27: set(), 51: set(), 67: set()},
     # calls through pointers that may hold only pure functions of the iteration's
     # elements: a map given sqrt or a helper, a model's right-hand side from a table of
     # operations, a comparison chosen by ?: for qsort
@@ -934,6 +948,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "thread_slots_direct.c",
         "struct_members.c",
         "thread_workspace.c",
+        "particle_members.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -982,6 +997,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "thread_slots_direct_traps.c",
         "struct_members_traps.c",
         "thread_blocks_traps.c",
+        "particle_members_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

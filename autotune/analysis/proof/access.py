@@ -36,8 +36,16 @@ from autotune.analysis.proof.threadblocks import thread_block
 from autotune.analysis.proof.walkstate import PtrVal
 
 
-def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: str | None) -> None:
-    """Record what reading (``r``), writing (``w``) or updating (``u``) ``node`` does."""
+def touch(
+    w: IterationWalker,
+    node: c_ast.Node,
+    kind: str,
+    at: c_ast.Node,
+    op: str | None,
+    member: tuple[str, str] | None = None,
+) -> None:
+    """Record what reading (``r``), writing (``w``) or updating (``u``) ``node`` does;
+    ``member``: the (struct type, member) of the element it is part of (``p[i].fx``)."""
     while isinstance(node, c_ast.Cast):
         node = node.expr
     if isinstance(node, c_ast.ID):
@@ -51,7 +59,7 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         inner = node.name
         while isinstance(inner, c_ast.Cast):
             inner = inner.expr
-        touch(w, inner, kind, at, op)
+        touch(w, inner, kind, at, op, member or scalar_member(w, node))
         return
     if _is_errno(node):  # the calling thread's own errno, as a private scalar of its own
         private_flow(w, "errno", kind, op, _line(node))
@@ -69,11 +77,16 @@ def touch(w: IterationWalker, node: c_ast.Node, kind: str, at: c_ast.Node, op: s
         target = access_of(w, node)
         if target is None:
             return
-        shape, member = node, None
+        shape = node
         if target[1] is None and isinstance(node, c_ast.ArrayRef):
+            member = None
             whole = enclosing_element(w, node)  # ``p[i].x[c]``: within the element p[i]
             if whole is not None:
                 target, shape, member = whole
+        elif isinstance(node, c_ast.StructRef) and member is None:
+            member = scalar_member(w, node)  # ``q->fx``: one member of the element *q
+        if target[1] is None or target[2] != "shared":
+            member = None if shape is node else member  # a place not known: any member
         objects, index, owner, name, group = target
         start = w.last_start
         if owner == "local":
@@ -394,13 +407,37 @@ def enclosing_element(w: IterationWalker, node: c_ast.ArrayRef) -> tuple | None:
         got, shape = _at(w.pointer(base), []), c_ast.UnaryOp("*", base, coord=base.coord)
     if got is None or got[1] is None or got[2] != "shared":
         return None
-    kind = _struct_type(w, shape)
+    kind = _struct_type(w, shape, top.field.name)
     return got, shape, (kind, top.field.name) if kind else None
 
 
-def _struct_type(w: IterationWalker, element: c_ast.Node) -> str:
-    """The C text of an element's struct type (``P``, ``struct cell``); '' if unknown.
-    ``element`` is ``p[i]``, or ``*q`` for a pointer to the element."""
+def scalar_member(w: IterationWalker, node: c_ast.StructRef) -> tuple[str, str] | None:
+    """(struct type, member) of ``p[i].fx``, ``p[i].pos.x`` (member ``pos``) or ``q->fx``:
+    the member of the element the access lies in, so that a force written to each
+    particle's ``fx`` and the positions read from every particle's ``x`` stay apart.
+    None for a union (its members share bytes) or a type the walk cannot read."""
+    top = node
+    while isinstance(top.name, c_ast.StructRef) and top.type == ".":
+        top = top.name
+    base = top.name
+    while isinstance(base, c_ast.Cast):
+        base = base.expr
+    if top.type == ".":
+        if not isinstance(base, c_ast.ArrayRef | c_ast.StructRef | c_ast.UnaryOp):
+            return None  # ``s.x`` of a struct variable
+        shape = base
+    else:
+        shape = c_ast.UnaryOp("*", base, coord=base.coord)
+    kind = _struct_type(w, shape, top.field.name)
+    return (kind, top.field.name) if kind else None
+
+
+def _struct_type(w: IterationWalker, element: c_ast.Node, field: str) -> str:
+    """The C text of an element's struct type (``P``, ``struct cell``); '' if unknown,
+    or if ``field`` may share bytes with another member: a bit-field (adjacent ones are
+    one memory location), or a struct with an anonymous union or struct in it (its
+    members are the struct's own names). ``element`` is ``p[i]``, or ``*q`` for a
+    pointer to the element."""
     through = isinstance(element, c_ast.UnaryOp)
     t = expression_type(w, element.expr if through else element)
     if t is not None and through:
@@ -414,6 +451,11 @@ def _struct_type(w: IterationWalker, element: c_ast.Node) -> str:
     while isinstance(t, c_ast.TypeDecl):
         t = t.type
     if not isinstance(t, c_ast.Struct):
+        return ""
+    members = t.decls or getattr(w.frame.scope.info.structs.get(t.name), "decls", None)
+    if not members or any(d.name is None or d.bitsize is not None for d in members):
+        return ""
+    if field not in {d.name for d in members}:
         return ""
     return f"struct {t.name}" if t.name else alias  # ``typedef struct {...} P``: P
 
