@@ -522,6 +522,14 @@ TRAPS = {
         61: (BOTH, "line 62 (pr[i + 1]) and line 63 (pr[i])"),
         66: (BOTH, "a dependence carried by the loop on pr"),
     },
+    # every iteration stores at the one place a search finds in one shared line
+    # (strchr, strstr, memchr), or in the one table entry bsearch finds for many keys
+    "string_search_traps.c": {
+        25: (BOTH, "writes line (line 26: strchr(); line 27: *colon)"),
+        31: (BOTH, "writes line (line 32: strstr(); line 33: at[1])"),
+        37: (BOTH, "writes table (line 38: bsearch(); line 39: *hit)"),
+        43: (BOTH, "writes line (line 44: memchr(); line 45: *semi)"),
+    },
     # per-thread blocks that are not the thread's own: one block handed to the team by
     # copyprivate, a helper's static workspace, blocks every thread publishes, a block
     # read before the iteration writes it, a block's address kept in the output
@@ -544,6 +552,9 @@ PATTERNS = {
     # direct-sum forces from positions (a nested struct), a potential through a pointer
     # to the particle, a position moved beside the neighbours' velocities
     "particle_members.c": {27: set(), 51: set(), 67: set()},
+    # records parsed in parallel: strchr into the record's own row, a copy of it cut by
+    # a stored terminator and read again
+    "string_search.c": {20: set(), 26: set()},
     # calls through pointers that may hold only pure functions of the iteration's
     # elements: a map given sqrt or a helper, a model's right-hand side from a table of
     # operations, a comparison chosen by ?: for qsort
@@ -949,6 +960,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "struct_members.c",
         "thread_workspace.c",
         "particle_members.c",
+        "string_search.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

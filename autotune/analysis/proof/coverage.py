@@ -56,7 +56,8 @@ def string_covered(r: Ref, refs: list[Ref], sure: list[Ref]) -> bool:
     earlier iteration left."""
     if r.string is None:
         return False
-    before = [w for w in refs if w.kind != "r" and w.path < r.path]
+    # a terminator stored anywhere (``*colon = '\0'``) only ends the string sooner
+    before = [w for w in refs if w.kind != "r" and w.path < r.path and not _terminator(w)]
     if not before:
         return False
     at = max(w.path for w in before)
@@ -69,6 +70,11 @@ def string_covered(r: Ref, refs: list[Ref], sure: list[Ref]) -> bool:
     if r.string[1][: len(loops)] != loops:
         return False
     return all(w.string is not None or w.line == put.line for w in last)
+
+
+def _terminator(w: Ref) -> bool:
+    """A plain store of a zero byte: it cuts a string short, never lengthens one."""
+    return w.kind == "w" and w.size == 1 and w.value in ("0", "'\\0'", "'\\x00'", "'\\000'")
 
 
 # isl's sets by their texts: (what is read, what was written before), None if unreadable

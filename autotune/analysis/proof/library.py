@@ -86,6 +86,12 @@ POINTS_INTO: dict[str, tuple[int, int]] = {
     name: (1, 0) for name in "strtol strtod strtoul strtoll strtoull strtof strtold".split()
 }
 
+# functions that return a pointer into the object an argument points at (or NULL): the
+# string and memory searches, which stay in the array object they are given
+RETURNS_INTO: dict[str, int] = {
+    name: 0 for name in "strchr strrchr strstr strpbrk memchr memrchr strchrnul rawmemchr".split()
+}
+
 # the C library's sorts, by argument role: their comparison is a function of the program
 SORTS: dict[str, tuple[str, ...]] = {
     "qsort": ("base", "count", "size", "cmp"),

@@ -16,6 +16,7 @@ from autotune.analysis.proof import poly
 from autotune.analysis.proof.access import access_of, derivs_of, expression_type
 from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
+from autotune.analysis.proof.library import RETURNS_INTO, library_name
 from autotune.analysis.proof.lifetimes import unset_block
 from autotune.analysis.proof.outparams import address_stores
 from autotune.analysis.proof.ownflow import member_array_dims, member_chain
@@ -49,6 +50,10 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         return PtrVal(None, None)
     if isinstance(node, c_ast.FuncCall):
         name = call_name(node)
+        args = node.args.exprs if node.args is not None else []
+        if library_name(name or "") in RETURNS_INTO and name not in w.ctx.prog.funcs:
+            k = RETURNS_INTO[library_name(name or "")]
+            return _found_in(pointer_value(w, args[k])) if k < len(args) else PtrVal(None, None)
         if name in RETURNS_FRESH or (name in w.ctx.prog.funcs and is_fresh(node, w.ctx.prog)):
             # a new block at each call: the iteration's own, as any local
             if not is_fresh(node, w.ctx.prog, filled=True):
@@ -90,6 +95,16 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
     if isinstance(node, c_ast.Constant):
         return PtrVal(frozenset(), None)
     return PtrVal(None, None)
+
+
+def _found_in(pv: PtrVal | None) -> PtrVal:
+    """What a search of the object ``pv`` points into returns: a place in the same
+    object, in the same row of a declared ``char names[N][16]`` (C's string functions
+    stay in the array object they are given), anywhere along it."""
+    if pv is None:
+        return PtrVal(None, None)
+    base = None if pv.base is None or len(pv.base) < 2 else [*pv.base[:-1], None]
+    return PtrVal(pv.objects, base, pv.owner, pv.name, pv.group)
 
 
 def _moved(pv: PtrVal | None, off: poly.Poly | None, sign: int) -> PtrVal:
