@@ -530,6 +530,8 @@ TRAPS = {
         37: (BOTH, "writes table (line 38: bsearch(); line 39: *hit)"),
         43: (BOTH, "writes line (line 44: memchr(); line 45: *semi)"),
     },
+    # per-thread rows added into a total that keeps them apart (sum[t] += row t)
+    "thread_slot_totals_traps.c": {57: (BOTH, "reads partial_len at line 62")},
     # per-thread blocks that are not the thread's own: one block handed to the team by
     # copyprivate, a helper's static workspace, blocks every thread publishes, a block
     # read before the iteration writes it, a block's address kept in the output
@@ -555,6 +557,8 @@ PATTERNS = {
     # records parsed in parallel: strchr into the record's own row, a copy of it cut by
     # a stored terminator and read again
     "string_search.c": {20: set(), 26: set()},
+    # k-means' per-thread rows of partial centres summed into a local array's elements
+    "thread_slot_totals.c": {58: {"threads"}},
     # calls through pointers that may hold only pure functions of the iteration's
     # elements: a map given sqrt or a helper, a model's right-hand side from a table of
     # operations, a comparison chosen by ?: for qsort
@@ -961,6 +965,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "thread_workspace.c",
         "particle_members.c",
         "string_search.c",
+        "thread_slot_totals.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

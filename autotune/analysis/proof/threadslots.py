@@ -359,22 +359,24 @@ def _row_arithmetic(rvalue: c_ast.Node, name: str, level: int) -> bool:
 
 
 def _summed(top: c_ast.Node, first: c_ast.Node, count: str, parents) -> bool:
-    """``s += P[t]...`` (or ``s = s + P[t]...``) in ``for (t = 0; t < count; t++)``."""
+    """``s += P[t]...`` (or ``s = s + P[t]...``; ``s`` may be an element, ``sum[j]``,
+    at a place that is the same for every slot) in ``for (t = 0; t < count; t++)``."""
     up = parents.get(id(top))
     if isinstance(up, c_ast.BinaryOp) and up.op == "+":
         up = parents.get(id(up))  # ``s = s + P[t]...``
-    if not isinstance(up, c_ast.Assignment) or not isinstance(up.lvalue, c_ast.ID):
+    if not isinstance(first, c_ast.ID) or not isinstance(up, c_ast.Assignment):
         return False
-    total = up.lvalue.name
+    if not _total(up.lvalue, first.name, _root(top)):
+        return False
+    gen = c_generator.CGenerator()
+    total = gen.visit(up.lvalue)
     if up.op == "+=" and up.rvalue is top:
         pass
     elif up.op == "=" and isinstance(up.rvalue, c_ast.BinaryOp) and up.rvalue.op == "+":
         a, b = up.rvalue.left, up.rvalue.right
-        if not ((a is top and _is_name(b, total)) or (b is top and _is_name(a, total))):
+        if not ((a is top and gen.visit(b) == total) or (b is top and gen.visit(a) == total)):
             return False
     else:
-        return False
-    if not isinstance(first, c_ast.ID):
         return False
     node = up
     while node is not None:
@@ -385,6 +387,25 @@ def _summed(top: c_ast.Node, first: c_ast.Node, count: str, parents) -> bool:
                 for n in walk(node.stmt)
             )
     return False
+
+
+def _total(lv: c_ast.Node, slot: str, array: str) -> bool:
+    """``s``, ``sum[j]``, ``acc.x``: one place for every slot (no subscript reads the slot
+    variable or the rows)."""
+    while isinstance(lv, c_ast.ArrayRef | c_ast.StructRef):
+        if isinstance(lv, c_ast.StructRef) and lv.type != ".":
+            return False
+        if isinstance(lv, c_ast.ArrayRef):
+            if any(isinstance(x, c_ast.ID) and x.name in (slot, array) for x in walk(lv.subscript)):
+                return False
+        lv = lv.name
+    return isinstance(lv, c_ast.ID) and lv.name != array
+
+
+def _root(node: c_ast.Node) -> str:
+    while isinstance(node, c_ast.ArrayRef):
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else ""
 
 
 def _is_name(node: c_ast.Node, name: str) -> bool:
