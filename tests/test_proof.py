@@ -530,6 +530,12 @@ TRAPS = {
         37: (BOTH, "writes table (line 38: bsearch(); line 39: *hit)"),
         43: (BOTH, "writes line (line 44: memchr(); line 45: *semi)"),
     },
+    # members swapped like grids that do not stay apart: one also set to the other's
+    # grid, two started one element apart in one block (behind a failing address test)
+    "member_grids_swap_traps.c": {
+        23: (BOTH, "through c->dst and c->src does not overlap"),
+        30: (BOTH, "through h->hi and h->lo does not overlap"),
+    },
     # per-thread rows added into a total that keeps them apart (sum[t] += row t)
     "thread_slot_totals_traps.c": {57: (BOTH, "reads partial_len at line 62")},
     # per-thread blocks that are not the thread's own: one block handed to the team by
@@ -559,6 +565,9 @@ PATTERNS = {
     "string_search.c": {20: set(), 26: set()},
     # k-means' per-thread rows of partial centres summed into a local array's elements
     "thread_slot_totals.c": {58: {"threads"}},
+    # a struct's two grid members swapped after each sweep (by the driver; under single
+    # in a region): for one struct they are distinct grids at every moment
+    "member_grids_swap.c": {32: set(), 52: set()},
     # calls through pointers that may hold only pure functions of the iteration's
     # elements: a map given sqrt or a helper, a model's right-hand side from a table of
     # operations, a comparison chosen by ?: for qsort
@@ -775,6 +784,7 @@ BEHIND_OVERLAP_TEST = {
     "pingpong_same.c": {8},
     "swap_same_array.c": {18},  # apart at the first step, one array from the second on
     "member_setter_traps.c": {40, 47},
+    "member_grids_swap_traps.c": {23, 30},
 }
 
 
@@ -966,6 +976,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "particle_members.c",
         "string_search.c",
         "thread_slot_totals.c",
+        "member_grids_swap.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -16,6 +16,7 @@ from autotune.analysis.proof import poly
 from autotune.analysis.proof.access import access_of, derivs_of, expression_type
 from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
+from autotune.analysis.proof.fieldswaps import swapped_members
 from autotune.analysis.proof.library import RETURNS_INTO, library_name
 from autotune.analysis.proof.lifetimes import unset_block
 from autotune.analysis.proof.outparams import address_stores
@@ -82,6 +83,9 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         if own is not None:
             return own
         objs = w.ctx.pointsto.objects(node, w.site(node))
+        swapped = swapped_members(w, node) if objs else None
+        if swapped is not None:  # one of a struct's two swapped grids: never the other's
+            return PtrVal(objs, [poly.const(0)], "shared", "", swapped)
         if _zero_based_field(w, node):
             return PtrVal(objs, [poly.const(0)])
         moved = _field_offset(w, node) if objs else None
