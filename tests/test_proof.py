@@ -536,6 +536,12 @@ TRAPS = {
         23: (BOTH, "through c->dst and c->src does not overlap"),
         30: (BOTH, "through h->hi and h->lo does not overlap"),
     },
+    # a flexible array member's elements from their neighbours, and the header's count
+    # stored to by every iteration
+    "flexible_members_traps.c": {
+        20: (BOTH, "line 21 (f->v[i + 1]) and line 21 (f->v[i])"),
+        23: (BOTH, "writes the same element of f from different iterations (line 25: f->n)"),
+    },
     # per-thread rows added into a total that keeps them apart (sum[t] += row t)
     "thread_slot_totals_traps.c": {57: (BOTH, "reads partial_len at line 62")},
     # per-thread blocks that are not the thread's own: one block handed to the team by
@@ -1235,6 +1241,21 @@ def test_a_field_struct_around_swapped_buffers_varies_and_keeps_the_output(env, 
     args = ["measure", str(src), "--loop", "field_struct.c:29", "--schedules", "dynamic"]
     args += ["--chunks", "5", "--threads", "1,3", "--json", "--repetitions", "1", "--quiet"]
     assert main(args) == 0
+    (loop,) = json.loads(capsys.readouterr().out)["loops"]
+    assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
+
+
+def test_a_flexible_array_member_sized_by_its_header_varies_and_keeps_the_output(env, capsys):
+    """The loop runs to the header's count ``f->n`` and writes the flexible array member
+    ``f->v[i]``: another member of the struct, which never reaches the count, and a
+    distinct place of it per iteration. It varies with no test, and its variants,
+    measured at the size the profile run sees, print the original's output."""
+    src = DATA / "flexible_members.c"
+    loops = analyze(src, capsys, "--args", "1000")
+    assert loops[24]["kept"] == {} and loops[24]["tunable"] and loops[24]["guard"] == ""
+    args = ["measure", str(src), "--args", "1000", "--loop", "flexible_members.c:24"]
+    args += ["--schedules", "dynamic", "--chunks", "3", "--threads", "1,3", "--json"]
+    assert main([*args, "--repetitions", "1", "--quiet"]) == 0
     (loop,) = json.loads(capsys.readouterr().out)["loops"]
     assert loop["variants"] and {v["status"] for v in loop["variants"]} == {"ok"}
 

@@ -24,6 +24,7 @@ from autotune.analysis.proof.lifetimes import (
     pointer_store,
     scan_mark,
 )
+from autotune.analysis.proof.members import expression_type, scalar_member, struct_type
 from autotune.analysis.proof.ownflow import (
     member_chain,
     member_key,
@@ -77,12 +78,14 @@ def touch(
         target = access_of(w, node)
         if target is None:
             return
-        shape = node
+        shape, rank = node, None
         if target[1] is None and isinstance(node, c_ast.ArrayRef):
             member = None
             whole = enclosing_element(w, node)  # ``p[i].x[c]``: within the element p[i]
             if whole is not None:
                 target, shape, member = whole
+                rank = len(target[1])
+                target = _within_member(w, node, target)
         elif isinstance(node, c_ast.StructRef) and member is None:
             member = scalar_member(w, node)  # ``q->fx``: one member of the element *q
         if target[1] is None or target[2] != "shared":
@@ -120,6 +123,7 @@ def touch(
         )
         ref.string = scan_mark(w, node) if kind == "r" and w.scans else None
         ref.member = member
+        ref.element_rank = rank
         w.record(ref)
         if kind == "u" and name and w.sync is not None:
             w.note_floating_update(name, node, "an update of " + name, op)
@@ -407,70 +411,22 @@ def enclosing_element(w: IterationWalker, node: c_ast.ArrayRef) -> tuple | None:
         got, shape = _at(w.pointer(base), []), c_ast.UnaryOp("*", base, coord=base.coord)
     if got is None or got[1] is None or got[2] != "shared":
         return None
-    kind = _struct_type(w, shape, top.field.name)
+    kind = struct_type(w, shape, top.field.name)
     return got, shape, (kind, top.field.name) if kind else None
 
 
-def scalar_member(w: IterationWalker, node: c_ast.StructRef) -> tuple[str, str] | None:
-    """(struct type, member) of ``p[i].fx``, ``p[i].pos.x`` (member ``pos``) or ``q->fx``:
-    the member of the element the access lies in, so that a force written to each
-    particle's ``fx`` and the positions read from every particle's ``x`` stay apart.
-    None for a union (its members share bytes) or a type the walk cannot read."""
-    top = node
-    while isinstance(top.name, c_ast.StructRef) and top.type == ".":
-        top = top.name
-    base = top.name
-    while isinstance(base, c_ast.Cast):
-        base = base.expr
-    if top.type == ".":
-        if not isinstance(base, c_ast.ArrayRef | c_ast.StructRef | c_ast.UnaryOp):
-            return None  # ``s.x`` of a struct variable
-        shape = base
-    else:
-        shape = c_ast.UnaryOp("*", base, coord=base.coord)
-    kind = _struct_type(w, shape, top.field.name)
-    return (kind, top.field.name) if kind else None
-
-
-def _struct_type(w: IterationWalker, element: c_ast.Node, field: str) -> str:
-    """The C text of an element's struct type (``P``, ``struct cell``); '' if unknown,
-    or if ``field`` may share bytes with another member: a bit-field (adjacent ones are
-    one memory location), or a struct with an anonymous union or struct in it (its
-    members are the struct's own names). ``element`` is ``p[i]``, or ``*q`` for a
-    pointer to the element."""
-    through = isinstance(element, c_ast.UnaryOp)
-    t = expression_type(w, element.expr if through else element)
-    if t is not None and through:
-        t = w.frame.scope.resolve_typedef(t)
-        t = t.type if isinstance(t, c_ast.PtrDecl | c_ast.ArrayDecl) else None
-    if t is None:
-        return ""
-    named = t.type if isinstance(t, c_ast.TypeDecl) else None
-    alias = " ".join(named.names) if isinstance(named, c_ast.IdentifierType) else ""
-    t = w.frame.scope.resolve_typedef(t)
-    while isinstance(t, c_ast.TypeDecl):
-        t = t.type
-    if not isinstance(t, c_ast.Struct):
-        return ""
-    members = t.decls or getattr(w.frame.scope.info.structs.get(t.name), "decls", None)
-    if not members or any(d.name is None or d.bitsize is not None for d in members):
-        return ""
-    if field not in {d.name for d in members}:
-        return ""
-    return f"struct {t.name}" if t.name else alias  # ``typedef struct {...} P``: P
-
-
-def expression_type(w: IterationWalker, node: c_ast.Node) -> c_ast.Node | None:
-    """The type of an element or member expression (``p[i].x``, ``q->seed``, ``p[i]``),
-    from its root variable's declared type; None where the root is no variable (a cast
-    on the way, ``((P *)buf)->x``, would be read in the variable's own type)."""
-    var = node
-    while isinstance(var, c_ast.ArrayRef | c_ast.StructRef):
-        var = var.name
-    if not isinstance(var, c_ast.ID):
-        return None
-    decl, _ = w._decl(var.name, var)
-    return access_type(w.frame.scope, node, decl.type) if decl is not None else None
+def _within_member(w: IterationWalker, node: c_ast.ArrayRef, target: tuple) -> tuple:
+    """The element's place, then the member array's own subscripts (``f->v[i]``: element
+    0 of ``*f``, then ``i`` in its member ``v``; a flexible array member too): two
+    iterations at distinct places of one element's member stay apart, as C keeps each
+    subscript within its array. A subscript the walk cannot value is any place there."""
+    objects, index, owner, name, group = target
+    _root, subs = chain(node)
+    places = []
+    for sub in subs:
+        value = w.value_quietly(sub)
+        places.append(value if value is not None and poly.is_affine(value) else None)
+    return objects, [*index, *places], owner, name, group
 
 
 def _array_member(w: IterationWalker, member: c_ast.StructRef) -> bool:

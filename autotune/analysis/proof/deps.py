@@ -277,6 +277,8 @@ def _may_interact(a: Ref, b: Ref) -> bool:
 def _pair(a: Ref, b: Ref, distributed: int) -> str:
     """Why two references may conflict ('' when they cannot); the subscripts as written
     were already compared by ``conflicts`` (``_pinned_by``)."""
+    if a.index is not None and b.index is not None and len(a.index) != len(b.index):
+        a, b = _as_elements(a), _as_elements(b)  # a part of an element against all of it
     if a.index is None or b.index is None or len(a.index) != len(b.index):
         return "unanalysable"
     dims = delinearise(a, b, same_parameters=True)
@@ -284,6 +286,14 @@ def _pair(a: Ref, b: Ref, distributed: int) -> str:
         return ""
     known = all(p is not None and poly.is_affine(p) for p in a.index + b.index)
     return "carried" if known else "unanalysable"
+
+
+def _as_elements(r: Ref) -> Ref:
+    """A member access (``q->x[c]``: element i, then c) as the whole element it lies in
+    (``[i]``): what it touches is within what that touches."""
+    if r.element_rank is None or r.index is None:
+        return r
+    return replace(r, index=r.index[: r.element_rank], element_rank=None)
 
 
 def _pins(r: Ref) -> dict[int, tuple[tuple, str]]:

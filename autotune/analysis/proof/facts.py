@@ -148,6 +148,9 @@ class Ref:
     # (the struct type's C text, its member) where the reference lies in one member of a
     # struct element (``p[i].x[c]``, ``q->f[k]``) while its index is the element's
     member: tuple[str, str] | None = None
+    # the leading subscripts that place the struct element a member access lies in (the
+    # rest place it within the member array: ``f->v[i]``); None: all of them
+    element_rank: int | None = None
     # made inside the loop's ordered region, which runs in the iterations' order
     ordered: bool = False
     file: str = ""  # the file it is in, where that is not the loop's (a called function's)
@@ -196,6 +199,8 @@ class IterationFacts:
     # objects whose elements the walk took as parameters: by the parameter's symbol, and
     # those it took at a measured value (a constant: no symbol to follow)
     sizes_read: dict[str, set[str]] = field(default_factory=dict)
+    # the (struct type, member) of each size read as a member, by its C text
+    size_members: dict[str, tuple[str, str]] = field(default_factory=dict)
     sizes_fixed: dict[str, set[str]] = field(default_factory=dict)  # by C text
     params: set[str] = field(default_factory=set)  # C texts of the sizes the walk met
 

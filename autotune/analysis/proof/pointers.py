@@ -13,12 +13,13 @@ from pycparser import c_ast
 from autotune.analysis.allocators import REALLOCATORS, RETURNS_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
-from autotune.analysis.proof.access import access_of, derivs_of, expression_type
+from autotune.analysis.proof.access import access_of, derivs_of
 from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
 from autotune.analysis.proof.fieldswaps import swapped_members
 from autotune.analysis.proof.library import RETURNS_INTO, library_name
 from autotune.analysis.proof.lifetimes import unset_block
+from autotune.analysis.proof.members import expression_type
 from autotune.analysis.proof.outparams import address_stores
 from autotune.analysis.proof.ownflow import member_array_dims, member_chain
 from autotune.analysis.proof.program import Site

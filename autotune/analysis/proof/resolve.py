@@ -15,6 +15,7 @@ from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.inttypes import ExprTypes, declared
 from autotune.analysis.proof.isltext import MAX_TABLE, table_id
 from autotune.analysis.proof.lifetimes import name_block
+from autotune.analysis.proof.members import scalar_member
 from autotune.analysis.proof.scans import scanned_count
 from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.syntax import element_text, member_path, param_symbol
@@ -319,6 +320,9 @@ class WalkNames:
             return poly.symbol(self._param(text))
         if holder is None:
             return None
+        tag = scalar_member(self, node) if member else None
+        if tag is not None:  # ``f->n``: a store to another member of its type cannot reach it
+            self.facts.size_members[text] = tag
         fixed = specialise.value_of(id(self.ctx.loop), text)
         if fixed is not None:
             self.facts.sizes_fixed.setdefault(text, set()).update(holder)

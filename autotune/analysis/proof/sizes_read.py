@@ -61,6 +61,9 @@ def size_hits(facts: IterationFacts) -> list[SizeHit]:
         root = reference_root(ref)
         hit, holders, untested = [], set(), False
         for text, held in sorted(sizes.items()):
+            tag = facts.size_members.get(text)
+            if tag and ref.member and ref.member[0] == tag[0] and ref.member[1] != tag[1]:
+                continue  # another member of the struct (``f->v[i]`` beside ``f->n``)
             marks = {h for h in held if h.startswith(HOLDER)}
             objs = held - marks
             if ref.objects and objs and not objs & ref.objects:
