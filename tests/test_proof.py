@@ -542,6 +542,11 @@ TRAPS = {
         20: (BOTH, "line 21 (f->v[i + 1]) and line 21 (f->v[i])"),
         23: (BOTH, "writes the same element of f from different iterations (line 25: f->n)"),
     },
+    # a thread's block kept by a helper in a global the loop reads, one moved by realloc
+    "thread_block_escape_traps.c": {
+        17: (BOTH, "line 10 (p[k]) and line 9 (p[0])"),
+        28: (BOTH, "private variable w is read at line 29"),
+    },
     # per-thread rows added into a total that keeps them apart (sum[t] += row t)
     "thread_slot_totals_traps.c": {57: (BOTH, "reads partial_len at line 62")},
     # per-thread blocks that are not the thread's own: one block handed to the team by
