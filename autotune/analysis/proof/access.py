@@ -24,7 +24,12 @@ from autotune.analysis.proof.lifetimes import (
     pointer_store,
     scan_mark,
 )
-from autotune.analysis.proof.members import expression_type, scalar_member, struct_type
+from autotune.analysis.proof.members import (
+    expression_type,
+    outer_member,
+    scalar_member,
+    struct_type,
+)
 from autotune.analysis.proof.ownflow import (
     member_chain,
     member_key,
@@ -397,12 +402,7 @@ def enclosing_element(w: IterationWalker, node: c_ast.ArrayRef) -> tuple | None:
     root, _subs = chain(node)
     if not isinstance(root, c_ast.StructRef) or not _array_member(w, root):
         return None
-    top = root  # the member directly in the element: ``a`` of ``p[i].a.b[c]``
-    while isinstance(top.name, c_ast.StructRef) and top.type == ".":
-        top = top.name
-    base = top.name
-    while isinstance(base, c_ast.Cast):
-        base = base.expr
+    top, base = outer_member(root)  # ``a`` of ``p[i].a.b[c]``, in ``p[i]``
     if top.type == ".":
         if not isinstance(base, c_ast.ArrayRef | c_ast.StructRef | c_ast.UnaryOp):
             return None  # ``s.x[c]`` of a struct variable: its offset is the member's

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
-from autotune.analysis.allocators import RETURNS_FRESH
 from autotune.analysis.astutil import path_to, walk
-from autotune.analysis.names import call_name
 from autotune.analysis.proof.decls import is_fresh
 from autotune.analysis.proof.perthread import directives_on
 from autotune.analysis.proof.pointsto import PointsTo
@@ -149,7 +147,7 @@ def _starts_apart(prog: Program, pts: PointsTo, f1: str, f2: str, swaps: list) -
         for site in stores:
             if id(site.node) in moved:
                 continue
-            if not _allocation(site.node, prog):
+            if not is_fresh(site.node, prog):  # an allocator's, or a helper's
                 return False
             got = pts.objects(site.node, Site(site.node, site.func, site.ast))
             if not got:
@@ -159,12 +157,3 @@ def _starts_apart(prog: Program, pts: PointsTo, f1: str, f2: str, swaps: list) -
             return False
         starts[f] = objs
     return not (starts[f1] & starts[f2])
-
-
-def _allocation(rhs: c_ast.Node, prog: Program) -> bool:
-    """A new block: an allocator's, or an allocating helper's (``decls.is_fresh``)."""
-    while isinstance(rhs, c_ast.Cast):
-        rhs = rhs.expr
-    if isinstance(rhs, c_ast.FuncCall) and call_name(rhs) in RETURNS_FRESH:
-        return True
-    return is_fresh(rhs, prog)

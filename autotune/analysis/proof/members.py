@@ -15,17 +15,24 @@ from pycparser import c_ast
 from autotune.analysis.proof.decls import access_type
 
 
-def scalar_member(w, node: c_ast.StructRef) -> tuple[str, str] | None:
-    """(struct type, member) of ``p[i].fx``, ``p[i].pos.x`` (member ``pos``) or ``q->fx``:
-    the member of the element the access lies in, so that a force written to each
-    particle's ``fx`` and the positions read from every particle's ``x`` stay apart.
-    None for a union (its members share bytes) or a type the walk cannot read."""
+def outer_member(node: c_ast.StructRef) -> tuple[c_ast.StructRef, c_ast.Node]:
+    """The member directly in the element (``a`` of ``p[i].a.b``) and what it is a member
+    of (``p[i]``; for ``q->a``, the pointer ``q``), past casts."""
     top = node
     while isinstance(top.name, c_ast.StructRef) and top.type == ".":
         top = top.name
     base = top.name
     while isinstance(base, c_ast.Cast):
         base = base.expr
+    return top, base
+
+
+def scalar_member(w, node: c_ast.StructRef) -> tuple[str, str] | None:
+    """(struct type, member) of ``p[i].fx``, ``p[i].pos.x`` (member ``pos``) or ``q->fx``:
+    the member of the element the access lies in, so that a force written to each
+    particle's ``fx`` and the positions read from every particle's ``x`` stay apart.
+    None for a union (its members share bytes) or a type the walk cannot read."""
+    top, base = outer_member(node)
     if top.type == ".":
         if not isinstance(base, c_ast.ArrayRef | c_ast.StructRef | c_ast.UnaryOp):
             return None  # ``s.x`` of a struct variable

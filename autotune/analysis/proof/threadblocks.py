@@ -26,7 +26,7 @@ import re
 
 from pycparser import c_ast
 
-from autotune.analysis.allocators import RETURNS_FRESH
+from autotune.analysis.astutil import walk
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.decls import derivations, is_fresh
 from autotune.analysis.proof.program import Program, param_names
@@ -86,7 +86,7 @@ def _thread_block(ctx: LoopContext, name: str) -> bool:
     items = ctx.region.block_items if isinstance(ctx.region, c_ast.Compound) else None
     if not items:
         return False
-    inner = [d for d in _decls(ctx.region) if d.name == name]
+    inner = [d for d in walk(ctx.region) if isinstance(d, c_ast.Decl) and d.name == name]
     if any(d not in items for d in inner):
         return False  # a declaration nested in the region: another variable of the name
     if decl not in inner and name not in ctx.region_private:
@@ -105,16 +105,6 @@ def _thread_block(ctx: LoopContext, name: str) -> bool:
         _is_store(node, parents) or _keeps_nothing(node, parents, prog, 0)
         for node, parents in uses.found
     )
-
-
-def _decls(node: c_ast.Node) -> list[c_ast.Decl]:
-    out, stack = [], [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.Decl):
-            out.append(n)
-        stack.extend(c for _, c in n.children())
-    return out
 
 
 def _copied_out(region: c_ast.Node, name: str) -> bool:
@@ -139,7 +129,7 @@ def _allocations(items: list[c_ast.Node], name: str, prog: Program) -> set[int] 
         if isinstance(item, c_ast.Decl) and item.name == name:
             if item.init is None:
                 continue
-            if not _fresh(item.init, prog):
+            if not is_fresh(item.init, prog):
                 return None
             out.add(id(item))
         elif (
@@ -147,18 +137,10 @@ def _allocations(items: list[c_ast.Node], name: str, prog: Program) -> set[int] 
             and item.op == "="
             and isinstance(item.lvalue, c_ast.ID)
             and item.lvalue.name == name
-            and _fresh(item.rvalue, prog)
+            and is_fresh(item.rvalue, prog)
         ):
             out.add(id(item.lvalue))
     return out
-
-
-def _fresh(rhs: c_ast.Node, prog: Program) -> bool:
-    while isinstance(rhs, c_ast.Cast):
-        rhs = rhs.expr
-    if isinstance(rhs, c_ast.FuncCall) and call_name(rhs) in RETURNS_FRESH:
-        return True
-    return is_fresh(rhs, prog)
 
 
 def _is_store(node: c_ast.ID, parents: tuple[c_ast.Node, ...]) -> bool:
