@@ -547,6 +547,11 @@ TRAPS = {
         17: (BOTH, "line 10 (p[k]) and line 9 (p[0])"),
         28: (BOTH, "private variable w is read at line 29"),
     },
+    # a fixed message and exit under a test of the thread's number: only some teams end
+    "error_exit_traps.c": {
+        17: (BOTH, "line 13 is code a thread runs on its own"),
+        34: (BOTH, "line 23 is code a thread runs on its own"),
+    },
     # per-thread rows added into a total that keeps them apart (sum[t] += row t)
     "thread_slot_totals_traps.c": {57: (BOTH, "reads partial_len at line 62")},
     # per-thread blocks that are not the thread's own: one block handed to the team by

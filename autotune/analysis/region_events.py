@@ -76,6 +76,9 @@ class RegionEvents(c_ast.NodeVisitor):
         self.root: c_ast.Node | None = None
         self.scope = None  # symbols.Scope
         self.decls: dict[str, c_ast.Decl] = {}
+        # under a test or loop header that reads a thread number or count: a branch that
+        # ends the program there ends it only for some teams
+        self.tied = False
 
     def visit_Compound(self, node: c_ast.Compound) -> None:
         for run in pragma_runs(node.block_items):
@@ -179,9 +182,11 @@ class RegionEvents(c_ast.NodeVisitor):
         elif isinstance(stmt, c_ast.If):
             self._code(stmt.cond, node_line(stmt))
             tail, mark = self._open_tail(), len(self.events)
+            tied, self.tied = self.tied, self.tied or calls_thread_api(stmt.cond, self.thread_ids)
             for branch in (stmt.iftrue, stmt.iffalse):
-                if branch is not None and not error_exit(branch):
+                if branch is not None and not (error_exit(branch) and not self.tied):
                     self._statement(branch)
+            self.tied = tied
             self._may_skip(tail, mark)
         elif isinstance(stmt, c_ast.Decl):
             self.decls[stmt.name] = stmt
@@ -195,6 +200,16 @@ class RegionEvents(c_ast.NodeVisitor):
 
     def _sequential(self, loop: c_ast.Node) -> None:
         """A loop every thread runs: its header is code, its body is read twice."""
+        header = [p for p in (getattr(loop, "init", None), loop.cond, getattr(loop, "next", None))]
+        tied, self.tied = (
+            self.tied,
+            self.tied
+            or any(p is not None and calls_thread_api(p, self.thread_ids) for p in header),
+        )
+        self._sequential_body(loop)
+        self.tied = tied
+
+    def _sequential_body(self, loop: c_ast.Node) -> None:
         if isinstance(loop, c_ast.For):
             if isinstance(loop.init, c_ast.DeclList):
                 self.private.update(d.name for d in loop.init.decls)
