@@ -547,6 +547,14 @@ TRAPS = {
         17: (BOTH, "line 10 (p[k]) and line 9 (p[0])"),
         28: (BOTH, "private variable w is read at line 29"),
     },
+    # rows summed by a loop over all of them that still sees them one by one: a total
+    # reset in each pass, a running total kept per row, positive rows only, a break
+    "thread_slot_sum_traps.c": {
+        26: (BOTH, "reads a at line 27, which holds a value that depends on the thread"),
+        29: (BOTH, "reads b at line 30, which holds a value that depends on the thread"),
+        32: (BOTH, "reads c at line 33, which holds a value that depends on the thread"),
+        35: (BOTH, "reads d at line 36, which holds a value that depends on the thread"),
+    },
     # a fixed message and exit under a test of the thread's number: only some teams end
     "error_exit_traps.c": {
         17: (BOTH, "line 13 is code a thread runs on its own"),
@@ -1042,6 +1050,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "struct_members_traps.c",
         "thread_blocks_traps.c",
         "particle_members_traps.c",
+        "thread_slot_sum_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -382,11 +382,68 @@ def _summed(top: c_ast.Node, first: c_ast.Node, count: str, parents) -> bool:
     while node is not None:
         node = parents.get(id(node))
         if isinstance(node, c_ast.For) and _over_slots(node, first.name, count):
-            return not any(
+            if any(
                 isinstance(n, c_ast.Assignment) and _is_name(n.lvalue, first.name)
                 for n in walk(node.stmt)
-            )
+            ):
+                return False
+            return _only_summed(node.stmt, _root(up.lvalue), parents)
+        if not isinstance(node, c_ast.Compound | c_ast.For):
+            return False  # under a test (``if (P[t] > 0)``): a sum of some rows only
+        if isinstance(node, c_ast.For) and _reads_rows_or_total(node, _root(top), _root(up.lvalue)):
+            return False
     return False
+
+
+def _only_summed(body: c_ast.Node, total: str, parents) -> bool:
+    """In the loop over the slots, the total is only added to (``s = 0`` there would keep
+    the last row, ``prefix[t] = s`` each row's running sum), and no jump leaves a row out."""
+    for n in walk(body):
+        if isinstance(n, c_ast.Break | c_ast.Continue | c_ast.Goto | c_ast.Return):
+            return False
+        if isinstance(n, c_ast.ID) and n.name == total and not _in_sum(n, parents):
+            return False
+    return True
+
+
+def _in_sum(node: c_ast.ID, parents) -> bool:
+    """``node`` is the total of an addition into it: ``s += e``, ``s = s + e`` (either
+    side), at the total's place (``sum[j]``)."""
+    gen = c_generator.CGenerator()
+    lv, up = node, parents.get(id(node))
+    while isinstance(up, c_ast.ArrayRef | c_ast.StructRef) and up.name is lv:
+        lv, up = up, parents.get(id(up))
+    if isinstance(up, c_ast.Assignment) and up.lvalue is lv:
+        if up.op == "+=":
+            return True
+        rv = up.rvalue
+        return (
+            up.op == "="
+            and isinstance(rv, c_ast.BinaryOp)
+            and rv.op == "+"
+            and gen.visit(lv) in (gen.visit(rv.left), gen.visit(rv.right))
+        )
+    if isinstance(up, c_ast.BinaryOp) and up.op == "+":
+        assign = parents.get(id(up))
+        return (
+            isinstance(assign, c_ast.Assignment)
+            and assign.op == "="
+            and assign.rvalue is up
+            and gen.visit(assign.lvalue) == gen.visit(lv)
+        )
+    return False
+
+
+def _reads_rows_or_total(loop: c_ast.For, array: str, total: str) -> bool:
+    """A loop's header between the sum and the slot loop reads the rows or the total."""
+    names = {
+        x.name
+        for part in (loop.init, loop.cond, loop.next)
+        if part is not None
+        for x in walk(part)
+        if isinstance(x, c_ast.ID)
+    }
+    return bool(names & {array, total})
 
 
 def _total(lv: c_ast.Node, slot: str, array: str) -> bool:
