@@ -547,6 +547,13 @@ TRAPS = {
         17: (BOTH, "line 10 (p[k]) and line 9 (p[0])"),
         28: (BOTH, "private variable w is read at line 29"),
     },
+    # records read through a pointer that starts inside the first record (by bytes, by
+    # doubles): a member of one element through it is another member of the next
+    "member_views_traps.c": {
+        32: (BOTH, "through byte_view and p does not overlap"),
+        37: (BOTH, "through double_view and p does not overlap"),
+        41: (BOTH, "line 43 (half[i].b[c]) and line 43 (r[i].a[c])"),
+    },
     # rows summed by a loop over all of them that still sees them one by one: a total
     # reset in each pass, a running total kept per row, positive rows only, a break
     "thread_slot_sum_traps.c": {
@@ -809,6 +816,7 @@ BEHIND_OVERLAP_TEST = {
     "swap_same_array.c": {18},  # apart at the first step, one array from the second on
     "member_setter_traps.c": {40, 47},
     "member_grids_swap_traps.c": {23, 30},
+    "member_views_traps.c": {32, 37},
 }
 
 

@@ -93,6 +93,9 @@ def touch(
                 target = _within_member(w, node, target)
         elif isinstance(node, c_ast.StructRef) and member is None:
             member = scalar_member(w, node)  # ``q->fx``: one member of the element *q
+        if member is not None and shape is node and isinstance(node, c_ast.StructRef):
+            if node.type == "->":  # counted in elements of *q, as ``p[i].fx`` is in p's
+                shape = c_ast.UnaryOp("*", outer_member(node)[1], coord=node.coord)
         if target[1] is None or target[2] != "shared":
             member = None if shape is node else member  # a place not known: any member
         objects, index, owner, name, group = target

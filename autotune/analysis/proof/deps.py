@@ -22,7 +22,7 @@ from autotune.analysis.proof.facts import Bound, Ref, Segment
 from autotune.analysis.proof.isltext import Names, domain_text
 from autotune.analysis.proof.rows import leaves_array, leaves_row
 from autotune.analysis.proof.segments import segment_constraints
-from autotune.analysis.proof.syntax import member_path
+from autotune.analysis.proof.syntax import PARAM_TEXTS, member_path
 
 Index = list[poly.Poly]
 
@@ -265,13 +265,35 @@ def _may_interact(a: Ref, b: Ref) -> bool:
     if oa is not None and ob is not None and not (oa & ob):
         return False
     if a.member and b.member and a.member[0] == b.member[0] and a.member[1] != b.member[1]:
-        return False  # two members of one struct type: their bytes never meet
+        if _one_grid(a, b):
+            return False  # two members of one struct type: their bytes never meet
     if (oa is None and b.hidden) or (ob is None and a.hidden):
         return False  # a pointer of unknown target never reaches a variable whose address
         # is never taken (a kernel's by-value ``beta``, its bound ``m``)
     if a.group and b.group and a.group[0] == b.group[0] and a.group[1] != b.group[1]:
         return False  # two pointers of one double buffer: never the same object at once
     return True
+
+
+def _one_grid(a: Ref, b: Ref) -> bool:
+    """Both references (tagged with one struct type, so both count its elements) count
+    from one anchor: the object's start, or the same pointer whose place the proof does
+    not know. Through two pointers whose distance is not known (``q = (struct P *)((char
+    *)p + 8)``) a member of one element may lie on another member of another element."""
+    if a.index is None or b.index is None:
+        return False
+    return _anchors(a) == _anchors(b)
+
+
+def _anchors(r: Ref) -> set[str]:
+    """The unknown pointer places in a reference's subscripts (``&q``'s parameter)."""
+    return {
+        s
+        for p in r.index
+        if p is not None
+        for s in poly.symbols(p)
+        if PARAM_TEXTS.get(s, "").startswith("&")
+    }
 
 
 def _pair(a: Ref, b: Ref, distributed: int) -> str:

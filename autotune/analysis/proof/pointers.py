@@ -342,6 +342,8 @@ def start_offset(w: IterationWalker, name: str, decl: c_ast.Decl, kind: str) -> 
         return None
     if not isinstance(base, c_ast.ID) or is_pointer(w, moved) or not _one_level(w, base):
         return None
+    if not _same_elements(w, decl, base):
+        return None  # ``(struct P *)(d + 1)``: moved in doubles, indexed in records
     if not (_starts_object(base, w) or _zero_based_pointer(w, base)):
         return None
     if not _fixed_in_function(w, moved):
@@ -352,6 +354,22 @@ def start_offset(w: IterationWalker, name: str, decl: c_ast.Decl, kind: str) -> 
     if not all(sym.startswith("P") for sym in poly.symbols(off)):
         return None  # a value the walk does not know here
     return poly.add({}, off, sign)
+
+
+def _same_elements(w: IterationWalker, decl: c_ast.Decl, base: c_ast.ID) -> bool:
+    """The pointer and the object it is moved along count elements of one size."""
+    scope = w.frame.scope
+    found, _ = scope.find_decl(base.name, base)
+    if found is None:
+        return False
+    mine = scope.resolve_typedef(decl.type)
+    theirs = scope.resolve_typedef(found.type)
+    if not isinstance(mine, c_ast.PtrDecl) or not isinstance(
+        theirs, c_ast.PtrDecl | c_ast.ArrayDecl
+    ):
+        return False
+    a, b = scope.type_size(mine.type), scope.type_size(theirs.type)
+    return a is not None and a == b
 
 
 def _zero_based_pointer(w: IterationWalker, base: c_ast.ID) -> bool:
