@@ -161,8 +161,18 @@ def _elements_only_updated(
     region: c_ast.Node, name: str, updates: set[str], merge: c_ast.Node
 ) -> bool:
     """Every store to an element of ``name`` in the region is one of ``updates``; the
-    array's address goes nowhere but subscripts, ``free`` and the merge."""
+    array's address goes nowhere but subscripts, ``free`` and the merge (a copy of it,
+    ``long *alias = mine``, could store anything)."""
+    parents = {id(c): n for n in walk(region) for _, c in n.children()}
     for n in walk(region):
+        if isinstance(n, c_ast.ID) and n.name == name:
+            up = parents.get(id(n))
+            subscripted = isinstance(up, c_ast.ArrayRef) and up.name is n
+            freed = isinstance(up, c_ast.ExprList) and _is(
+                getattr(parents.get(id(up)), "name", None), "free"
+            )
+            if not (subscripted or freed):
+                return False
         if isinstance(n, c_ast.Assignment) and n is not merge:
             if _element_of(n.lvalue, name) and n.op not in updates:
                 return False
