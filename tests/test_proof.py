@@ -562,6 +562,11 @@ TRAPS = {
         32: (BOTH, "reads c at line 33, which holds a value that depends on the thread"),
         35: (BOTH, "reads d at line 36, which holds a value that depends on the thread"),
     },
+    # rows added each at a place of its own (sum[j++] += row t; a place set in the pass)
+    "thread_slot_place_traps.c": {
+        19: (BOTH, "reads part at line 19, which holds a value that depends on the thread"),
+        21: (BOTH, "reads part2 at line 21, which holds a value that depends on the thread"),
+    },
     # a fixed message and exit under a test of the thread's number: only some teams end
     "error_exit_traps.c": {
         17: (BOTH, "line 13 is code a thread runs on its own"),
@@ -1059,6 +1064,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "thread_blocks_traps.c",
         "particle_members_traps.c",
         "thread_slot_sum_traps.c",
+        "thread_slot_place_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 
 from pycparser import c_ast, c_generator
 
-from autotune.analysis.astutil import walk
+from autotune.analysis.astutil import walk, written_names
 from autotune.analysis.names import floating_type
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.deps import reference_root
@@ -378,7 +378,7 @@ def _summed(top: c_ast.Node, first: c_ast.Node, count: str, parents) -> bool:
             return False
     else:
         return False
-    node = up
+    node, between = up, []
     while node is not None:
         node = parents.get(id(node))
         if isinstance(node, c_ast.For) and _over_slots(node, first.name, count):
@@ -387,12 +387,51 @@ def _summed(top: c_ast.Node, first: c_ast.Node, count: str, parents) -> bool:
                 for n in walk(node.stmt)
             ):
                 return False
+            if not _same_place(up.lvalue, node.stmt, between):
+                return False  # ``sum[j++] += P[t]``: each row at a place of its own
             return _only_summed(node.stmt, _root(up.lvalue), parents)
         if not isinstance(node, c_ast.Compound | c_ast.For):
             return False  # under a test (``if (P[t] > 0)``): a sum of some rows only
-        if isinstance(node, c_ast.For) and _reads_rows_or_total(node, _root(top), _root(up.lvalue)):
-            return False
+        if isinstance(node, c_ast.For):
+            if _reads_rows_or_total(node, _root(top), _root(up.lvalue), first.name):
+                return False
+            between.append(node)
     return False
+
+
+def _same_place(lv: c_ast.Node, body: c_ast.Node, between: list[c_ast.For]) -> bool:
+    """The total's subscripts take the same values in every pass over the slots: they
+    have no side effect, and read only names the pass leaves alone or the counters of the
+    loops between (``for (j = 0; j < F; j++) sum[j] += P[t][c][j]``), which only their
+    own headers set."""
+    names: set[str] = set()
+    node = lv
+    while isinstance(node, c_ast.ArrayRef | c_ast.StructRef):
+        if isinstance(node, c_ast.ArrayRef):
+            for x in walk(node.subscript):
+                if isinstance(x, c_ast.Assignment | c_ast.FuncCall):
+                    return False
+                if isinstance(x, c_ast.UnaryOp) and x.op in ("++", "--", "p++", "p--"):
+                    return False
+                if isinstance(x, c_ast.ID):
+                    names.add(x.name)
+        node = node.name
+    counters = {c for loop in between for c in _header_counters(loop)}
+    moved = written_names(body)
+    for loop in between:
+        if written_names(loop.stmt) & counters:
+            return False
+    return all(n not in moved or n in counters for n in names)
+
+
+def _header_counters(loop: c_ast.For) -> set[str]:
+    """The names a ``for`` header's initialisation sets."""
+    init = loop.init
+    if isinstance(init, c_ast.DeclList):
+        return {d.name for d in init.decls if d.name}
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return {init.lvalue.name}
+    return set()
 
 
 def _only_summed(body: c_ast.Node, total: str, parents) -> bool:
@@ -434,8 +473,9 @@ def _in_sum(node: c_ast.ID, parents) -> bool:
     return False
 
 
-def _reads_rows_or_total(loop: c_ast.For, array: str, total: str) -> bool:
-    """A loop's header between the sum and the slot loop reads the rows or the total."""
+def _reads_rows_or_total(loop: c_ast.For, array: str, total: str, slot: str) -> bool:
+    """A loop's header between the sum and the slot loop reads the rows, the total or
+    the slot (``for (j = t; ...)``: other places for other rows)."""
     names = {
         x.name
         for part in (loop.init, loop.cond, loop.next)
@@ -443,7 +483,7 @@ def _reads_rows_or_total(loop: c_ast.For, array: str, total: str) -> bool:
         for x in walk(part)
         if isinstance(x, c_ast.ID)
     }
-    return bool(names & {array, total})
+    return bool(names & {array, total, slot})
 
 
 def _total(lv: c_ast.Node, slot: str, array: str) -> bool:
