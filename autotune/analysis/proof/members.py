@@ -71,14 +71,20 @@ def struct_type(w, element: c_ast.Node, field: str) -> str:
     return f"struct {t.name}" if t.name else alias  # ``typedef struct {...} P``: P
 
 
+def root_variable(node: c_ast.Node) -> c_ast.ID | None:
+    """The variable an element or member expression starts from (``p`` of ``p[i].x``,
+    ``q`` of ``q->f[k]``); None past a cast or a call."""
+    while isinstance(node, c_ast.ArrayRef | c_ast.StructRef):
+        node = node.name
+    return node if isinstance(node, c_ast.ID) else None
+
+
 def expression_type(w, node: c_ast.Node) -> c_ast.Node | None:
     """The type of an element or member expression (``p[i].x``, ``q->seed``, ``p[i]``),
     from its root variable's declared type; None where the root is no variable (a cast
     on the way, ``((P *)buf)->x``, would be read in the variable's own type)."""
-    var = node
-    while isinstance(var, c_ast.ArrayRef | c_ast.StructRef):
-        var = var.name
-    if not isinstance(var, c_ast.ID):
+    var = root_variable(node)
+    if var is None:
         return None
     decl, _ = w._decl(var.name, var)
     return access_type(w.frame.scope, node, decl.type) if decl is not None else None

@@ -10,12 +10,12 @@ from autotune.analysis.astutil import team_shared
 from autotune.analysis.copies import sizeof_bytes
 from autotune.analysis.names import floating_type
 from autotune.analysis.proof import poly, specialise
-from autotune.analysis.proof.decls import access_type, derivations, narrows
+from autotune.analysis.proof.decls import derivations, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.inttypes import ExprTypes, declared
 from autotune.analysis.proof.isltext import MAX_TABLE, table_id
 from autotune.analysis.proof.lifetimes import name_block
-from autotune.analysis.proof.members import scalar_member
+from autotune.analysis.proof.members import expression_type, root_variable, scalar_member
 from autotune.analysis.proof.scans import scanned_count
 from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.syntax import element_text, member_path, param_symbol
@@ -296,13 +296,10 @@ class WalkNames:
         text = element_text(node, self.value)
         if text is None:
             return scanned_count(self, node)  # ``nAtoms[iBox]``: bounded by a scan
-        root = node
-        while isinstance(root, c_ast.ArrayRef | c_ast.StructRef):
-            root = root.name
-        if not isinstance(root, c_ast.ID):
+        root = root_variable(node)
+        if root is None:
             return None
-        decl, _ = self._decl(root.name, root)
-        read = access_type(self.frame.scope, node, decl.type if decl is not None else None)
+        read = expression_type(self, node)
         if read is not None and floating_type(self.frame.scope, read):
             return None  # an element of a float grid, a time step g->dt: no size either
         # a member (``nb->maxneighs``) of a struct whose pointer members the loop writes
