@@ -572,6 +572,34 @@ TRAPS = {
         17: (BOTH, "line 13 is code a thread runs on its own"),
         34: (BOTH, "line 23 is code a thread runs on its own"),
     },
+    # pointers an iteration moves: counted in bytes through a char or an integer view, a
+    # cursor sent back to the start by a helper through its address, through a pointer
+    # to it, by memcpy, or on one branch, a pointer redirected through an alias before
+    # the loop, a 2-D array's bytes walked flat (each a race as written)
+    "pointer_moves_traps.c": {
+        21: (BOTH, "a dependence carried by the loop on a: line 23 (rec[1])"),
+        30: (BOTH, "writes b (line 32: rec[1]; line 32: rec[0]) at places the proof cannot"),
+        39: (BOTH, "writes cur (line 43: cur[0]; line 43: cur[0]) at places the proof cannot"),
+        50: (BOTH, "writes cur (line 54: cur[0]; line 54: cur[0]) at places the proof cannot"),
+        61: (BOTH, "writes cur (line 64: cur[0]; line 64: cur[0]) at places the proof cannot"),
+        74: (BOTH, "writes out (line 75: out[i]) and reads g (line 75: g[i + 1])"),
+        81: (BOTH, "writes cur (line 85: cur[0]; line 85: cur[0]) at places the proof cannot"),
+        94: (BOTH, "writes grid (line 96: q[1]; line 96: q[0]) at places the proof cannot"),
+    },
+    # boxes whose vectors are not each box's own: a neighbour's vector handed over, a
+    # box copied whole, boxes copied by memcpy, vectors from one pool with too short a
+    # stride, a helper's static buffer, boxes picked through a table with repeats or by
+    # halving the index, a box reading its neighbour's vector
+    "box_vectors_traps.c": {
+        56: (BOTH, "writes memory (line 58: shared_boxes[b].u1[e]; line 58: shared_boxes"),
+        64: (BOTH, "writes the same element of memory from different iterations (line 66"),
+        72: (BOTH, "writes the same element of memory from different iterations (line 74"),
+        80: (BOTH, "writes memory (line 82: pool_boxes[b].u4[e]; line 82: pool_boxes"),
+        88: (BOTH, "writes memory (line 90: helper_boxes[b].u5[e]; line 90: helper_boxes"),
+        96: (BOTH, "may write the same element of perm_boxes from different iterations"),
+        106: (BOTH, "writes the same element of perm_boxes from different iterations"),
+        114: (BOTH, "line 116 (neighbour_boxes[b + 1].u6[e]) and line 116"),
+    },
     # per-thread rows added into a total that keeps them apart (sum[t] += row t)
     "thread_slot_totals_traps.c": {57: (BOTH, "reads partial_len at line 62")},
     # per-thread blocks that are not the thread's own: one block handed to the team by
@@ -596,6 +624,13 @@ PATTERNS = {
     # direct-sum forces from positions (a nested struct), a potential through a pointer
     # to the particle, a position moved beside the neighbours' velocities
     "particle_members.c": {27: set(), 51: set(), 67: set()},
+    # pointers an iteration moves on its own: a record cursor stepped past its header, a
+    # row pointer moved by the stride, records addressed in bytes through a char
+    # pointer, a cursor moved back over a guard cell
+    "pointer_walks.c": {22: set(), 36: set(), 52: set(), 64: set()},
+    # a level of boxes, each with its own vectors (a multigrid's): a scaled copy, an
+    # axpy through a pointer to the box, a dot product, a smoother over ghost cells
+    "box_vectors.c": {48: set(), 65: set(), 78: set(), 92: set()},
     # records parsed in parallel: strchr into the record's own row, a copy of it cut by
     # a stored terminator and read again
     "string_search.c": {20: set(), 26: set()},
@@ -1014,6 +1049,8 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "string_search.c",
         "thread_slot_totals.c",
         "member_grids_swap.c",
+        "pointer_walks.c",
+        "box_vectors.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -1065,6 +1102,8 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "particle_members_traps.c",
         "thread_slot_sum_traps.c",
         "thread_slot_place_traps.c",
+        "pointer_moves_traps.c",
+        "box_vectors_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -449,6 +449,9 @@ def derivs_of(w: IterationWalker, root: c_ast.Node) -> list[str] | None:
         decl, _ = w._decl(path[1], root)
         read = access_type(w.frame.scope, root, decl.type) if decl is not None else None
         return derivations(w.frame.scope, read) if read is not None else None
+    if isinstance(root, c_ast.StructRef):  # ``level->boxes[b].vectors``: through elements
+        read = expression_type(w, root)
+        return derivations(w.frame.scope, read) if read is not None else None
     return None
 
 

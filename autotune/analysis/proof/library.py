@@ -197,3 +197,11 @@ def written_args(name: str, args: list[c_ast.Node]) -> list[c_ast.Node]:
     if name in COPY_FUNCS:
         return args[COPY_FUNCS[name][0] : COPY_FUNCS[name][0] + 1]
     return args[WRITTEN_ARGS[name]] if name in WRITTEN_ARGS else []
+
+
+def read_only_args(name: str) -> tuple[int, ...]:
+    """The positions of the pointer arguments a library call only reads (a copy's
+    source, a string it scans); () for a function the table does not describe."""
+    name = library_name(name)
+    copied = COPY_FUNCS.get(name, (None, None))[1]
+    return READS_POINTEES.get(name, ()) + (() if copied is None else (copied,))

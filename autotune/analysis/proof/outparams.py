@@ -6,8 +6,9 @@ pointer's address used to make it point anywhere. Where every ``&x`` is an argum
 program function whose parameter is only dereferenced (``*out = ...``, ``out[0] = ...``,
 ``(*out)[i]``, ``if (!out)``) or handed on the same way (to ``posix_memalign``, a new
 block), the stores through it are all the stores to ``x`` besides its own assignments.
-Anything else (the address kept, indexed, given to another library function) leaves the
-pointer unknown.
+An address a library function only reads (``memcpy``'s source) stores nothing. Anything
+else (the address kept, indexed, given to another library function) leaves the pointer
+unknown.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from autotune.analysis.allocators import STORES_FRESH
+from autotune.analysis.proof.library import read_only_args
 from autotune.analysis.proof.program import Program, Site, param_names
 from autotune.analysis.symbols import Scope, file_info
 
@@ -48,8 +50,12 @@ def _address_stores(
             continue  # a use of its value
         call, k = _argument_of(parents, up)
         name = call.name.name if call is not None and isinstance(call.name, c_ast.ID) else ""
+        if call is None:
+            return None  # ``h = &x``: the address kept, stored through where it goes
         if STORES_FRESH.get(name, -1) == k:
             continue  # ``posix_memalign(&x, ...)``: the program walk counts the store
+        if name not in prog.funcs and k in read_only_args(name):
+            continue  # ``memcpy(&bits, &x, sizeof x)``: the library only reads x
         stores = _param_stores(prog, name, k, 0) if name in prog.funcs else None
         if stores is None:
             return None

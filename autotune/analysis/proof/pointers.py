@@ -14,11 +14,13 @@ from autotune.analysis.allocators import REALLOCATORS, RETURNS_FRESH
 from autotune.analysis.names import call_name
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.access import access_of, derivs_of
+from autotune.analysis.proof.castunits import in_units, moved
 from autotune.analysis.proof.contexts import param_base
 from autotune.analysis.proof.decls import access_type, derivations, is_fresh
 from autotune.analysis.proof.fieldswaps import swapped_members
 from autotune.analysis.proof.library import RETURNS_INTO, library_name
 from autotune.analysis.proof.lifetimes import unset_block
+from autotune.analysis.proof.memberblocks import member_block
 from autotune.analysis.proof.members import expression_type
 from autotune.analysis.proof.outparams import address_stores
 from autotune.analysis.proof.ownflow import member_array_dims, member_chain
@@ -47,8 +49,9 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
             if is_pointer(w, ptr_side):
                 pv = pointer_value(w, ptr_side)
                 w._read_only(int_side)
-                off = w.value(int_side)
-                return _moved(pv, off, -1 if node.op == "-" else 1)
+                # ``(char *)p + 8 * i`` moves 8 * i chars: i of p's doubles
+                off = in_units(w, ptr_side, w.value(int_side))
+                return moved(pv, off, -1 if node.op == "-" else 1)
         return PtrVal(None, None)
     if isinstance(node, c_ast.FuncCall):
         name = call_name(node)
@@ -84,14 +87,17 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
         if own is not None:
             return own
         objs = w.ctx.pointsto.objects(node, w.site(node))
+        block = member_block(w, node, objs)
+        if block is not None:  # ``boxes[b].data``: the block of that box alone
+            return block
         swapped = swapped_members(w, node) if objs else None
         if swapped is not None:  # one of a struct's two swapped grids: never the other's
             return PtrVal(objs, [poly.const(0)], "shared", "", swapped)
         if _zero_based_field(w, node):
             return PtrVal(objs, [poly.const(0)])
-        moved = _field_offset(w, node) if objs else None
-        if moved is not None:
-            return PtrVal(objs, [poly.const(moved)])
+        field_at = _field_offset(w, node) if objs else None
+        if field_at is not None:
+            return PtrVal(objs, [poly.const(field_at)])
         sym = _steady_member(w, node)
         return PtrVal(objs, None if sym is None else [poly.symbol(sym)])
     if isinstance(node, c_ast.UnaryOp) and node.op == "*":
@@ -109,15 +115,6 @@ def _found_in(pv: PtrVal | None) -> PtrVal:
     if pv is None:
         return PtrVal(None, None)
     base = None if pv.base is None or len(pv.base) < 2 else [*pv.base[:-1], None]
-    return PtrVal(pv.objects, base, pv.owner, pv.name, pv.group)
-
-
-def _moved(pv: PtrVal | None, off: poly.Poly | None, sign: int) -> PtrVal:
-    if pv is None:
-        return PtrVal(None, None)
-    if pv.base is None or off is None or pv.base[-1] is None:
-        return PtrVal(pv.objects, None, pv.owner, pv.name)
-    base = pv.base[:-1] + [poly.add(pv.base[-1], off, sign)]
     return PtrVal(pv.objects, base, pv.owner, pv.name, pv.group)
 
 

@@ -356,21 +356,21 @@ class PointsTo:
             if not self._stores_pointer(store_base, rhs_site):
                 continue
             objs = self.objects(store_base, rhs_site, depth + 1)
-            if objs is None or objs & base or any(_same_origin(o, base) for o in objs):
+            if objs is None or objs & base or any(same_origin(o, base) for o in objs):
                 val = self.objects(rhs_site.node, rhs_site, depth + 1)
                 if val is None:
                     return None
                 out |= _recontext(val, objs, base)
         return out
 
-    def _copied_into(self, base: Objects) -> bool:
+    def copied_into(self, base: Objects) -> bool:
         """A library call that may write ``base``'s elements (see ``_written_args``)."""
         for name, sites in self.prog.calls.items():
             for s in sites:
                 args = s.node.args.exprs if s.node.args is not None else []
                 for arg in written_args(name, args):
                     objs = self.objects(arg, s, 1)
-                    if objs is None or objs & base or any(_same_origin(o, base) for o in objs):
+                    if objs is None or objs & base or any(same_origin(o, base) for o in objs):
                         return True
         return False
 
@@ -401,7 +401,7 @@ class PointsTo:
         elements hold distinct objects (the rows of ``float **w``). A library call that
         writes memory it is given (``memcpy(g[1], g[2], ...)``: one level's rows copied
         into another's) stores pointers no assignment shows: then not."""
-        if not base or self._copied_into(base):
+        if not base or self.copied_into(base):
             return False
         found = False
         for rhs_site, store_base in self.prog.element_stores:
@@ -410,7 +410,7 @@ class PointsTo:
             objs = self.objects(store_base, rhs_site, 1)
             if objs is None:
                 return False
-            if objs & base or any(_same_origin(o, base) for o in objs):
+            if objs & base or any(same_origin(o, base) for o in objs):
                 found = True
                 if not is_fresh(rhs_site.node, self.prog):
                     return False
@@ -452,7 +452,7 @@ def _clone(obj: str, callee: str, tag: str) -> str:
     return obj
 
 
-def _same_origin(obj: str, base: frozenset[str]) -> bool:
+def same_origin(obj: str, base: frozenset[str]) -> bool:
     """``obj`` is the un-cloned allocation of some object of ``base`` (stores inside an
     allocation wrapper name the object without the caller's context)."""
     return any(b.startswith(obj + "@") for b in base)

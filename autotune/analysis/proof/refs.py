@@ -371,7 +371,11 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
                     node.expr.name, poly.add(old, delta) if old is not None else None, node
                 )
                 self.env[key] = new
+                one = c_ast.Constant("int", "1", node.coord)
+                moved = self.moved_pointer(node.expr.name, node.op[-2], one, node)
                 self.env_ptr.pop(key, None)
+                if moved is not None:  # ``q++`` of a pointer the iteration set
+                    self.env_ptr[key] = moved
                 if old is not None and new is not None:
                     self.steps[id(node)] = (self.epoch, key, old, new)
             return

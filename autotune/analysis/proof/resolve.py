@@ -10,12 +10,14 @@ from autotune.analysis.astutil import team_shared
 from autotune.analysis.copies import sizeof_bytes
 from autotune.analysis.names import floating_type
 from autotune.analysis.proof import poly, specialise
+from autotune.analysis.proof.castunits import moved, stored_in
 from autotune.analysis.proof.decls import derivations, narrows
 from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.inttypes import ExprTypes, declared
 from autotune.analysis.proof.isltext import MAX_TABLE, table_id
 from autotune.analysis.proof.lifetimes import name_block
 from autotune.analysis.proof.members import expression_type, root_variable, scalar_member
+from autotune.analysis.proof.outparams import address_stores
 from autotune.analysis.proof.scans import scanned_count
 from autotune.analysis.proof.sizes_read import holder_marker
 from autotune.analysis.proof.syntax import element_text, member_path, param_symbol
@@ -373,7 +375,12 @@ class WalkNames:
         decl, _ = self._decl(name, at)
         derivs = derivations(self.frame.scope, decl.type) if decl is not None else []
         if derivs and derivs[0] == "ptr":
-            val = self.pointer(rhs) if op == "=" else None
+            if op == "=":  # counted in the elements of the pointer it is stored in
+                val = stored_in(self, self.pointer(rhs), rhs, decl.type if decl else None)
+            else:
+                val = self.moved_pointer(name, op[0], rhs, at)
+            if self.address_taken(name, at) and not self._unmoved_by_address(name, at):
+                val = None  # ``bump(&q)``, ``*h += 1`` of ``h = &q``: moved out of sight
             if val is not None:
                 self.env_ptr[key] = val
                 name_block(self.facts, val, name)
@@ -396,6 +403,24 @@ class WalkNames:
                 else None,
                 at,
             )
+
+    def moved_pointer(self, name: str, op: str, by: c_ast.Node, at: c_ast.Node) -> PtrVal | None:
+        """Where the iteration's own pointer ``name`` stands after ``name += by`` (``-=``,
+        ``++``, ``--``): moved by ``by`` of its elements from where this walk set it; None
+        where the walk did not set it (its place is then unknown)."""
+        key = self._key(name)
+        if key not in self.env_ptr or op not in ("+", "-"):
+            return None
+        return moved(self.env_ptr[key], self.value(by), 1 if op == "+" else -1)
+
+    def _unmoved_by_address(self, name: str, at: c_ast.Node) -> bool:
+        """No store reaches the pointer ``name`` through its address (``memcpy(&key,
+        &p, ...)`` only reads it)."""
+        decl, kind = self._decl(name, at)
+        if decl is None or kind != "local":
+            return False
+        stores = address_stores(self.ctx.prog, decl, self.site(at))
+        return stores == []
 
     def _kill(self, names: set[str]) -> None:
         level = len(self.frames) - 1
