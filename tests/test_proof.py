@@ -589,16 +589,19 @@ TRAPS = {
     # boxes whose vectors are not each box's own: a neighbour's vector handed over, a
     # box copied whole, boxes copied by memcpy, vectors from one pool with too short a
     # stride, a helper's static buffer, boxes picked through a table with repeats or by
-    # halving the index, a box reading its neighbour's vector
+    # halving the index, holders through two pointers one box apart, one level as the
+    # fine and the coarse one, a box reading its neighbour's vector
     "box_vectors_traps.c": {
-        56: (BOTH, "writes memory (line 58: shared_boxes[b].u1[e]; line 58: shared_boxes"),
-        64: (BOTH, "writes the same element of memory from different iterations (line 66"),
-        72: (BOTH, "writes the same element of memory from different iterations (line 74"),
-        80: (BOTH, "writes memory (line 82: pool_boxes[b].u4[e]; line 82: pool_boxes"),
-        88: (BOTH, "writes memory (line 90: helper_boxes[b].u5[e]; line 90: helper_boxes"),
-        96: (BOTH, "may write the same element of perm_boxes from different iterations"),
-        106: (BOTH, "writes the same element of perm_boxes from different iterations"),
-        114: (BOTH, "line 116 (neighbour_boxes[b + 1].u6[e]) and line 116"),
+        59: (BOTH, "writes memory (line 61: shared_boxes[b].u1[e]; line 61: shared_boxes"),
+        67: (BOTH, "writes the same element of memory from different iterations (line 69"),
+        75: (BOTH, "writes the same element of memory from different iterations (line 77"),
+        83: (BOTH, "writes memory (line 85: pool_boxes[b].u4[e]; line 85: pool_boxes"),
+        91: (BOTH, "writes memory (line 93: helper_boxes[b].u5[e]; line 93: helper_boxes"),
+        99: (BOTH, "may write the same element of perm_boxes from different iterations"),
+        109: (BOTH, "writes the same element of perm_boxes from different iterations"),
+        124: (BOTH, "line 126 (hi[b].u8[e]) and line 126 (lo[b].u8[e]) touch the same"),
+        133: (BOTH, "line 135 (coarse->boxes[b + 1].u8[e]) and line 135 (fine->boxes[b]"),
+        141: (BOTH, "line 143 (neighbour_boxes[b + 1].u6[e]) and line 143"),
     },
     # per-thread rows added into a total that keeps them apart (sum[t] += row t)
     "thread_slot_totals_traps.c": {57: (BOTH, "reads partial_len at line 62")},

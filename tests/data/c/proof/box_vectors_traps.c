@@ -2,7 +2,8 @@
    vectors, a box copied whole over another, boxes copied with memcpy, vectors carved
    from one pool with too short a stride, vectors from a helper that keeps one static
    buffer, a box that reads its neighbour's vector, and boxes picked through a table with
-   repeats or by halving the index. Each loop updates a box's vector
+   repeats or by halving the index, holders seen through two pointers one box apart, and
+   one level passed as both the fine and the coarse level. Each loop updates a box's vector
    in place, so two iterations that meet lose an update: kept. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@ typedef struct { int volume; double *u4; } box4;
 typedef struct { int volume; double *u5; } box5;
 typedef struct { int volume; double *u6; } box6;
 typedef struct { int volume; double *u7; } box7;
+typedef struct { int volume; double *u8; } box8;
+typedef struct { box8 *boxes; } level8;
 
 static box1 shared_boxes[NB];
 static box2 copied_boxes[NB];
@@ -108,6 +111,30 @@ static void halves(void)
             perm_boxes[b / 2].u7[e] += 1.0;
 }
 
+static void make_level(level8 *l)
+{
+    l->boxes = malloc(NB * sizeof(box8));
+    MAKE(l->boxes, u8)
+}
+
+/* the holders seen through two pointers one box apart */
+static void shifted(box8 *lo, box8 *hi)
+{
+#pragma omp parallel for
+    for (int b = 0; b < NB - 1; b++)
+        for (int e = 0; e < VOL; e++)
+            lo[b].u8[e] += hi[b].u8[e];
+}
+
+/* one level passed as the fine and the coarse one */
+static void two_levels(level8 *fine, level8 *coarse)
+{
+#pragma omp parallel for
+    for (int b = 0; b < NB - 1; b++)
+        for (int e = 0; e < VOL; e++)
+            fine->boxes[b].u8[e] += coarse->boxes[b + 1].u8[e];
+}
+
 static void neighbour(void)
 {
 #pragma omp parallel for
@@ -142,6 +169,11 @@ int main(void)
     neighbour();
     permuted();
     halves();
+    level8 levels[2];
+    for (int l = 0; l < 2; l++)
+        make_level(&levels[l]);
+    shifted(levels[0].boxes, levels[0].boxes + 1);
+    two_levels(&levels[1], &levels[1]);
     double s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
     TOTAL(shared_boxes, u1, s1)
     TOTAL(copied_boxes, u2, s2)
@@ -150,6 +182,9 @@ int main(void)
     TOTAL(helper_boxes, u5, s5)
     TOTAL(neighbour_boxes, u6, s6)
     TOTAL(perm_boxes, u7, s7)
-    printf("%.3f %.3f %.3f\n%.3f %.3f %.3f %.3f\n", s1, s2, s3, s4, s5, s6, s7);
+    double s8 = 0;
+    TOTAL(levels[0].boxes, u8, s8)
+    TOTAL(levels[1].boxes, u8, s8)
+    printf("%.3f %.3f %.3f\n%.3f %.3f %.3f %.3f %.3f\n", s1, s2, s3, s4, s5, s6, s7, s8);
     return 0;
 }
