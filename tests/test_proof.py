@@ -603,6 +603,17 @@ TRAPS = {
         133: (BOTH, "line 135 (coarse->boxes[b + 1].u8[e]) and line 135 (fine->boxes[b]"),
         141: (BOTH, "line 143 (neighbour_boxes[b + 1].u6[e]) and line 143"),
     },
+    # cursors a loop moves once a trip that reach the next face's stretch: moved on
+    # some trips only, past a continue, two places a trip, one trip too many (counting
+    # up and down), moved in the step and in the body
+    "pointer_steps_traps.c": {
+        18: (BOTH, "writes buf (line 21: *buf; line 21: *buf) at places the proof cannot"),
+        31: (BOTH, "writes u (line 35: u[k]; line 38: *(buf++)) at places the proof"),
+        46: (BOTH, "writes the same element of b3 from different iterations (line 49"),
+        58: (BOTH, "writes the same element of b4 from different iterations (line 61"),
+        68: (BOTH, "writes the same element of b5 from different iterations (line 71"),
+        78: (BOTH, "writes u (line 81: u[k]; line 81: *(buf++)) at places the proof"),
+    },
     # per-thread rows added into a total that keeps them apart (sum[t] += row t)
     "thread_slot_totals_traps.c": {57: (BOTH, "reads partial_len at line 62")},
     # per-thread blocks that are not the thread's own: one block handed to the team by
@@ -634,6 +645,9 @@ PATTERNS = {
     # a level of boxes, each with its own vectors (a multigrid's): a scaled copy, an
     # axpy through a pointer to the box, a dot product, a smoother over ghost cells
     "box_vectors.c": {48: set(), 65: set(), 78: set(), 92: set()},
+    # cursors moved once a trip: a face packed (*buf++ = 2 * *src++), unpacked with the
+    # cursors in the loop's step, a record read into a temporary, a header read *cur++
+    "pointer_steps.c": {16: set(), 28: set(), 40: set(), 54: set()},
     # records parsed in parallel: strchr into the record's own row, a copy of it cut by
     # a stored terminator and read again
     "string_search.c": {20: set(), 26: set()},
@@ -1054,6 +1068,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "member_grids_swap.c",
         "pointer_walks.c",
         "box_vectors.c",
+        "pointer_steps.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
@@ -1107,6 +1122,7 @@ def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):
         "thread_slot_place_traps.c",
         "pointer_moves_traps.c",
         "box_vectors_traps.c",
+        "pointer_steps_traps.c",
     ],
 )
 def test_rank_mode_of_the_build_hook_compiles_traps_as_written(name, tmp_path, capsys):

@@ -80,6 +80,67 @@ def lockstep_steps(node: c_ast.For, counter: str) -> dict[str, int]:
     return out
 
 
+def body_steps(node: c_ast.For) -> dict[str, int]:
+    """Variables the body moves by a constant at one of its own statements, which every
+    trip runs to (``*buf++ = 2 * *src++;``, ``double v = *src++;``, ``p += 3;``),
+    nothing else in the loop writing them or taking their address, and no ``continue`` or
+    ``goto`` that could skip the step: by name, the constant. At the start of trip ``t``
+    such a variable is its entry value plus ``t`` steps."""
+    body = node.stmt
+    items = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+    if _skips(body):
+        return {}
+    out: dict[str, int] = {}
+    for st in items:
+        for name, step in _statement_steps(st):
+            out.setdefault(name, step)
+    parts = [node.stmt, node.cond, node.next]
+    return {n: k for n, k in out.items() if _writes(n, parts) == 1}
+
+
+def _statement_steps(st: c_ast.Node) -> list[tuple[str, int]]:
+    """The steps a statement always makes: itself (``p += 3``), or ``++``/``--`` of a
+    variable anywhere in it but under a test (``?:``, ``&&``, ``||``) or in ``sizeof``."""
+    name, step = _constant_step(st)
+    if name is not None:
+        return [(name, step)]
+    if not isinstance(st, c_ast.Assignment | c_ast.Decl | c_ast.FuncCall | c_ast.UnaryOp):
+        return []
+    out = []
+    stack = [st]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.TernaryOp) or (
+            isinstance(n, c_ast.BinaryOp) and n.op in ("&&", "||")
+        ):
+            continue
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("sizeof", "_Alignof"):
+            continue  # not evaluated
+        name, step = _constant_step(n) if isinstance(n, c_ast.UnaryOp) else (None, 0)
+        if name is not None:
+            out.append((name, step))
+        stack.extend(c for _, c in n.children())
+    return out
+
+
+def _skips(body: c_ast.Node) -> bool:
+    """A ``continue`` of this loop, or a ``goto`` or label, in ``body``."""
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Continue | c_ast.Goto | c_ast.Label):
+            return True
+        if isinstance(n, c_ast.For | c_ast.While | c_ast.DoWhile) and n is not body:
+            stack.extend(c for c in (n.stmt,) if c is not None and _gotos(c))
+            continue
+        stack.extend(c for _, c in n.children())
+    return False
+
+
+def _gotos(node: c_ast.Node) -> bool:
+    return any(isinstance(n, c_ast.Goto | c_ast.Label) for n in walk(node))
+
+
 def _writes(name: str, parts: list[c_ast.Node | None]) -> int:
     """How many places in ``parts`` write ``name``, take its address or declare it."""
     count = 0

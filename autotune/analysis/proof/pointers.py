@@ -103,6 +103,11 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
     if isinstance(node, c_ast.UnaryOp) and node.op == "*":
         objs = w.ctx.pointsto.objects(node, w.site(node))
         return PtrVal(objs, None)
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+        if isinstance(node.expr, c_ast.ID):  # ``*q++ = x``: where q stands before its step
+            stepped = w.stepped_pointer(node)
+            if stepped is not None:
+                return stepped
     if isinstance(node, c_ast.Constant):
         return PtrVal(frozenset(), None)
     return PtrVal(None, None)

@@ -21,8 +21,9 @@ from autotune.analysis.astutil import loop_var_name
 from autotune.analysis.names import atomic_object, is_floating, names_in
 from autotune.analysis.proof import budget, poly, specialise, unroll
 from autotune.analysis.proof.branchfacts import bounds_after
+from autotune.analysis.proof.castunits import moved
 from autotune.analysis.proof.constructs import walk_construct, walk_lock_section
-from autotune.analysis.proof.counters import does_not_wrap, lockstep_steps
+from autotune.analysis.proof.counters import body_steps, does_not_wrap, lockstep_steps
 from autotune.analysis.proof.decls import var_key
 from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.flowwalk import ControlFlow
@@ -198,6 +199,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             header = None  # the body moves its own counter: not canonical
         counters = self.enter_counters(written, [node.stmt, node.next])
         entry = {name: self.env.get(self._key(name)) for name in written}
+        entry_ptr = {n: self.env_ptr[self._key(n)] for n in written if self._key(n) in self.env_ptr}
         self._kill(written)
         depth = len(self.domain)
         if header is None:
@@ -213,6 +215,7 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             self._kill(written)
             self._enter_for(node)
             self._lockstep(node, header[0], entry)
+            self._pointer_steps(node, header[0], entry_ptr)
         before = set(self.defined) if self.defined is not None else None
         self._loop_body(node.cond, node.stmt, node.next, sure=header is not None)
         self.defined = before
@@ -239,6 +242,23 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             moved = poly.mul(poly.const(k * bound.step), trips)
             if moved is not None:
                 self.env[self._key(name)] = poly.add(start, moved)
+
+    def _pointer_steps(self, node: c_ast.For, counter: str, entry: dict) -> None:
+        """A pointer the iteration set that the loop moves by a constant once a trip (in
+        its step, ``k++, p++``, or at a statement of the body every trip runs to, ``*buf++
+        = x``) stands at its entry place plus that many steps per trip so far."""
+        bound = self.domain[-1]
+        if bound.step not in (1, -1) or bound.start is None:
+            return
+        steps = {**body_steps(node), **lockstep_steps(node, counter)}
+        for name, k in steps.items():
+            start = entry.get(name)
+            if start is None or self.address_taken(name, node):
+                continue
+            trips = poly.add(poly.symbol(bound.sym), bound.start, -1)
+            self.env_ptr[self._key(name)] = moved(
+                start, poly.mul(poly.const(k * bound.step), trips), 1
+            )
 
     def visit_While(self, node: c_ast.While) -> None:
         written = assigned(node.stmt) | assigned(node.cond)
@@ -372,10 +392,12 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
                 )
                 self.env[key] = new
                 one = c_ast.Constant("int", "1", node.coord)
+                before = self.env_ptr.get(key)
                 moved = self.moved_pointer(node.expr.name, node.op[-2], one, node)
                 self.env_ptr.pop(key, None)
                 if moved is not None:  # ``q++`` of a pointer the iteration set
                     self.env_ptr[key] = moved
+                    self.steps[id(node)] = (self.epoch, key, before, moved)
                 if old is not None and new is not None:
                     self.steps[id(node)] = (self.epoch, key, old, new)
             return

@@ -422,6 +422,24 @@ class WalkNames:
         stores = address_stores(self.ctx.prog, decl, self.site(at))
         return stores == []
 
+    def stepped_pointer(self, node: c_ast.UnaryOp) -> PtrVal | None:
+        """The value of ``q++`` (the place before) or ``++q`` (after) of a pointer the
+        iteration set: from the step the walk made in this statement, or, not made yet,
+        from where ``q`` stands now; None where the walk cannot tell."""
+        key = self._key(node.expr.name)
+        got = self.steps.get(id(node))
+        if got is not None and got[0] == self.epoch:
+            _, k, old, new = got
+            if k != key or self.env_ptr.get(key) is not new:
+                return None
+            return old if node.op in ("p++", "p--") else new
+        now = self.env_ptr.get(key)
+        if now is None:
+            return None
+        if node.op in ("p++", "p--"):
+            return now
+        return moved(now, poly.const(1), 1 if node.op == "++" else -1)
+
     def _kill(self, names: set[str]) -> None:
         level = len(self.frames) - 1
         for key in [k for k in self.env if k[0] == level and k[1] in names]:
