@@ -590,18 +590,21 @@ TRAPS = {
     # box copied whole, boxes copied by memcpy, vectors from one pool with too short a
     # stride, a helper's static buffer, boxes picked through a table with repeats or by
     # halving the index, holders through two pointers one box apart, one level as the
-    # fine and the coarse one, a box reading its neighbour's vector
+    # fine and the coarse one, a box reading its neighbour's vector, two cells set to
+    # one block through a union's other member (named, or anonymous in the box)
     "box_vectors_traps.c": {
-        59: (BOTH, "writes memory (line 61: shared_boxes[b].u1[e]; line 61: shared_boxes"),
-        67: (BOTH, "writes the same element of memory from different iterations (line 69"),
-        75: (BOTH, "writes the same element of memory from different iterations (line 77"),
-        83: (BOTH, "writes memory (line 85: pool_boxes[b].u4[e]; line 85: pool_boxes"),
-        91: (BOTH, "writes memory (line 93: helper_boxes[b].u5[e]; line 93: helper_boxes"),
-        99: (BOTH, "may write the same element of perm_boxes from different iterations"),
-        109: (BOTH, "writes the same element of perm_boxes from different iterations"),
-        124: (BOTH, "line 126 (hi[b].u8[e]) and line 126 (lo[b].u8[e]) touch the same"),
-        133: (BOTH, "line 135 (coarse->boxes[b + 1].u8[e]) and line 135 (fine->boxes[b]"),
-        141: (BOTH, "line 143 (neighbour_boxes[b + 1].u6[e]) and line 143"),
+        65: (BOTH, "writes memory (line 67: shared_boxes[b].u1[e]; line 67: shared_boxes"),
+        73: (BOTH, "writes the same element of memory from different iterations (line 75"),
+        81: (BOTH, "writes the same element of memory from different iterations (line 83"),
+        89: (BOTH, "writes memory (line 91: pool_boxes[b].u4[e]; line 91: pool_boxes"),
+        97: (BOTH, "writes memory (line 99: helper_boxes[b].u5[e]; line 99: helper_boxes"),
+        105: (BOTH, "may write the same element of perm_boxes from different iterations"),
+        115: (BOTH, "writes the same element of perm_boxes from different iterations"),
+        130: (BOTH, "line 132 (hi[b].u8[e]) and line 132 (lo[b].u8[e]) touch the same"),
+        139: (BOTH, "line 141 (coarse->boxes[b + 1].u8[e]) and line 141 (fine->boxes[b]"),
+        147: (BOTH, "line 149 (neighbour_boxes[b + 1].u6[e]) and line 149"),
+        156: (BOTH, "writes the same element of memory from different iterations (line 158"),
+        165: (BOTH, "writes the same element of memory from different iterations (line 167"),
     },
     # cursors a loop moves once a trip that reach the next face's stretch: moved on
     # some trips only, past a continue, two places a trip, one trip too many (counting

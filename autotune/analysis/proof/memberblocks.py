@@ -3,7 +3,8 @@
 ``level->my_boxes[b].vectors[v]`` (a multigrid's boxes, each with its own vectors),
 ``cells[c].atoms`` (a cell list): an array of structs whose pointer member is set, at
 every store anywhere in the program, to a new allocation, and whose elements are never
-copied whole (no struct assignment, no library copy into them). Then two elements hold
+copied whole (no struct assignment, no library copy into them), in a struct (a union's
+members, or an anonymous union's, share the pointer). Then two elements hold
 two distinct blocks, so the block a member points at is identified by its holder's
 place: ``[b, 0]``, one row per holder, as the rows of ``float **w`` allocated one by one
 are (``pointsto.fresh_rows``). Accesses through the members of two iterations' own
@@ -18,6 +19,7 @@ from pycparser import c_ast
 from autotune.analysis.proof import poly
 from autotune.analysis.proof.access import access_of
 from autotune.analysis.proof.decls import is_fresh
+from autotune.analysis.proof.members import struct_type
 from autotune.analysis.proof.pointsto import Objects, PointsTo, same_origin
 from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.walkstate import PtrVal
@@ -42,6 +44,9 @@ def member_block(w: IterationWalker, node: c_ast.StructRef, objs: Objects) -> Pt
         holders, index, name = pv.objects, pv.base, pv.name
     if not holders or not index or None in index:
         return None
+    element = node.name if node.type == "." else c_ast.UnaryOp("*", node.name, node.coord)
+    if not struct_type(w, element, node.field.name):
+        return None  # a union's members (or an anonymous union's) share the pointer
     if not fresh_members(w.ctx.pointsto, node.field.name, holders):
         return None
     return PtrVal(objs, [*index, poly.const(0)], "shared", name)

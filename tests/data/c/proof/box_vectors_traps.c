@@ -3,7 +3,8 @@
    from one pool with too short a stride, vectors from a helper that keeps one static
    buffer, a box that reads its neighbour's vector, and boxes picked through a table with
    repeats or by halving the index, holders seen through two pointers one box apart, and
-   one level passed as both the fine and the coarse level. Each loop updates a box's vector
+   one level passed as both the fine and the coarse level, and two boxes set to one block
+   through the other member of a union (named, or anonymous in the box). Each loop updates a box's vector
    in place, so two iterations that meet lose an update: kept. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@ typedef struct { int volume; double *u6; } box6;
 typedef struct { int volume; double *u7; } box7;
 typedef struct { int volume; double *u8; } box8;
 typedef struct { box8 *boxes; } level8;
+typedef union { double *u9; double *w9; } cell9;
+typedef struct { int volume; union { double *u10; double *w10; }; } box10;
 
 static box1 shared_boxes[NB];
 static box2 copied_boxes[NB];
@@ -31,6 +34,9 @@ static box5 helper_boxes[NB];
 static box6 neighbour_boxes[NB];
 static box7 perm_boxes[NB];
 static int perm[NB];
+static cell9 cells[NB];
+static box10 anon_boxes[NB];
+static double one_block[VOL];
 static double pool[NB * VOL];
 
 static double *scratch_vector(int n)
@@ -143,6 +149,24 @@ static void neighbour(void)
             neighbour_boxes[b].u6[e] += neighbour_boxes[b + 1].u6[e];
 }
 
+/* a union whose other member two cells were set to one block through */
+static void union_cells(void)
+{
+#pragma omp parallel for
+    for (int b = 0; b < NB; b++)
+        for (int e = 0; e < VOL; e++)
+            cells[b].u9[e] += 1.0;
+}
+
+/* the same through an anonymous union in the box */
+static void anonymous_union(void)
+{
+#pragma omp parallel for
+    for (int b = 0; b < NB; b++)
+        for (int e = 0; e < VOL; e++)
+            anon_boxes[b].u10[e] += 1.0;
+}
+
 int main(void)
 {
     MAKE(shared_boxes, u1)
@@ -174,6 +198,16 @@ int main(void)
         make_level(&levels[l]);
     shifted(levels[0].boxes, levels[0].boxes + 1);
     two_levels(&levels[1], &levels[1]);
+    for (int b = 0; b < NB; b++) {
+        cells[b].u9 = malloc(VOL * sizeof(double));
+        for (int e = 0; e < VOL; e++)
+            cells[b].u9[e] = (e + b) % 5;
+    }
+    cells[3].w9 = cells[4].w9 = one_block;
+    MAKE(anon_boxes, u10)
+    anon_boxes[3].w10 = anon_boxes[4].w10 = one_block;
+    union_cells();
+    anonymous_union();
     double s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
     TOTAL(shared_boxes, u1, s1)
     TOTAL(copied_boxes, u2, s2)
@@ -185,6 +219,8 @@ int main(void)
     double s8 = 0;
     TOTAL(levels[0].boxes, u8, s8)
     TOTAL(levels[1].boxes, u8, s8)
+    TOTAL(cells, u9, s8)
+    TOTAL(anon_boxes, u10, s8)
     printf("%.3f %.3f %.3f\n%.3f %.3f %.3f %.3f %.3f\n", s1, s2, s3, s4, s5, s6, s7, s8);
     return 0;
 }
