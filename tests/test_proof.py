@@ -549,6 +549,23 @@ TRAPS = {
     },
     # records read through a pointer that starts inside the first record (by bytes, by
     # doubles): a member of one element through it is another member of the next
+    # pointers made from numbers (an address rounded up to a line, a saved address, an
+    # address or'ed with 0) that may be the array the loop writes: each pointer's
+    # objects are those its number was computed from (proof/intaddr.py)
+    # an iteration (or a helper it calls) that stores another pointer where the others
+    # read theirs: a variable, a member, through a struct pointer, a whole struct copied
+    "moved_pointer_traps.c": {
+        47: (BOTH, "dependence carried by the loop on current: line 48 (current)"),
+        53: (BOTH, "dependence carried by the loop on current: line 54 (current)"),
+        58: (BOTH, "dependence carried by the loop on level: line 59 (level)"),
+        64: (BOTH, "writes active (line 65: active->cells; line 31: active->cells)"),
+        69: (BOTH, "dependence carried by the loop on level: line 70 (level)"),
+    },
+    "intaddr_traps.c": {
+        19: (BOTH, "through level and src does not overlap"),
+        43: (BOTH, "through grid and in does not overlap"),
+        47: (BOTH, "through field and from does not overlap"),
+    },
     "member_views_traps.c": {
         32: (BOTH, "through byte_view and p does not overlap"),
         37: (BOTH, "through double_view and p does not overlap"),
@@ -632,6 +649,10 @@ TRAPS = {
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # arrays carved out of one block rounded up to a cache line through integers
+    # (blackscholes): the pricing loop writes another block (proven), the two loops that
+    # write one array of the block and read another vary behind a test of their ranges
+    "aligned_blocks.c": {34: set(), 43: set(), 70: set()},
     # a workspace each thread of the region allocates for itself before the loop (with
     # an out-of-memory exit), one named private, one passed to a helper, zeroed
     # per-thread bins merged under critical, an orphaned loop's function's workspace
@@ -877,6 +898,7 @@ BEHIND_OVERLAP_TEST = {
     "member_setter_traps.c": {40, 47},
     "member_grids_swap_traps.c": {23, 30},
     "member_views_traps.c": {32, 37},
+    "intaddr_traps.c": {19, 43, 47},
 }
 
 
@@ -935,6 +957,7 @@ def test_real_code_patterns_are_proven(name, tmp_path, capsys):
     args = ["--threads", "1,2"]
     if name in (
         "srad_rows.c",
+        "aligned_blocks.c",
         "mg_levels.c",
         "static_solver.c",
         "member_setters.c",

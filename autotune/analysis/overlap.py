@@ -26,6 +26,7 @@ from pycparser import c_ast, c_generator
 from autotune.analysis import guards
 from autotune.analysis.astutil import walk
 from autotune.analysis.gate_pass import kept_by_schedule, loop_prover
+from autotune.analysis.names import call_name
 from autotune.analysis.overlap_ranges import Reach, apart_text, reaches, whole_struct
 from autotune.analysis.proof import conditions, deps, poly
 from autotune.analysis.proof.decls import access_type
@@ -42,7 +43,7 @@ from autotune.analysis.proof.syntax import (
     surely_evaluates,
 )
 from autotune.analysis.proof.verdict import Prover
-from autotune.analysis.symbols import Scope
+from autotune.analysis.symbols import Scope, file_info
 from autotune.frontend.finder import FoundLoop, FoundRegion
 from autotune.frontend.records import LoopRecord
 
@@ -313,17 +314,21 @@ def _readable(
             valid = any(t.startswith(f"{var}->") for t in header)
             valid = valid or _valid_from_first_iteration(root, found.for_node)
             return valid and _readable(var, scope, found, regions, ast, prog)
-        return _unmoved(var, found.for_node, False, prog) and bool(
+        return _unmoved(var, found.for_node, _global(var, scope, found), prog, scope) and bool(
             guards.usable_at(prog, ast, found, regions, {param_symbol(root)})
         )
     decl, kind = scope.find_decl(root, found.for_node)
     if decl is None or not isinstance(decl.type, c_ast.PtrDecl | c_ast.ArrayDecl):
         return False
-    if not _unmoved(root, found.for_node, kind == "global", prog):
+    if not _unmoved(root, found.for_node, kind == "global", prog, scope):
         return False
     if isinstance(decl.type, c_ast.ArrayDecl) and kind == "global":
         return True
     return bool(guards.usable_at(prog, ast, found, regions, {param_symbol(root)}))
+
+
+def _global(name: str, scope: Scope, found: FoundLoop) -> bool:
+    return scope.find_decl(name, found.for_node)[1] == "global"
 
 
 def _valid_from_first_iteration(root: str, loop: c_ast.For) -> bool:
@@ -374,16 +379,61 @@ def _entry_text(loop: c_ast.For) -> str | None:
     return f"({gen.visit(lo)}) {op} ({gen.visit(hi)})"
 
 
-def _unmoved(root: str, loop: c_ast.Node, file_scope: bool, prog: Program) -> bool:
+def _unmoved(root: str, loop: c_ast.Node, file_scope: bool, prog: Program, scope: Scope) -> bool:
     """Nothing in the loop assigns ``root`` or takes its address; for a file-scope pointer,
-    no function of the program is called from it either (it might assign it)."""
+    no function the loop calls (transitively) assigns it or takes its address either, and
+    no call goes through a pointer (it might reach one that does)."""
     for n in walk(loop):
         if isinstance(n, c_ast.Assignment) and scalar_root(n.lvalue) == root:
             return False
         if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
             if scalar_root(n.expr) == root:
                 return False
-        if file_scope and isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
-            if n.name.name in prog.funcs:
-                return False
+    if not file_scope:
+        return True
+    reached = _functions_called(loop, scope, prog)
+    if reached is None:
+        return False
+    if reached and prog.address_taken_var(root, loop, scope.func, scope.ast):
+        return False  # stored through its address where no walk of the callees sees
+    for node, func, ast in prog.uses(root):
+        if func.decl.name not in reached or not _sets_itself(node, ast):
+            continue
+        if Scope(func, ast).find_decl(root, node)[1] == "global":
+            return False
     return True
+
+
+def _functions_called(loop: c_ast.Node, scope: Scope, prog: Program) -> set[str] | None:
+    """The program's functions a run of ``loop`` may call, transitively (None: a call
+    through a pointer, which may reach any of them). Library functions are not among
+    them: they assign none of the program's variables."""
+    reached: set[str] = set()
+    todo: list[tuple[c_ast.Node, Scope]] = [(loop, scope)]
+    while todo:
+        node, where = todo.pop()
+        for n in walk(node):
+            if not isinstance(n, c_ast.FuncCall):
+                continue
+            name = call_name(n)
+            if name is None:
+                return None
+            if name not in prog.funcs:
+                decl, _kind = where.find_decl(name, n)
+                if decl is not None and not isinstance(decl.type, c_ast.FuncDecl):
+                    return None  # a function pointer variable
+                continue
+            if name not in reached:
+                reached.add(name)
+                func, ast = prog.funcs[name]
+                todo.append((func.body, Scope(func, ast)))
+    return reached
+
+
+def _sets_itself(node: c_ast.ID, ast: c_ast.FileAST) -> bool:
+    """``node`` itself is assigned, stepped or has its address taken (``p = q``, ``p++``,
+    ``&p``), not an element through it (``p[i] = x``)."""
+    parent = file_info(ast).parents.get(id(node))
+    if isinstance(parent, c_ast.Assignment):
+        return parent.lvalue is node
+    return isinstance(parent, c_ast.UnaryOp) and parent.op in ("++", "--", "p++", "p--", "&")

@@ -30,6 +30,7 @@ from autotune.analysis.proof.members import (
     scalar_member,
     struct_type,
 )
+from autotune.analysis.proof.movedmembers import moved_members
 from autotune.analysis.proof.ownflow import (
     member_chain,
     member_key,
@@ -40,6 +41,7 @@ from autotune.analysis.proof.refs import IterationWalker
 from autotune.analysis.proof.syntax import assigned, chain, member_path
 from autotune.analysis.proof.threadblocks import thread_block
 from autotune.analysis.proof.walkstate import PtrVal
+from autotune.analysis.symbols import Scope
 
 
 def touch(
@@ -326,9 +328,11 @@ def access_of(w: IterationWalker, node: c_ast.Node):  # (objects, index, owner, 
         if not isinstance(node.name, c_ast.ID):
             w._address_operands(node.name)
         _through(w, node.name)
+        _loaded_member(w, node.name)
         return _at(ptr, [])
     root, subs = chain(node)
     _through(w, root)
+    _loaded_member(w, root)
     for s in subs:
         w._read_only(s)
     values = [w.value(s) for s in subs]
@@ -379,13 +383,35 @@ def _through(w: IterationWalker, node: c_ast.Node) -> None:
     (or the struct holding it: ``s.p[i]``): a copy of a thread's own that points elsewhere
     on another thread (a master's) makes what the iteration touches depend on the thread
     (``carried.py`` checks the taint)."""
+    direct = True
     while isinstance(node, c_ast.StructRef | c_ast.Cast):  # s.p[i], ps->rows[i]: s, ps
+        direct = direct and isinstance(node, c_ast.Cast)
         node = node.name if isinstance(node, c_ast.StructRef) else node.expr
     if not isinstance(node, c_ast.ID) or w._key(node.name) in w.env:
         return
     decl, _ = w._decl(node.name, node)
     if decl is not None and derivations(w.frame.scope, decl.type)[:1] != ["array"]:
         w.facts.invariant_reads.setdefault(node.name, _line(node))
+        # the pointer's value is read: an iteration (or a function it calls) that moves a
+        # shared pointer (``if (i == n / 2) cur = spare``) changes what the others reach
+        if direct and w._class(node.name, node) == "shared":
+            _scalar(w, node, "r", None)
+
+
+def _loaded_member(w: IterationWalker, node: c_ast.Node) -> None:
+    """Reaching memory through a pointer member (``g.cells[i]``, ``h->cells[i]``,
+    ``s.next->v``) loads the member: an iteration that stores another pointer there
+    (``if (i == n / 2) g.cells = spare``) changes what the others reach."""
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    if not isinstance(node, c_ast.StructRef):
+        return
+    derivs = derivs_of(w, node)
+    if not derivs or derivs[0] != "ptr":
+        return
+    moved = moved_members(w.ctx.prog, w.ctx.loop, Scope(w.ctx.func, w.ctx.ast))
+    if moved is None or node.field.name in moved:
+        touch(w, node, "r", node, None)
 
 
 def _at(ptr: PtrVal | None, extra: list) -> tuple | None:

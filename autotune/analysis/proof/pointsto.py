@@ -19,6 +19,7 @@ from pycparser import c_ast
 from autotune.analysis.allocators import FRESH, REALLOCATORS
 from autotune.analysis.names import call_name
 from autotune.analysis.proof.decls import derivations, is_fresh, returns_fresh, var_key
+from autotune.analysis.proof.intaddr import integer_origin, integer_valued, to_pointer
 from autotune.analysis.proof.library import written_args
 from autotune.analysis.proof.outparams import address_stores
 from autotune.analysis.proof.program import (
@@ -31,7 +32,7 @@ from autotune.analysis.symbols import Scope, file_info
 
 Objects = frozenset[str] | None
 LITERAL = "literal:"  # every string literal: read only (a store to one is undefined)
-MAX_DEPTH = 8
+MAX_DEPTH = 32
 
 
 class PointsTo:
@@ -79,6 +80,9 @@ class PointsTo:
 
     def _objects(self, e: c_ast.Node, site: Site, depth: int) -> Objects:
         if isinstance(e, c_ast.Cast):
+            scope = self.scope(site)
+            if to_pointer(scope, e.to_type) and integer_valued(scope, e.expr):
+                return self._from_integer(e.expr, site, depth)  # (T *)(addr & ~63)
             return self.objects(e.expr, Site(e.expr, site.func, site.ast), depth)
         if isinstance(e, c_ast.Constant):
             # a string literal is an object no program may write; NULL and 0 are none
@@ -118,6 +122,12 @@ class PointsTo:
         if isinstance(e, c_ast.ExprList):
             return self.objects(e.exprs[-1], site, depth + 1) if e.exprs else frozenset()
         return None
+
+    def _from_integer(self, e: c_ast.Node, site: Site, depth: int) -> Objects:
+        def pointer(x: c_ast.Node, at: Site) -> Objects:
+            return self.objects(x, Site(x, at.func, at.ast), depth + 1)
+
+        return integer_origin(e, site, self.prog, pointer, self.scope(site))
 
     def _name(self, e: c_ast.ID, site: Site, depth: int) -> Objects:
         return self._named(e.name, e, site, depth)
