@@ -271,7 +271,7 @@ TRAPS = {
     # declared in the body, an array of row pointers: subscripts reach the grid
     "member_pointer_traps.c": {
         25: (BOTH, "a dependence carried by the loop on w.data: line 28 (w.data[i + 1])"),
-        31: (BOTH, "a dependence carried by the loop on v.data: line 35 (v.data[i])"),
+        31: (BOTH, "a dependence carried by the loop on h: line 35 (v.data[i])"),
         38: (BOTH, "at places the proof cannot tell apart between iterations"),
     },
     # helpers that look like allocators: a fresh block, or a spare one stored through
@@ -561,6 +561,16 @@ TRAPS = {
         64: (BOTH, "writes active (line 65: active->cells; line 31: active->cells)"),
         69: (BOTH, "dependence carried by the loop on level: line 70 (level)"),
     },
+    # spans whose pointer member is moved through the span's address, by a union, a
+    # whole-span copy (assignment or memcpy), on one branch, or stepped
+    "local_spans_traps.c": {
+        33: (BOTH, "writes s.data (line 36: s.data[0]; line 36: s.data[0])"),
+        39: (BOTH, "writes u.p (line 43: u.p[0]; line 43: u.p[0])"),
+        46: (BOTH, "writes s.data (line 49: s.data[0]; line 49: s.data[0])"),
+        52: (BOTH, "writes s.data (line 56: s.data[0]; line 56: s.data[0])"),
+        59: (BOTH, "writes s.data (line 62: s.data[0]; line 62: s.data[0])"),
+        65: (BOTH, "writes s.data (line 68: s.data[0]; line 68: s.data[0])"),
+    },
     "intaddr_traps.c": {
         19: (BOTH, "through level and src does not overlap"),
         43: (BOTH, "through grid and in does not overlap"),
@@ -649,6 +659,9 @@ TRAPS = {
 }
 # file -> {loop line: dimensions kept (the rest may vary)}
 PATTERNS = {
+    # spans the iteration declares (an initializer list, designators, member stores):
+    # their pointer member points at the iteration's own frame (proof/localmembers.py)
+    "local_spans.c": {30: set(), 36: set(), 46: set()},
     # arrays carved out of one block rounded up to a cache line through integers
     # (blackscholes): the pricing loop writes another block (proven), the two loops that
     # write one array of the block and read another vary behind a test of their ranges
@@ -1095,6 +1108,7 @@ def test_the_program_setting_its_schedule_is_measured_variant_by_variant(env, ca
         "pointer_walks.c",
         "box_vectors.c",
         "pointer_steps.c",
+        "local_spans.c",
     ],
 )
 def test_proven_variants_print_what_the_original_prints(name, tmp_path, capsys):

@@ -85,3 +85,29 @@ def _members(typ, ast) -> list[tuple[str | None, c_ast.Node]] | None:
     if decls is None:
         return None
     return [(d.name, d.type) for d in decls]
+
+
+def top_level_members(
+    typ: c_ast.Node, init: c_ast.Node, ast: c_ast.FileAST
+) -> list[tuple[str, c_ast.Node]] | None:
+    """(member, value) of the list's own level, by position or a one-name designator
+    (None: not a struct's list, or one that cannot be matched)."""
+    members = _members(_resolved(typ, ast), ast)
+    if members is None or not isinstance(init, c_ast.InitList):
+        return None
+    names = [m for m, _ in members]
+    out: list[tuple[str, c_ast.Node]] = []
+    k = 0
+    for e in init.exprs:
+        value = e
+        if isinstance(e, c_ast.NamedInitializer):
+            first = e.name[0] if e.name else None
+            if len(e.name) != 1 or not isinstance(first, c_ast.ID) or first.name not in names:
+                return None
+            k, value = names.index(first.name), e.expr
+        if k >= len(members):
+            return None
+        if members[k][0]:
+            out.append((members[k][0], value))
+        k += 1
+    return out

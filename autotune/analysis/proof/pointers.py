@@ -20,6 +20,7 @@ from autotune.analysis.proof.decls import access_type, derivations, is_fresh
 from autotune.analysis.proof.fieldswaps import swapped_members
 from autotune.analysis.proof.library import RETURNS_INTO, library_name
 from autotune.analysis.proof.lifetimes import unset_block
+from autotune.analysis.proof.localmembers import member_slot
 from autotune.analysis.proof.memberblocks import member_block
 from autotune.analysis.proof.members import expression_type
 from autotune.analysis.proof.outparams import address_stores
@@ -83,6 +84,9 @@ def pointer_value(w: IterationWalker, node: c_ast.Node) -> PtrVal | None:
             return PtrVal(rows, [*index, poly.const(0)], "shared", name)
         return PtrVal(rows, None, "shared", name)
     if isinstance(node, c_ast.StructRef):
+        slot = member_slot(w, node)
+        if slot is not None and slot in w.env_ptr:  # ``cu.at`` of the iteration's ``cu``
+            return w.env_ptr[slot]
         own = _own_member(w, node, value=True)
         if own is not None:
             return own

@@ -29,6 +29,7 @@ from autotune.analysis.proof.facts import Bound, IterationFacts, Ref
 from autotune.analysis.proof.flowwalk import ControlFlow
 from autotune.analysis.proof.lifetimes import born, string_scan
 from autotune.analysis.proof.linear import bind_linear, check_linear
+from autotune.analysis.proof.localmembers import assign_member, init_members, member_slot
 from autotune.analysis.proof.locks import lock_sections
 from autotune.analysis.proof.program import Site
 from autotune.analysis.proof.resolve import WalkNames
@@ -337,6 +338,8 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         born(self, node)
         if not isinstance(node.init, c_ast.InitList):
             self._assign_scalar(node.name, node.init, "=", node)
+        else:
+            init_members(self, node)
 
     def visit_FuncDef(self, node: c_ast.FuncDef) -> None:
         return
@@ -374,6 +377,8 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
         self.constant = None
         if isinstance(node.lvalue, c_ast.ID):
             self._assign_scalar(node.lvalue.name, node.rvalue, op, node)
+        elif isinstance(node.lvalue, c_ast.StructRef):
+            assign_member(self, node.lvalue, node.rvalue, op)
 
     def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
         if node.op in ("++", "--", "p++", "p--"):
@@ -381,6 +386,9 @@ class IterationWalker(ControlFlow, WalkNames, c_ast.NodeVisitor):
             self._touch(node.expr, "u", node, "+")
             if saved is not None:
                 self.sync, self.lock = saved
+            slot = member_slot(self, node.expr)
+            if slot is not None:
+                self.env_ptr.pop(slot, None)  # ``cu.at++``: not followed
             if isinstance(node.expr, c_ast.ID):
                 key = self._key(node.expr.name)
                 old = self.env.get(key)

@@ -16,6 +16,7 @@ from autotune.analysis.proof.facts import Bound, IterationFacts
 from autotune.analysis.proof.inttypes import ExprTypes, declared
 from autotune.analysis.proof.isltext import MAX_TABLE, table_id
 from autotune.analysis.proof.lifetimes import name_block
+from autotune.analysis.proof.localmembers import forget_members
 from autotune.analysis.proof.members import expression_type, root_variable, scalar_member
 from autotune.analysis.proof.outparams import address_stores
 from autotune.analysis.proof.scans import scanned_count
@@ -372,6 +373,7 @@ class WalkNames:
 
     def _assign_scalar(self, name: str, rhs: c_ast.Node, op: str, at: c_ast.Node) -> None:
         key = self._key(name)
+        forget_members(self, name)  # ``cu = other``: its members are other's
         decl, _ = self._decl(name, at)
         derivs = derivations(self.frame.scope, decl.type) if decl is not None else []
         if derivs and derivs[0] == "ptr":
@@ -444,8 +446,12 @@ class WalkNames:
         level = len(self.frames) - 1
         for key in [k for k in self.env if k[0] == level and k[1] in names]:
             self.env[key] = None
-        for key in [k for k in self.env_ptr if k[0] == level and k[1] in names]:
-            del self.env_ptr[key]
+        for key in [
+            k
+            for k in self.env_ptr
+            if k[0] == level and (k[1] in names or k[1].split(".", 1)[0] in names)
+        ]:
+            del self.env_ptr[key]  # a pointer, or a pointer member of a struct (``cu.at``)
         # values built from a killed name are stale too
         stale = {self._params[n] for n in names if n in self._params}
         grew = True
