@@ -35,6 +35,7 @@ from autotune.analysis.proof.libcalls import (
     state_arg_call,
 )
 from autotune.analysis.proof.library import IO_STORES, OUT_PARAMS, READS_POINTEES, SORTS
+from autotune.analysis.proof.localmembers import bind_members
 from autotune.analysis.proof.pointers import pointer_value
 from autotune.analysis.proof.program import is_omp_call, thread_dependent_call
 from autotune.analysis.proof.refs import IterationWalker
@@ -325,6 +326,9 @@ def _inline(w: IterationWalker, func: c_ast.FuncDef, ast: c_ast.FileAST, args: l
     w.ret_exits, w.cont_exits = [], []
     w.frames.append(frame)
     level = len(w.frames) - 1
+    for param, arg in zip(_params(func), args, strict=False):
+        if param.name and not derivations(scope, param.type):
+            bind_members(w, arg, param.name, level)  # a span passed by value
     early = _returns_early(func.body)  # what follows a return taken on some path is not sure
     w.cond_depth += early
     try:

@@ -5,15 +5,17 @@ cu.at[0] += b[i]``, ``cu.at = &row[4 * i]``) stores the iteration's own place in
 member of its own struct. The walk follows such a member as it follows a pointer
 variable of the iteration: the value last stored (by an assignment or an initializer
 list) is where it points. Only a struct (no union: its members share bytes) declared
-in the iteration whose address is never taken, through one member of it: nothing else
-can store there. A store the walk cannot follow (``cu.at++``, a whole struct assigned,
+in the iteration (or a called function's struct parameter, the call's own copy of the
+caller's span) whose address is never taken, through one member of it: nothing else
+can store there. A store the walk cannot follow (``cu.at++``, a step from a place not
+known, a whole struct assigned,
 a path it did not take) forgets the member, which is then what the points-to says."""
 
 from __future__ import annotations
 
 from pycparser import c_ast
 
-from autotune.analysis.proof.castunits import stored_in
+from autotune.analysis.proof.castunits import moved, stored_in
 from autotune.analysis.proof.decls import derivations
 from autotune.analysis.proof.initlists import top_level_members
 from autotune.analysis.proof.lifetimes import is_born
@@ -30,12 +32,15 @@ def member_slot(w, node: c_ast.Node) -> Slot | None:
     var = node.name
     if not isinstance(var, c_ast.ID):
         return None
-    decl, _kind = w._decl(var.name, var)
-    return _slot(w, decl, var, node.field.name)
+    decl, kind = w._decl(var.name, var)
+    return _slot(w, decl, var, node.field.name, kind == "param" and not w.frame.top)
 
 
-def _slot(w, decl: c_ast.Decl | None, at: c_ast.Node, field: str) -> Slot | None:
-    if decl is None or not is_born(w, decl):
+def _slot(
+    w, decl: c_ast.Decl | None, at: c_ast.Node, field: str, copy: bool = False
+) -> Slot | None:
+    """``copy``: ``decl`` is a called function's struct parameter, the call's own copy."""
+    if decl is None or not (copy or is_born(w, decl)):
         return None
     if w.ctx.prog.address_taken_var(decl.name, at, w.frame.func, w.frame.ast):
         return None
@@ -46,7 +51,7 @@ def _slot(w, decl: c_ast.Decl | None, at: c_ast.Node, field: str) -> Slot | None
 
 
 def assign_member(w, lvalue: c_ast.Node, rvalue: c_ast.Node, op: str) -> None:
-    """``s.f = p`` (or ``s.f += k``, which the walk forgets)."""
+    """``s.f = p`` (``s.f += k``: moved from where it stood)."""
     slot = member_slot(w, lvalue)
     if slot is None:
         return
@@ -54,6 +59,8 @@ def assign_member(w, lvalue: c_ast.Node, rvalue: c_ast.Node, op: str) -> None:
     val = None
     if op == "=":
         val = stored_in(w, w.pointer(rvalue), rvalue, _member_type(w, decl, lvalue.field.name))
+    elif op in ("+=", "-=") and slot in w.env_ptr:  # ``s.data += 1``: moved along
+        val = moved(w.env_ptr[slot], w.value(rvalue), 1 if op == "+=" else -1)
     _set(w, slot, val)
 
 
@@ -67,6 +74,17 @@ def init_members(w, decl: c_ast.Decl) -> None:
         if slot is not None and not isinstance(value, c_ast.InitList):
             member = _member_type(w, decl, name)
             _set(w, slot, stored_in(w, w.pointer(value), value, member))
+
+
+def bind_members(w, caller_arg: c_ast.Node, param: str, level: int) -> None:
+    """A span passed by value (``scale(s, 2.0)``): the callee's copy ``param`` holds
+    what the caller's members held."""
+    if not isinstance(caller_arg, c_ast.ID):
+        return
+    prefix = caller_arg.name + "."
+    for (lvl, path), val in list(w.env_ptr.items()):
+        if lvl == level - 1 and path.startswith(prefix):
+            w.env_ptr[(level, param + "." + path[len(prefix) :])] = val
 
 
 def forget_members(w, name: str) -> None:

@@ -21,6 +21,20 @@ static double samples[FRAMES * WIDTH];
 static double filtered[FRAMES * WIDTH];
 static double energy[FRAMES];
 
+/* the span arrives by value: the callee's copy points where the caller's did */
+static void scale(struct span s, double g)
+{
+    for (int k = 0; k < WIDTH; k++)
+        s.data[k] *= g;
+}
+
+/* the copy moved to the frame's last sample: the caller's span stays at its first */
+static void mark_last(struct span s)
+{
+    s.data += WIDTH - 1;
+    s.data[0] += 1.0;
+}
+
 int main(void)
 {
     int f, k;
@@ -49,6 +63,13 @@ int main(void)
         for (k = 0; k < WIDTH; k++)
             e += filtered[f * WIDTH + k] * filtered[f * WIDTH + k];
         out.data[0] = e;
+    }
+#pragma omp parallel for
+    for (f = 0; f < FRAMES; f++) {
+        struct span s = {&samples[f * WIDTH], WIDTH};
+        scale(s, 0.75);
+        mark_last(s);
+        s.data[0] -= 0.5;
     }
     double sum = 0.0;
     for (f = 0; f < FRAMES; f++)

@@ -22,6 +22,13 @@ static double b[N + 8];
 
 static void rewind_span(struct span *s) { s->data = a; }
 
+/* the callee's copy moved back to the array's start: every call writes a[0] */
+static void bump_first(struct span s, int back)
+{
+    s.data -= back;
+    s.data[0] += 1.0;
+}
+
 int main(void)
 {
     int i;
@@ -66,6 +73,11 @@ int main(void)
         struct span s = {&a[i], 1}, first = {a, 1};
         memcpy(&s, &first, sizeof s);
         s.data[0] = s.data[0] * 0.5 + b[i];
+    }
+#pragma omp parallel for
+    for (i = 0; i < N; i++) {
+        struct span s = {&a[i], 1};
+        bump_first(s, i);
     }
     double sum = 0.0;
     for (i = 0; i < N + 8; i++)
